@@ -1,0 +1,100 @@
+//! The frame arena: one record per AAL5 frame in flight, reused through a free list so that
+//! the steady state allocates nothing.
+//!
+//! A frame stays in the arena until every one of its cells is accounted for (dropped somewhere
+//! or handed to the reassembler); its fate (delivered or lost) is then final.
+
+use celltrain_core::ids::FrameId;
+
+/// One frame in flight, carrying the caller's payload descriptor `P` (an IP packet).
+#[derive(Clone, Debug)]
+pub struct FrameRecord<P> {
+    pub payload: P,
+    /// Cells of the CPCS-PDU.
+    pub cells: u32,
+    /// Cells dropped or received so far.
+    pub cells_accounted: u32,
+    /// The reassembler delivered this frame intact.
+    pub delivered: bool,
+}
+
+/// How a frame ended, reported when its last cell is accounted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameFate {
+    Delivered,
+    Lost,
+}
+
+#[derive(Debug)]
+pub struct FrameArena<P> {
+    slots: Vec<Option<FrameRecord<P>>>,
+    free: Vec<u32>,
+    live: usize,
+}
+
+impl<P> Default for FrameArena<P> {
+    fn default() -> Self {
+        FrameArena { slots: Vec::new(), free: Vec::new(), live: 0 }
+    }
+}
+
+impl<P> FrameArena<P> {
+    pub fn insert(&mut self, payload: P, cells: u32) -> FrameId {
+        let rec = FrameRecord { payload, cells, cells_accounted: 0, delivered: false };
+        self.live += 1;
+        if let Some(i) = self.free.pop() {
+            self.slots[i as usize] = Some(rec);
+            FrameId(i)
+        } else {
+            self.slots.push(Some(rec));
+            FrameId::from_index(self.slots.len() - 1)
+        }
+    }
+
+    pub fn get(&self, id: FrameId) -> &FrameRecord<P> {
+        self.slots[id.index()].as_ref().expect("frame id of a released frame")
+    }
+
+    pub fn get_mut(&mut self, id: FrameId) -> &mut FrameRecord<P> {
+        self.slots[id.index()].as_mut().expect("frame id of a released frame")
+    }
+
+    /// Accounts for one cell of `id` (dropped or received). When it was the frame's last cell,
+    /// the frame is released and its fate and payload returned.
+    pub fn account_cell(&mut self, id: FrameId) -> Option<(FrameFate, P)> {
+        let rec = self.get_mut(id);
+        rec.cells_accounted += 1;
+        debug_assert!(rec.cells_accounted <= rec.cells, "more cells accounted than the frame has");
+        if rec.cells_accounted < rec.cells {
+            return None;
+        }
+        let rec = self.slots[id.index()].take().expect("frame present");
+        self.free.push(id.0);
+        self.live -= 1;
+        let fate = if rec.delivered { FrameFate::Delivered } else { FrameFate::Lost };
+        Some((fate, rec.payload))
+    }
+
+    /// Frames still in flight.
+    pub fn live(&self) -> usize {
+        self.live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_released_and_reused() {
+        let mut a = FrameArena::default();
+        let f = a.insert("x", 2);
+        assert_eq!(a.account_cell(f), None);
+        a.get_mut(f).delivered = true;
+        assert_eq!(a.account_cell(f), Some((FrameFate::Delivered, "x")));
+        assert_eq!(a.live(), 0);
+        let g = a.insert("y", 1);
+        assert_eq!(g, f, "slot reused");
+        assert_eq!(a.account_cell(g), Some((FrameFate::Lost, "y")));
+    }
+}

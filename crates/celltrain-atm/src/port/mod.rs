@@ -1,0 +1,273 @@
+//! An output port: buffer pools with their acceptance policy, class queues (one FIFO per
+//! class, or one queue per VC), a scheduler (strict priority between classes, round robin
+//! between the VCs of a class) and the transmitter's slot clock.
+//!
+//! The port holds no events: the network calls [`OutputPort::offer`] when a cell arrives,
+//! [`OutputPort::take_next`] when the transmitter is free, and [`TxClock`] says when that is.
+
+pub mod buffer;
+#[cfg(test)]
+mod tests;
+
+use crate::category::ServiceCategory;
+use crate::cell::Cell;
+use buffer::{Admission, BufferPolicy, DiscardConfig, DropReason};
+use celltrain_core::ids::VcId;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+use std::collections::VecDeque;
+
+/// How a port is configured (validated by the scenario layer).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortConfig {
+    /// Size of the pool shared by every category without a reserved pool, in cells.
+    pub buffer_cells: u32,
+    /// Categories with a pool of their own, and its size in cells (seed 001: VBR 1500).
+    pub reserved: Vec<(ServiceCategory, u32)>,
+    pub discard: DiscardConfig,
+    /// One queue per VC served round robin within its class (else one FIFO per class).
+    pub per_vc_queues: bool,
+}
+
+impl PortConfig {
+    /// A FIFO tail-drop port of `buffer_cells`.
+    pub fn fifo(buffer_cells: u32) -> Self {
+        PortConfig { buffer_cells, reserved: Vec::new(), discard: DiscardConfig::TailDrop, per_vc_queues: false }
+    }
+}
+
+/// Counters of a port over the measurement window. Identity (checked in tests):
+/// `cells_in = cells_out + dropped_total + queued_now − queued_at_start`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PortStats {
+    pub cells_in: u64,
+    pub cells_out: u64,
+    pub dropped: [u64; DropReason::COUNT],
+    /// Occupancy when the window opened.
+    pub queued_at_start: u32,
+    pub max_queue_cells: u32,
+    /// ∫ occupancy dt over the window, in cell·picoseconds.
+    queue_area: u128,
+    last_change: SimTime,
+    window_start: SimTime,
+}
+
+impl PortStats {
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().sum()
+    }
+    /// Time-weighted mean occupancy from the window start to `now`, in cells.
+    pub fn mean_queue_cells(&self, now: SimTime, occupancy: u32) -> f64 {
+        let span = now.saturating_since(self.window_start).as_picos();
+        if span == 0 {
+            return f64::from(occupancy);
+        }
+        let area = self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
+        area as f64 / span as f64
+    }
+    fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
+        self.queue_area += u128::from(before) * u128::from(now.saturating_since(self.last_change).as_picos());
+        self.last_change = now;
+    }
+}
+
+/// The transmitter's slot clock: cell k of a busy period starts at origin + k·(424 / rate),
+/// computed from k so it never drifts (reference; architecture "a link never drifts").
+#[derive(Clone, Debug)]
+pub struct TxClock {
+    /// Cell rate at which the port serves cells (line rate, or the VC's PCR on a NIC).
+    service_rate: BitRate,
+    /// Time to serialise one cell on the wire, rounded up.
+    line_cell_time: SimDuration,
+    origin: SimTime,
+    count: u64,
+    free_at: SimTime,
+}
+
+impl TxClock {
+    pub fn new(line_rate: BitRate, service_rate: BitRate) -> Self {
+        TxClock {
+            service_rate,
+            line_cell_time: line_rate.cell_time_ceil(),
+            origin: SimTime::ZERO,
+            count: 0,
+            free_at: SimTime::ZERO,
+        }
+    }
+    /// When the transmitter may start its next cell.
+    pub fn free_at(&self) -> SimTime {
+        self.free_at
+    }
+    /// Starts a cell at `now` (≥ `free_at`); returns when its last bit leaves the port.
+    pub fn start(&mut self, now: SimTime) -> SimTime {
+        debug_assert!(now >= self.free_at, "transmitter busy until {:?}", self.free_at);
+        if now > self.free_at || self.count == 0 {
+            self.origin = now;
+            self.count = 0;
+        }
+        self.count += 1;
+        self.free_at = self.origin + self.service_rate.cell_offset_ceil(self.count);
+        // At line rate the cell ends exactly when the next slot starts; a paced NIC still
+        // sends each cell at line rate.
+        self.free_at.min(now + self.line_cell_time)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct VcSlot {
+    pool: u8,
+    class: u8,
+    queue: u16,
+}
+
+struct Pool {
+    capacity: u32,
+    occupancy: u32,
+    policy: Box<dyn BufferPolicy>,
+}
+
+/// An output port: buffer pools, queues and scheduler.
+pub struct OutputPort {
+    /// Dense per-port slot of each VC using the port, indexed by `VcId` (u32::MAX = none).
+    vc_slot_of: Vec<u32>,
+    slots: Vec<VcSlot>,
+    pools: Vec<Pool>,
+    queues: Vec<VecDeque<Cell>>,
+    /// Per class: backlogged queues in round-robin order.
+    active: [VecDeque<u16>; ServiceCategory::COUNT],
+    /// Bit c set when class c has a backlogged queue.
+    backlogged_classes: u32,
+    occupancy: u32,
+    pub stats: PortStats,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl OutputPort {
+    /// Builds a port for the VCs that cross it (`vcs`, in any order; `vc_count` is the number of
+    /// VCs in the network).
+    pub fn new(config: &PortConfig, vcs: &[(VcId, ServiceCategory)], vc_count: usize) -> Self {
+        let mut pool_of_class = [0u8; ServiceCategory::COUNT];
+        let mut capacities = vec![config.buffer_cells];
+        for &(cat, cells) in &config.reserved {
+            pool_of_class[cat.priority()] = u8::try_from(capacities.len()).expect("too many pools");
+            capacities.push(cells);
+        }
+        let mut vc_slot_of = vec![NO_SLOT; vc_count];
+        let mut slots = Vec::with_capacity(vcs.len());
+        let mut queues: Vec<VecDeque<Cell>> = Vec::new();
+        let mut fifo_of_class = [u16::MAX; ServiceCategory::COUNT];
+        for &(vc, cat) in vcs {
+            let class = cat.priority();
+            let queue = if config.per_vc_queues || fifo_of_class[class] == u16::MAX {
+                queues.push(VecDeque::new());
+                let q = u16::try_from(queues.len() - 1).expect("too many queues on a port");
+                if !config.per_vc_queues {
+                    fifo_of_class[class] = q;
+                }
+                q
+            } else {
+                fifo_of_class[class]
+            };
+            vc_slot_of[vc.index()] = u32::try_from(slots.len()).expect("too many VCs");
+            slots.push(VcSlot { pool: pool_of_class[class], class: class as u8, queue });
+        }
+        let pools = capacities
+            .iter()
+            .map(|&capacity| Pool { capacity, occupancy: 0, policy: config.discard.build(slots.len(), capacity) })
+            .collect();
+        OutputPort {
+            vc_slot_of,
+            slots,
+            pools,
+            queues,
+            active: Default::default(),
+            backlogged_classes: 0,
+            occupancy: 0,
+            stats: PortStats::default(),
+        }
+    }
+
+    /// Offers an arriving cell to the buffer: queued, or dropped for the returned reason.
+    pub fn offer(&mut self, cell: Cell, now: SimTime) -> Result<(), DropReason> {
+        self.stats.cells_in += 1;
+        let slot_index = self.vc_slot_of[cell.vc.index()];
+        debug_assert!(slot_index != NO_SLOT, "{:?} does not cross this port", cell.vc);
+        let slot = self.slots[slot_index as usize];
+        let pool = &mut self.pools[slot.pool as usize];
+        match pool.policy.admit(&cell, slot_index as usize, pool.occupancy, pool.capacity) {
+            Admission::Drop(reason) => {
+                self.stats.dropped[reason as usize] += 1;
+                Err(reason)
+            }
+            Admission::Accept => {
+                debug_assert!(pool.occupancy < pool.capacity, "policy accepted into a full pool");
+                pool.occupancy += 1;
+                self.stats.on_occupancy_change(now, self.occupancy);
+                self.occupancy += 1;
+                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+                let queue = &mut self.queues[slot.queue as usize];
+                if queue.is_empty() {
+                    self.active[slot.class as usize].push_back(slot.queue);
+                    self.backlogged_classes |= 1 << slot.class;
+                }
+                queue.push_back(cell);
+                Ok(())
+            }
+        }
+    }
+
+    /// Removes the cell to transmit next: the highest-priority backlogged class, and within it
+    /// the next queue in round-robin order.
+    pub fn take_next(&mut self, now: SimTime) -> Option<Cell> {
+        if self.backlogged_classes == 0 {
+            return None;
+        }
+        let class = self.backlogged_classes.trailing_zeros() as usize;
+        let ring = &mut self.active[class];
+        let q = ring.pop_front().expect("backlogged class has an active queue");
+        let queue = &mut self.queues[q as usize];
+        let cell = queue.pop_front().expect("active queue is not empty");
+        if !queue.is_empty() {
+            ring.push_back(q);
+        } else if ring.is_empty() {
+            self.backlogged_classes &= !(1 << class);
+        }
+        let slot = self.slots[self.vc_slot_of[cell.vc.index()] as usize];
+        self.pools[slot.pool as usize].occupancy -= 1;
+        self.stats.on_occupancy_change(now, self.occupancy);
+        self.occupancy -= 1;
+        self.stats.cells_out += 1;
+        Some(cell)
+    }
+
+    /// Cells queued now.
+    pub fn occupancy(&self) -> u32 {
+        self.occupancy
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.occupancy == 0
+    }
+
+    /// Whether `vc` was set up through this port.
+    pub fn carries(&self, vc: VcId) -> bool {
+        self.vc_slot_of.get(vc.index()).is_some_and(|&s| s != NO_SLOT)
+    }
+
+    /// EPD threshold of the shared pool, if the policy has one (for reports).
+    pub fn policy_name(&self) -> &'static str {
+        self.pools[0].policy.name()
+    }
+
+    /// Opens the measurement window at `now`: counters restart, the current queue is noted.
+    pub fn open_window(&mut self, now: SimTime) {
+        self.stats = PortStats {
+            queued_at_start: self.occupancy,
+            max_queue_cells: self.occupancy,
+            last_change: now,
+            window_start: now,
+            ..PortStats::default()
+        };
+    }
+}

@@ -1,0 +1,135 @@
+use super::buffer::{DiscardConfig, DropReason, EpdThreshold};
+use super::*;
+use crate::cell::CellKind;
+use celltrain_core::ids::FrameId;
+
+fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
+    Cell { vc: VcId(vc), frame: FrameId(frame), index, hop: 0, end_of_frame: eof, clp: false, efci: false, kind: CellKind::Aal5 }
+}
+
+/// Reference §3.5 vector 3.a: K = 4, one arrival per slot, one departure at the end of every
+/// odd slot, three 6-cell frames. Returns (accepted, dropped) per frame.
+fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
+    let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false };
+    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
+    let mut per_frame = vec![(0, 0); 3];
+    for t in 0..18u16 {
+        let now = SimTime::from_picos(u64::from(t));
+        let frame = t / 6;
+        let c = cell(0, u32::from(frame), t % 6, t % 6 == 5);
+        match port.offer(c, now) {
+            Ok(()) => per_frame[frame as usize].0 += 1,
+            Err(_) => per_frame[frame as usize].1 += 1,
+        }
+        if t % 2 == 1 {
+            port.take_next(now);
+        }
+    }
+    let s = &port.stats;
+    assert_eq!(s.cells_in, s.cells_out + s.dropped_total() + u64::from(port.occupancy()), "port identity");
+    per_frame
+}
+
+#[test]
+fn vector_3a_tail_drop() {
+    assert_eq!(run_3a(DiscardConfig::TailDrop), vec![(6, 0), (3, 3), (3, 3)]);
+}
+
+#[test]
+fn vector_3a_ppd_keeps_the_end_of_frame_cell() {
+    assert_eq!(run_3a(DiscardConfig::Ppd), vec![(6, 0), (2, 4), (4, 2)]);
+}
+
+#[test]
+fn vector_3a_epd() {
+    assert_eq!(run_3a(DiscardConfig::Epd(EpdThreshold::Cells(2))), vec![(6, 0), (0, 6), (6, 0)]);
+}
+
+#[test]
+fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
+    let config = PortConfig { buffer_cells: 5, reserved: vec![], discard: DiscardConfig::Epd(EpdThreshold::Cells(2)), per_vc_queues: false };
+    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
+    let now = SimTime::ZERO;
+    // Frame 0 (8 cells) starts with an empty buffer: accepted until the pool (5) is full, then
+    // PPD drops the middle and keeps the end-of-frame cell once there is room.
+    let outcomes: Vec<_> = (0..7).map(|i| port.offer(cell(0, 0, i, false), now)).collect();
+    assert_eq!(outcomes[..5], [Ok(()); 5]);
+    assert_eq!(outcomes[5], Err(DropReason::BufferFull));
+    assert_eq!(outcomes[6], Err(DropReason::PartialPacketDiscard));
+    port.take_next(now);
+    assert_eq!(port.offer(cell(0, 0, 7, true), now), Ok(()), "EOM kept");
+    // Next frame: occupancy 5 >= threshold 2: refused whole, EOM included.
+    assert_eq!(port.offer(cell(0, 1, 0, false), now), Err(DropReason::EarlyPacketDiscard));
+    for _ in 0..5 {
+        port.take_next(now);
+    }
+    assert_eq!(port.offer(cell(0, 1, 1, true), now), Err(DropReason::EarlyPacketDiscard), "decision holds for the frame");
+    assert_eq!(port.offer(cell(0, 2, 0, true), now), Ok(()), "new frame, empty buffer");
+}
+
+#[test]
+fn epd_threshold_rules() {
+    // Seed 001: min{0.8·8192, 8192 − 3·192} = min{6553.6, 7616} -> 6553.
+    assert_eq!(EpdThreshold::Seed001 { mtu_cells: 192 }.resolve(8192), 6553);
+    // Seed 004: 1088 − 0.5·192 = 992; b = 0 is the whole buffer (PPD).
+    assert_eq!(EpdThreshold::ExcessMtus { b: 0.5, mtu_cells: 192 }.resolve(1088), 992);
+    assert_eq!(EpdThreshold::ExcessMtus { b: 0.0, mtu_cells: 192 }.resolve(1088), 1088);
+    assert_eq!(EpdThreshold::Fraction(0.8).resolve(1000), 800);
+}
+
+#[test]
+fn strict_priority_and_round_robin() {
+    let config = PortConfig {
+        buffer_cells: 100,
+        reserved: vec![(ServiceCategory::NrtVbr, 10)],
+        discard: DiscardConfig::TailDrop,
+        per_vc_queues: true,
+    };
+    let vcs = [(VcId(0), ServiceCategory::Ubr), (VcId(1), ServiceCategory::Ubr), (VcId(2), ServiceCategory::NrtVbr)];
+    let mut port = OutputPort::new(&config, &vcs, 3);
+    let now = SimTime::ZERO;
+    for i in 0..3 {
+        port.offer(cell(0, 0, i, false), now).unwrap();
+    }
+    port.offer(cell(1, 1, 0, false), now).unwrap();
+    port.offer(cell(2, 2, 0, false), now).unwrap();
+    let order: Vec<u32> = std::iter::from_fn(|| port.take_next(now)).map(|c| c.vc.0).collect();
+    assert_eq!(order, vec![2, 0, 1, 0, 0]);
+    // The reserved VBR pool fills independently of the shared pool.
+    for i in 0..10 {
+        port.offer(cell(2, 3, i, false), now).unwrap();
+    }
+    assert_eq!(port.offer(cell(2, 3, 10, false), now), Err(DropReason::BufferFull));
+    assert_eq!(port.offer(cell(0, 4, 0, false), now), Ok(()));
+}
+
+#[test]
+fn mean_queue_is_time_weighted() {
+    let mut port = OutputPort::new(&PortConfig::fifo(10), &[(VcId(0), ServiceCategory::Ubr)], 1);
+    port.open_window(SimTime::ZERO);
+    port.offer(cell(0, 0, 0, false), SimTime::from_picos(0)).unwrap();
+    port.offer(cell(0, 0, 1, false), SimTime::from_picos(10)).unwrap();
+    port.take_next(SimTime::from_picos(30));
+    // 1 cell for 10 ps, 2 for 20 ps, 1 for 10 ps over 40 ps = 60/40.
+    assert!((port.stats.mean_queue_cells(SimTime::from_picos(40), port.occupancy()) - 1.5).abs() < 1e-12);
+    assert_eq!(port.stats.max_queue_cells, 2);
+}
+
+#[test]
+fn tx_clock_does_not_drift_and_paces() {
+    let line = BitRate::from_bps(149_760_000);
+    let mut clock = TxClock::new(line, line);
+    let mut now = SimTime::ZERO;
+    let mut done = SimTime::ZERO;
+    for _ in 0..353_207 {
+        done = clock.start(now);
+        now = clock.free_at();
+    }
+    assert_eq!(done, SimTime::ZERO + line.cell_offset_ceil(353_207));
+    assert!(done <= SimTime::ZERO + SimDuration::from_secs(1));
+    // A NIC paced at 10 Mbit/s: cells start one 42.4 us slot apart but each lasts 2.83 us.
+    let mut paced = TxClock::new(line, BitRate::from_bps(10_000_000));
+    let end = paced.start(SimTime::ZERO);
+    assert_eq!(end, SimTime::ZERO + line.cell_time_ceil());
+    assert_eq!(paced.free_at().as_picos(), 42_400_000);
+}

@@ -1,0 +1,27 @@
+//! celltrain: a cell-level discrete-event simulator of TCP/IP over ATM.
+//!
+//! ```text
+//! scenario (TOML) ─► scenario::load (params, units, expansion, errors with file:line:key)
+//!                 ─► scenario::build ─► NetworkBuilder ─► Network (arenas of ports, VCs, flows)
+//!
+//! source tick ─► packet ─► AAL5 segmentation ─► NIC port (paced at the VC's PCR) ─► pipe
+//!   ─► switch port (buffer policy ─► class queues ─► scheduler) ─► pipe ─► … ─► reassembly
+//!   ─► flow counters (goodput, packets) ; every drop and delivery ─► VC and port counters
+//! ```
+//!
+//! The library never prints and never reads files except through [`scenario`]; progress is
+//! reported through a callback.
+#![forbid(unsafe_code)]
+
+pub mod builtin;
+pub mod metrics;
+pub mod network;
+pub mod packet;
+pub mod scenario;
+pub mod source;
+
+pub use network::{Network, NetworkBuilder};
+pub use metrics::Summary;
+
+/// The simulator's version, recorded in every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

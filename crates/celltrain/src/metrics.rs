@@ -1,0 +1,256 @@
+//! The measures the papers report, computed from a finished run: goodput, efficiency, Jain
+//! fairness, CLR, frame loss, queue statistics and utilisation (reference §10).
+
+use crate::network::{Adaptation, Network};
+use celltrain_atm::aal5;
+use celltrain_atm::port::buffer::DropReason;
+use celltrain_atm::ServiceCategory;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Jain's fairness index (Σx)² / (n·Σx²); 1 for an empty or all-zero set.
+pub fn jain_index(xs: &[f64]) -> f64 {
+    let sum: f64 = xs.iter().sum();
+    let sum_sq: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || sum_sq == 0.0 {
+        return 1.0;
+    }
+    sum * sum / (xs.len() as f64 * sum_sq)
+}
+
+fn ratio(num: u64, den: u64) -> f64 {
+    if den == 0 {
+        0.0
+    } else {
+        num as f64 / den as f64
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Aggregate {
+    pub goodput_bps: f64,
+    /// Theoretical maximum goodput of the bottleneck port from the overheads (reference §1.6).
+    pub max_goodput_bps: Option<f64>,
+    pub efficiency: Option<f64>,
+    pub fairness_index: Option<f64>,
+    pub bottleneck: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FlowSummary {
+    pub name: String,
+    pub kind: String,
+    pub vc: String,
+    pub goodput_bps: f64,
+    pub packets_sent: u64,
+    pub packets_delivered: u64,
+    pub packets_lost: u64,
+    /// Packets lost / packets whose fate is known (delivered + lost).
+    pub packet_loss_ratio: f64,
+    pub bytes_delivered: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct VcSummary {
+    pub name: String,
+    pub category: String,
+    pub cells_sent: u64,
+    pub cells_delivered: u64,
+    pub cells_dropped: u64,
+    pub clr: f64,
+    pub frames_sent: u64,
+    pub frames_delivered: u64,
+    pub frames_lost: u64,
+    /// Frames lost / frames whose fate is known.
+    pub flr: f64,
+    pub corrupted_pdus: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PortSummary {
+    pub name: String,
+    pub rate_bps: u64,
+    pub policy: String,
+    pub cells_in: u64,
+    pub cells_out: u64,
+    pub dropped: BTreeMap<String, u64>,
+    pub dropped_total: u64,
+    pub queued_at_start: u64,
+    pub queued_at_end: u64,
+    pub max_queue_cells: u64,
+    pub mean_queue_cells: f64,
+    /// Cells sent (including cells of frames later discarded) / cell slots in the window.
+    pub utilization: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CategorySummary {
+    pub category: String,
+    pub cells_sent: u64,
+    pub cells_dropped: u64,
+    pub clr: f64,
+}
+
+/// Everything a run reports; written as `summary.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub scenario: String,
+    pub title: String,
+    pub version: String,
+    pub seed: u64,
+    pub params: serde_json::Map<String, serde_json::Value>,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+    pub aggregate: Aggregate,
+    pub flows: Vec<FlowSummary>,
+    pub vcs: Vec<VcSummary>,
+    pub ports: Vec<PortSummary>,
+    pub categories: Vec<CategorySummary>,
+    pub events: u64,
+    pub wall_s: f64,
+    /// Hash of every processed event (hex), equal for equal runs.
+    pub trace_hash: String,
+}
+
+/// Identification of a run, recorded in its summary.
+#[derive(Clone, Debug, Default)]
+pub struct RunMeta {
+    pub scenario: String,
+    pub title: String,
+    pub seed: u64,
+    pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Summary {
+    /// Summarises a finished run over its measurement window.
+    pub fn from_network(net: &Network, meta: RunMeta, wall_s: f64) -> Summary {
+        let window = net.end.saturating_since(net.warmup);
+        let window_s = window.as_secs_f64();
+        let flows: Vec<FlowSummary> = net
+            .flows
+            .iter()
+            .map(|f| FlowSummary {
+                name: f.name.clone(),
+                kind: f.kind.name().to_string(),
+                vc: net.vcs[f.vc.index()].name.clone(),
+                goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
+                packets_sent: f.stats.packets_sent,
+                packets_delivered: f.stats.packets_delivered,
+                packets_lost: f.stats.packets_lost,
+                packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
+                bytes_delivered: f.stats.bytes_delivered,
+            })
+            .collect();
+        let vcs: Vec<VcSummary> = net
+            .vcs
+            .iter()
+            .map(|v| VcSummary {
+                name: v.name.clone(),
+                category: v.category.name().to_string(),
+                cells_sent: v.stats.cells_sent,
+                cells_delivered: v.stats.cells_delivered,
+                cells_dropped: v.stats.cells_dropped,
+                clr: ratio(v.stats.cells_dropped, v.stats.cells_sent),
+                frames_sent: v.stats.frames_sent,
+                frames_delivered: v.stats.frames_delivered,
+                frames_lost: v.stats.frames_lost,
+                flr: if v.adaptation == Adaptation::Aal5 {
+                    ratio(v.stats.frames_lost, v.stats.frames_lost + v.stats.frames_delivered)
+                } else {
+                    0.0
+                },
+                corrupted_pdus: v.stats.corrupted_pdus,
+            })
+            .collect();
+        let ports: Vec<PortSummary> = net
+            .ports
+            .iter()
+            .map(|p| {
+                let s = &p.queue.stats;
+                let slots = p.line_rate.cell_slots_floor(window);
+                PortSummary {
+                    name: p.name.clone(),
+                    rate_bps: p.line_rate.as_bps(),
+                    policy: p.queue.policy_name().to_string(),
+                    cells_in: s.cells_in,
+                    cells_out: s.cells_out,
+                    dropped: DropReason::ALL.iter().map(|r| (r.name().to_string(), s.dropped[*r as usize])).collect(),
+                    dropped_total: s.dropped_total(),
+                    queued_at_start: u64::from(s.queued_at_start),
+                    queued_at_end: u64::from(p.queue.occupancy()),
+                    max_queue_cells: u64::from(s.max_queue_cells),
+                    mean_queue_cells: s.mean_queue_cells(net.end, p.queue.occupancy()),
+                    utilization: ratio(s.cells_out, slots),
+                }
+            })
+            .collect();
+        let categories = ServiceCategory::ALL
+            .iter()
+            .filter_map(|&c| {
+                let (sent, dropped) = net
+                    .vcs
+                    .iter()
+                    .filter(|v| v.category == c)
+                    .fold((0, 0), |(s, d), v| (s + v.stats.cells_sent, d + v.stats.cells_dropped));
+                net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
+                    category: c.name().to_string(),
+                    cells_sent: sent,
+                    cells_dropped: dropped,
+                    clr: ratio(dropped, sent),
+                })
+            })
+            .collect();
+        let packet_flows: Vec<&FlowSummary> =
+            flows.iter().zip(&net.flows).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
+        let goodput_bps: f64 = packet_flows.iter().map(|f| f.goodput_bps).sum();
+        let max_goodput_bps = net.bottleneck.and_then(|b| {
+            let port = &net.ports[b.index()];
+            // Frame format of the first packet flow crossing the bottleneck.
+            let flow = net.flows.iter().find(|f| f.app_bytes > 0 && net.vcs[f.vc.index()].route.contains(&b))?;
+            Some(aal5::max_goodput_bps(port.line_rate.as_bps() as f64, flow.app_bytes, flow.header_bytes))
+        });
+        let aggregate = Aggregate {
+            goodput_bps,
+            max_goodput_bps,
+            efficiency: max_goodput_bps.map(|m| goodput_bps / m),
+            fairness_index: (!packet_flows.is_empty())
+                .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
+            bottleneck: net.bottleneck.map(|b| net.ports[b.index()].name.clone()),
+        };
+        Summary {
+            scenario: meta.scenario,
+            title: meta.title,
+            version: crate::VERSION.to_string(),
+            seed: meta.seed,
+            params: meta.params,
+            duration_s: net.end.as_secs_f64(),
+            warmup_s: net.warmup.as_secs_f64(),
+            aggregate,
+            flows,
+            vcs,
+            ports,
+            categories,
+            events: net.events(),
+            wall_s,
+            trace_hash: format!("{:016x}", net.trace_hash()),
+        }
+    }
+
+    /// The summary without its wall-clock time, for comparing runs.
+    pub fn without_wall_time(&self) -> Summary {
+        Summary { wall_s: 0.0, ..self.clone() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain_index;
+
+    #[test]
+    fn jain_vectors_reference_10() {
+        assert!((jain_index(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
+        assert!((jain_index(&[1.0, 2.0, 3.0, 4.0]) - 0.83333).abs() < 1e-5);
+        assert!((jain_index(&[10.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert!((jain_index(&[30.2, 32.1, 35.9, 31.0]) - 0.99544).abs() < 1e-5);
+    }
+}

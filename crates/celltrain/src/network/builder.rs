@@ -1,0 +1,361 @@
+//! Building a network: nodes, duplex links, VCs along explicit paths, flows and sources.
+//! `build()` validates and returns a runnable [`Network`] or a [`BuildError`]; it never panics.
+
+use super::{Adaptation, Event, Flow, FlowKind, FlowStats, Network, Node, NodeKind, Port, Source, Vc, VcStats};
+use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::source::{OnOffSource, UdpSource};
+use celltrain_atm::aal5::{self, Reassembler};
+use celltrain_atm::frame::FrameArena;
+use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
+use celltrain_atm::ServiceCategory;
+use celltrain_core::ids::{FlowId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::rng::RngStream;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+use celltrain_core::{EventQueue, TraceHash};
+use std::collections::VecDeque;
+use std::fmt;
+
+/// Why a network could not be built; the scenario layer adds file, line and key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for BuildError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, BuildError> {
+    Err(BuildError(msg.into()))
+}
+
+struct NodeSpec {
+    name: String,
+    kind: NodeKind,
+    /// Configuration of every output port of this node.
+    port: PortConfig,
+}
+
+struct LinkSpec {
+    a: NodeId,
+    b: NodeId,
+    rate: BitRate,
+    delay: SimDuration,
+}
+
+/// A virtual circuit to set up.
+#[derive(Clone, Debug)]
+pub struct VcSpec {
+    pub name: String,
+    /// Nodes crossed, source host first, destination host last.
+    pub path: Vec<NodeId>,
+    pub category: ServiceCategory,
+    /// Peak cell rate; `None` = the rate of the first link.
+    pub pcr: Option<BitRate>,
+}
+
+enum SourceSpec {
+    Udp { flow: FlowId, app_bytes: u64, rate: Option<BitRate>, start: SimTime },
+    OnOff { flow: FlowId, pcr: Option<BitRate>, mean_on: SimDuration, mean_off: SimDuration, start: SimTime },
+}
+
+/// Collects the parts of a network, then validates and wires them in [`NetworkBuilder::build`].
+pub struct NetworkBuilder {
+    seed: u64,
+    duration: SimDuration,
+    warmup: SimDuration,
+    nodes: Vec<NodeSpec>,
+    links: Vec<LinkSpec>,
+    vcs: Vec<(VcSpec, Adaptation)>,
+    flows: Vec<(String, FlowKind, VcId, u64, u64)>,
+    sources: Vec<(String, SourceSpec)>,
+    bottleneck: Option<(NodeId, NodeId)>,
+}
+
+/// Default adapter buffer of a host, in cells: large enough that a host never drops.
+pub const DEFAULT_NIC_BUFFER_CELLS: u32 = 1 << 20;
+
+impl NetworkBuilder {
+    pub fn new(seed: u64, duration: SimDuration, warmup: SimDuration) -> Self {
+        NetworkBuilder {
+            seed,
+            duration,
+            warmup,
+            nodes: Vec::new(),
+            links: Vec::new(),
+            vcs: Vec::new(),
+            flows: Vec::new(),
+            sources: Vec::new(),
+            bottleneck: None,
+        }
+    }
+
+    pub fn node_id(&self, name: &str) -> Option<NodeId> {
+        self.nodes.iter().position(|n| n.name == name).map(NodeId::from_index)
+    }
+
+    fn add_node(&mut self, name: &str, kind: NodeKind, port: PortConfig) -> Result<NodeId, BuildError> {
+        if self.node_id(name).is_some() {
+            return err(format!("duplicate node name '{name}'"));
+        }
+        if port.buffer_cells == 0 {
+            return err(format!("node '{name}': buffer must be at least 1 cell"));
+        }
+        self.nodes.push(NodeSpec { name: name.to_string(), kind, port });
+        Ok(NodeId::from_index(self.nodes.len() - 1))
+    }
+
+    /// A host whose adapter holds `nic_buffer_cells` cells (FIFO, tail drop).
+    pub fn add_host(&mut self, name: &str, nic_buffer_cells: u32) -> Result<NodeId, BuildError> {
+        self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
+    }
+
+    /// A switch whose every output port is configured as `port`.
+    pub fn add_switch(&mut self, name: &str, port: PortConfig) -> Result<NodeId, BuildError> {
+        self.add_node(name, NodeKind::Switch, port)
+    }
+
+    /// A duplex link: one output port at each end, same rate and delay both ways.
+    pub fn add_link(&mut self, a: NodeId, b: NodeId, rate: BitRate, delay: SimDuration) -> Result<(), BuildError> {
+        if a == b {
+            return err(format!("link from '{}' to itself", self.nodes[a.index()].name));
+        }
+        if rate.as_bps() == 0 {
+            return err("link rate must be positive");
+        }
+        if self.links.iter().any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) {
+            return err(format!("duplicate link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name));
+        }
+        self.links.push(LinkSpec { a, b, rate, delay });
+        Ok(())
+    }
+
+    fn link_between(&self, a: NodeId, b: NodeId) -> Option<&LinkSpec> {
+        self.links.iter().find(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
+    }
+
+    /// Sets up a VC along `spec.path`; every consecutive pair must be linked, the ends must be
+    /// hosts and the nodes between them switches.
+    pub fn add_vc(&mut self, spec: VcSpec, adaptation: Adaptation) -> Result<VcId, BuildError> {
+        if self.vcs.iter().any(|(v, _)| v.name == spec.name) {
+            return err(format!("duplicate VC name '{}'", spec.name));
+        }
+        if spec.path.len() < 2 {
+            return err("a path needs at least a source and a destination");
+        }
+        let name = |n: NodeId| self.nodes[n.index()].name.clone();
+        let last = spec.path.len() - 1;
+        for (i, &n) in spec.path.iter().enumerate() {
+            let kind = self.nodes[n.index()].kind;
+            if (i == 0 || i == last) && kind != NodeKind::Host {
+                return err(format!("path must start and end at a host; '{}' is a switch", name(n)));
+            }
+            if i != 0 && i != last && kind != NodeKind::Switch {
+                return err(format!("path crosses host '{}'; only switches may be in between", name(n)));
+            }
+        }
+        for w in spec.path.windows(2) {
+            if self.link_between(w[0], w[1]).is_none() {
+                return err(format!("no link between '{}' and '{}'", name(w[0]), name(w[1])));
+            }
+        }
+        if spec.pcr.is_some_and(|p| p.as_bps() == 0) {
+            return err("pcr must be positive");
+        }
+        self.vcs.push((spec, adaptation));
+        Ok(VcId::from_index(self.vcs.len() - 1))
+    }
+
+    fn add_flow(&mut self, name: &str, kind: FlowKind, vc: VcId, app_bytes: u64, header_bytes: u64) -> Result<FlowId, BuildError> {
+        if self.flows.iter().any(|f| f.0 == name) {
+            return err(format!("duplicate flow name '{name}'"));
+        }
+        self.flows.push((name.to_string(), kind, vc, app_bytes, header_bytes));
+        Ok(FlowId::from_index(self.flows.len() - 1))
+    }
+
+    /// A constant-rate UDP source on `vc`; `rate` = None means the adapter's own rate (greedy).
+    pub fn add_udp(&mut self, name: &str, vc: VcId, app_bytes: u64, rate: Option<BitRate>, start: SimTime) -> Result<FlowId, BuildError> {
+        let ip_bytes = app_bytes + UDP_HEADER_BYTES + IPV4_HEADER_BYTES;
+        if app_bytes == 0 || ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
+            return err(format!("datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)", aal5::MAX_PAYLOAD_BYTES - 36));
+        }
+        if rate.is_some_and(|r| r.as_bps() == 0) {
+            return err("rate must be positive");
+        }
+        let flow = self.add_flow(name, FlowKind::Udp, vc, app_bytes, UDP_HEADER_BYTES + IPV4_HEADER_BYTES)?;
+        self.sources.push((name.to_string(), SourceSpec::Udp { flow, app_bytes, rate, start }));
+        Ok(flow)
+    }
+
+    /// An ATM-layer on/off source on `vc` (raw cells at `pcr` while on; `None` = the VC's PCR).
+    pub fn add_onoff(&mut self, name: &str, vc: VcId, pcr: Option<BitRate>, mean_on: SimDuration, mean_off: SimDuration, start: SimTime) -> Result<FlowId, BuildError> {
+        if mean_on.is_zero() || mean_off.is_zero() {
+            return err("on and off periods must be positive");
+        }
+        let flow = self.add_flow(name, FlowKind::OnOff, vc, 0, 0)?;
+        self.sources.push((name.to_string(), SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start }));
+        Ok(flow)
+    }
+
+    /// Names the link whose capacity defines the theoretical maximum goodput.
+    pub fn set_bottleneck(&mut self, from: NodeId, to: NodeId) -> Result<(), BuildError> {
+        if self.link_between(from, to).is_none() {
+            return err("bottleneck: no such link");
+        }
+        self.bottleneck = Some((from, to));
+        Ok(())
+    }
+
+    pub fn build(self) -> Result<Network, BuildError> {
+        if self.duration.is_zero() {
+            return err("duration must be positive");
+        }
+        if self.warmup >= self.duration {
+            return err("warmup must be shorter than the duration");
+        }
+        // Ports: one per direction of each link, indexed by (from, to).
+        let mut port_specs: Vec<(NodeId, NodeId, BitRate, SimDuration)> = Vec::new();
+        for l in &self.links {
+            port_specs.push((l.a, l.b, l.rate, l.delay));
+            port_specs.push((l.b, l.a, l.rate, l.delay));
+        }
+        let port_of = |from: NodeId, to: NodeId| -> PortId {
+            PortId::from_index(port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_vc"))
+        };
+        let mut vcs = Vec::with_capacity(self.vcs.len());
+        let mut vcs_on_port: Vec<Vec<(VcId, ServiceCategory)>> = vec![Vec::new(); port_specs.len()];
+        for (i, (spec, adaptation)) in self.vcs.iter().enumerate() {
+            let route: Vec<PortId> = spec.path.windows(2).map(|w| port_of(w[0], w[1])).collect();
+            if route.len() > usize::from(u8::MAX) {
+                return err(format!("VC '{}': path longer than 255 hops", spec.name));
+            }
+            let first_rate = port_specs[route[0].index()].2;
+            let pcr = spec.pcr.unwrap_or(first_rate);
+            if pcr > first_rate {
+                return err(format!("VC '{}': pcr {pcr} exceeds the first link's rate {first_rate}", spec.name));
+            }
+            for &p in &route {
+                vcs_on_port[p.index()].push((VcId::from_index(i), spec.category));
+            }
+            vcs.push(Vc {
+                name: spec.name.clone(),
+                category: spec.category,
+                pcr,
+                adaptation: *adaptation,
+                src: spec.path[0],
+                dst: *spec.path.last().expect("path checked"),
+                route,
+                reassembler: Reassembler::default(),
+                stats: VcStats::default(),
+            });
+        }
+        let vc_count = vcs.len();
+        let ports: Vec<Port> = port_specs
+            .iter()
+            .enumerate()
+            .map(|(i, &(from, to, rate, delay))| {
+                let node = &self.nodes[from.index()];
+                let is_nic = node.kind == NodeKind::Host;
+                // A host adapter serves cells at the highest PCR of the VCs it originates
+                // (one VC per adapter until per-VC shaping exists).
+                let service = if is_nic {
+                    vcs.iter().filter(|v| v.route[0].index() == i).map(|v| v.pcr).max().unwrap_or(rate).min(rate)
+                } else {
+                    rate
+                };
+                Port {
+                    name: format!("{}->{}", node.name, self.nodes[to.index()].name),
+                    from,
+                    to,
+                    line_rate: rate,
+                    delay,
+                    is_nic,
+                    clock: TxClock::new(rate, service),
+                    queue: OutputPort::new(&node.port, &vcs_on_port[i], vc_count),
+                    pipe: VecDeque::new(),
+                    free_pending: false,
+                }
+            })
+            .collect();
+        let flows: Vec<Flow> = self
+            .flows
+            .iter()
+            .map(|(name, kind, vc, app_bytes, header_bytes)| Flow {
+                name: name.clone(),
+                kind: *kind,
+                vc: *vc,
+                app_bytes: *app_bytes,
+                header_bytes: *header_bytes,
+                stats: FlowStats::default(),
+            })
+            .collect();
+        let mut queue = EventQueue::new();
+        // Scheduled first so that, at equal times, the window opens before any source acts.
+        let warmup = SimTime::ZERO + self.warmup;
+        queue.schedule(warmup, Event::OpenWindow);
+        let mut sources = Vec::with_capacity(self.sources.len());
+        for (i, (name, spec)) in self.sources.into_iter().enumerate() {
+            let id = SourceId::from_index(i);
+            let (source, first) = match spec {
+                SourceSpec::Udp { flow, app_bytes, rate, start } => {
+                    let vc = &vcs[flows[flow.index()].vc.index()];
+                    if vc.adaptation != Adaptation::Aal5 {
+                        return err(format!("flow '{name}': UDP needs an AAL5 VC"));
+                    }
+                    let cells = aal5::cells_for_ip_datagram(app_bytes + flows[flow.index()].header_bytes);
+                    let rate = rate.unwrap_or(vc.pcr);
+                    (Source::Udp(UdpSource { flow, app_bytes, cells, rate, start, sent: 0 }), start)
+                }
+                SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start } => {
+                    let vc = &vcs[flows[flow.index()].vc.index()];
+                    let pcr = pcr.unwrap_or(vc.pcr);
+                    let rng = RngStream::derive(self.seed, &name);
+                    let (src, first) = OnOffSource::new(flow, pcr, mean_on, mean_off, rng, start);
+                    (Source::OnOff(src), first)
+                }
+            };
+            queue.schedule(first, Event::Source(id));
+            sources.push(source);
+        }
+        let bottleneck = match self.bottleneck {
+            Some((a, b)) => Some(port_of(a, b)),
+            None => busiest_port(&ports, &vcs_on_port, &flows),
+        };
+        Ok(Network {
+            nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
+            ports,
+            vcs,
+            flows,
+            sources,
+            frames: FrameArena::default(),
+            queue,
+            now: SimTime::ZERO,
+            warmup,
+            end: SimTime::ZERO + self.duration,
+            trace: TraceHash::default(),
+            events: 0,
+            bottleneck,
+        })
+    }
+}
+
+/// The switch port crossed by the most packet flows (ties: the slowest, then the first):
+/// the default bottleneck for the theoretical maximum goodput.
+fn busiest_port(ports: &[Port], vcs_on_port: &[Vec<(VcId, ServiceCategory)>], flows: &[Flow]) -> Option<PortId> {
+    let packet_vcs: Vec<VcId> = flows.iter().filter(|f| f.app_bytes > 0).map(|f| f.vc).collect();
+    let mut best: Option<(usize, std::cmp::Reverse<BitRate>, std::cmp::Reverse<usize>)> = None;
+    for (i, port) in ports.iter().enumerate() {
+        let n = vcs_on_port[i].iter().filter(|(v, _)| packet_vcs.contains(v)).count();
+        if n == 0 {
+            continue;
+        }
+        let key = (n, std::cmp::Reverse(port.line_rate), std::cmp::Reverse(i));
+        if best.is_none_or(|b| key > b) {
+            best = Some(key);
+        }
+    }
+    best.map(|(_, _, std::cmp::Reverse(i))| PortId::from_index(i))
+}

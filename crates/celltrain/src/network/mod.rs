@@ -1,0 +1,396 @@
+//! The network: arenas of nodes, ports, VCs, flows and sources, the event enum and the run
+//! loop. Components are plain structs in `Vec`s indexed by typed ids; events are small `Copy`
+//! values naming their target; every component keeps at most one pending event of each kind
+//! (a busy port's "free" event, a pipe's head-arrival event, a source's next tick), so the
+//! event set grows with the number of components, never with the number of cells.
+
+mod builder;
+#[cfg(test)]
+mod tests;
+
+pub use builder::{BuildError, NetworkBuilder, VcSpec};
+
+use crate::packet::Packet;
+use crate::source::{OnOffSource, UdpSource};
+use celltrain_atm::aal5::{self, Reassembler, Reassembly};
+use celltrain_atm::cell::{Cell, CellKind};
+use celltrain_atm::frame::{FrameArena, FrameFate};
+use celltrain_atm::port::{OutputPort, TxClock};
+use celltrain_atm::ServiceCategory;
+use celltrain_core::ids::{FlowId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+use celltrain_core::{EventQueue, TraceHash};
+use std::collections::VecDeque;
+
+/// What must happen when simulated time reaches an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// A port's transmitter is free and its queue is not empty.
+    PortFree(PortId),
+    /// The oldest cell on a port's outgoing pipe reaches the far end.
+    PipeHead(PortId),
+    /// A source emits its next unit.
+    Source(SourceId),
+    /// The warm-up ends: counters restart.
+    OpenWindow,
+}
+
+impl Event {
+    fn trace_key(self) -> (u32, u32) {
+        match self {
+            Event::PortFree(p) => (0, p.0),
+            Event::PipeHead(p) => (1, p.0),
+            Event::Source(s) => (2, s.0),
+            Event::OpenWindow => (3, 0),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Host,
+    Switch,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+/// One direction of a link: the output port that serialises onto it and the pipe that
+/// carries cells to the far end (ns-3's device/channel split, htsim's queue/pipe).
+pub struct Port {
+    /// "from->to".
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub line_rate: BitRate,
+    pub delay: SimDuration,
+    /// A host's adapter (segmentation side) rather than a switch port.
+    pub is_nic: bool,
+    pub(crate) clock: TxClock,
+    pub queue: OutputPort,
+    /// Cells in propagation, with their arrival times at the far end (increasing).
+    pipe: VecDeque<(SimTime, Cell)>,
+    /// A `PortFree` event is pending.
+    free_pending: bool,
+}
+
+/// Counters of a VC over the measurement window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VcStats {
+    pub cells_sent: u64,
+    pub cells_delivered: u64,
+    pub cells_dropped: u64,
+    pub frames_sent: u64,
+    pub frames_delivered: u64,
+    /// Frames whose fate became final without delivery (a cell dropped, or killed at
+    /// reassembly by a neighbour's lost end-of-frame cell).
+    pub frames_lost: u64,
+    /// Reassembly errors seen by the receiver (one per discarded buffer).
+    pub corrupted_pdus: u64,
+}
+
+/// How a VC's cells are carried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adaptation {
+    /// AAL5 frames, reassembled at the destination.
+    Aal5,
+    /// Bare cells (ATM-layer sources), counted at the destination.
+    Raw,
+}
+
+pub struct Vc {
+    pub name: String,
+    pub category: ServiceCategory,
+    pub pcr: BitRate,
+    pub adaptation: Adaptation,
+    /// Output ports crossed, the source's adapter first.
+    pub route: Vec<PortId>,
+    pub src: NodeId,
+    pub dst: NodeId,
+    reassembler: Reassembler,
+    pub stats: VcStats,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowKind {
+    Udp,
+    OnOff,
+}
+
+impl FlowKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowKind::Udp => "udp",
+            FlowKind::OnOff => "onoff",
+        }
+    }
+}
+
+/// Counters of a flow over the measurement window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlowStats {
+    pub packets_sent: u64,
+    pub packets_delivered: u64,
+    pub packets_lost: u64,
+    /// Application bytes delivered intact.
+    pub bytes_delivered: u64,
+}
+
+pub struct Flow {
+    pub name: String,
+    pub kind: FlowKind,
+    pub vc: VcId,
+    /// Application bytes per packet (0 for cell sources).
+    pub app_bytes: u64,
+    /// Transport + IP header bytes per packet.
+    pub header_bytes: u64,
+    pub stats: FlowStats,
+}
+
+pub(crate) enum Source {
+    Udp(UdpSource),
+    OnOff(OnOffSource),
+}
+
+/// Where a run stands, for progress reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub now: SimTime,
+    pub end: SimTime,
+    pub events: u64,
+}
+
+impl Progress {
+    pub fn fraction(&self) -> f64 {
+        if self.end == SimTime::ZERO {
+            1.0
+        } else {
+            self.now.as_secs_f64() / self.end.as_secs_f64()
+        }
+    }
+}
+
+/// A network ready to run (built by [`NetworkBuilder`]).
+pub struct Network {
+    pub nodes: Vec<Node>,
+    pub ports: Vec<Port>,
+    pub vcs: Vec<Vc>,
+    pub flows: Vec<Flow>,
+    pub(crate) sources: Vec<Source>,
+    frames: FrameArena<Packet>,
+    queue: EventQueue<Event>,
+    now: SimTime,
+    pub warmup: SimTime,
+    pub end: SimTime,
+    trace: TraceHash,
+    events: u64,
+    /// The port whose capacity defines the theoretical maximum goodput.
+    pub bottleneck: Option<PortId>,
+}
+
+/// Events between two progress callbacks.
+const PROGRESS_EVERY: u64 = 1 << 18;
+
+impl Network {
+    /// Runs to the end time, calling `progress` now and then.
+    pub fn run(&mut self, progress: &mut dyn FnMut(Progress)) {
+        while let Some((now, event)) = self.queue.pop_until(self.end) {
+            self.now = now;
+            let (kind, target) = event.trace_key();
+            self.trace.fold(now, kind, target);
+            self.events += 1;
+            match event {
+                Event::PortFree(p) => {
+                    self.ports[p.index()].free_pending = false;
+                    self.transmit(p);
+                }
+                Event::PipeHead(p) => self.pipe_head(p),
+                Event::Source(s) => self.source_tick(s),
+                Event::OpenWindow => self.open_window(),
+            }
+            if self.events % PROGRESS_EVERY == 0 {
+                progress(Progress { now, end: self.end, events: self.events });
+            }
+        }
+        self.now = self.end;
+        progress(Progress { now: self.end, end: self.end, events: self.events });
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    pub fn trace_hash(&self) -> u64 {
+        self.trace.value()
+    }
+    /// AAL5 frames still in flight (some cells neither dropped nor received).
+    pub fn frames_in_flight(&self) -> usize {
+        self.frames.live()
+    }
+    /// Cells on a port's outgoing pipe.
+    pub fn cells_in_pipe(&self, p: PortId) -> usize {
+        self.ports[p.index()].pipe.len()
+    }
+
+    fn open_window(&mut self) {
+        let now = self.now;
+        for port in &mut self.ports {
+            port.queue.open_window(now);
+        }
+        for vc in &mut self.vcs {
+            vc.stats = VcStats::default();
+        }
+        for flow in &mut self.flows {
+            flow.stats = FlowStats::default();
+        }
+    }
+
+    /// A cell arrives at output port `p`.
+    fn arrive(&mut self, p: PortId, cell: Cell) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        if port.queue.offer(cell, now).is_err() {
+            self.cell_lost(cell);
+            return;
+        }
+        if port.free_pending {
+            return;
+        }
+        if now >= port.clock.free_at() {
+            self.transmit(p);
+        } else {
+            port.free_pending = true;
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+        }
+    }
+
+    /// The transmitter of `p` is free: start the next cell, if any.
+    fn transmit(&mut self, p: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let Some(cell) = port.queue.take_next(now) else { return };
+        let arrival = port.clock.start(now) + port.delay;
+        if port.pipe.is_empty() {
+            self.queue.schedule(arrival, Event::PipeHead(p));
+        }
+        port.pipe.push_back((arrival, cell));
+        if !port.queue.is_empty() {
+            port.free_pending = true;
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+        }
+    }
+
+    fn pipe_head(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        let (_, mut cell) = port.pipe.pop_front().expect("pipe event without a cell");
+        if let Some(&(next, _)) = port.pipe.front() {
+            self.queue.schedule(next, Event::PipeHead(p));
+        }
+        cell.hop += 1;
+        let vc = &self.vcs[cell.vc.index()];
+        match vc.route.get(usize::from(cell.hop)) {
+            Some(&next) => self.arrive(next, cell),
+            None => self.receive(cell),
+        }
+    }
+
+    /// A cell reaches its VC's destination adapter.
+    fn receive(&mut self, cell: Cell) {
+        let vc = &mut self.vcs[cell.vc.index()];
+        vc.stats.cells_delivered += 1;
+        if cell.kind == CellKind::Raw {
+            return;
+        }
+        let frame_cells = self.frames.get(cell.frame).cells;
+        match vc.reassembler.on_cell(&cell, frame_cells) {
+            Reassembly::Pending => {}
+            Reassembly::Delivered(frame) => {
+                vc.stats.frames_delivered += 1;
+                let rec = self.frames.get_mut(frame);
+                rec.delivered = true;
+                let packet = rec.payload;
+                let flow = &mut self.flows[packet.flow.index()];
+                flow.stats.packets_delivered += 1;
+                flow.stats.bytes_delivered += packet.app_bytes;
+            }
+            Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
+        }
+        self.account_cell(cell);
+    }
+
+    fn cell_lost(&mut self, cell: Cell) {
+        self.vcs[cell.vc.index()].stats.cells_dropped += 1;
+        if cell.kind == CellKind::Aal5 {
+            self.account_cell(cell);
+        }
+    }
+
+    /// One more cell of an AAL5 frame is dropped or received; settle the frame's fate when
+    /// it was the last.
+    fn account_cell(&mut self, cell: Cell) {
+        if let Some((FrameFate::Lost, packet)) = self.frames.account_cell(cell.frame) {
+            self.vcs[cell.vc.index()].stats.frames_lost += 1;
+            self.flows[packet.flow.index()].stats.packets_lost += 1;
+        }
+    }
+
+    fn source_tick(&mut self, s: SourceId) {
+        let now = self.now;
+        let next = match &mut self.sources[s.index()] {
+            Source::Udp(src) => {
+                let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
+                src.sent += 1;
+                let next = src.next_time();
+                self.send_packet(flow, seq, app_bytes);
+                next
+            }
+            Source::OnOff(src) => {
+                let flow = src.flow;
+                let next = src.step(now);
+                let vc = self.flows[flow.index()].vc;
+                self.vcs[vc.index()].stats.cells_sent += 1;
+                let first = self.vcs[vc.index()].route[0];
+                self.arrive(first, Cell::raw(vc));
+                next
+            }
+        };
+        if next <= self.end {
+            self.queue.schedule(next, Event::Source(s));
+        }
+    }
+
+    /// Segments one datagram of `flow` into AAL5 cells and hands them to the source adapter.
+    fn send_packet(&mut self, flow_id: FlowId, seq: u64, app_bytes: u64) {
+        let flow = &mut self.flows[flow_id.index()];
+        let ip_bytes = app_bytes + flow.header_bytes;
+        let cells = aal5::cells_for_ip_datagram(ip_bytes);
+        flow.stats.packets_sent += 1;
+        let vc_id = flow.vc;
+        let packet = Packet { flow: flow_id, seq, app_bytes, ip_bytes, sent_at: self.now };
+        let cells32 = u32::try_from(cells).expect("frame size checked at build");
+        let frame = self.frames.insert(packet, cells32);
+        let vc = &mut self.vcs[vc_id.index()];
+        vc.stats.frames_sent += 1;
+        vc.stats.cells_sent += cells;
+        let first = vc.route[0];
+        for index in 0..cells32 {
+            let cell = Cell {
+                vc: vc_id,
+                frame,
+                index: u16::try_from(index).expect("frame size checked at build"),
+                hop: 0,
+                end_of_frame: index + 1 == cells32,
+                clp: false,
+                efci: false,
+                kind: CellKind::Aal5,
+            };
+            self.arrive(first, cell);
+        }
+    }
+}

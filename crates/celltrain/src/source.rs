@@ -1,0 +1,106 @@
+//! Traffic sources as small state machines: each says what it emits now and when it next
+//! needs waking. They never touch the network; the network turns emissions into cells.
+
+use celltrain_core::ids::FlowId;
+use celltrain_core::rng::RngStream;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::{BitRate, CELL_BITS};
+
+/// Constant-rate UDP: one datagram every `cells · 424 / rate` seconds, the n-th at
+/// `start + ceil(n · cells · 424 / rate)` (no drift). At the NIC's own rate it keeps the
+/// adapter exactly busy ("greedy at line rate"); below it, datagrams are paced.
+#[derive(Clone, Debug)]
+pub struct UdpSource {
+    pub flow: FlowId,
+    /// Application bytes per datagram.
+    pub app_bytes: u64,
+    /// Cells per datagram after encapsulation (sets the spacing).
+    pub cells: u64,
+    /// Datagram rate expressed as the cell rate it fills.
+    pub rate: BitRate,
+    pub start: SimTime,
+    /// Datagrams emitted so far.
+    pub sent: u64,
+}
+
+impl UdpSource {
+    /// Time of the next datagram.
+    pub fn next_time(&self) -> SimTime {
+        self.start + self.rate.tx_time_ceil(self.sent * self.cells * CELL_BITS)
+    }
+}
+
+/// An ATM-layer on/off source: exponential on and off periods; while on, cells at the peak
+/// cell rate, the k-th of a burst at `on_start + ceil(k · 424 / pcr)`.
+#[derive(Clone, Debug)]
+pub struct OnOffSource {
+    pub flow: FlowId,
+    pub pcr: BitRate,
+    pub mean_on: SimDuration,
+    pub mean_off: SimDuration,
+    rng: RngStream,
+    on_start: SimTime,
+    on_end: SimTime,
+    /// Cells emitted in the current burst.
+    k: u64,
+}
+
+impl OnOffSource {
+    /// A source whose first burst starts after an off period drawn from the stationary
+    /// distribution: with probability on/(on+off) it starts on at `start`.
+    pub fn new(flow: FlowId, pcr: BitRate, mean_on: SimDuration, mean_off: SimDuration, mut rng: RngStream, start: SimTime) -> (Self, SimTime) {
+        let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
+        let first = if rng.uniform() < p_on { start } else { start + Self::draw(&mut rng, mean_off) };
+        let src = OnOffSource { flow, pcr, mean_on, mean_off, rng, on_start: first, on_end: first, k: 0 };
+        (src, first)
+    }
+
+    fn draw(rng: &mut RngStream, mean: SimDuration) -> SimDuration {
+        SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
+    }
+
+    /// Called at the time the source asked to be woken: it emits one cell now and returns
+    /// when it next needs waking.
+    pub fn step(&mut self, now: SimTime) -> SimTime {
+        if self.k == 0 {
+            // A burst starts: its length is drawn now; it always carries at least one cell.
+            self.on_start = now;
+            self.on_end = now + Self::draw(&mut self.rng, self.mean_on);
+        }
+        self.k += 1;
+        let next = self.on_start + self.pcr.cell_offset_ceil(self.k);
+        if next < self.on_end {
+            return next;
+        }
+        self.k = 0;
+        let off = Self::draw(&mut self.rng, self.mean_off);
+        self.on_end.max(next) + off
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn udp_spacing_does_not_drift() {
+        let s = UdpSource { flow: FlowId(0), app_bytes: 9140, cells: 192, rate: BitRate::from_bps(149_760_000), start: SimTime::ZERO, sent: 1000 };
+        // 1000 datagrams of 192 cells at 149.76 Mbit/s = 1000·192·424/149.76e6 s exactly.
+        assert_eq!(s.next_time().as_picos(), (1000u128 * 192 * 424 * 1_000_000_000_000u128).div_ceil(149_760_000) as u64);
+    }
+
+    #[test]
+    fn onoff_mean_rate() {
+        let pcr = BitRate::from_bps(31_100_000);
+        let (mut s, mut t) = OnOffSource::new(FlowId(0), pcr, SimDuration::from_millis(20), SimDuration::from_millis(80), RngStream::derive(3, "x"), SimTime::ZERO);
+        let end = SimTime::ZERO + SimDuration::from_secs(200);
+        let mut cells = 0u64;
+        while t < end {
+            cells += 1;
+            t = s.step(t);
+        }
+        let mean_bps = cells as f64 * 424.0 / 200.0;
+        // Mean rate = PCR · on/(on+off) = 6.22 Mbit/s.
+        assert!((mean_bps / 6.22e6 - 1.0).abs() < 0.03, "mean {mean_bps}");
+    }
+}
