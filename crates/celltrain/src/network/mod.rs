@@ -192,6 +192,10 @@ pub struct Network {
     pub bottleneck: Option<PortId>,
 }
 
+/// Trace-hash kinds of the non-event records (events use 0..=3).
+const TRACE_DROP: u32 = 16;
+const TRACE_DELIVERY: u32 = 17;
+
 /// Events between two progress callbacks.
 const PROGRESS_EVERY: u64 = 1 << 18;
 
@@ -311,6 +315,7 @@ impl Network {
         match vc.reassembler.on_cell(&cell, frame_cells) {
             Reassembly::Pending => {}
             Reassembly::Delivered(frame) => {
+                self.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
                 vc.stats.frames_delivered += 1;
                 let rec = self.frames.get_mut(frame);
                 rec.delivered = true;
@@ -325,6 +330,9 @@ impl Network {
     }
 
     fn cell_lost(&mut self, cell: Cell) {
+        // Drops and frame outcomes are folded too: two policies can produce the same event
+        // timing while losing different cells.
+        self.trace.fold(self.now, TRACE_DROP, cell.vc.0);
         self.vcs[cell.vc.index()].stats.cells_dropped += 1;
         if cell.kind == CellKind::Aal5 {
             self.account_cell(cell);
