@@ -17,6 +17,7 @@
 
 pub mod aal5;
 pub mod category;
+pub mod contract;
 pub mod cell;
 pub mod frame;
 pub mod port;

@@ -1,0 +1,224 @@
+//! The `celltrain` command line: `run`, `check`, `list`, `show`, `bench`.
+//!
+//! Exit codes: 0 success; 2 bad input (a scenario error, an unknown scenario, a malformed
+//! `--set`), printed as one line naming the file, line and key; 1 any other failure (I/O).
+//! The same entry point serves the Rust binary and the Python console script.
+
+mod output;
+
+use celltrain::metrics::Summary;
+use celltrain::network::Progress;
+use celltrain::scenario::{self, Compiled, ScenarioError};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "celltrain", version, about = "Cell-level simulator of TCP/IP over ATM")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct ScenarioArgs {
+    /// A scenario file, or the name of a built-in scenario (see `celltrain list`).
+    scenario: String,
+    /// Override a parameter of the scenario's [params] table (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Seed of every random stream (overrides the scenario's).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario, print its summary and write DIR/summary.json and CSV tables.
+    Run {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+        /// Directory for the results (created if needed).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the summary as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Validate a scenario without running it.
+    Check {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+    },
+    /// List the built-in scenarios.
+    List,
+    /// Print the text of a built-in scenario.
+    Show { name: String },
+    /// Measure simulation speed in cell-hops per wall-clock second.
+    Bench {
+        /// A scenario, or `null` for a chain of FIFO links with no policy.
+        scenario: String,
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Runs to time (the best is reported).
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
+        /// Hops of the null pipeline.
+        #[arg(long, default_value_t = 8)]
+        hops: u32,
+        /// Simulated seconds of the null pipeline.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+}
+
+/// Runs the command line `args` (program name first); returns the process exit code.
+pub fn main_with_args(args: Vec<String>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match execute(cli.command) {
+        Ok(()) => 0,
+        Err(Failure::Input(e)) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Err(Failure::Other(e)) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+enum Failure {
+    /// The user's input is wrong: exit code 2.
+    Input(String),
+    /// Anything else (I/O): exit code 1.
+    Other(String),
+}
+
+impl From<ScenarioError> for Failure {
+    fn from(e: ScenarioError) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
+fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    sets.iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            _ => Err(Failure::Input(format!("--set {s}: expected NAME=VALUE"))),
+        })
+        .collect()
+}
+
+fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
+    let overrides = parse_sets(&args.set)?;
+    Ok(scenario::compile(&args.scenario, &overrides, args.seed)?)
+}
+
+fn execute(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Run { scenario, out, json, quiet } => {
+            let compiled = compile(&scenario)?;
+            let summary = run_compiled(compiled, !quiet);
+            if let Some(dir) = &out {
+                output::write_results(dir, &summary).map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))?;
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"));
+            } else {
+                print!("{}", output::summary_table(&summary));
+                if let Some(dir) = &out {
+                    println!("results written to {}", dir.join("summary.json").display());
+                }
+            }
+            Ok(())
+        }
+        Command::Check { scenario } => {
+            let compiled = compile(&scenario)?;
+            println!(
+                "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
+                scenario.scenario,
+                compiled.network.nodes.len(),
+                compiled.network.ports.len(),
+                compiled.network.vcs.len(),
+                compiled.network.flows.len()
+            );
+            Ok(())
+        }
+        Command::List => {
+            println!("{:<10} {:<8} {}", "NAME", "PAPER", "DESCRIPTION");
+            for b in celltrain::builtin::all() {
+                println!("{:<10} {:<8} {}", b.name, b.source, b.title);
+            }
+            Ok(())
+        }
+        Command::Show { name } => {
+            let b = celltrain::builtin::find(&name)
+                .ok_or_else(|| Failure::Input(format!("no built-in scenario named '{name}' (see `celltrain list`)")))?;
+            print!("{}", b.text);
+            Ok(())
+        }
+        Command::Bench { scenario, set, repeat, hops, seconds } => bench(&scenario, &set, repeat.max(1), hops, seconds),
+    }
+}
+
+/// Runs a compiled scenario with a progress bar on a terminal.
+fn run_compiled(compiled: Compiled, show_progress: bool) -> Summary {
+    let Compiled { mut network, meta } = compiled;
+    let bar = (show_progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(1000);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {percent:>3}% sim {msg} (eta {eta})")
+                .expect("valid template"),
+        );
+        bar
+    });
+    let started = Instant::now();
+    network.run(&mut |p: Progress| {
+        if let Some(bar) = &bar {
+            bar.set_position((p.fraction() * 1000.0) as u64);
+            bar.set_message(format!("{:.3} s", p.now.as_secs_f64()));
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Summary::from_network(&network, meta, started.elapsed().as_secs_f64())
+}
+
+fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) -> Result<(), Failure> {
+    let overrides = parse_sets(sets)?;
+    let mut best: Option<(f64, u64, u64)> = None;
+    for _ in 0..repeat {
+        let mut network = if scenario == "null" {
+            celltrain::bench::null_pipeline(hops, seconds).map_err(|e| Failure::Input(e.to_string()))?
+        } else {
+            scenario::compile(scenario, &overrides, None)?.network
+        };
+        let started = Instant::now();
+        network.run(&mut |_| {});
+        let wall = started.elapsed().as_secs_f64();
+        if best.is_none_or(|(w, _, _)| wall < w) {
+            best = Some((wall, network.cell_hops(), network.events()));
+        }
+    }
+    let (wall, hops_done, events) = best.expect("at least one run");
+    println!(
+        "{scenario}: {hops_done} cell-hops, {events} events in {wall:.3} s wall = {:.2} M cell-hops/s, {:.2} M events/s (best of {repeat})",
+        hops_done as f64 / wall / 1e6,
+        events as f64 / wall / 1e6
+    );
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! The command line as a user meets it: exit codes, one-line errors naming file, line and
+//! key, result files, determinism.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn celltrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_celltrain")).args(args).current_dir(root()).output().expect("runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file in tests/bad-scenarios declares on its first line `# expect: LINE: KEY: TEXT`;
+/// `celltrain check` must exit with 2 and print exactly one line
+/// `error: FILE:LINE: KEY: …TEXT…`.
+#[test]
+fn bad_scenarios_give_one_line_errors_and_exit_code_2() {
+    let dir = root().join("tests/bad-scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 12, "the bad-input table lost cases");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let expect = text.lines().next().unwrap().strip_prefix("# expect: ").expect("first line declares the expectation");
+        let (line, rest) = expect.split_once(": ").unwrap();
+        let (key, message) = rest.split_once(": ").unwrap();
+        let rel = format!("tests/bad-scenarios/{}", file.file_name().unwrap().to_string_lossy());
+        for command in ["check", "run"] {
+            let out = celltrain(&[command, &rel, "--quiet"].iter().copied().filter(|a| command == "run" || *a != "--quiet").collect::<Vec<_>>());
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{rel} ({command}): exit code; stderr: {err}");
+            assert_eq!(err.lines().count(), 1, "{rel}: one line, got: {err}");
+            let prefix = format!("error: {rel}:{line}: {key}: ");
+            assert!(err.starts_with(&prefix), "{rel}: expected prefix {prefix:?}, got {err:?}");
+            assert!(err.contains(message), "{rel}: expected {message:?} in {err:?}");
+            assert!(out.stdout.is_empty(), "{rel}: nothing on stdout");
+        }
+    }
+}
+
+#[test]
+fn the_minimal_good_scenario_passes_check() {
+    let out = celltrain(&["check", "tests/good-minimal.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn unknown_scenarios_and_parameters_exit_with_2() {
+    let out = celltrain(&["run", "no-such-scenario"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no built-in scenario of that name"));
+    let out = celltrain(&["check", "A4", "--set", "n_sourcez=3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("params.n_sourcez"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("unknown parameter 'n_sourcez'"), "{}", stderr(&out));
+    let out = celltrain(&["check", "A4", "--set", "n_sources"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = celltrain(&["check", "A4", "--set", "buffer=12 cellz"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).lines().count(), 1);
+}
+
+#[test]
+fn list_shows_every_builtin() {
+    let out = celltrain(&["list"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in ["A1-udp", "A4", "A5-udp", "E1-mux"] {
+        assert!(text.contains(name), "{name} missing from list");
+    }
+}
+
+#[test]
+fn run_writes_a_complete_summary_and_is_deterministic() {
+    let tmp = std::env::temp_dir().join(format!("celltrain-cli-test-{}", std::process::id()));
+    let out_dir = tmp.join("a");
+    let args = ["run", "A4", "--set", "duration=0.3 s", "--set", "warmup=0.1 s", "--set", "start_jitter=1 ms", "--quiet", "--out"];
+    let first = celltrain(&[&args[..], &[out_dir.to_str().unwrap()]].concat());
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
+    for key in ["scenario", "seed", "params", "duration_s", "warmup_s", "aggregate", "flows", "vcs", "ports", "events", "wall_s", "trace_hash"] {
+        assert!(summary.get(key).is_some(), "summary.json lacks {key}");
+    }
+    for key in ["goodput_bps", "max_goodput_bps", "efficiency", "fairness_index"] {
+        assert!(summary["aggregate"].get(key).is_some(), "aggregate lacks {key}");
+    }
+    assert_eq!(summary["flows"].as_array().unwrap().len(), 5);
+    assert_eq!(summary["params"]["duration"], "0.3 s");
+    for f in ["flows.csv", "vcs.csv", "ports.csv"] {
+        assert!(out_dir.join(f).is_file(), "{f} missing");
+    }
+    // Same seed: identical trace hash; another seed changes the random start offsets.
+    let again = celltrain(&[&args[..], &[tmp.join("b").to_str().unwrap()]].concat());
+    assert_eq!(again.status.code(), Some(0));
+    let hash = |d: &str| -> String {
+        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tmp.join(d).join("summary.json")).unwrap()).unwrap();
+        s["trace_hash"].as_str().unwrap().to_string()
+    };
+    assert_eq!(hash("a"), hash("b"));
+    let other = celltrain(&[&args[..], &[tmp.join("c").to_str().unwrap(), "--seed", "2"]].concat());
+    assert_eq!(other.status.code(), Some(0));
+    assert_ne!(hash("a"), hash("c"));
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -1,0 +1,70 @@
+//! `celltrain._celltrain`: the compiled half of the Python package. Thin on purpose: the
+//! command line and the scenario compiler live in Rust; Python gets JSON back and turns it
+//! into dicts and DataFrames.
+
+use celltrain::metrics::Summary;
+use celltrain::scenario::{self, ScenarioError};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::time::Instant;
+
+pyo3::create_exception!(_celltrain, ScenarioErrorPy, PyValueError, "A scenario is invalid.");
+
+fn to_py_err(e: &ScenarioError) -> PyErr {
+    ScenarioErrorPy::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
+}
+
+/// Runs the `celltrain` command line with `argv` (program name first); returns the exit code.
+#[pyfunction]
+fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
+    py.detach(|| celltrain_cli::main_with_args(argv))
+}
+
+/// Runs a scenario (path, built-in name, or TOML text when `is_text`) and returns its
+/// summary as JSON. The interpreter is released while the simulation runs.
+#[pyfunction]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
+fn run_json(py: Python<'_>, scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<String> {
+    let result = py.detach(move || {
+        let compiled = if is_text {
+            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
+        } else {
+            scenario::compile(&scenario, &overrides, seed)
+        }?;
+        let started = Instant::now();
+        let scenario::Compiled { mut network, meta } = compiled;
+        network.run(&mut |_| {});
+        let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+        Ok::<_, ScenarioError>(serde_json::to_string(&summary).expect("summary serialises"))
+    });
+    result.map_err(|e| to_py_err(&e))
+}
+
+/// Validates a scenario; raises `ScenarioError` if it is invalid.
+#[pyfunction]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
+fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<()> {
+    let compiled = if is_text {
+        scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
+    } else {
+        scenario::compile(&scenario, &overrides, seed)
+    };
+    compiled.map(|_| ()).map_err(|e| to_py_err(&e))
+}
+
+/// The built-in scenarios as (name, paper, title).
+#[pyfunction]
+fn scenarios() -> Vec<(String, String, String)> {
+    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), b.source.to_string(), b.title.to_string())).collect()
+}
+
+#[pymodule]
+fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioErrorPy>())?;
+    m.add("__version__", celltrain::VERSION)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    Ok(())
+}

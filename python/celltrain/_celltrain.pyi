@@ -1,0 +1,13 @@
+from typing import Optional
+
+__version__: str
+
+class ScenarioError(ValueError):
+    file: Optional[str]
+    line: Optional[int]
+    key: Optional[str]
+
+def main(argv: list[str]) -> int: ...
+def run_json(scenario: str, overrides: list[tuple[str, str]], seed: Optional[int] = None, is_text: bool = False) -> str: ...
+def check(scenario: str, overrides: list[tuple[str, str]], seed: Optional[int] = None, is_text: bool = False) -> None: ...
+def scenarios() -> list[tuple[str, str, str]]: ...
