@@ -1,1 +1,53 @@
-//! placeholder
+//! The built-in scenarios, one per experiment id of `shared/experiments.md`, compiled into
+//! the library so that `celltrain run A4` works from anywhere.
+
+/// A scenario shipped with celltrain.
+#[derive(Clone, Copy, Debug)]
+pub struct Builtin {
+    /// The name it runs by (the experiment id, with a suffix where one experiment has
+    /// several scenarios).
+    pub name: &'static str,
+    /// The paper and table or figure it reproduces.
+    pub source: &'static str,
+    pub title: &'static str,
+    /// The scenario file's text.
+    pub text: &'static str,
+}
+
+macro_rules! builtin {
+    ($name:literal, $source:literal, $title:literal) => {
+        Builtin { name: $name, source: $source, title: $title, text: include_str!(concat!("../../../scenarios/", $name, ".toml")) }
+    };
+}
+
+const ALL: &[Builtin] = &[
+    builtin!("A1-udp", "seed 001", "One UDP source over UBR, end-to-end ATM, two-node (RTT 10 ms)"),
+    builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
+    builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
+    builtin!("E1-mux", "seed 004", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
+];
+
+/// Every built-in scenario, in catalogue order.
+pub fn all() -> &'static [Builtin] {
+    ALL
+}
+
+/// The built-in scenario called `name` (case-insensitive).
+pub fn find(name: &str) -> Option<Builtin> {
+    ALL.iter().copied().find(|b| b.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_matches_the_files() {
+        for b in all() {
+            assert!(b.text.contains(&format!("id = \"{}\"", b.name)), "{}: id differs from its name", b.name);
+            assert!(b.text.contains(&format!("title = \"{}\"", b.title)), "{}: title differs from the file", b.name);
+        }
+        assert!(find("a4").is_some());
+        assert!(find("nope").is_none());
+    }
+}

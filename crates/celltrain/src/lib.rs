@@ -13,6 +13,7 @@
 //! reported through a callback.
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod builtin;
 pub mod metrics;
 pub mod network;

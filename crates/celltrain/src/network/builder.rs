@@ -337,6 +337,7 @@ impl NetworkBuilder {
             end: SimTime::ZERO + self.duration,
             trace: TraceHash::default(),
             events: 0,
+            cell_hops: 0,
             bottleneck,
         })
     }

@@ -8,7 +8,7 @@ mod builder;
 #[cfg(test)]
 mod tests;
 
-pub use builder::{BuildError, NetworkBuilder, VcSpec};
+pub use builder::{BuildError, NetworkBuilder, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
 
 use crate::packet::Packet;
 use crate::source::{OnOffSource, UdpSource};
@@ -188,6 +188,8 @@ pub struct Network {
     pub end: SimTime,
     trace: TraceHash,
     events: u64,
+    /// Cells put on a link, summed over links, since the start (not reset at warm-up).
+    cell_hops: u64,
     /// The port whose capacity defines the theoretical maximum goodput.
     pub bottleneck: Option<PortId>,
 }
@@ -195,6 +197,9 @@ pub struct Network {
 /// Trace-hash kinds of the non-event records (events use 0..=3).
 const TRACE_DROP: u32 = 16;
 const TRACE_DELIVERY: u32 = 17;
+
+/// Slot-grid rounding tolerated when a cell reaches an idle port (see [`Network::arrive`]).
+const ROUNDING_SLACK: SimDuration = SimDuration::from_picos(1);
 
 /// Events between two progress callbacks.
 const PROGRESS_EVERY: u64 = 1 << 18;
@@ -229,6 +234,10 @@ impl Network {
     }
     pub fn events(&self) -> u64 {
         self.events
+    }
+    /// Cells moved across one link, summed over links, since the start of the run.
+    pub fn cell_hops(&self) -> u64 {
+        self.cell_hops
     }
     pub fn trace_hash(&self) -> u64 {
         self.trace.value()
@@ -266,7 +275,11 @@ impl Network {
         if port.free_pending {
             return;
         }
-        if now >= port.clock.free_at() {
+        // Two transmitters at the same rate round their slot grids independently, so a cell
+        // can arrive up to a picosecond before the next slot of an idle port; it then starts
+        // on that slot without an event (exact to the picosecond, and no queueing decision
+        // can intervene: the port holds nothing else).
+        if now + ROUNDING_SLACK >= port.clock.free_at() {
             self.transmit(p);
         } else {
             port.free_pending = true;
@@ -279,7 +292,8 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let Some(cell) = port.queue.take_next(now) else { return };
-        let arrival = port.clock.start(now) + port.delay;
+        self.cell_hops += 1;
+        let arrival = port.clock.start(now.max(port.clock.free_at())) + port.delay;
         if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }

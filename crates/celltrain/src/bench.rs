@@ -1,0 +1,44 @@
+//! Reference networks for measuring simulation speed.
+
+use crate::network::{Adaptation, BuildError, Network, NetworkBuilder, VcSpec};
+use celltrain_atm::port::PortConfig;
+use celltrain_atm::ServiceCategory;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+
+/// The null pipeline: one greedy source whose cells cross a chain of `hops` FIFO links
+/// (hops − 1 switches, no discard policy) at 149.76 Mbit/s, for `seconds` of simulated time.
+pub fn null_pipeline(hops: u32, seconds: f64) -> Result<Network, BuildError> {
+    if hops == 0 {
+        return Err(BuildError("the null pipeline needs at least one hop".into()));
+    }
+    let duration = SimDuration::from_secs_f64_round(seconds);
+    let mut b = NetworkBuilder::new(0, duration, SimDuration::ZERO);
+    let rate = BitRate::from_bps(149_760_000);
+    let src = b.add_host("src", 1 << 16)?;
+    let mut path = vec![src];
+    for i in 1..hops {
+        path.push(b.add_switch(&format!("sw{i}"), PortConfig::fifo(1 << 16))?);
+    }
+    path.push(b.add_host("dst", 1 << 16)?);
+    for w in path.windows(2) {
+        b.add_link(w[0], w[1], rate, SimDuration::from_micros(50))?;
+    }
+    let vc = b.add_vc(VcSpec { name: "vc".into(), path, category: ServiceCategory::Ubr, pcr: None }, Adaptation::Aal5)?;
+    b.add_udp("udp", vc, 9140, None, SimTime::ZERO)?;
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn null_pipeline_moves_cells_over_every_hop() {
+        let mut net = super::null_pipeline(4, 0.01).unwrap();
+        net.run(&mut |_| {});
+        // 0.01 s at 149.76 Mbit/s is 3532 cell slots per link; the last hops lag by the
+        // propagation delay of the links before them.
+        let hops = net.cell_hops();
+        assert!(hops > 4 * 3400 && hops <= 4 * 3533, "cell-hops {hops}");
+        assert!(net.events() < 3 * hops, "events {} for {hops} cell-hops", net.events());
+    }
+}

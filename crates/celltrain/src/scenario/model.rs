@@ -1,0 +1,332 @@
+//! From a loaded scenario to a runnable [`Network`]: the sections `[scenario]`,
+//! `[simulation]`, `[[switch]]`, `[[host]]`, `[[link]]`, `[[flow]]` and `[metrics]`
+//! (documented in `docs/scenarios.md`). Every problem becomes a one-line [`ScenarioError`]
+//! naming the file, line and key.
+
+use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
+use crate::metrics::RunMeta;
+use crate::network::{Adaptation, Network, NetworkBuilder, VcSpec};
+use celltrain_atm::aal5;
+use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
+use celltrain_atm::port::PortConfig;
+use celltrain_atm::ServiceCategory;
+use celltrain_core::ids::NodeId;
+use celltrain_core::rng::RngStream;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+
+/// A scenario ready to run, with what identifies the run.
+pub struct Compiled {
+    pub network: Network,
+    pub meta: RunMeta,
+}
+
+/// Default switch output buffer (seed 001: 8192 cells).
+const DEFAULT_BUFFER_CELLS: u64 = 8192;
+/// Default IP MTU for EPD thresholds written in MTUs (Classical IP over ATM, RFC 1626).
+const DEFAULT_MTU_BYTES: u64 = 9180;
+/// Default seed when neither the scenario nor the caller gives one.
+const DEFAULT_SEED: u64 = 1;
+
+/// Compiles `spec` — a scenario file path, or the name of a built-in scenario — with
+/// parameter `overrides` and an optional seed that replaces the scenario's.
+pub fn compile(spec: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
+    let path = std::path::Path::new(spec);
+    let source = if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ScenarioError::new(spec.to_string(), None, "(file)".to_string(), format!("cannot read: {e}")))?;
+        Source::new(spec, text)
+    } else if let Some(b) = crate::builtin::find(spec) {
+        Source::new(format!("built-in:{}", b.name), b.text)
+    } else {
+        return Err(ScenarioError::new(
+            spec.to_string(),
+            None,
+            "(scenario)".to_string(),
+            "no such file, and no built-in scenario of that name (see `celltrain list`)".to_string(),
+        ));
+    };
+    compile_source(source, overrides, seed)
+}
+
+/// Compiles scenario text already in memory.
+pub fn compile_source(source: Source, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
+    let loaded = load(source, overrides)?;
+    let root = TableView::root(&loaded);
+    let head = root.req_table("scenario")?;
+    let id = head.req_str("id")?.to_string();
+    let title = head.req_str("title")?.to_string();
+    head.opt_str("source")?;
+    head.opt_str("description")?;
+
+    let sim = root.req_table("simulation")?;
+    let duration = sim.req_duration("duration")?;
+    if duration.is_zero() {
+        return Err(sim.key_error("duration", "must be positive"));
+    }
+    let warmup = sim.opt_duration("warmup")?.unwrap_or(SimDuration::ZERO);
+    if warmup >= duration {
+        return Err(sim.key_error("warmup", "must be shorter than the duration"));
+    }
+    let scenario_seed = sim.opt_u64("seed")?.unwrap_or(DEFAULT_SEED);
+    let seed = seed.unwrap_or(scenario_seed);
+
+    let mut b = NetworkBuilder::new(seed, duration, warmup);
+    for sw in root.array_of_tables("switch")? {
+        for inst in expand(&sw)? {
+            let v = inst.view(&loaded.source);
+            let names = node_names(&v)?;
+            let port = port_config(&v)?;
+            for name in names {
+                b.add_switch(&name, port.clone()).map_err(|e| v.key_error(name_key(&v), e.0))?;
+            }
+            v.finish()?;
+        }
+    }
+    for host in root.array_of_tables("host")? {
+        for inst in expand(&host)? {
+            let v = inst.view(&loaded.source);
+            let names = node_names(&v)?;
+            let nic = match v.opt_cells("nic_buffer")? {
+                Some(n) => positive_u32(&v, "nic_buffer", n)?,
+                None => crate::network::DEFAULT_NIC_BUFFER_CELLS,
+            };
+            for name in names {
+                b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
+            }
+            v.finish()?;
+        }
+    }
+    let mut link_rates: Vec<((NodeId, NodeId), BitRate)> = Vec::new();
+    for link in root.array_of_tables("link")? {
+        for inst in expand(&link)? {
+            let v = inst.view(&loaded.source);
+            let rate = v.req_rate("rate")?;
+            if rate.as_bps() == 0 {
+                return Err(v.key_error("rate", "must be positive"));
+            }
+            let delay = v.opt_duration("delay")?.unwrap_or(SimDuration::ZERO);
+            for (a, c) in pairs(&v, "between")? {
+                let na = node(&b, &v, "between", &a)?;
+                let nc = node(&b, &v, "between", &c)?;
+                b.add_link(na, nc, rate, delay).map_err(|e| v.key_error("between", e.0))?;
+                link_rates.push(((na, nc), rate));
+            }
+            v.finish()?;
+        }
+    }
+    for flow in root.array_of_tables("flow")? {
+        for inst in expand(&flow)? {
+            let v = inst.view(&loaded.source);
+            add_flow(&mut b, &v, seed, &link_rates)?;
+            v.finish()?;
+        }
+    }
+    if let Some(m) = root.opt_table("metrics")? {
+        if let Some(pair) = m.opt_str_list("bottleneck")? {
+            let [a, c] = pair.as_slice() else {
+                return Err(m.key_error("bottleneck", "expected two node names [from, to]"));
+            };
+            let (na, nc) = (node(&b, &m, "bottleneck", a)?, node(&b, &m, "bottleneck", c)?);
+            b.set_bottleneck(na, nc).map_err(|e| m.key_error("bottleneck", e.0))?;
+        }
+    }
+    root.finish()?;
+    let network = b.build().map_err(|e| root.error(e.0))?;
+    let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
+    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
+}
+
+fn param_json(v: &ParamValue) -> serde_json::Value {
+    match v {
+        ParamValue::Int(i) => serde_json::Value::from(*i),
+        ParamValue::Float(f) => serde_json::Value::from(*f),
+        ParamValue::Bool(b) => serde_json::Value::from(*b),
+        ParamValue::Str(s) => serde_json::Value::from(s.clone()),
+    }
+}
+
+fn name_key(v: &TableView<'_>) -> &'static str {
+    if v.contains("names") {
+        "names"
+    } else {
+        "name"
+    }
+}
+
+/// `name = "x"` or `names = ["a", "b"]` (one of them, required).
+fn node_names(v: &TableView<'_>) -> Result<Vec<String>, ScenarioError> {
+    let names = match (v.opt_str("name")?, v.opt_str_list("names")?) {
+        (Some(n), None) => vec![n.to_string()],
+        (None, Some(ns)) => ns.into_iter().map(str::to_string).collect(),
+        (Some(_), Some(_)) => return Err(v.key_error("names", "give either 'name' or 'names', not both")),
+        (None, None) => return Err(v.error("missing required key 'name' (or 'names')")),
+    };
+    if let Some(bad) = names.iter().find(|n| n.trim().is_empty()) {
+        return Err(v.key_error(name_key(v), format!("empty node name {bad:?}")));
+    }
+    Ok(names)
+}
+
+fn node(b: &NetworkBuilder, v: &TableView<'_>, key: &str, name: &str) -> Result<NodeId, ScenarioError> {
+    b.node_id(name).ok_or_else(|| v.key_error(key, format!("no node named '{name}'")))
+}
+
+/// `between = ["a", "b"]` or `between = [["a", "b"], ["c", "d"]]`.
+fn pairs(v: &TableView<'_>, key: &str) -> Result<Vec<(String, String)>, ScenarioError> {
+    let items = v.req(key)?.as_array()?;
+    let pair = |items: &[super::NodeView<'_>]| -> Result<(String, String), ScenarioError> {
+        match items {
+            [a, c] => Ok((a.as_str()?.to_string(), c.as_str()?.to_string())),
+            _ => Err(v.key_error(key, "expected a pair of node names, like [\"a\", \"b\"]")),
+        }
+    };
+    if items.iter().all(|i| i.as_str().is_ok()) {
+        return Ok(vec![pair(&items)?]);
+    }
+    items.iter().map(|i| pair(&i.as_array()?)).collect()
+}
+
+fn positive_u32(v: &TableView<'_>, key: &str, n: u64) -> Result<u32, ScenarioError> {
+    match u32::try_from(n) {
+        Ok(0) => Err(v.key_error(key, "must be at least 1 cell")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(v.key_error(key, format!("{n} cells is too large"))),
+    }
+}
+
+/// The output-port configuration of a switch: `buffer`, `discard`, `epd_threshold`,
+/// `epd_excess`, `mtu`, `queueing`, `reserved`.
+fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
+    let buffer = positive_u32(v, "buffer", v.opt_cells("buffer")?.unwrap_or(DEFAULT_BUFFER_CELLS))?;
+    let mtu = v.opt_bytes("mtu")?.unwrap_or(DEFAULT_MTU_BYTES);
+    if mtu == 0 || mtu + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
+        return Err(v.key_error("mtu", format!("{mtu} bytes does not fit an AAL5 frame")));
+    }
+    let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
+    let discard = v.opt_keyword("discard", &["tail-drop", "ppd", "epd"])?.unwrap_or("tail-drop");
+    let threshold = v.opt_str("epd_threshold")?;
+    let excess = v.opt_float("epd_excess")?;
+    let discard = match (discard, threshold, excess) {
+        ("epd", Some(_), Some(_)) => return Err(v.key_error("epd_excess", "give either epd_threshold or epd_excess, not both")),
+        ("epd", None, Some(b)) => {
+            if !(b >= 0.0) {
+                return Err(v.key_error("epd_excess", "must be ≥ 0 (MTUs below the buffer size)"));
+            }
+            EpdThreshold::ExcessMtus { b, mtu_cells }
+        }
+        ("epd", Some("auto") | None, None) => EpdThreshold::Seed001 { mtu_cells },
+        ("epd", Some(text), None) => {
+            let node = v.req("epd_threshold")?;
+            if text.trim_end().ends_with('%') {
+                EpdThreshold::Fraction(node.fraction()?)
+            } else {
+                EpdThreshold::Cells(u32::try_from(node.cells()?).unwrap_or(u32::MAX))
+            }
+        }
+        (_, Some(_), _) => return Err(v.key_error("epd_threshold", "only applies with discard = \"epd\"")),
+        (_, _, Some(_)) => return Err(v.key_error("epd_excess", "only applies with discard = \"epd\"")),
+        (other, None, None) => {
+            return Ok(PortConfig {
+                buffer_cells: buffer,
+                reserved: reserved(v)?,
+                discard: if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop },
+                per_vc_queues: per_vc(v)?,
+            })
+        }
+    };
+    let cells = discard.resolve(buffer);
+    if cells > i64::from(buffer) {
+        return Err(v.key_error(
+            if v.contains("epd_threshold") { "epd_threshold" } else { "epd_excess" },
+            format!("EPD threshold of {cells} cells is above the buffer of {buffer} cells"),
+        ));
+    }
+    if cells < 0 {
+        return Err(v.key_error("epd_excess", format!("EPD threshold of {cells} cells is below zero")));
+    }
+    Ok(PortConfig { buffer_cells: buffer, reserved: reserved(v)?, discard: DiscardConfig::Epd(discard), per_vc_queues: per_vc(v)? })
+}
+
+fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
+    Ok(v.opt_keyword("queueing", &["fifo", "per-vc"])?.unwrap_or("fifo") == "per-vc")
+}
+
+/// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own.
+fn reserved(v: &TableView<'_>) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
+    let Some(t) = v.opt_table("reserved")? else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for (key, node) in t.entries() {
+        let cat = ServiceCategory::parse(&key.name).ok_or_else(|| {
+            t.key_error(&key.name, "unknown service category (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)")
+        })?;
+        let cells = positive_u32(&t, &key.name, node.cells()?)?;
+        out.push((cat, cells));
+    }
+    Ok(out)
+}
+
+fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
+    match spec {
+        RateSpec::Line => line,
+        RateSpec::Rate(r) => r,
+    }
+}
+
+/// One `[[flow]]`: a VC along `path` (with `vc = { category, pcr }`) and an application
+/// (`app = { kind = "udp" | "onoff", ... }`).
+fn add_flow(b: &mut NetworkBuilder, v: &TableView<'_>, seed: u64, links: &[((NodeId, NodeId), BitRate)]) -> Result<(), ScenarioError> {
+    let name = v.req_str("name")?.to_string();
+    let path_names = v.req_str_list("path")?;
+    let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
+    let first_link = path.get(..2).and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
+    let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
+    let (category, pcr) = match v.opt_table("vc")? {
+        Some(vc) => {
+            let cat = match vc.opt_str("category")? {
+                Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
+                    vc.key_error("category", format!("unknown service category '{c}' (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)"))
+                })?,
+                None => ServiceCategory::Ubr,
+            };
+            let pcr = vc.opt_rate_spec("pcr")?.map(|s| rate_or_line(s, line));
+            if pcr.is_some_and(|p| p.as_bps() == 0) {
+                return Err(vc.key_error("pcr", "must be positive"));
+            }
+            (cat, pcr)
+        }
+        None => (ServiceCategory::Ubr, None),
+    };
+    let app = v.req_table("app")?;
+    let kind = app.req_keyword("kind", &["udp", "onoff"])?;
+    let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
+    let vc = b
+        .add_vc(VcSpec { name: name.clone(), path, category, pcr }, adaptation)
+        .map_err(|e| v.key_error(if e.0.contains("pcr") { "vc" } else { "path" }, e.0))?;
+    let pcr = pcr.unwrap_or(line);
+    let mut rng = RngStream::derive(seed, &format!("{name}/start"));
+    let start = app.opt_duration("start")?.unwrap_or(SimDuration::ZERO);
+    let jitter = app.opt_duration("start_jitter")?.unwrap_or(SimDuration::ZERO);
+    let offset = if jitter.is_zero() { 0 } else { rng.below(jitter.as_picos()) };
+    let start = SimTime::ZERO + start + SimDuration::from_picos(offset);
+    match kind {
+        "udp" => {
+            let datagram = app.req_bytes("datagram")?;
+            let rate = app.opt_rate_spec("rate")?.map(|s| rate_or_line(s, pcr));
+            if rate.is_some_and(|r| r.as_bps() == 0) {
+                return Err(app.key_error("rate", "must be positive"));
+            }
+            b.add_udp(&name, vc, datagram, rate, start).map_err(|e| app.key_error("datagram", e.0))?;
+        }
+        _ => {
+            let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
+            if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {
+                return Err(app.key_error("peak", "must be positive and at most the first link's rate"));
+            }
+            let on = app.req_duration("on")?;
+            let off = app.req_duration("off")?;
+            b.add_onoff(&name, vc, peak, on, off, start).map_err(|e| app.key_error("on", e.0))?;
+        }
+    }
+    Ok(())
+}
