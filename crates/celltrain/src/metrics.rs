@@ -57,6 +57,8 @@ pub struct VcSummary {
     pub cells_sent: u64,
     pub cells_delivered: u64,
     pub cells_dropped: u64,
+    /// Cells lost / cells whose fate became known in the window (dropped + delivered), so
+    /// that cells sent before the warm-up ended cannot push it above 1.
     pub clr: f64,
     pub frames_sent: u64,
     pub frames_delivered: u64,
@@ -150,7 +152,7 @@ impl Summary {
                 cells_sent: v.stats.cells_sent,
                 cells_delivered: v.stats.cells_delivered,
                 cells_dropped: v.stats.cells_dropped,
-                clr: ratio(v.stats.cells_dropped, v.stats.cells_sent),
+                clr: ratio(v.stats.cells_dropped, v.stats.cells_dropped + v.stats.cells_delivered),
                 frames_sent: v.stats.frames_sent,
                 frames_delivered: v.stats.frames_delivered,
                 frames_lost: v.stats.frames_lost,
@@ -187,16 +189,16 @@ impl Summary {
         let categories = ServiceCategory::ALL
             .iter()
             .filter_map(|&c| {
-                let (sent, dropped) = net
+                let (sent, dropped, delivered) = net
                     .vcs
                     .iter()
                     .filter(|v| v.category == c)
-                    .fold((0, 0), |(s, d), v| (s + v.stats.cells_sent, d + v.stats.cells_dropped));
+                    .fold((0, 0, 0), |(s, d, r), v| (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered));
                 net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
                     category: c.name().to_string(),
                     cells_sent: sent,
                     cells_dropped: dropped,
-                    clr: ratio(dropped, sent),
+                    clr: ratio(dropped, dropped + delivered),
                 })
             })
             .collect();

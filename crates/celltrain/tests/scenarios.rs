@@ -1,0 +1,137 @@
+//! Every built-in scenario, run short: invariants, golden results, determinism.
+//!
+//! Golden files in `tests/golden/` hold the numbers a short run must reproduce exactly; after
+//! a deliberate change of behaviour, regenerate them with `CELLTRAIN_BLESS=1 cargo test` and
+//! explain the change in the commit.
+
+use celltrain::builtin;
+use celltrain::metrics::Summary;
+use celltrain::scenario::compile;
+use std::path::Path;
+
+fn run(name: &str, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
+    let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let c = compile(name, &overrides, seed).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut net = c.network;
+    net.run(&mut |_| {});
+    Summary::from_network(&net, c.meta, 0.0)
+}
+
+/// Short versions of the built-ins, so the whole table runs in seconds.
+fn short(name: &str) -> Vec<(&'static str, &'static str)> {
+    match name {
+        "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
+        _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
+    }
+}
+
+fn assert_invariants(s: &Summary) {
+    for p in &s.ports {
+        assert_eq!(
+            p.cells_in + p.queued_at_start,
+            p.cells_out + p.dropped_total + p.queued_at_end,
+            "{}: port {} identity",
+            s.scenario,
+            p.name
+        );
+        assert_eq!(p.dropped.values().sum::<u64>(), p.dropped_total);
+        assert!(p.utilization <= 1.0 + 1e-9, "{}: port {} utilisation {}", s.scenario, p.name, p.utilization);
+        assert!(p.max_queue_cells as f64 + 1e-9 >= p.mean_queue_cells);
+    }
+    for v in &s.vcs {
+        assert!(v.cells_delivered + v.cells_dropped <= v.cells_sent + 200_000, "{}: vc {} delivers more than sent", s.scenario, v.name);
+        assert!((0.0..=1.0).contains(&v.clr) && (0.0..=1.0).contains(&v.flr));
+    }
+    if let Some(f) = s.aggregate.fairness_index {
+        assert!((0.0..=1.0 + 1e-12).contains(&f));
+    }
+}
+
+#[test]
+fn every_builtin_runs_and_keeps_its_identities() {
+    for b in builtin::all() {
+        let s = run(b.name, &short(b.name), None);
+        assert_eq!(s.scenario, b.name);
+        assert!(s.events > 0, "{}: nothing happened", b.name);
+        assert_invariants(&s);
+    }
+}
+
+#[test]
+fn a1_udp_reaches_the_theoretical_goodput_of_seed_001() {
+    // Table 5.1: UDP over UBR, 134.513 Mbit/s, within 0.1 %.
+    let s = run("A1-udp", &[], None);
+    let g = s.aggregate.goodput_bps;
+    assert!((g / 134.513e6 - 1.0).abs() < 1e-3, "goodput {g}");
+    assert!((s.aggregate.max_goodput_bps.unwrap() / 1e6 - 134.5132).abs() < 1e-4);
+    assert_eq!(s.vcs[0].cells_dropped, 0);
+}
+
+#[test]
+fn a5_udp_overload_grows_with_the_number_of_sources() {
+    let loss = |n: &str| {
+        let s = run("A5-udp", &[("n_sources", n), ("duration", "0.6 s"), ("warmup", "0.2 s"), ("start_jitter", "2 ms")], None);
+        assert_invariants(&s);
+        let sent: u64 = s.flows.iter().map(|f| f.packets_sent).sum();
+        let lost: u64 = s.flows.iter().map(|f| f.packets_lost).sum();
+        (lost as f64 / sent as f64, s.aggregate.efficiency.unwrap())
+    };
+    let (l5, e5) = loss("5");
+    let (l20, e20) = loss("20");
+    // N greedy line-rate sources into one line: about 1 − 1/N of the packets are lost, and EPD
+    // keeps the link busy with whole frames.
+    assert!((l5 - 0.8).abs() < 0.03, "loss with 5 sources {l5}");
+    assert!((l20 - 0.95).abs() < 0.02, "loss with 20 sources {l20}");
+    assert!(e5 > 0.95 && e20 > 0.95, "efficiency {e5} {e20}");
+}
+
+#[test]
+fn e1_rt_cells_are_protected_by_priority() {
+    let s = run("E1-mux", &[("duration", "10 s"), ("warmup", "0.5 s"), ("n_rt", "6"), ("n_nrt", "14")], Some(3));
+    let clr = |c: &str| s.categories.iter().find(|x| x.category == c).unwrap().clr;
+    // The rt queue is served first, so nrt-VBR absorbs the overload.
+    assert!(clr("nrt-vbr") > clr("rt-vbr"), "nrt {} rt {}", clr("nrt-vbr"), clr("rt-vbr"));
+    assert!(clr("nrt-vbr") > 0.0);
+}
+
+#[test]
+fn same_seed_same_run_other_seed_other_run() {
+    let sets = short("E1-mux");
+    let a = run("E1-mux", &sets, Some(7));
+    let b = run("E1-mux", &sets, Some(7));
+    let c = run("E1-mux", &sets, Some(8));
+    assert_eq!(a.without_wall_time(), b.without_wall_time());
+    assert_ne!(a.trace_hash, c.trace_hash);
+    // Adding a source does not change the draws of the others (one stream per component).
+    let mut more = sets.clone();
+    more.retain(|(k, _)| *k != "n_nrt");
+    more.push(("n_nrt", "9"));
+    let d = run("E1-mux", &more, Some(7));
+    assert_eq!(a.vcs[0].cells_sent, d.vcs[0].cells_sent, "rt1's traffic depends only on its own stream");
+}
+
+/// Golden numbers of short runs: exact cell and packet counts and the trace hash.
+#[test]
+fn golden_results() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+    for b in builtin::all() {
+        let s = run(b.name, &short(b.name), None);
+        let golden = serde_json::json!({
+            "scenario": s.scenario,
+            "trace_hash": s.trace_hash,
+            "events": s.events,
+            "goodput_bps": format!("{:.3}", s.aggregate.goodput_bps),
+            "flows": s.flows.iter().map(|f| serde_json::json!([f.name, f.packets_sent, f.packets_delivered, f.packets_lost])).collect::<Vec<_>>(),
+            "vcs": s.vcs.iter().map(|v| serde_json::json!([v.name, v.cells_sent, v.cells_delivered, v.cells_dropped, v.frames_lost])).collect::<Vec<_>>(),
+            "ports": s.ports.iter().filter(|p| p.cells_in > 0).map(|p| serde_json::json!([p.name, p.cells_out, p.dropped_total, p.max_queue_cells])).collect::<Vec<_>>(),
+        });
+        let path = dir.join(format!("{}.json", b.name));
+        let text = serde_json::to_string_pretty(&golden).unwrap() + "\n";
+        if std::env::var_os("CELLTRAIN_BLESS").is_some() {
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{}: no golden file; run with CELLTRAIN_BLESS=1", path.display()));
+        assert_eq!(text, expected, "{}: result differs from the golden file", b.name);
+    }
+}
