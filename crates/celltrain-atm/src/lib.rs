@@ -17,8 +17,8 @@
 
 pub mod aal5;
 pub mod category;
-pub mod contract;
 pub mod cell;
+pub mod contract;
 pub mod frame;
 pub mod port;
 

@@ -158,7 +158,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::List => {
-            println!("{:<10} {:<8} {}", "NAME", "PAPER", "DESCRIPTION");
+            println!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER");
             for b in celltrain::builtin::all() {
                 println!("{:<10} {:<8} {}", b.name, b.source, b.title);
             }

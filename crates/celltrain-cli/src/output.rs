@@ -37,7 +37,17 @@ fn csv(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
 pub fn write_results(dir: &Path, s: &Summary) -> io::Result<()> {
     fs::create_dir_all(dir)?;
     let flows = csv(
-        &["name", "kind", "vc", "goodput_bps", "packets_sent", "packets_delivered", "packets_lost", "packet_loss_ratio", "bytes_delivered"],
+        &[
+            "name",
+            "kind",
+            "vc",
+            "goodput_bps",
+            "packets_sent",
+            "packets_delivered",
+            "packets_lost",
+            "packet_loss_ratio",
+            "bytes_delivered",
+        ],
         s.flows.iter().map(|f| {
             vec![
                 f.name.clone(),
@@ -53,7 +63,19 @@ pub fn write_results(dir: &Path, s: &Summary) -> io::Result<()> {
         }),
     );
     let vcs = csv(
-        &["name", "category", "cells_sent", "cells_delivered", "cells_dropped", "clr", "frames_sent", "frames_delivered", "frames_lost", "flr", "corrupted_pdus"],
+        &[
+            "name",
+            "category",
+            "cells_sent",
+            "cells_delivered",
+            "cells_dropped",
+            "clr",
+            "frames_sent",
+            "frames_delivered",
+            "frames_lost",
+            "flr",
+            "corrupted_pdus",
+        ],
         s.vcs.iter().map(|v| {
             vec![
                 v.name.clone(),
@@ -71,7 +93,22 @@ pub fn write_results(dir: &Path, s: &Summary) -> io::Result<()> {
         }),
     );
     let ports = csv(
-        &["name", "rate_bps", "policy", "cells_in", "cells_out", "dropped_total", "dropped_buffer_full", "dropped_epd", "dropped_ppd", "queued_at_start", "queued_at_end", "max_queue_cells", "mean_queue_cells", "utilization"],
+        &[
+            "name",
+            "rate_bps",
+            "policy",
+            "cells_in",
+            "cells_out",
+            "dropped_total",
+            "dropped_buffer_full",
+            "dropped_epd",
+            "dropped_ppd",
+            "queued_at_start",
+            "queued_at_end",
+            "max_queue_cells",
+            "mean_queue_cells",
+            "utilization",
+        ],
         s.ports.iter().map(|p| {
             let d = |k: &str| p.dropped.get(k).copied().unwrap_or(0).to_string();
             vec![
@@ -129,7 +166,11 @@ pub fn summary_table(s: &Summary) -> String {
         a.bottleneck.as_deref().unwrap_or("-")
     );
     if !s.flows.is_empty() {
-        let _ = writeln!(out, "\n{:<14} {:>6} {:>14} {:>10} {:>10} {:>9}", "flow", "kind", "goodput Mbit/s", "sent", "delivered", "PLR");
+        let _ = writeln!(
+            out,
+            "\n{:<14} {:>6} {:>14} {:>10} {:>10} {:>9}",
+            "flow", "kind", "goodput Mbit/s", "sent", "delivered", "PLR"
+        );
         for f in &s.flows {
             let _ = writeln!(
                 out,
@@ -143,7 +184,11 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
-    let _ = writeln!(out, "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9}", "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR");
+    let _ = writeln!(
+        out,
+        "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9}",
+        "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR"
+    );
     for v in &s.vcs {
         let _ = writeln!(
             out,
@@ -163,7 +208,11 @@ pub fn summary_table(s: &Summary) -> String {
             let _ = writeln!(out, "{:<10} {:>12} {:>12} {:>12.3e}", c.category, c.cells_sent, c.cells_dropped, c.clr);
         }
     }
-    let _ = writeln!(out, "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}", "port (busy)", "cells out", "dropped", "max queue", "mean q", "util");
+    let _ = writeln!(
+        out,
+        "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}",
+        "port (busy)", "cells out", "dropped", "max queue", "mean q", "util"
+    );
     for p in s.ports.iter().filter(|p| p.cells_in > 0) {
         let _ = writeln!(
             out,

@@ -27,12 +27,19 @@ fn bad_scenarios_give_one_line_errors_and_exit_code_2() {
     assert!(files.len() >= 12, "the bad-input table lost cases");
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let expect = text.lines().next().unwrap().strip_prefix("# expect: ").expect("first line declares the expectation");
+        let expect =
+            text.lines().next().unwrap().strip_prefix("# expect: ").expect("first line declares the expectation");
         let (line, rest) = expect.split_once(": ").unwrap();
         let (key, message) = rest.split_once(": ").unwrap();
         let rel = format!("tests/bad-scenarios/{}", file.file_name().unwrap().to_string_lossy());
         for command in ["check", "run"] {
-            let out = celltrain(&[command, &rel, "--quiet"].iter().copied().filter(|a| command == "run" || *a != "--quiet").collect::<Vec<_>>());
+            let out = celltrain(
+                &[command, &rel, "--quiet"]
+                    .iter()
+                    .copied()
+                    .filter(|a| command == "run" || *a != "--quiet")
+                    .collect::<Vec<_>>(),
+            );
             let err = stderr(&out);
             assert_eq!(out.status.code(), Some(2), "{rel} ({command}): exit code; stderr: {err}");
             assert_eq!(err.lines().count(), 1, "{rel}: one line, got: {err}");
@@ -79,11 +86,36 @@ fn list_shows_every_builtin() {
 fn run_writes_a_complete_summary_and_is_deterministic() {
     let tmp = std::env::temp_dir().join(format!("celltrain-cli-test-{}", std::process::id()));
     let out_dir = tmp.join("a");
-    let args = ["run", "A4", "--set", "duration=0.3 s", "--set", "warmup=0.1 s", "--set", "start_jitter=1 ms", "--quiet", "--out"];
+    let args = [
+        "run",
+        "A4",
+        "--set",
+        "duration=0.3 s",
+        "--set",
+        "warmup=0.1 s",
+        "--set",
+        "start_jitter=1 ms",
+        "--quiet",
+        "--out",
+    ];
     let first = celltrain(&[&args[..], &[out_dir.to_str().unwrap()]].concat());
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
-    for key in ["scenario", "seed", "params", "duration_s", "warmup_s", "aggregate", "flows", "vcs", "ports", "events", "wall_s", "trace_hash"] {
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
+    for key in [
+        "scenario",
+        "seed",
+        "params",
+        "duration_s",
+        "warmup_s",
+        "aggregate",
+        "flows",
+        "vcs",
+        "ports",
+        "events",
+        "wall_s",
+        "trace_hash",
+    ] {
         assert!(summary.get(key).is_some(), "summary.json lacks {key}");
     }
     for key in ["goodput_bps", "max_goodput_bps", "efficiency", "fairness_index"] {
@@ -98,7 +130,8 @@ fn run_writes_a_complete_summary_and_is_deterministic() {
     let again = celltrain(&[&args[..], &[tmp.join("b").to_str().unwrap()]].concat());
     assert_eq!(again.status.code(), Some(0));
     let hash = |d: &str| -> String {
-        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tmp.join(d).join("summary.json")).unwrap()).unwrap();
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(tmp.join(d).join("summary.json")).unwrap()).unwrap();
         s["trace_hash"].as_str().unwrap().to_string()
     };
     assert_eq!(hash("a"), hash("b"));

@@ -29,4 +29,4 @@ pub use event_queue::EventQueue;
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};
 pub use trace::TraceHash;
-pub use units::{BitRate, Bytes, CELL_BITS, CELL_BYTES, CELL_PAYLOAD_BYTES};
+pub use units::{BitRate, Bytes, SlotCounter, CELL_BITS, CELL_BYTES, CELL_PAYLOAD_BYTES};

@@ -50,9 +50,51 @@ impl BitRate {
     }
     /// Whole cell slots in `d`, rounded down.
     pub fn cell_slots_floor(self, d: SimDuration) -> u64 {
-        let v = u128::from(d.as_picos()) * u128::from(self.0)
-            / (u128::from(CELL_BITS) * u128::from(PS_PER_SEC));
+        let v = u128::from(d.as_picos()) * u128::from(self.0) / (u128::from(CELL_BITS) * u128::from(PS_PER_SEC));
         u64::try_from(v).unwrap_or(u64::MAX)
+    }
+}
+
+/// Start offsets of back-to-back cells at a rate, advanced one cell at a time with exact
+/// integer arithmetic: offset(n) = ceil(n · 424 · 10¹² / R) ps, as
+/// [`BitRate::cell_offset_ceil`] computes it, but with a quotient and a remainder carried
+/// from cell to cell (two additions instead of a 128-bit division per cell), so it never
+/// drifts however long the busy period.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotCounter {
+    rate_bps: u64,
+    /// ⌊424·10¹² / R⌋ and its remainder: the exact cell time is step_q + step_r / R.
+    step_q: u64,
+    step_r: u64,
+    /// n · 424·10¹² = q · R + r for the current n.
+    q: u64,
+    r: u64,
+}
+
+impl SlotCounter {
+    pub fn new(rate: BitRate) -> Self {
+        debug_assert!(rate.0 > 0, "zero rate");
+        let cell_ps = u128::from(CELL_BITS) * u128::from(PS_PER_SEC);
+        let rate_bps = rate.0.max(1);
+        let step_q = u64::try_from(cell_ps / u128::from(rate_bps)).unwrap_or(u64::MAX);
+        let step_r = u64::try_from(cell_ps % u128::from(rate_bps)).expect("remainder below the rate");
+        SlotCounter { rate_bps, step_q, step_r, q: 0, r: 0 }
+    }
+    /// Back to n = 0.
+    pub fn reset(&mut self) {
+        self.q = 0;
+        self.r = 0;
+    }
+    /// Advances to n + 1 and returns offset(n + 1), rounded up to the picosecond.
+    #[inline]
+    pub fn advance(&mut self) -> SimDuration {
+        self.q += self.step_q;
+        self.r += self.step_r;
+        if self.r >= self.rate_bps {
+            self.r -= self.rate_bps;
+            self.q += 1;
+        }
+        SimDuration::from_picos(self.q + u64::from(self.r > 0))
     }
 }
 
@@ -88,6 +130,19 @@ mod tests {
             let r = BitRate::from_bps(bps);
             assert_eq!(cells_in_one_second(r), bps / CELL_BITS, "rate {bps}");
             assert_eq!(r.cell_slots_floor(SimDuration::from_secs(1)), bps / CELL_BITS);
+        }
+    }
+
+    #[test]
+    fn slot_counter_matches_the_exact_formula() {
+        for bps in [149_760_000u64, 155_520_000, 31_100_000, 10_000_000, 1_000_003, 7] {
+            let r = BitRate::from_bps(bps);
+            let mut c = SlotCounter::new(r);
+            for n in 1..=20_000u64 {
+                assert_eq!(c.advance(), r.cell_offset_ceil(n), "rate {bps}, n {n}");
+            }
+            c.reset();
+            assert_eq!(c.advance(), r.cell_offset_ceil(1));
         }
     }
 

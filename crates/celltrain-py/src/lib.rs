@@ -24,7 +24,13 @@ fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
 /// summary as JSON. The interpreter is released while the simulation runs.
 #[pyfunction]
 #[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
-fn run_json(py: Python<'_>, scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<String> {
+fn run_json(
+    py: Python<'_>,
+    scenario: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+    is_text: bool,
+) -> PyResult<String> {
     let result = py.detach(move || {
         let compiled = if is_text {
             scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)

@@ -16,7 +16,12 @@ pub struct Builtin {
 
 macro_rules! builtin {
     ($name:literal, $source:literal, $title:literal) => {
-        Builtin { name: $name, source: $source, title: $title, text: include_str!(concat!("../../../scenarios/", $name, ".toml")) }
+        Builtin {
+            name: $name,
+            source: $source,
+            title: $title,
+            text: include_str!(concat!("../../../scenarios/", $name, ".toml")),
+        }
     };
 }
 

@@ -21,8 +21,8 @@ pub mod packet;
 pub mod scenario;
 pub mod source;
 
-pub use network::{Network, NetworkBuilder};
 pub use metrics::Summary;
+pub use network::{Network, NetworkBuilder};
 
 /// The simulator's version, recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -189,11 +189,10 @@ impl Summary {
         let categories = ServiceCategory::ALL
             .iter()
             .filter_map(|&c| {
-                let (sent, dropped, delivered) = net
-                    .vcs
-                    .iter()
-                    .filter(|v| v.category == c)
-                    .fold((0, 0, 0), |(s, d, r), v| (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered));
+                let (sent, dropped, delivered) =
+                    net.vcs.iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
+                        (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
+                    });
                 net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
                     category: c.name().to_string(),
                     cells_sent: sent,

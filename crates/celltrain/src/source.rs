@@ -4,7 +4,7 @@
 use celltrain_core::ids::FlowId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
-use celltrain_core::units::{BitRate, CELL_BITS};
+use celltrain_core::units::{BitRate, SlotCounter, CELL_BITS};
 
 /// Constant-rate UDP: one datagram every `cells · 424 / rate` seconds, the n-th at
 /// `start + ceil(n · cells · 424 / rate)` (no drift). At the NIC's own rate it keeps the
@@ -43,15 +43,34 @@ pub struct OnOffSource {
     on_end: SimTime,
     /// Cells emitted in the current burst.
     k: u64,
+    /// Offsets of the cells of the current burst.
+    slots: SlotCounter,
 }
 
 impl OnOffSource {
     /// A source whose first burst starts after an off period drawn from the stationary
     /// distribution: with probability on/(on+off) it starts on at `start`.
-    pub fn new(flow: FlowId, pcr: BitRate, mean_on: SimDuration, mean_off: SimDuration, mut rng: RngStream, start: SimTime) -> (Self, SimTime) {
+    pub fn new(
+        flow: FlowId,
+        pcr: BitRate,
+        mean_on: SimDuration,
+        mean_off: SimDuration,
+        mut rng: RngStream,
+        start: SimTime,
+    ) -> (Self, SimTime) {
         let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
         let first = if rng.uniform() < p_on { start } else { start + Self::draw(&mut rng, mean_off) };
-        let src = OnOffSource { flow, pcr, mean_on, mean_off, rng, on_start: first, on_end: first, k: 0 };
+        let src = OnOffSource {
+            flow,
+            pcr,
+            mean_on,
+            mean_off,
+            rng,
+            on_start: first,
+            on_end: first,
+            k: 0,
+            slots: SlotCounter::new(pcr),
+        };
         (src, first)
     }
 
@@ -66,9 +85,10 @@ impl OnOffSource {
             // A burst starts: its length is drawn now; it always carries at least one cell.
             self.on_start = now;
             self.on_end = now + Self::draw(&mut self.rng, self.mean_on);
+            self.slots.reset();
         }
         self.k += 1;
-        let next = self.on_start + self.pcr.cell_offset_ceil(self.k);
+        let next = self.on_start + self.slots.advance();
         if next < self.on_end {
             return next;
         }
@@ -84,15 +104,32 @@ mod tests {
 
     #[test]
     fn udp_spacing_does_not_drift() {
-        let s = UdpSource { flow: FlowId(0), app_bytes: 9140, cells: 192, rate: BitRate::from_bps(149_760_000), start: SimTime::ZERO, sent: 1000 };
+        let s = UdpSource {
+            flow: FlowId(0),
+            app_bytes: 9140,
+            cells: 192,
+            rate: BitRate::from_bps(149_760_000),
+            start: SimTime::ZERO,
+            sent: 1000,
+        };
         // 1000 datagrams of 192 cells at 149.76 Mbit/s = 1000·192·424/149.76e6 s exactly.
-        assert_eq!(s.next_time().as_picos(), (1000u128 * 192 * 424 * 1_000_000_000_000u128).div_ceil(149_760_000) as u64);
+        assert_eq!(
+            s.next_time().as_picos(),
+            (1000u128 * 192 * 424 * 1_000_000_000_000u128).div_ceil(149_760_000) as u64
+        );
     }
 
     #[test]
     fn onoff_mean_rate() {
         let pcr = BitRate::from_bps(31_100_000);
-        let (mut s, mut t) = OnOffSource::new(FlowId(0), pcr, SimDuration::from_millis(20), SimDuration::from_millis(80), RngStream::derive(3, "x"), SimTime::ZERO);
+        let (mut s, mut t) = OnOffSource::new(
+            FlowId(0),
+            pcr,
+            SimDuration::from_millis(20),
+            SimDuration::from_millis(80),
+            RngStream::derive(3, "x"),
+            SimTime::ZERO,
+        );
         let end = SimTime::ZERO + SimDuration::from_secs(200);
         let mut cells = 0u64;
         while t < end {

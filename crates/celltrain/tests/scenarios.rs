@@ -39,7 +39,12 @@ fn assert_invariants(s: &Summary) {
         assert!(p.max_queue_cells as f64 + 1e-9 >= p.mean_queue_cells);
     }
     for v in &s.vcs {
-        assert!(v.cells_delivered + v.cells_dropped <= v.cells_sent + 200_000, "{}: vc {} delivers more than sent", s.scenario, v.name);
+        assert!(
+            v.cells_delivered + v.cells_dropped <= v.cells_sent + 200_000,
+            "{}: vc {} delivers more than sent",
+            s.scenario,
+            v.name
+        );
         assert!((0.0..=1.0).contains(&v.clr) && (0.0..=1.0).contains(&v.flr));
     }
     if let Some(f) = s.aggregate.fairness_index {
@@ -70,7 +75,11 @@ fn a1_udp_reaches_the_theoretical_goodput_of_seed_001() {
 #[test]
 fn a5_udp_overload_grows_with_the_number_of_sources() {
     let loss = |n: &str| {
-        let s = run("A5-udp", &[("n_sources", n), ("duration", "0.6 s"), ("warmup", "0.2 s"), ("start_jitter", "2 ms")], None);
+        let s = run(
+            "A5-udp",
+            &[("n_sources", n), ("duration", "0.6 s"), ("warmup", "0.2 s"), ("start_jitter", "2 ms")],
+            None,
+        );
         assert_invariants(&s);
         let sent: u64 = s.flows.iter().map(|f| f.packets_sent).sum();
         let lost: u64 = s.flows.iter().map(|f| f.packets_lost).sum();
@@ -131,7 +140,8 @@ fn golden_results() {
             std::fs::write(&path, &text).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{}: no golden file; run with CELLTRAIN_BLESS=1", path.display()));
+        let expected = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("{}: no golden file; run with CELLTRAIN_BLESS=1", path.display()));
         assert_eq!(text, expected, "{}: result differs from the golden file", b.name);
     }
 }

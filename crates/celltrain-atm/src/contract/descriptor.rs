@@ -32,10 +32,7 @@ pub enum ConformanceDef {
 impl ConformanceDef {
     /// Does the definition carry an SCR/MBS pair?
     pub const fn has_scr(self) -> bool {
-        matches!(
-            self,
-            ConformanceDef::Vbr1 | ConformanceDef::Vbr2 | ConformanceDef::Vbr3
-        )
+        matches!(self, ConformanceDef::Vbr1 | ConformanceDef::Vbr2 | ConformanceDef::Vbr3)
     }
 
     /// Does the SCR GCRA apply to a cell with this CLP? (CLP=0+1 for VBR.1, CLP=0 only for
@@ -110,10 +107,7 @@ pub enum ContractError {
     /// A queue of zero cells can hold nothing.
     ZeroQueue,
     /// T_SCR shorter than T_PCR (integer parameters given directly).
-    ScrIntervalBelowPcr {
-        t_scr: CellInterval,
-        t_pcr: CellInterval,
-    },
+    ScrIntervalBelowPcr { t_scr: CellInterval, t_pcr: CellInterval },
     /// A PDU has at least one cell.
     ZeroCellsPerPdu,
 }
@@ -138,10 +132,7 @@ impl fmt::Display for ContractError {
             ContractError::Overflow => write!(f, "derived time overflows u64 picoseconds"),
             ContractError::ZeroQueue => write!(f, "queue limit must be at least 1 cell"),
             ContractError::ScrIntervalBelowPcr { t_scr, t_pcr } => {
-                write!(
-                    f,
-                    "T_SCR ({t_scr}) must not be shorter than T_PCR ({t_pcr})"
-                )
+                write!(f, "T_SCR ({t_scr}) must not be shorter than T_PCR ({t_pcr})")
             }
             ContractError::ZeroCellsPerPdu => write!(f, "a PDU has at least one cell"),
         }
@@ -195,32 +186,12 @@ pub struct ContractParams {
 impl TrafficDescriptor {
     /// CBR.1 (also usable for UBR by changing `def`).
     pub const fn cbr1(pcr: BitRate, cdvt: SimDuration) -> Self {
-        TrafficDescriptor {
-            def: ConformanceDef::Cbr1,
-            pcr,
-            cdvt,
-            scr: None,
-            mbs: None,
-            cdvt_scr: SimDuration::ZERO,
-        }
+        TrafficDescriptor { def: ConformanceDef::Cbr1, pcr, cdvt, scr: None, mbs: None, cdvt_scr: SimDuration::ZERO }
     }
 
     /// A VBR descriptor (`def` should be VBR.1/2/3; `validate` says so if not).
-    pub const fn vbr(
-        def: ConformanceDef,
-        pcr: BitRate,
-        cdvt: SimDuration,
-        scr: BitRate,
-        mbs: u32,
-    ) -> Self {
-        TrafficDescriptor {
-            def,
-            pcr,
-            cdvt,
-            scr: Some(scr),
-            mbs: Some(mbs),
-            cdvt_scr: SimDuration::ZERO,
-        }
+    pub const fn vbr(def: ConformanceDef, pcr: BitRate, cdvt: SimDuration, scr: BitRate, mbs: u32) -> Self {
+        TrafficDescriptor { def, pcr, cdvt, scr: Some(scr), mbs: Some(mbs), cdvt_scr: SimDuration::ZERO }
     }
 
     /// Check the descriptor: PCR > 0; SCR and MBS both or neither, and present exactly for
@@ -233,9 +204,7 @@ impl TrafficDescriptor {
             (Some(_), None) => return Err(ContractError::ScrWithoutMbs),
             (None, Some(_)) => return Err(ContractError::MbsWithoutScr),
             (None, None) if self.def.has_scr() => return Err(ContractError::MissingScr(self.def)),
-            (Some(_), Some(_)) if !self.def.has_scr() => {
-                return Err(ContractError::UnexpectedScr(self.def))
-            }
+            (Some(_), Some(_)) if !self.def.has_scr() => return Err(ContractError::UnexpectedScr(self.def)),
             _ => {}
         }
         if let (Some(scr), Some(mbs)) = (self.scr, self.mbs) {
@@ -256,15 +225,11 @@ impl TrafficDescriptor {
     pub fn params(&self, rounding: Rounding) -> Result<ContractParams, ContractError> {
         self.validate()?;
         let t_pcr = CellInterval::from_rate(self.pcr, rounding).ok_or(ContractError::ZeroPcr)?;
-        let pcr = GcraParams {
-            increment: t_pcr,
-            limit: self.cdvt,
-        };
+        let pcr = GcraParams { increment: t_pcr, limit: self.cdvt };
         let scr = match (self.scr, self.mbs) {
             (Some(scr), Some(mbs)) => {
                 let t_scr = CellInterval::from_rate(scr, rounding).ok_or(ContractError::ZeroScr)?;
-                let bt = burst_tolerance_from_rates(self.pcr, scr, mbs, rounding)
-                    .ok_or(ContractError::Overflow)?;
+                let bt = burst_tolerance_from_rates(self.pcr, scr, mbs, rounding).ok_or(ContractError::Overflow)?;
                 Some(GcraParams {
                     increment: t_scr,
                     //= reference.md#2.2
@@ -283,12 +248,7 @@ impl TrafficDescriptor {
 /// [`Rounding::Strict`] (shaper). `None` if a rate is zero, SCR > PCR, or on overflow.
 ///
 /// `BT[ps] = (MBS − 1) · 424 · 10¹² · (PCR − SCR) / (SCR · PCR)`.
-pub fn burst_tolerance_from_rates(
-    pcr: BitRate,
-    scr: BitRate,
-    mbs: u32,
-    rounding: Rounding,
-) -> Option<SimDuration> {
+pub fn burst_tolerance_from_rates(pcr: BitRate, scr: BitRate, mbs: u32, rounding: Rounding) -> Option<SimDuration> {
     let (pcr, scr) = (u128::from(pcr.as_bps()), u128::from(scr.as_bps()));
     if pcr == 0 || scr == 0 || scr > pcr {
         return None;

@@ -45,21 +45,12 @@ pub struct Gcra {
 impl Gcra {
     /// A fresh GCRA(`increment`, `limit`); the first cell always conforms.
     pub const fn new(increment: CellInterval, limit: SimDuration) -> Self {
-        Gcra {
-            increment,
-            limit,
-            tat: SimTime::ZERO,
-        }
+        Gcra { increment, limit, tat: SimTime::ZERO }
     }
 
     /// The sustainable-rate GCRA of a VBR contract: GCRA(T_SCR, BT + CDVT_SCR) with
     /// BT = (MBS − 1)(T_SCR − T_PCR) ([`burst_tolerance`]).
-    pub fn for_scr(
-        t_scr: CellInterval,
-        t_pcr: CellInterval,
-        mbs: u32,
-        cdvt_scr: SimDuration,
-    ) -> Self {
+    pub fn for_scr(t_scr: CellInterval, t_pcr: CellInterval, mbs: u32, cdvt_scr: SimDuration) -> Self {
         Gcra::new(t_scr, burst_tolerance(t_pcr, t_scr, mbs) + cdvt_scr)
     }
 
@@ -87,10 +78,7 @@ impl Gcra {
     /// Account a cell at `t` as conforming. Call only after [`Gcra::test`] returned true (or
     /// from a shaper that delayed the cell to [`Gcra::earliest_conforming`]).
     pub fn update(&mut self, t: SimTime) {
-        debug_assert!(
-            self.test(t),
-            "GCRA update for a non-conforming cell at {t:?}"
-        );
+        debug_assert!(self.test(t), "GCRA update for a non-conforming cell at {t:?}");
         //= reference.md#2.1
         //# else: TAT = max(t_a, TAT) + T ; cell CONFORMING
         self.tat = self.tat.max(t) + self.increment.as_duration();
@@ -108,8 +96,7 @@ impl Gcra {
 
     /// Earliest time ≥ `t` at which a cell would conform: `max(t, TAT − τ)` (shaper use).
     pub fn earliest_conforming(&self, t: SimTime) -> SimTime {
-        let boundary =
-            SimTime::from_picos(self.tat.as_picos().saturating_sub(self.limit.as_picos()));
+        let boundary = SimTime::from_picos(self.tat.as_picos().saturating_sub(self.limit.as_picos()));
         t.max(boundary)
     }
 }
@@ -132,12 +119,7 @@ pub struct LeakyBucket {
 impl LeakyBucket {
     /// An empty bucket.
     pub const fn new(increment: CellInterval, limit: SimDuration) -> Self {
-        LeakyBucket {
-            increment,
-            limit,
-            x: SimDuration::ZERO,
-            lct: SimTime::ZERO,
-        }
+        LeakyBucket { increment, limit, x: SimDuration::ZERO, lct: SimTime::ZERO }
     }
 
     /// X after the last conforming cell.
@@ -176,9 +158,7 @@ impl LeakyBucket {
 pub fn burst_tolerance(t_pcr: CellInterval, t_scr: CellInterval, mbs: u32) -> SimDuration {
     //= seed 000 eq. (1)
     //# τ_SCR = (MBS − 1) × (T_SCR − T_PCR)
-    t_scr
-        .saturating_sub(t_pcr)
-        .saturating_mul(u64::from(mbs.saturating_sub(1)))
+    t_scr.saturating_sub(t_pcr).saturating_mul(u64::from(mbs.saturating_sub(1)))
 }
 
 /// Which GCRA of a dual GCRA rejected a cell.
@@ -215,10 +195,7 @@ impl DualGcra {
         mbs: u32,
         cdvt_scr: SimDuration,
     ) -> Self {
-        DualGcra::new(
-            Gcra::new(t_pcr, cdvt),
-            Gcra::for_scr(t_scr, t_pcr, mbs, cdvt_scr),
-        )
+        DualGcra::new(Gcra::new(t_pcr, cdvt), Gcra::for_scr(t_scr, t_pcr, mbs, cdvt_scr))
     }
 
     pub const fn pcr(&self) -> &Gcra {

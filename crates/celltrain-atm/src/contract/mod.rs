@@ -33,8 +33,7 @@ pub mod train;
 mod upc;
 
 pub use descriptor::{
-    burst_tolerance_from_rates, Clp, ConformanceDef, ContractError, ContractParams, GcraParams,
-    TrafficDescriptor,
+    burst_tolerance_from_rates, Clp, ConformanceDef, ContractError, ContractParams, GcraParams, TrafficDescriptor,
 };
 pub use fgcra::{Eligibility, Fgcra, FgcraCounters};
 pub use gcra::{burst_tolerance, Conformance, DualGcra, Gcra, LeakyBucket, Violation};

@@ -106,12 +106,7 @@ impl TrainModel {
         if cells_per_pdu == 0 {
             return Err(ContractError::ZeroCellsPerPdu);
         }
-        Ok(TrainModel {
-            t_pcr,
-            t_scr,
-            tau_scr,
-            cells_per_pdu,
-        })
+        Ok(TrainModel { t_pcr, t_scr, tau_scr, cells_per_pdu })
     }
 
     /// τ_SCR from MBS by eq. (1) on the integer intervals: (MBS − 1)(T_SCR − T_PCR).
@@ -130,18 +125,10 @@ impl TrainModel {
 
     /// The parameters a [`super::Upc`] built from `desc` enforces ([`Rounding::Lenient`]), so
     /// that the prediction is exactly what the simulated UPC does. `desc` must be VBR.
-    pub fn from_descriptor(
-        desc: &TrafficDescriptor,
-        cells_per_pdu: u64,
-    ) -> Result<Self, ContractError> {
+    pub fn from_descriptor(desc: &TrafficDescriptor, cells_per_pdu: u64) -> Result<Self, ContractError> {
         let params = desc.params(Rounding::Lenient)?;
         let scr = params.scr.ok_or(ContractError::MissingScr(desc.def))?;
-        TrainModel::new(
-            params.pcr.increment,
-            scr.increment,
-            scr.limit,
-            cells_per_pdu,
-        )
+        TrainModel::new(params.pcr.increment, scr.increment, scr.limit, cells_per_pdu)
     }
 
     /// T_PCR.
@@ -172,26 +159,15 @@ impl TrainModel {
     }
 
     /// Offsets of every cell of the first `pdus` PDUs, in order.
-    pub fn cell_offsets(
-        &self,
-        idle: SimDuration,
-        pdus: u64,
-    ) -> impl Iterator<Item = SimDuration> + '_ {
-        (0..pdus)
-            .flat_map(move |k| (0..self.cells_per_pdu).map(move |j| self.cell_offset(idle, k, j)))
+    pub fn cell_offsets(&self, idle: SimDuration, pdus: u64) -> impl Iterator<Item = SimDuration> + '_ {
+        (0..pdus).flat_map(move |k| (0..self.cells_per_pdu).map(move |j| self.cell_offset(idle, k, j)))
     }
 
     /// Eq. (2) checked literally, cell by cell: does a train of `pdus` PDUs conform?
     pub fn eq2_holds(&self, idle: SimDuration, pdus: u64) -> bool {
-        let (c, ts, tp) = (
-            u128::from(self.cells_per_pdu),
-            u128::from(self.t_scr.as_picos()),
-            u128::from(self.t_pcr.as_picos()),
-        );
-        let (ip, tau) = (
-            u128::from(idle.as_picos()),
-            u128::from(self.tau_scr.as_picos()),
-        );
+        let (c, ts, tp) =
+            (u128::from(self.cells_per_pdu), u128::from(self.t_scr.as_picos()), u128::from(self.t_pcr.as_picos()));
+        let (ip, tau) = (u128::from(idle.as_picos()), u128::from(self.tau_scr.as_picos()));
         (0..u128::from(pdus)).all(|k| {
             (0..c).all(|j| {
                 //= seed 000 eq. (2)
@@ -245,8 +221,7 @@ impl TrainModel {
     /// (b') Smallest spacing I for which eq. (3) admits c: T_SCR + (c − 1)·δ, i.e.
     /// c·δ + T_PCR. `None` if (c − 1)·δ > τ_SCR (no spacing helps: the PDU exceeds MBS).
     pub fn min_spacing_eq3(&self) -> Option<SimDuration> {
-        self.min_idle_infinite()
-            .map(|idle| idle + self.t_pcr.as_duration())
+        self.min_idle_infinite().map(|idle| idle + self.t_pcr.as_duration())
     }
 
     /// (b) Smallest idle time I_p (eq. 2 reading) for which an infinite train conforms:
@@ -262,9 +237,7 @@ impl TrainModel {
     /// (c) Idle time after a maximal burst (SCR bucket full) before a whole PDU sent at the PCR
     /// is accepted again: c·(T_SCR − T_PCR) (seed 000 §4.1: "7.6 msec with the 9188 bytes MTU").
     pub fn recovery_idle(&self) -> SimDuration {
-        self.t_scr
-            .saturating_sub(self.t_pcr)
-            .saturating_mul(self.cells_per_pdu)
+        self.t_scr.saturating_sub(self.t_pcr).saturating_mul(self.cells_per_pdu)
     }
 
     /// All the numbers for an idle time `idle` between PDUs.
@@ -304,21 +277,13 @@ impl fmt::Display for TrainReport {
             m.tau_scr,
             self.idle
         )?;
-        writeln!(
-            f,
-            "(a) longest conforming train, eq. (2): {} PDUs",
-            self.max_pdus
-        )?;
+        writeln!(f, "(a) longest conforming train, eq. (2): {} PDUs", self.max_pdus)?;
         writeln!(
             f,
             "(b) min I_p for an infinite train: {} (eq. (3) as written, cell-to-cell: {})",
             OrImpossible(self.min_idle_infinite),
             OrImpossible(self.min_spacing_eq3)
         )?;
-        write!(
-            f,
-            "(c) idle after a maximal burst before a whole PDU is accepted: {}",
-            self.recovery_idle
-        )
+        write!(f, "(c) idle after a maximal burst before a whole PDU is accepted: {}", self.recovery_idle)
     }
 }

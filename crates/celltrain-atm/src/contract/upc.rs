@@ -13,9 +13,7 @@
 //! Exactly the pseudocode of reference §2.3. Sans-IO: the caller feeds arrival times in
 //! non-decreasing order and applies the returned action to the cell.
 
-use super::descriptor::{
-    Clp, ConformanceDef, ContractError, ContractParams, GcraParams, TrafficDescriptor,
-};
+use super::descriptor::{Clp, ConformanceDef, ContractError, ContractParams, GcraParams, TrafficDescriptor};
 use super::gcra::Gcra;
 use super::interval::Rounding;
 use celltrain_core::SimTime;
@@ -61,10 +59,7 @@ impl UpcCounters {
     }
     /// All cells seen.
     pub fn seen(&self) -> u64 {
-        self.conforming(Clp::Zero)
-            + self.conforming(Clp::One)
-            + self.discarded(Clp::Zero)
-            + self.discarded(Clp::One)
+        self.conforming(Clp::Zero) + self.conforming(Clp::One) + self.discarded(Clp::Zero) + self.discarded(Clp::One)
     }
 }
 
@@ -97,12 +92,7 @@ impl Upc {
             (false, true) => return Err(ContractError::UnexpectedScr(def)),
             _ => {}
         }
-        Ok(Upc {
-            def,
-            pcr: params.pcr.gcra(),
-            scr: params.scr.map(GcraParams::gcra),
-            counters: UpcCounters::default(),
-        })
+        Ok(Upc { def, pcr: params.pcr.gcra(), scr: params.scr.map(GcraParams::gcra), counters: UpcCounters::default() })
     }
 
     pub const fn def(&self) -> ConformanceDef {

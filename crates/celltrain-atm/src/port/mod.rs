@@ -14,7 +14,7 @@ use crate::cell::Cell;
 use buffer::{Admission, BufferPolicy, DiscardConfig, DropReason};
 use celltrain_core::ids::VcId;
 use celltrain_core::time::{SimDuration, SimTime};
-use celltrain_core::units::BitRate;
+use celltrain_core::units::{BitRate, SlotCounter};
 use std::collections::VecDeque;
 
 /// How a port is configured (validated by the scenario layer).
@@ -62,7 +62,8 @@ impl PortStats {
         if span == 0 {
             return f64::from(occupancy);
         }
-        let area = self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
+        let area =
+            self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
         area as f64 / span as f64
     }
     fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
@@ -75,11 +76,13 @@ impl PortStats {
 /// computed from k so it never drifts (reference; architecture "a link never drifts").
 #[derive(Clone, Debug)]
 pub struct TxClock {
-    /// Cell rate at which the port serves cells (line rate, or the VC's PCR on a NIC).
-    service_rate: BitRate,
+    /// Offsets of the slots of the current busy period, at the rate at which the port serves
+    /// cells (line rate, or the VC's PCR on a NIC).
+    slots: SlotCounter,
     /// Time to serialise one cell on the wire, rounded up.
     line_cell_time: SimDuration,
     origin: SimTime,
+    /// Cells started in the current busy period.
     count: u64,
     free_at: SimTime,
 }
@@ -87,7 +90,7 @@ pub struct TxClock {
 impl TxClock {
     pub fn new(line_rate: BitRate, service_rate: BitRate) -> Self {
         TxClock {
-            service_rate,
+            slots: SlotCounter::new(service_rate),
             line_cell_time: line_rate.cell_time_ceil(),
             origin: SimTime::ZERO,
             count: 0,
@@ -104,9 +107,10 @@ impl TxClock {
         if now > self.free_at || self.count == 0 {
             self.origin = now;
             self.count = 0;
+            self.slots.reset();
         }
         self.count += 1;
-        self.free_at = self.origin + self.service_rate.cell_offset_ceil(self.count);
+        self.free_at = self.origin + self.slots.advance();
         // At line rate the cell ends exactly when the next slot starts; a paced NIC still
         // sends each cell at line rate.
         self.free_at.min(now + self.line_cell_time)

@@ -4,7 +4,16 @@ use crate::cell::CellKind;
 use celltrain_core::ids::FrameId;
 
 fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
-    Cell { vc: VcId(vc), frame: FrameId(frame), index, hop: 0, end_of_frame: eof, clp: false, efci: false, kind: CellKind::Aal5 }
+    Cell {
+        vc: VcId(vc),
+        frame: FrameId(frame),
+        index,
+        hop: 0,
+        end_of_frame: eof,
+        clp: false,
+        efci: false,
+        kind: CellKind::Aal5,
+    }
 }
 
 /// Reference §3.5 vector 3.a: K = 4, one arrival per slot, one departure at the end of every
@@ -47,7 +56,12 @@ fn vector_3a_epd() {
 
 #[test]
 fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
-    let config = PortConfig { buffer_cells: 5, reserved: vec![], discard: DiscardConfig::Epd(EpdThreshold::Cells(2)), per_vc_queues: false };
+    let config = PortConfig {
+        buffer_cells: 5,
+        reserved: vec![],
+        discard: DiscardConfig::Epd(EpdThreshold::Cells(2)),
+        per_vc_queues: false,
+    };
     let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
     let now = SimTime::ZERO;
     // Frame 0 (8 cells) starts with an empty buffer: accepted until the pool (5) is full, then
@@ -63,7 +77,11 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
     for _ in 0..5 {
         port.take_next(now);
     }
-    assert_eq!(port.offer(cell(0, 1, 1, true), now), Err(DropReason::EarlyPacketDiscard), "decision holds for the frame");
+    assert_eq!(
+        port.offer(cell(0, 1, 1, true), now),
+        Err(DropReason::EarlyPacketDiscard),
+        "decision holds for the frame"
+    );
     assert_eq!(port.offer(cell(0, 2, 0, true), now), Ok(()), "new frame, empty buffer");
 }
 

@@ -126,7 +126,11 @@ impl NetworkBuilder {
             return err("link rate must be positive");
         }
         if self.links.iter().any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) {
-            return err(format!("duplicate link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name));
+            return err(format!(
+                "duplicate link between '{}' and '{}'",
+                self.nodes[a.index()].name,
+                self.nodes[b.index()].name
+            ));
         }
         self.links.push(LinkSpec { a, b, rate, delay });
         Ok(())
@@ -168,7 +172,14 @@ impl NetworkBuilder {
         Ok(VcId::from_index(self.vcs.len() - 1))
     }
 
-    fn add_flow(&mut self, name: &str, kind: FlowKind, vc: VcId, app_bytes: u64, header_bytes: u64) -> Result<FlowId, BuildError> {
+    fn add_flow(
+        &mut self,
+        name: &str,
+        kind: FlowKind,
+        vc: VcId,
+        app_bytes: u64,
+        header_bytes: u64,
+    ) -> Result<FlowId, BuildError> {
         if self.flows.iter().any(|f| f.0 == name) {
             return err(format!("duplicate flow name '{name}'"));
         }
@@ -177,10 +188,20 @@ impl NetworkBuilder {
     }
 
     /// A constant-rate UDP source on `vc`; `rate` = None means the adapter's own rate (greedy).
-    pub fn add_udp(&mut self, name: &str, vc: VcId, app_bytes: u64, rate: Option<BitRate>, start: SimTime) -> Result<FlowId, BuildError> {
+    pub fn add_udp(
+        &mut self,
+        name: &str,
+        vc: VcId,
+        app_bytes: u64,
+        rate: Option<BitRate>,
+        start: SimTime,
+    ) -> Result<FlowId, BuildError> {
         let ip_bytes = app_bytes + UDP_HEADER_BYTES + IPV4_HEADER_BYTES;
         if app_bytes == 0 || ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
-            return err(format!("datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)", aal5::MAX_PAYLOAD_BYTES - 36));
+            return err(format!(
+                "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
+                aal5::MAX_PAYLOAD_BYTES - 36
+            ));
         }
         if rate.is_some_and(|r| r.as_bps() == 0) {
             return err("rate must be positive");
@@ -191,7 +212,15 @@ impl NetworkBuilder {
     }
 
     /// An ATM-layer on/off source on `vc` (raw cells at `pcr` while on; `None` = the VC's PCR).
-    pub fn add_onoff(&mut self, name: &str, vc: VcId, pcr: Option<BitRate>, mean_on: SimDuration, mean_off: SimDuration, start: SimTime) -> Result<FlowId, BuildError> {
+    pub fn add_onoff(
+        &mut self,
+        name: &str,
+        vc: VcId,
+        pcr: Option<BitRate>,
+        mean_on: SimDuration,
+        mean_off: SimDuration,
+        start: SimTime,
+    ) -> Result<FlowId, BuildError> {
         if mean_on.is_zero() || mean_off.is_zero() {
             return err("on and off periods must be positive");
         }
@@ -223,7 +252,9 @@ impl NetworkBuilder {
             port_specs.push((l.b, l.a, l.rate, l.delay));
         }
         let port_of = |from: NodeId, to: NodeId| -> PortId {
-            PortId::from_index(port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_vc"))
+            PortId::from_index(
+                port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_vc"),
+            )
         };
         let mut vcs = Vec::with_capacity(self.vcs.len());
         let mut vcs_on_port: Vec<Vec<(VcId, ServiceCategory)>> = vec![Vec::new(); port_specs.len()];

@@ -221,7 +221,7 @@ impl Network {
                 Event::Source(s) => self.source_tick(s),
                 Event::OpenWindow => self.open_window(),
             }
-            if self.events % PROGRESS_EVERY == 0 {
+            if self.events.is_multiple_of(PROGRESS_EVERY) {
                 progress(Progress { now, end: self.end, events: self.events });
             }
         }
@@ -291,7 +291,9 @@ impl Network {
     fn transmit(&mut self, p: PortId) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        let Some(cell) = port.queue.take_next(now) else { return };
+        let Some(cell) = port.queue.take_next(now) else {
+            return;
+        };
         self.cell_hops += 1;
         let arrival = port.clock.start(now.max(port.clock.free_at())) + port.delay;
         if port.pipe.is_empty() {

@@ -11,7 +11,13 @@ fn two_node(n: usize, discard: DiscardConfig, warmup_ms: u64, duration_ms: u64) 
 
 /// As [`two_node`]; with `rate`, sources are paced and start staggered by an odd offset so
 /// that their cells interleave at the bottleneck.
-fn two_node_paced(n: usize, discard: DiscardConfig, warmup_ms: u64, duration_ms: u64, rate: Option<BitRate>) -> Network {
+fn two_node_paced(
+    n: usize,
+    discard: DiscardConfig,
+    warmup_ms: u64,
+    duration_ms: u64,
+    rate: Option<BitRate>,
+) -> Network {
     let mut b = NetworkBuilder::new(1, SimDuration::from_millis(duration_ms), SimDuration::from_millis(warmup_ms));
     let port = PortConfig { buffer_cells: 8192, reserved: vec![], discard, per_vc_queues: true };
     let sw1 = b.add_switch("sw1", port.clone()).unwrap();
@@ -23,7 +29,15 @@ fn two_node_paced(n: usize, discard: DiscardConfig, warmup_ms: u64, duration_ms:
         b.add_link(s, sw1, OC3, SimDuration::from_micros(50)).unwrap();
         b.add_link(sw2, d, OC3, SimDuration::from_micros(50)).unwrap();
         let vc = b
-            .add_vc(VcSpec { name: format!("vc{i}"), path: vec![s, sw1, sw2, d], category: ServiceCategory::Ubr, pcr: None }, Adaptation::Aal5)
+            .add_vc(
+                VcSpec {
+                    name: format!("vc{i}"),
+                    path: vec![s, sw1, sw2, d],
+                    category: ServiceCategory::Ubr,
+                    pcr: None,
+                },
+                Adaptation::Aal5,
+            )
             .unwrap();
         let start = if rate.is_some() { SimTime::from_picos(i as u64 * 137_777_777) } else { SimTime::ZERO };
         b.add_udp(&format!("udp{i}"), vc, 9140, rate, start).unwrap();
@@ -121,14 +135,24 @@ fn build_errors_are_reported_not_panicked() {
     let h2 = b.add_host("h2", 100).unwrap();
     assert!(b.add_host("h1", 100).unwrap_err().0.contains("duplicate node name 'h1'"));
     let e = b
-        .add_vc(VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None }, Adaptation::Aal5)
+        .add_vc(
+            VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None },
+            Adaptation::Aal5,
+        )
         .unwrap_err();
     assert_eq!(e.0, "no link between 'h1' and 'h2'");
     b.add_link(h1, h2, OC3, SimDuration::ZERO).unwrap();
     let e = b
-        .add_vc(VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: Some(BitRate::from_bps(200_000_000)) }, Adaptation::Aal5)
+        .add_vc(
+            VcSpec {
+                name: "v".into(),
+                path: vec![h1, h2],
+                category: ServiceCategory::Ubr,
+                pcr: Some(BitRate::from_bps(200_000_000)),
+            },
+            Adaptation::Aal5,
+        )
         .map(|_| ())
         .and_then(|()| b.build().map(|_| ()));
     assert!(e.unwrap_err().0.contains("exceeds the first link's rate"));
 }
-

@@ -66,12 +66,7 @@ impl<'a> TableView<'a> {
 
     /// A view over any table: `path` is its dotted path (`""` for the root) and `header`
     /// the span that missing-key errors point at (`None`: report no line).
-    pub fn new(
-        source: &'a Source,
-        table: &'a Table,
-        path: impl Into<String>,
-        header: Option<Range<usize>>,
-    ) -> Self {
+    pub fn new(source: &'a Source, table: &'a Table, path: impl Into<String>, header: Option<Range<usize>>) -> Self {
         TableView {
             source,
             t: Rc::new(Tracker {
@@ -107,11 +102,7 @@ impl<'a> TableView<'a> {
 
     /// An error about this table as a whole, at its header line.
     pub fn error(&self, message: impl Into<String>) -> ScenarioError {
-        let key = if self.t.path.is_empty() {
-            "(root)"
-        } else {
-            &self.t.path
-        };
+        let key = if self.t.path.is_empty() { "(root)" } else { &self.t.path };
         self.source.error(self.t.header.as_ref(), key, message)
     }
 
@@ -122,8 +113,7 @@ impl<'a> TableView<'a> {
             Some(i) => Some(&self.t.table.entries[i].0.span),
             None => self.t.header.as_ref(),
         };
-        self.source
-            .error(span, join_path(&self.t.path, key), message)
+        self.source.error(span, join_path(&self.t.path, key), message)
     }
 
     fn ask(&self, key: &str) {
@@ -167,11 +157,7 @@ impl<'a> TableView<'a> {
     /// chosen by the user rather than fixed settings.
     pub fn entries(&self) -> Vec<(&'a Key, NodeView<'a>)> {
         let table = self.t.table;
-        table
-            .entries
-            .iter()
-            .filter_map(|(k, _)| self.get(&k.name).map(|v| (k, v)))
-            .collect()
+        table.entries.iter().filter_map(|(k, _)| self.get(&k.name).map(|v| (k, v))).collect()
     }
 
     /// Marks every key of this table read (used by `expand`, whose copies take over the
@@ -215,11 +201,8 @@ fn unread(source: &Source, t: &Tracker<'_>, first: &mut Option<(usize, ScenarioE
         } else {
             format!("expected one of: {}", asked.join(", "))
         };
-        let e = source.error(
-            Some(&k.span),
-            join_path(&t.path, &k.name),
-            format!("unknown key '{}' ({expected})", k.name),
-        );
+        let e =
+            source.error(Some(&k.span), join_path(&t.path, &k.name), format!("unknown key '{}' ({expected})", k.name));
         *first = Some((k.span.start, e));
     }
     for child in t.children.borrow().iter() {
@@ -279,11 +262,7 @@ impl<'a> TableView<'a> {
     pub fn req_keyword(&self, key: &str, allowed: &[&str]) -> Result<&'a str, ScenarioError> {
         self.req(key)?.keyword(allowed)
     }
-    pub fn opt_keyword(
-        &self,
-        key: &str,
-        allowed: &[&str],
-    ) -> Result<Option<&'a str>, ScenarioError> {
+    pub fn opt_keyword(&self, key: &str, allowed: &[&str]) -> Result<Option<&'a str>, ScenarioError> {
         self.get(key).map(|v| v.keyword(allowed)).transpose()
     }
 }
@@ -291,12 +270,7 @@ impl<'a> TableView<'a> {
 impl<'a> NodeView<'a> {
     /// A view of a node that is not inside a tracked table (tests, ad-hoc values).
     pub fn new(source: &'a Source, node: &'a Node, path: impl Into<String>) -> Self {
-        NodeView {
-            source,
-            node,
-            path: path.into(),
-            parent: None,
-        }
+        NodeView { source, node, path: path.into(), parent: None }
     }
 
     pub fn node(&self) -> &'a Node {
@@ -317,16 +291,12 @@ impl<'a> NodeView<'a> {
 
     /// An error about this value, at its line.
     pub fn error(&self, message: impl Into<String>) -> ScenarioError {
-        self.source
-            .error(Some(&self.node.span), &self.path, message)
+        self.source.error(Some(&self.node.span), &self.path, message)
     }
 
     /// `expected <what>, found <type and value>`.
     pub fn type_error(&self, expected: &str) -> ScenarioError {
-        self.error(format!(
-            "expected {expected}, found {}",
-            self.node.value.describe()
-        ))
+        self.error(format!("expected {expected}, found {}", self.node.value.describe()))
     }
 
     pub fn as_str(&self) -> Result<&'a str, ScenarioError> {
@@ -372,11 +342,7 @@ impl<'a> NodeView<'a> {
         };
         let header = self.node.span.clone();
         Ok(match &self.parent {
-            Some(p) => TableView {
-                source: self.source,
-                t: Rc::clone(p),
-            }
-            .child(t, self.path.clone(), header),
+            Some(p) => TableView { source: self.source, t: Rc::clone(p) }.child(t, self.path.clone(), header),
             None => TableView::new(self.source, t, self.path.clone(), Some(header)),
         })
     }
@@ -408,11 +374,7 @@ impl<'a> NodeView<'a> {
         self.as_array()?.iter().map(NodeView::as_table).collect()
     }
 
-    fn text_quantity<T>(
-        &self,
-        example: &str,
-        parse: fn(&str) -> Result<T, String>,
-    ) -> Result<T, ScenarioError> {
+    fn text_quantity<T>(&self, example: &str, parse: fn(&str) -> Result<T, String>) -> Result<T, ScenarioError> {
         match &self.node.value {
             Value::Str(s) => parse(s).map_err(|m| self.error(m)),
             _ => Err(self.type_error(&format!("a string like \"{example}\""))),
@@ -463,10 +425,7 @@ impl<'a> NodeView<'a> {
         if allowed.contains(&s) {
             Ok(s)
         } else {
-            Err(self.error(format!(
-                "unknown value {s:?} (expected one of: {})",
-                allowed.join(", ")
-            )))
+            Err(self.error(format!("unknown value {s:?} (expected one of: {})", allowed.join(", "))))
         }
     }
 

@@ -32,12 +32,7 @@ impl ScenarioError {
         key: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
-        ScenarioError {
-            file: file.into(),
-            line,
-            key: key.into(),
-            message: message.into(),
-        }
+        ScenarioError { file: file.into(), line, key: key.into(), message: message.into() }
     }
 }
 
@@ -45,11 +40,7 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Users put arbitrary text in quoted keys and strings, which end up in messages;
         // escaping control characters here keeps the one-line promise for every caller.
-        let key = if self.key.is_empty() {
-            "(root)"
-        } else {
-            &self.key
-        };
+        let key = if self.key.is_empty() { "(root)" } else { &self.key };
         let message = self.message.trim_end().trim_end_matches('.');
         write!(f, "{}", OneLine(&self.file))?;
         if let Some(line) = self.line {
@@ -86,10 +77,7 @@ mod tests {
         let e = ScenarioError::new("a.toml", Some(7), "flow[2].app.rate", "bad rate");
         assert_eq!(e.to_string(), "a.toml:7: flow[2].app.rate: bad rate");
         let e = ScenarioError::new("built-in:A4", None, "params.x", "unknown parameter 'x'");
-        assert_eq!(
-            e.to_string(),
-            "built-in:A4: params.x: unknown parameter 'x'"
-        );
+        assert_eq!(e.to_string(), "built-in:A4: params.x: unknown parameter 'x'");
     }
 
     #[test]

@@ -62,21 +62,11 @@ pub fn expand(element: &TableView<'_>) -> Result<Vec<Instance>, ScenarioError> {
         }
     };
     element.consume_all();
-    let template: Vec<_> = element
-        .table()
-        .entries
-        .iter()
-        .filter(|(k, _)| k.name != "count")
-        .collect();
+    let template: Vec<_> = element.table().entries.iter().filter(|(k, _)| k.name != "count").collect();
     Ok((1..=count)
         .map(|i| Instance {
             index: i,
-            table: Table {
-                entries: template
-                    .iter()
-                    .map(|(k, n)| (k.clone(), with_index(n, i)))
-                    .collect(),
-            },
+            table: Table { entries: template.iter().map(|(k, n)| (k.clone(), with_index(n, i))).collect() },
             path: element.path().to_string(),
             header: element.header_span(),
         })
@@ -87,24 +77,16 @@ pub fn expand(element: &TableView<'_>) -> Result<Vec<Instance>, ScenarioError> {
 /// string.
 pub fn with_index(node: &Node, i: u64) -> Node {
     let value = match &node.value {
-        Value::Str(s) if s.contains("{i") => Value::Str(
-            s.replace("{i}", &i.to_string())
-                .replace("{i0}", &i.saturating_sub(1).to_string()),
-        ),
+        Value::Str(s) if s.contains("{i") => {
+            Value::Str(s.replace("{i}", &i.to_string()).replace("{i0}", &i.saturating_sub(1).to_string()))
+        }
         Value::Array(items) => Value::Array(items.iter().map(|n| with_index(n, i)).collect()),
-        Value::Table(t) => Value::Table(Table {
-            entries: t
-                .entries
-                .iter()
-                .map(|(k, n)| (k.clone(), with_index(n, i)))
-                .collect(),
-        }),
+        Value::Table(t) => {
+            Value::Table(Table { entries: t.entries.iter().map(|(k, n)| (k.clone(), with_index(n, i))).collect() })
+        }
         other => other.clone(),
     };
-    Node {
-        value,
-        span: node.span.clone(),
-    }
+    Node { value, span: node.span.clone() }
 }
 
 /// Whether any string in `node` contains `{i}` or `{i0}`.

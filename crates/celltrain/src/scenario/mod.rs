@@ -61,9 +61,9 @@ mod tests;
 pub use access::{NodeView, TableView};
 pub use error::ScenarioError;
 pub use expand::{expand, has_index_placeholder, table_has_index_placeholder, Instance};
+pub use model::{compile, compile_source, Compiled};
 pub use params::ParamValue;
 pub use units::RateSpec;
-pub use model::{compile, compile_source, Compiled};
 pub use value::{Key, Node, Source, Table, Value};
 
 /// A scenario after parsing and parameter substitution.
@@ -83,9 +83,5 @@ pub fn load(source: Source, overrides: &[(String, String)]) -> Result<Loaded, Sc
     let mut root = value::parse(&source)?;
     let params = params::resolve(&source, &root, overrides)?;
     params::substitute(&source, &mut root, &params)?;
-    Ok(Loaded {
-        source,
-        params,
-        root,
-    })
+    Ok(Loaded { source, params, root })
 }

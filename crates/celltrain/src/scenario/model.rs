@@ -33,8 +33,9 @@ const DEFAULT_SEED: u64 = 1;
 pub fn compile(spec: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
     let path = std::path::Path::new(spec);
     let source = if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError::new(spec.to_string(), None, "(file)".to_string(), format!("cannot read: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ScenarioError::new(spec.to_string(), None, "(file)".to_string(), format!("cannot read: {e}"))
+        })?;
         Source::new(spec, text)
     } else if let Some(b) = crate::builtin::find(spec) {
         Source::new(format!("built-in:{}", b.name), b.text)
@@ -50,7 +51,11 @@ pub fn compile(spec: &str, overrides: &[(String, String)], seed: Option<u64>) ->
 }
 
 /// Compiles scenario text already in memory.
-pub fn compile_source(source: Source, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
+pub fn compile_source(
+    source: Source,
+    overrides: &[(String, String)],
+    seed: Option<u64>,
+) -> Result<Compiled, ScenarioError> {
     let loaded = load(source, overrides)?;
     let root = TableView::root(&loaded);
     let head = root.req_table("scenario")?;
@@ -208,9 +213,11 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
     let threshold = v.opt_str("epd_threshold")?;
     let excess = v.opt_float("epd_excess")?;
     let discard = match (discard, threshold, excess) {
-        ("epd", Some(_), Some(_)) => return Err(v.key_error("epd_excess", "give either epd_threshold or epd_excess, not both")),
+        ("epd", Some(_), Some(_)) => {
+            return Err(v.key_error("epd_excess", "give either epd_threshold or epd_excess, not both"))
+        }
         ("epd", None, Some(b)) => {
-            if !(b >= 0.0) {
+            if b.is_nan() || b < 0.0 {
                 return Err(v.key_error("epd_excess", "must be ≥ 0 (MTUs below the buffer size)"));
             }
             EpdThreshold::ExcessMtus { b, mtu_cells }
@@ -245,7 +252,12 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
     if cells < 0 {
         return Err(v.key_error("epd_excess", format!("EPD threshold of {cells} cells is below zero")));
     }
-    Ok(PortConfig { buffer_cells: buffer, reserved: reserved(v)?, discard: DiscardConfig::Epd(discard), per_vc_queues: per_vc(v)? })
+    Ok(PortConfig {
+        buffer_cells: buffer,
+        reserved: reserved(v)?,
+        discard: DiscardConfig::Epd(discard),
+        per_vc_queues: per_vc(v)?,
+    })
 }
 
 fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
@@ -254,7 +266,9 @@ fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
 
 /// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own.
 fn reserved(v: &TableView<'_>) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
-    let Some(t) = v.opt_table("reserved")? else { return Ok(Vec::new()) };
+    let Some(t) = v.opt_table("reserved")? else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     for (key, node) in t.entries() {
         let cat = ServiceCategory::parse(&key.name).ok_or_else(|| {
@@ -275,17 +289,27 @@ fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
 
 /// One `[[flow]]`: a VC along `path` (with `vc = { category, pcr }`) and an application
 /// (`app = { kind = "udp" | "onoff", ... }`).
-fn add_flow(b: &mut NetworkBuilder, v: &TableView<'_>, seed: u64, links: &[((NodeId, NodeId), BitRate)]) -> Result<(), ScenarioError> {
+fn add_flow(
+    b: &mut NetworkBuilder,
+    v: &TableView<'_>,
+    seed: u64,
+    links: &[((NodeId, NodeId), BitRate)],
+) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = v.req_str_list("path")?;
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
-    let first_link = path.get(..2).and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
+    let first_link = path
+        .get(..2)
+        .and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
     let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
     let (category, pcr) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
                 Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
-                    vc.key_error("category", format!("unknown service category '{c}' (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)"))
+                    vc.key_error(
+                        "category",
+                        format!("unknown service category '{c}' (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)"),
+                    )
                 })?,
                 None => ServiceCategory::Ubr,
             };

@@ -36,11 +36,7 @@ impl ParamValue {
         // `v = <text>` must parse to exactly that one key, so text such as "1\nw = 2"
         // cannot smuggle in more.
         let parsed = toml::from_str::<toml::Table>(&format!("v = {text}"));
-        match parsed
-            .ok()
-            .filter(|t| t.len() == 1)
-            .and_then(|t| t.get("v").cloned())
-        {
+        match parsed.ok().filter(|t| t.len() == 1).and_then(|t| t.get("v").cloned()) {
             Some(toml::Value::String(s)) => ParamValue::Str(s),
             Some(toml::Value::Integer(i)) => ParamValue::Int(i),
             Some(toml::Value::Float(x)) => ParamValue::Float(x),
@@ -128,10 +124,7 @@ pub fn resolve(
             return Err(source.error(
                 None,
                 join_path("params", name),
-                format!(
-                    "unknown parameter '{name}' (declared: {})",
-                    declared(&params)
-                ),
+                format!("unknown parameter '{name}' (declared: {})", declared(&params)),
             ));
         };
         slot.1 = match (ParamValue::from_text(text), &slot.1) {
@@ -144,9 +137,7 @@ pub fn resolve(
 
 fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -154,20 +145,12 @@ fn declared(params: &[(String, ParamValue)]) -> String {
     if params.is_empty() {
         "none".to_string()
     } else {
-        params
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
     }
 }
 
 /// Replaces `${name}` references everywhere in `root` except in `[params]`.
-pub fn substitute(
-    source: &Source,
-    root: &mut Table,
-    params: &[(String, ParamValue)],
-) -> Result<(), ScenarioError> {
+pub fn substitute(source: &Source, root: &mut Table, params: &[(String, ParamValue)]) -> Result<(), ScenarioError> {
     let ctx = Ctx { source, params };
     for (key, node) in &mut root.entries {
         if key.name != "params" {
@@ -204,33 +187,17 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn lookup(
-        &self,
-        name: &str,
-        span: &Range<usize>,
-        path: &str,
-    ) -> Result<&ParamValue, ScenarioError> {
+    fn lookup(&self, name: &str, span: &Range<usize>, path: &str) -> Result<&ParamValue, ScenarioError> {
         if name.is_empty() {
-            return Err(self.source.error(
+            return Err(self.source.error(Some(span), path, "empty parameter reference '${}' (write ${name})"));
+        }
+        self.params.iter().find(|(n, _)| n == name).map(|(_, v)| v).ok_or_else(|| {
+            self.source.error(
                 Some(span),
                 path,
-                "empty parameter reference '${}' (write ${name})",
-            ));
-        }
-        self.params
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
-            .ok_or_else(|| {
-                self.source.error(
-                    Some(span),
-                    path,
-                    format!(
-                        "undefined parameter '{name}' (declared: {})",
-                        declared(self.params)
-                    ),
-                )
-            })
+                format!("undefined parameter '{name}' (declared: {})", declared(self.params)),
+            )
+        })
     }
 
     fn string(&self, s: &str, span: &Range<usize>, path: &str) -> Result<Value, ScenarioError> {
@@ -269,29 +236,14 @@ mod tests {
         assert_eq!(ParamValue::from_text("-5"), ParamValue::Int(-5));
         assert_eq!(ParamValue::from_text("0.5"), ParamValue::Float(0.5));
         assert_eq!(ParamValue::from_text("true"), ParamValue::Bool(true));
-        assert_eq!(
-            ParamValue::from_text("\"5 ms\""),
-            ParamValue::Str("5 ms".into())
-        );
-        assert_eq!(
-            ParamValue::from_text("5 ms"),
-            ParamValue::Str("5 ms".into())
-        );
+        assert_eq!(ParamValue::from_text("\"5 ms\""), ParamValue::Str("5 ms".into()));
+        assert_eq!(ParamValue::from_text("5 ms"), ParamValue::Str("5 ms".into()));
         assert_eq!(ParamValue::from_text("5ms"), ParamValue::Str("5ms".into()));
         assert_eq!(ParamValue::from_text("epd"), ParamValue::Str("epd".into()));
         assert_eq!(ParamValue::from_text(""), ParamValue::Str("".into()));
-        assert_eq!(
-            ParamValue::from_text("1\nw = 2"),
-            ParamValue::Str("1\nw = 2".into())
-        );
-        assert_eq!(
-            ParamValue::from_text("[1, 2]"),
-            ParamValue::Str("[1, 2]".into())
-        );
-        assert_eq!(
-            ParamValue::from_text("1979-05-27"),
-            ParamValue::Str("1979-05-27".into())
-        );
+        assert_eq!(ParamValue::from_text("1\nw = 2"), ParamValue::Str("1\nw = 2".into()));
+        assert_eq!(ParamValue::from_text("[1, 2]"), ParamValue::Str("[1, 2]".into()));
+        assert_eq!(ParamValue::from_text("1979-05-27"), ParamValue::Str("1979-05-27".into()));
     }
 
     #[test]

@@ -17,10 +17,7 @@ use std::ops::Range;
 /// Deserializes scenario text into the raw spanned tree.
 pub(super) fn deserialize(text: &str) -> Result<RawNode, toml::de::Error> {
     let magic = Magic::learn();
-    let seed = NodeSeed {
-        magic: &magic,
-        fallback: 0..0,
-    };
+    let seed = NodeSeed { magic: &magic, fallback: 0..0 };
     seed.deserialize(toml::de::Deserializer::new(text))
 }
 
@@ -51,15 +48,9 @@ struct Magic {
 
 impl Magic {
     fn learn() -> Magic {
-        let (spanned_name, spanned_fields) =
-            capture(<toml::Spanned<()> as serde::Deserialize>::deserialize);
-        let (_, datetime_fields) =
-            capture(<toml::value::Datetime as serde::Deserialize>::deserialize);
-        Magic {
-            spanned_name,
-            spanned_fields,
-            datetime_field: datetime_fields.first().copied().unwrap_or(""),
-        }
+        let (spanned_name, spanned_fields) = capture(<toml::Spanned<()> as serde::Deserialize>::deserialize);
+        let (_, datetime_fields) = capture(<toml::value::Datetime as serde::Deserialize>::deserialize);
+        Magic { spanned_name, spanned_fields, datetime_field: datetime_fields.first().copied().unwrap_or("") }
     }
     /// Which spanned field `name` is: 0 = start, 1 = end, 2 = value (serde_spanned's order).
     fn spanned_field(&self, name: &str) -> Option<usize> {
@@ -67,9 +58,7 @@ impl Magic {
     }
 }
 
-fn capture<T>(
-    deserialize: fn(Capture) -> Result<T, CaptureError>,
-) -> (&'static str, &'static [&'static str]) {
+fn capture<T>(deserialize: fn(Capture) -> Result<T, CaptureError>) -> (&'static str, &'static [&'static str]) {
     match deserialize(Capture) {
         Err(CaptureError(Some(names))) => names,
         // Only reachable if the toml crate stops using serde structs for spans; spans
@@ -144,10 +133,7 @@ struct NodeVisitor<'m>(NodeSeed<'m>);
 
 impl NodeVisitor<'_> {
     fn leaf(&self, raw: Raw) -> RawNode {
-        RawNode {
-            raw,
-            span: self.0.fallback.clone(),
-        }
+        RawNode { raw, span: self.0.fallback.clone() }
     }
 }
 
@@ -179,10 +165,9 @@ impl<'de> Visitor<'de> for NodeVisitor<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawNode, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(NodeSeed {
-            magic: self.0.magic,
-            fallback: self.0.fallback.clone(),
-        })? {
+        while let Some(item) =
+            seq.next_element_seed(NodeSeed { magic: self.0.magic, fallback: self.0.fallback.clone() })?
+        {
             items.push(item);
         }
         Ok(self.leaf(Raw::Array(items)))
@@ -205,14 +190,8 @@ impl<'de> Visitor<'de> for NodeVisitor<'_> {
         let mut entries = Vec::new();
         let mut next = Some(first);
         while let Some(key) = next {
-            let key = Key {
-                span: key.span.unwrap_or_else(|| fallback.clone()),
-                name: key.name,
-            };
-            let value = map.next_value_seed(NodeSeed {
-                magic,
-                fallback: key.span.clone(),
-            })?;
+            let key = Key { span: key.span.unwrap_or_else(|| fallback.clone()), name: key.name };
+            let value = map.next_value_seed(NodeSeed { magic, fallback: key.span.clone() })?;
             entries.push((key, value));
             next = map.next_key_seed(KeySeed(magic))?;
         }
@@ -238,10 +217,7 @@ fn read_spanned<'de, A: MapAccess<'de>>(
                     (Some(s), Some(e)) => s..e,
                     _ => fallback.clone(),
                 };
-                value = Some(map.next_value_seed(ValueSeed(NodeSeed {
-                    magic,
-                    fallback: span,
-                }))?);
+                value = Some(map.next_value_seed(ValueSeed(NodeSeed { magic, fallback: span }))?);
             }
             _ => return Err(de::Error::custom(format!("unexpected span field {k}"))),
         }
@@ -265,11 +241,7 @@ struct KeySeed<'m>(&'m Magic);
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = RawKey;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RawKey, D::Error> {
-        d.deserialize_struct(
-            self.0.spanned_name,
-            self.0.spanned_fields,
-            KeyVisitor(self.0),
-        )
+        d.deserialize_struct(self.0.spanned_name, self.0.spanned_fields, KeyVisitor(self.0))
     }
 }
 
@@ -281,10 +253,7 @@ impl<'de> Visitor<'de> for KeyVisitor<'_> {
         f.write_str("a key")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<RawKey, E> {
-        Ok(RawKey {
-            name: v.to_string(),
-            span: None,
-        })
+        Ok(RawKey { name: v.to_string(), span: None })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawKey, A::Error> {
         let (mut start, mut end, mut name) = (None::<usize>, None::<usize>, None::<String>);

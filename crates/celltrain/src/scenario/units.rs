@@ -64,9 +64,7 @@ pub fn parse_rate_spec(text: &str) -> Result<RateSpec, String> {
         return Ok(RateSpec::Line);
     }
     if !t.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
-        return Err(format!(
-            "bad rate {text:?}: expected \"line\" or a number with a unit such as \"10 Mbit/s\""
-        ));
+        return Err(format!("bad rate {text:?}: expected \"line\" or a number with a unit such as \"10 Mbit/s\""));
     }
     parse_rate(text).map(RateSpec::Rate)
 }
@@ -264,20 +262,11 @@ fn split(text: &str) -> Result<(Decimal, &str), String> {
     }
     // An exponent only if 'e' is followed by digits, so "5 e" is not mistaken for one.
     if let Some((exp, len)) = exponent(&t[i..]) {
-        exp10 = exp10
-            .checked_add(exp)
-            .ok_or_else(|| "exponent too large".to_string())?;
+        exp10 = exp10.checked_add(exp).ok_or_else(|| "exponent too large".to_string())?;
         i += len;
     }
     let rest = &t[i..];
-    Ok((
-        Decimal {
-            negative,
-            mantissa,
-            exp10,
-        },
-        rest.trim(),
-    ))
+    Ok((Decimal { negative, mantissa, exp10 }, rest.trim()))
 }
 
 /// Reads `e-3` / `E+12` at the start of `s`: the exponent and the bytes it used.
@@ -301,10 +290,7 @@ fn exponent(s: &str) -> Option<(i32, usize)> {
     let start = i;
     let mut v: i32 = 0;
     while let Some(d @ b'0'..=b'9') = b.get(i) {
-        v = v
-            .saturating_mul(10)
-            .saturating_add(i32::from(d - b'0'))
-            .min(10_000);
+        v = v.saturating_mul(10).saturating_add(i32::from(d - b'0')).min(10_000);
         i += 1;
     }
     (i > start).then_some((if negative { -v } else { v }, i))
@@ -345,37 +331,20 @@ mod tests {
             e("149.76 Mbits"),
             "bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)"
         );
-        assert_eq!(
-            e("100"),
-            "bad rate \"100\": missing unit (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)"
-        );
+        assert_eq!(e("100"), "bad rate \"100\": missing unit (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)");
         assert_eq!(e("0 Mbit/s"), "bad rate \"0 Mbit/s\": must be positive");
-        assert_eq!(
-            e("0.0000001 bit/s"),
-            "bad rate \"0.0000001 bit/s\": must be positive"
-        );
+        assert_eq!(e("0.0000001 bit/s"), "bad rate \"0.0000001 bit/s\": must be positive");
         assert_eq!(e("-1 Mbit/s"), "bad rate \"-1 Mbit/s\": must be positive");
-        assert_eq!(
-            e("Mbit/s"),
-            "bad rate \"Mbit/s\": expected a number before the unit"
-        );
-        assert_eq!(
-            e("NaN bit/s"),
-            "bad rate \"NaN bit/s\": expected a number before the unit"
-        );
+        assert_eq!(e("Mbit/s"), "bad rate \"Mbit/s\": expected a number before the unit");
+        assert_eq!(e("NaN bit/s"), "bad rate \"NaN bit/s\": expected a number before the unit");
         assert_eq!(e("1e30 Gbit/s"), "bad rate \"1e30 Gbit/s\": too large");
         assert_eq!(parse_rate_spec("line"), Ok(RateSpec::Line));
-        assert_eq!(
-            parse_rate_spec("2 Mbit/s"),
-            Ok(RateSpec::Rate(BitRate::from_bps(2_000_000)))
-        );
+        assert_eq!(parse_rate_spec("2 Mbit/s"), Ok(RateSpec::Rate(BitRate::from_bps(2_000_000))));
         assert_eq!(
             parse_rate_spec("lines").unwrap_err(),
             "bad rate \"lines\": expected \"line\" or a number with a unit such as \"10 Mbit/s\""
         );
-        assert!(parse_rate_spec("5 lines")
-            .unwrap_err()
-            .contains("unknown unit 'lines'"));
+        assert!(parse_rate_spec("5 lines").unwrap_err().contains("unknown unit 'lines'"));
     }
 
     #[test]
@@ -398,24 +367,12 @@ mod tests {
     #[test]
     fn duration_errors() {
         let e = |t: &str| parse_duration(t).unwrap_err();
-        assert_eq!(
-            e("5 sec"),
-            "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)"
-        );
-        assert_eq!(
-            e("5"),
-            "bad duration \"5\": missing unit (use ps, ns, us, ms or s)"
-        );
+        assert_eq!(e("5 sec"), "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)");
+        assert_eq!(e("5"), "bad duration \"5\": missing unit (use ps, ns, us, ms or s)");
         assert_eq!(e("-5 ms"), "bad duration \"-5 ms\": must not be negative");
         assert_eq!(e("1e9 s"), "bad duration \"1e9 s\": too large");
-        assert_eq!(
-            e("5 e s"),
-            "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us, ms or s)"
-        );
-        assert_eq!(
-            e("1.2.3 s"),
-            "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us, ms or s)"
-        );
+        assert_eq!(e("5 e s"), "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us, ms or s)");
+        assert_eq!(e("1.2.3 s"), "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us, ms or s)");
         assert_eq!(
             e("1234567890123456789012345678901 s"),
             "bad duration \"1234567890123456789012345678901 s\": too many digits"
@@ -432,18 +389,9 @@ mod tests {
             parse_cells("8192 cels").unwrap_err(),
             "bad cell count \"8192 cels\": unknown unit 'cels' (use cells)"
         );
-        assert_eq!(
-            parse_cells("8192").unwrap_err(),
-            "bad cell count \"8192\": missing unit (use cells)"
-        );
-        assert_eq!(
-            parse_cells("2.5 cells").unwrap_err(),
-            "bad cell count \"2.5 cells\": not a whole number of cells"
-        );
-        assert_eq!(
-            parse_cells("-3 cells").unwrap_err(),
-            "bad cell count \"-3 cells\": must not be negative"
-        );
+        assert_eq!(parse_cells("8192").unwrap_err(), "bad cell count \"8192\": missing unit (use cells)");
+        assert_eq!(parse_cells("2.5 cells").unwrap_err(), "bad cell count \"2.5 cells\": not a whole number of cells");
+        assert_eq!(parse_cells("-3 cells").unwrap_err(), "bad cell count \"-3 cells\": must not be negative");
     }
 
     #[test]
@@ -461,14 +409,8 @@ mod tests {
             parse_bytes("64 Kb").unwrap_err(),
             "bad size \"64 Kb\": unknown unit 'Kb' (use B, KB, MB, GB, KiB, MiB or GiB)"
         );
-        assert_eq!(
-            parse_bytes("1.5 B").unwrap_err(),
-            "bad size \"1.5 B\": not a whole number of bytes"
-        );
-        assert_eq!(
-            parse_bytes("99999999999 GB").unwrap_err(),
-            "bad size \"99999999999 GB\": too large"
-        );
+        assert_eq!(parse_bytes("1.5 B").unwrap_err(), "bad size \"1.5 B\": not a whole number of bytes");
+        assert_eq!(parse_bytes("99999999999 GB").unwrap_err(), "bad size \"99999999999 GB\": too large");
     }
 
     #[test]
@@ -481,10 +423,7 @@ mod tests {
             parse_percent("120 %").unwrap_err(),
             "bad fraction \"120 %\": must be between 0 and 1 (0 % and 100 %)"
         );
-        assert_eq!(
-            parse_percent("80 pct").unwrap_err(),
-            "bad fraction \"80 pct\": unknown unit 'pct' (use %)"
-        );
+        assert_eq!(parse_percent("80 pct").unwrap_err(), "bad fraction \"80 pct\": unknown unit 'pct' (use %)");
         assert!(check_fraction(f64::NAN).is_err());
     }
 }

@@ -25,19 +25,13 @@ pub struct Source {
 
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        Source {
-            name: name.into(),
-            text: text.into(),
-        }
+        Source { name: name.into(), text: text.into() }
     }
 
     /// 1-based line holding byte `offset` (offsets past the end count as the last line).
     pub fn line_of(&self, offset: usize) -> usize {
         let end = offset.min(self.text.len());
-        1 + self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+        1 + self.text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count()
     }
 
     /// An error located at `span` (its first byte), or with no line when `span` is `None`.
@@ -47,12 +41,7 @@ impl Source {
         key: impl Into<String>,
         message: impl Into<String>,
     ) -> ScenarioError {
-        ScenarioError::new(
-            self.name.clone(),
-            span.map(|s| self.line_of(s.start)),
-            key,
-            message,
-        )
+        ScenarioError::new(self.name.clone(), span.map(|s| self.line_of(s.start)), key, message)
     }
 }
 
@@ -146,10 +135,7 @@ pub fn parse(source: &Source) -> Result<Table, ScenarioError> {
         other => Err(source.error(
             None,
             "(syntax)",
-            format!(
-                "expected a table at the top level, found {}",
-                other.type_name()
-            ),
+            format!("expected a table at the top level, found {}", other.type_name()),
         )),
     }
 }
@@ -157,27 +143,14 @@ pub fn parse(source: &Source) -> Result<Table, ScenarioError> {
 fn syntax_error(source: &Source, e: &toml::de::Error) -> ScenarioError {
     // toml's messages may span several lines ("invalid key\nexpected ..."); one line is
     // the contract of ScenarioError, so the parts are joined.
-    let message = e
-        .message()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
+    let message = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
     source.error(e.span().as_ref(), "(syntax)", message)
 }
 
 /// Dotted path of `key` below `parent`, quoting keys that are not bare TOML keys.
 pub(super) fn join_path(parent: &str, key: &str) -> String {
-    let bare = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    let key = if bare {
-        key.to_string()
-    } else {
-        format!("{key:?}")
-    };
+    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let key = if bare { key.to_string() } else { format!("{key:?}") };
     if parent.is_empty() {
         key
     } else {
@@ -215,10 +188,7 @@ fn convert(source: &Source, node: RawNode, path: &str) -> Result<Node, ScenarioE
                 .collect::<Result<_, ScenarioError>>()?,
         }),
     };
-    Ok(Node {
-        value,
-        span: node.span,
-    })
+    Ok(Node { value, span: node.span })
 }
 
 #[cfg(test)]
@@ -248,9 +218,7 @@ mod tests {
         assert!(btext.starts_with("[b]"), "{btext}");
         let Value::Table(bt) = &b.value else { panic!() };
         assert_eq!(bt.get("c").unwrap().value, Value::Float(2.5));
-        let Value::Array(fs) = &t.get("f").unwrap().value else {
-            panic!()
-        };
+        let Value::Array(fs) = &t.get("f").unwrap().value else { panic!() };
         assert_eq!(fs.len(), 2);
         assert!(text[fs[1].span.clone()].starts_with("[[f]]\nn = true"));
     }
@@ -262,21 +230,13 @@ mod tests {
         let (x, xtext) = at(&t, text, "x");
         assert_eq!(xtext, "x");
         let Value::Table(xt) = &x.value else { panic!() };
-        let Value::Table(yt) = &xt.get("y").unwrap().value else {
-            panic!()
-        };
+        let Value::Table(yt) = &xt.get("y").unwrap().value else { panic!() };
         assert_eq!(yt.get("z").unwrap().value, Value::Int(1));
-        let Value::Table(at_) = &t.get("a").unwrap().value else {
-            panic!()
-        };
-        let Value::Table(bt) = &at_.get("b").unwrap().value else {
-            panic!()
-        };
+        let Value::Table(at_) = &t.get("a").unwrap().value else { panic!() };
+        let Value::Table(bt) = &at_.get("b").unwrap().value else { panic!() };
         let c = bt.get("c").unwrap();
         assert_eq!(&text[c.span.clone()], "[1, {d = 2}]");
-        let Value::Array(items) = &c.value else {
-            panic!()
-        };
+        let Value::Array(items) = &c.value else { panic!() };
         assert_eq!(&text[items[1].span.clone()], "{d = 2}");
     }
 

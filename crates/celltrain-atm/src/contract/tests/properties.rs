@@ -1,8 +1,8 @@
 //! Seeded property tests: VSA ≡ leaky bucket, the GCRA window bound, shaped ⇒ policed.
 
 use super::super::{
-    CellInterval, Clp, ConformanceDef, ContractParams, DualGcra, Gcra, GcraParams, LeakyBucket,
-    Rounding, Shaper, ShaperConfig, TrafficDescriptor, Upc, UpcAction,
+    CellInterval, Clp, ConformanceDef, ContractParams, DualGcra, Gcra, GcraParams, LeakyBucket, Rounding, Shaper,
+    ShaperConfig, TrafficDescriptor, Upc, UpcAction,
 };
 use super::{d, iv, t};
 use celltrain_core::{BitRate, RngStream, SimDuration, SimTime};
@@ -29,10 +29,7 @@ fn random_arrivals(rng: &mut RngStream, n: usize, increment: u64) -> Vec<SimTime
 /// a_i = i·T − t_i: a_j − min_{i<j} a_i ≤ τ, checked in one pass.
 #[track_caller]
 fn assert_window_bound(times: &[SimTime], increment: CellInterval, limit: SimDuration, what: &str) {
-    let (tt, tau) = (
-        i128::from(increment.as_picos()),
-        i128::from(limit.as_picos()),
-    );
+    let (tt, tau) = (i128::from(increment.as_picos()), i128::from(limit.as_picos()));
     let mut min_a = i128::MAX;
     for (j, &tj) in times.iter().enumerate() {
         let a = j as i128 * tt - i128::from(tj.as_picos());
@@ -58,18 +55,11 @@ fn vsa_and_leaky_bucket_agree_on_500_random_sequences() {
             let (a, b) = (vsa.check(ta), lb.check(ta));
             assert_eq!(a, b, "case {case} T={increment} τ={limit} at {ta:?}");
             // Invariant linking the two states: X = TAT − LCT.
-            assert_eq!(
-                vsa.tat() - lb.last_conformance_time(),
-                lb.content(),
-                "case {case}"
-            );
+            assert_eq!(vsa.tat() - lb.last_conformance_time(), lb.content(), "case {case}");
             nonconforming += u64::from(!a.is_conforming());
         }
     }
-    assert!(
-        nonconforming > 10_000,
-        "too few rejections to be a test: {nonconforming}"
-    );
+    assert!(nonconforming > 10_000, "too few rejections to be a test: {nonconforming}");
 }
 
 #[test]
@@ -79,10 +69,8 @@ fn conforming_cells_of_a_gcra_obey_the_window_bound() {
         let increment = 1 + rng.below(500);
         let limit = rng.below(5 * increment + 1);
         let mut g = Gcra::new(iv(increment), d(limit));
-        let kept: Vec<_> = random_arrivals(&mut rng, 300, increment)
-            .into_iter()
-            .filter(|&ta| g.check(ta).is_conforming())
-            .collect();
+        let kept: Vec<_> =
+            random_arrivals(&mut rng, 300, increment).into_iter().filter(|&ta| g.check(ta).is_conforming()).collect();
         assert_window_bound(&kept, iv(increment), d(limit), &format!("case {case}"));
     }
 }
@@ -106,22 +94,12 @@ fn dual_gcra_equals_vbr1_upc_on_clp0_cells() {
         let cdvt = rng.below(2 * t_pcr);
         let mut dual = DualGcra::from_contract(iv(t_pcr), d(cdvt), iv(t_scr), mbs, d(0));
         let params = ContractParams {
-            pcr: GcraParams {
-                increment: iv(t_pcr),
-                limit: d(cdvt),
-            },
-            scr: Some(GcraParams {
-                increment: iv(t_scr),
-                limit: dual.scr().limit(),
-            }),
+            pcr: GcraParams { increment: iv(t_pcr), limit: d(cdvt) },
+            scr: Some(GcraParams { increment: iv(t_scr), limit: dual.scr().limit() }),
         };
         let mut upc = Upc::from_params(ConformanceDef::Vbr1, params).unwrap();
         for ta in random_arrivals(&mut rng, 300, t_pcr) {
-            let want = if dual.check(ta).is_conforming() {
-                UpcAction::Pass
-            } else {
-                UpcAction::Discard
-            };
+            let want = if dual.check(ta).is_conforming() { UpcAction::Pass } else { UpcAction::Discard };
             assert_eq!(upc.on_cell(ta, Clp::Zero), want, "case {case} at {ta:?}");
         }
     }
@@ -132,18 +110,8 @@ fn random_contract(rng: &mut RngStream) -> TrafficDescriptor {
     let pcr = 1_000_000 + rng.below(621_000_000);
     let scr = (pcr / 64).max(1) + rng.below(pcr - (pcr / 64).max(1) + 1);
     let mbs = 1 + rng.below(300) as u32;
-    let cdvt = if rng.below(2) == 0 {
-        0
-    } else {
-        rng.below(20_000_000)
-    };
-    TrafficDescriptor::vbr(
-        ConformanceDef::Vbr1,
-        BitRate::from_bps(pcr),
-        d(cdvt),
-        BitRate::from_bps(scr),
-        mbs,
-    )
+    let cdvt = if rng.below(2) == 0 { 0 } else { rng.below(20_000_000) };
+    TrafficDescriptor::vbr(ConformanceDef::Vbr1, BitRate::from_bps(pcr), d(cdvt), BitRate::from_bps(scr), mbs)
 }
 
 /// Bursty source: PDUs of 1–200 cells back to back at 622.08 Mbit/s, several PDUs sometimes
@@ -200,40 +168,22 @@ fn shaped_stream_always_conforms_to_a_upc_of_the_same_contract() {
         let shaped = shape(&mut shaper, &arrivals);
 
         let sc = *shaper.counters();
-        assert_eq!(
-            sc.accepted + sc.dropped,
-            arrivals.len() as u64,
-            "case {case}"
-        );
-        assert_eq!(
-            (sc.departed, shaper.queue_len()),
-            (sc.accepted, 0),
-            "case {case}"
-        );
+        assert_eq!(sc.accepted + sc.dropped, arrivals.len() as u64, "case {case}");
+        assert_eq!((sc.departed, shaper.queue_len()), (sc.accepted, 0), "case {case}");
         cases_with_shaper_loss += u32::from(sc.dropped > 0);
 
         let deps: Vec<_> = shaped.iter().map(|&(_, dep)| dep).collect();
         for (i, &(ta, dep)) in shaped.iter().enumerate() {
             assert!(dep >= ta, "case {case}: cell {i} leaves before it arrives");
             if let (Some(l), Some(&prev)) = (line, deps.get(i.wrapping_sub(1))) {
-                assert!(
-                    dep - prev >= l.cell_time_ceil(),
-                    "case {case}: two cells in one slot"
-                );
+                assert!(dep - prev >= l.cell_time_ceil(), "case {case}: two cells in one slot");
             }
         }
-        assert!(
-            deps.windows(2).all(|w| w[0] <= w[1]),
-            "case {case}: not FIFO"
-        );
+        assert!(deps.windows(2).all(|w| w[0] <= w[1]), "case {case}: not FIFO");
 
         let mut upc = Upc::new(&desc).unwrap();
         for &dep in &deps {
-            assert_eq!(
-                upc.on_cell(dep, Clp::Zero),
-                UpcAction::Pass,
-                "case {case} {desc:?}"
-            );
+            assert_eq!(upc.on_cell(dep, Clp::Zero), UpcAction::Pass, "case {case} {desc:?}");
         }
         for rounding in [Rounding::Strict, Rounding::Lenient] {
             let p = desc.params(rounding).unwrap();
@@ -245,15 +195,9 @@ fn shaped_stream_always_conforms_to_a_upc_of_the_same_contract() {
 
         // The same arrivals unshaped usually violate the contract: the property is not vacuous.
         let mut raw = Upc::new(&desc).unwrap();
-        let discards = arrivals
-            .iter()
-            .filter(|&&ta| raw.on_cell(ta, Clp::Zero) == UpcAction::Discard)
-            .count();
+        let discards = arrivals.iter().filter(|&&ta| raw.on_cell(ta, Clp::Zero) == UpcAction::Discard).count();
         unshaped_cases_with_discards += u32::from(discards > 0);
     }
-    assert!(
-        unshaped_cases_with_discards > 150,
-        "{unshaped_cases_with_discards}"
-    );
+    assert!(unshaped_cases_with_discards > 150, "{unshaped_cases_with_discards}");
     assert!(cases_with_shaper_loss > 10, "{cases_with_shaper_loss}");
 }

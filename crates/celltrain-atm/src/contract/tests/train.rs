@@ -7,9 +7,7 @@
 //! δ = T_SCR − T_PCR = 39 673 663 ps.
 
 use super::super::train::{cells_per_pdu, cells_per_sdu, Bound, TrainModel};
-use super::super::{
-    Clp, ConformanceDef, ContractError, DualGcra, TrafficDescriptor, Upc, UpcAction,
-};
+use super::super::{Clp, ConformanceDef, ContractError, DualGcra, TrafficDescriptor, Upc, UpcAction};
 use super::{d, iv};
 use celltrain_core::{BitRate, SimDuration, SimTime};
 
@@ -29,14 +27,8 @@ fn us(n: u64) -> SimDuration {
 fn cells_per_pdu_for_the_paper_mtus() {
     // ⌈(MTU + 8 LLC/SNAP + 8 trailer)/48⌉: 568/48 → 12, 1516/48 → 32, 4848/48 = 101,
     // 9204/48 → 192. Reading 9188 as the AAL5 SDU (9180 + LLC/SNAP): 9196/48 → 192 as well.
-    assert_eq!(
-        [552, 1500, 4832, 9188].map(cells_per_pdu),
-        [12, 32, 101, 192]
-    );
-    assert_eq!(
-        [552, 1500, 4832, 9188].map(cells_per_sdu),
-        [12, 32, 101, 192]
-    );
+    assert_eq!([552, 1500, 4832, 9188].map(cells_per_pdu), [12, 32, 101, 192]);
+    assert_eq!([552, 1500, 4832, 9188].map(cells_per_sdu), [12, 32, 101, 192]);
     assert_eq!(cells_per_pdu(9180), 192); // reference §1.6: 9180 + 8 = 9188 → 192 cells
     assert_eq!(cells_per_pdu(32), 1); // 48 octets exactly
     assert_eq!(cells_per_pdu(33), 2);
@@ -72,11 +64,7 @@ fn eq2_longest_train_closed_form_and_literal() {
             let idle = us(idle_us);
             assert_eq!(m.max_train(idle), Bound::Finite(p), "c={c} MBS={mbs}");
             assert!(m.eq2_holds(idle, p), "eq. (2) literal, p = {p}");
-            assert!(
-                !m.eq2_holds(idle, p + 1),
-                "eq. (2) literal, p + 1 = {}",
-                p + 1
-            );
+            assert!(!m.eq2_holds(idle, p + 1), "eq. (2) literal, p + 1 = {}", p + 1);
         }
     }
 }
@@ -97,10 +85,7 @@ fn eq2_agrees_with_simulated_dual_gcra() {
         for (&mbs, &p) in MBS.iter().zip(&want) {
             let m = model(mbs, c);
             let first = first_rejected(&m, mbs, us(idle_us), p + 1).expect("PDU p+1 must fail");
-            assert!(
-                first >= p * c,
-                "c={c} MBS={mbs}: cell {first} of the first {p} PDUs rejected"
-            );
+            assert!(first >= p * c, "c={c} MBS={mbs}: cell {first} of the first {p} PDUs rejected");
         }
     }
 }
@@ -111,25 +96,14 @@ fn eq2_agrees_with_the_upc_built_from_the_descriptor() {
     // the predictions (5 and 21 PDUs for MTU 9188) do not change.
     let line = BitRate::from_bps(155_520_000);
     for (mbs, p) in [(1000u32, 5u64), (4000, 21)] {
-        let desc = TrafficDescriptor::vbr(
-            ConformanceDef::Vbr1,
-            line,
-            d(0),
-            BitRate::from_bps(10_000_000),
-            mbs,
-        );
+        let desc = TrafficDescriptor::vbr(ConformanceDef::Vbr1, line, d(0), BitRate::from_bps(10_000_000), mbs);
         let m = TrainModel::from_descriptor(&desc, 192).unwrap();
         assert_eq!(m.max_train(us(376)), Bound::Finite(p));
         let mut upc = Upc::new(&desc).unwrap();
-        let actions: Vec<_> = m
-            .cell_offsets(us(376), p + 1)
-            .map(|off| upc.on_cell(SimTime::ZERO + off, Clp::Zero))
-            .collect();
+        let actions: Vec<_> =
+            m.cell_offsets(us(376), p + 1).map(|off| upc.on_cell(SimTime::ZERO + off, Clp::Zero)).collect();
         let split = (p * 192) as usize;
-        assert!(
-            actions[..split].iter().all(|&a| a == UpcAction::Pass),
-            "MBS {mbs}"
-        );
+        assert!(actions[..split].iter().all(|&a| a == UpcAction::Pass), "MBS {mbs}");
         assert!(actions[split..].contains(&UpcAction::Discard), "MBS {mbs}");
     }
 }
@@ -144,15 +118,9 @@ fn eq3_minimum_idle_for_an_infinite_train() {
     assert_eq!(m.max_cells_eq3(d(7_620_069_633)), Bound::Finite(192));
     assert_eq!(m.max_cells_eq3(d(7_620_069_632)), Bound::Finite(191));
     assert_eq!(m.max_cells_eq3(d(T_SCR - 1)), Bound::Finite(0));
-    assert_eq!(
-        m.max_cells_eq3(SimDuration::from_secs(1)),
-        Bound::Finite(1000)
-    ); // = MBS
+    assert_eq!(m.max_cells_eq3(SimDuration::from_secs(1)), Bound::Finite(1000)); // = MBS
     assert_eq!(m.max_train(d(7_617_343_296)), Bound::Unbounded);
-    assert_eq!(
-        m.max_train(d(7_617_343_295)),
-        Bound::Finite(808 * 39_673_663 + 1)
-    );
+    assert_eq!(m.max_train(d(7_617_343_295)), Bound::Finite(808 * 39_673_663 + 1));
 
     let m1500 = model(1000, 32);
     // 32 · 39 673 663 = 1 269 557 216 ps; + T_PCR = 1 272 283 553 ps.
@@ -182,9 +150,7 @@ fn recovery_idle_after_a_maximal_burst() {
             assert!(g.check(SimTime::ZERO + iv(T_PCR).times(n)).is_conforming());
         }
         let start = SimTime::ZERO + iv(T_PCR).times(1000) + d(idle);
-        let accepted = (0..192)
-            .filter(|&j| g.check(start + iv(T_PCR).times(j)).is_conforming())
-            .count();
+        let accepted = (0..192).filter(|&j| g.check(start + iv(T_PCR).times(j)).is_conforming()).count();
         assert_eq!(accepted, want_accepted, "idle {idle} ps");
     }
 }
@@ -201,17 +167,11 @@ fn degenerate_trains() {
     assert_eq!(flat.max_cells_eq3(d(T_SCR)), Bound::Unbounded);
     assert_eq!(
         TrainModel::from_intervals(iv(T_SCR), iv(T_PCR), 50, 192),
-        Err(ContractError::ScrIntervalBelowPcr {
-            t_scr: iv(T_PCR),
-            t_pcr: iv(T_SCR)
-        })
+        Err(ContractError::ScrIntervalBelowPcr { t_scr: iv(T_PCR), t_pcr: iv(T_SCR) })
     );
     assert_eq!(model_err(0), Err(ContractError::ZeroCellsPerPdu));
     let cbr = TrafficDescriptor::cbr1(BitRate::from_bps(1_000_000), d(0));
-    assert_eq!(
-        TrainModel::from_descriptor(&cbr, 10),
-        Err(ContractError::MissingScr(ConformanceDef::Cbr1))
-    );
+    assert_eq!(TrainModel::from_descriptor(&cbr, 10), Err(ContractError::MissingScr(ConformanceDef::Cbr1)));
 }
 
 fn model_err(c: u64) -> Result<TrainModel, ContractError> {

@@ -1,8 +1,8 @@
 //! Hand-computed test vectors of reference §2.6 (2.a, 2.b, 2.c) and §5.6 (5.a).
 
 use super::super::{
-    burst_tolerance, Clp, Conformance, DualGcra, Eligibility, Fgcra, Gcra, GcraParams, LeakyBucket,
-    Shaper, ShaperConfig, Violation,
+    burst_tolerance, Clp, Conformance, DualGcra, Eligibility, Fgcra, Gcra, GcraParams, LeakyBucket, Shaper,
+    ShaperConfig, Violation,
 };
 use super::{d, iv, t};
 use Conformance::{Conforming as C, NonConforming as N};
@@ -18,11 +18,7 @@ fn vector_2a_virtual_scheduling() {
     for ((&ta, &want), &tat) in ARRIVALS_2A.iter().zip(&DECISIONS_2A).zip(&tat_after) {
         let tested = g.test(t(ta));
         assert_eq!(g.check(t(ta)), want, "cell at {ta}");
-        assert_eq!(
-            tested,
-            want.is_conforming(),
-            "test() at {ta} disagrees with check()"
-        );
+        assert_eq!(tested, want.is_conforming(), "test() at {ta} disagrees with check()");
         assert_eq!(g.tat(), t(tat), "TAT after cell at {ta}");
     }
 }
@@ -108,14 +104,8 @@ fn mbs_burst_conforms_and_one_more_does_not() {
 
 fn shaper_2c(min_spacing: Option<u64>, queue_limit: usize) -> Shaper {
     Shaper::new(ShaperConfig {
-        pcr: GcraParams {
-            increment: iv(2),
-            limit: d(0),
-        },
-        scr: Some(GcraParams {
-            increment: iv(10),
-            limit: burst_tolerance(iv(2), iv(10), 5),
-        }),
+        pcr: GcraParams { increment: iv(2), limit: d(0) },
+        scr: Some(GcraParams { increment: iv(10), limit: burst_tolerance(iv(2), iv(10), 5) }),
         min_spacing: min_spacing.map(d),
         queue_limit,
     })
@@ -138,16 +128,7 @@ fn vector_2c_shaper_with_slot_and_queue_limit() {
     // t = 1 leaves at max(TATp 20, TATs 60 − 32, 18 + 3) = 28.
     let mut s = shaper_2c(Some(3), 6);
     let deps: Vec<_> = (0..8).map(|_| s.on_arrival(t(0))).collect();
-    let want = [
-        Some(0),
-        Some(3),
-        Some(6),
-        Some(9),
-        Some(12),
-        Some(18),
-        None,
-        None,
-    ];
+    let want = [Some(0), Some(3), Some(6), Some(9), Some(12), Some(18), None, None];
     assert_eq!(deps, want.map(|o| o.map(t)));
     assert_eq!(s.counters().dropped, 2);
     s.on_departure();
@@ -173,11 +154,7 @@ fn vector_5a_fgcra() {
     assert_eq!(frame(0), [(E, 10), (E, 20), (E, 30)]);
     assert_eq!(frame(3), [(E, 40), (E, 50), (E, 60)]); // 3 ≥ 30 − 27 exactly
     for start in [6, 9, 12] {
-        assert_eq!(
-            frame(start),
-            [(X, 60), (X, 60), (X, 60)],
-            "frame at {start}"
-        );
+        assert_eq!(frame(start), [(X, 60), (X, 60), (X, 60)], "frame at {start}");
     }
     assert_eq!(frame(40), [(E, 70), (E, 80), (E, 90)]);
     let c = *f.counters();

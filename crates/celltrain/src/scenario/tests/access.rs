@@ -20,10 +20,7 @@ fn reads_typed_values() {
     );
     let root = TableView::root(&l);
     let sim = root.req_table("simulation").unwrap();
-    assert_eq!(
-        sim.req_duration("duration").unwrap(),
-        SimDuration::from_secs(2)
-    );
+    assert_eq!(sim.req_duration("duration").unwrap(), SimDuration::from_secs(2));
     assert_eq!(sim.opt_duration("warmup").unwrap(), None);
     assert_eq!(sim.req_int("seed").unwrap(), 7);
     assert_eq!(sim.opt_bool("verbose").unwrap(), Some(true));
@@ -32,17 +29,11 @@ fn reads_typed_values() {
     assert_eq!(port.req_cells("buffer").unwrap(), 8192);
     assert_eq!(port.req_cells("epd").unwrap(), 7000);
     assert_eq!(port.req_bytes("frame").unwrap(), 9140);
-    assert_eq!(
-        port.req_rate("rate").unwrap(),
-        BitRate::from_bps(149_760_000)
-    );
+    assert_eq!(port.req_rate("rate").unwrap(), BitRate::from_bps(149_760_000));
     assert_eq!(port.req_rate_spec("pcr").unwrap(), RateSpec::Line);
     assert_eq!(port.req_fraction("load").unwrap(), 0.8);
     assert_eq!(port.opt_fraction("share").unwrap(), Some(0.25));
-    assert_eq!(
-        port.req_keyword("discard", &["tail", "epd"]).unwrap(),
-        "epd"
-    );
+    assert_eq!(port.req_keyword("discard", &["tail", "epd"]).unwrap(), "epd");
     assert_eq!(port.req_str_list("names").unwrap(), ["a", "b"]);
     assert_eq!(port.req_str_list("one").unwrap(), ["c"]);
     root.finish().unwrap();
@@ -55,10 +46,7 @@ fn missing_key_points_at_the_table_header() {
         root.req_table("simulation")?.req_duration("duration")?;
         Ok(())
     });
-    assert_eq!(
-        e,
-        "s.toml:4: simulation.duration: missing required key 'duration'"
-    );
+    assert_eq!(e, "s.toml:4: simulation.duration: missing required key 'duration'");
     let e = read_err(text, |root| root.req_table("flows").map(drop));
     assert_eq!(e, "s.toml: flows: missing required key 'flows'");
     let e = read_err("[[flow]]\nx = 1\n[[flow]]\nname = \"b\"\n", |root| {
@@ -84,10 +72,7 @@ fn unknown_key_lists_the_keys_asked_for() {
         sim.opt_int("seed")?;
         sim.finish()
     });
-    assert_eq!(
-        e,
-        "s.toml:4: simulation.seeed: unknown key 'seeed' (expected one of: duration, warmup, seed)"
-    );
+    assert_eq!(e, "s.toml:4: simulation.seeed: unknown key 'seeed' (expected one of: duration, warmup, seed)");
 }
 
 #[test]
@@ -100,10 +85,7 @@ fn parent_finish_checks_children_and_reports_the_first_in_the_file() {
         root.req_table("a")?.req_int("x")?;
         root.finish()
     });
-    assert_eq!(
-        e,
-        "s.toml:4: a.typo_a: unknown key 'typo_a' (expected one of: x)"
-    );
+    assert_eq!(e, "s.toml:4: a.typo_a: unknown key 'typo_a' (expected one of: x)");
     let e = read_err("z = 1\n[a]\n", |root| root.finish());
     assert_eq!(e, "s.toml:1: z: unknown key 'z' (expected one of: params)");
     let e = read_err("[a]\nz = 1\n", |root| {
@@ -126,10 +108,7 @@ fn unknown_key_inside_array_of_tables_and_inline_tables() {
         }
         root.finish()
     });
-    assert_eq!(
-        e,
-        "s.toml:5: flow[2].app.rat: unknown key 'rat' (expected one of: kind, rate)"
-    );
+    assert_eq!(e, "s.toml:5: flow[2].app.rat: unknown key 'rat' (expected one of: kind, rate)");
 }
 
 #[test]
@@ -157,56 +136,25 @@ fn wrong_types_name_what_was_expected_and_found() {
         });
         assert_eq!(e, want, "key {key}");
     };
-    check(
-        "d",
-        "s.toml:2: s.d: expected a string like \"5 ms\", found integer 5",
-    );
-    check(
-        "r",
-        "s.toml:3: s.r: expected a string like \"10 Mbit/s\", found integer 10",
-    );
+    check("d", "s.toml:2: s.d: expected a string like \"5 ms\", found integer 5");
+    check("r", "s.toml:3: s.r: expected a string like \"10 Mbit/s\", found integer 10");
     check("n", "s.toml:4: s.n: expected a string, found integer 3");
     check("t", "s.toml:5: s.t: expected a table, found string \"x\"");
-    check(
-        "b",
-        "s.toml:6: s.b: expected true or false, found string \"yes\"",
-    );
-    check(
-        "c",
-        "s.toml:7: s.c: expected an integer ≥ 0 or a string like \"8192 cells\", found float 2.5",
-    );
-    check(
-        "f",
-        "s.toml:8: s.f: bad fraction 1.5: must be between 0 and 1 (0 % and 100 %)",
-    );
-    check(
-        "arr",
-        "s.toml:9: s.arr: expected an array of tables ([[arr]]), found integer 4",
-    );
-    check(
-        "k",
-        "s.toml:10: s.k: unknown value \"lifo\" (expected one of: fifo, wrr)",
-    );
+    check("b", "s.toml:6: s.b: expected true or false, found string \"yes\"");
+    check("c", "s.toml:7: s.c: expected an integer ≥ 0 or a string like \"8192 cells\", found float 2.5");
+    check("f", "s.toml:8: s.f: bad fraction 1.5: must be between 0 and 1 (0 % and 100 %)");
+    check("arr", "s.toml:9: s.arr: expected an array of tables ([[arr]]), found integer 4");
+    check("k", "s.toml:10: s.k: unknown value \"lifo\" (expected one of: fifo, wrr)");
     check("l", "s.toml:11: s.l[2]: expected a string, found integer 1");
-    check(
-        "rs",
-        "s.toml:12: s.rs: expected \"line\" or a string like \"10 Mbit/s\", found integer 3",
-    );
-    check(
-        "big",
-        "s.toml:13: s.big: expected an integer ≥ 0, found integer -2",
-    );
+    check("rs", "s.toml:12: s.rs: expected \"line\" or a string like \"10 Mbit/s\", found integer 3");
+    check("big", "s.toml:13: s.big: expected an integer ≥ 0, found integer -2");
     check("z", "s.toml:14: s.z: expected a number, found float NaN");
-    check(
-        "other",
-        "s.toml:5: s.t: expected an integer, found string \"x\"",
-    );
+    check("other", "s.toml:5: s.t: expected an integer, found string \"x\"");
 }
 
 #[test]
 fn unit_errors_carry_line_and_path() {
-    let text =
-        "[[flow]]\napp = { rate = \"1 Mbit/s\" }\n\n[[flow]]\napp = { rate = \"149.76 Mbits\" }\n";
+    let text = "[[flow]]\napp = { rate = \"1 Mbit/s\" }\n\n[[flow]]\napp = { rate = \"149.76 Mbits\" }\n";
     let e = read_err(text, |root| {
         for f in root.array_of_tables("flow")? {
             f.req_table("app")?.req_rate("rate")?;
@@ -217,20 +165,10 @@ fn unit_errors_carry_line_and_path() {
         e,
         "s.toml:5: flow[2].app.rate: bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)"
     );
-    let e = read_err("[l]\ndelay = \"5 sec\"\n", |root| {
-        root.req_table("l")?.req_duration("delay").map(drop)
-    });
-    assert_eq!(
-        e,
-        "s.toml:2: l.delay: bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)"
-    );
-    let e = read_err("[p]\nbuffer = \"8 kcells\"\n", |root| {
-        root.req_table("p")?.req_cells("buffer").map(drop)
-    });
-    assert_eq!(
-        e,
-        "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells)"
-    );
+    let e = read_err("[l]\ndelay = \"5 sec\"\n", |root| root.req_table("l")?.req_duration("delay").map(drop));
+    assert_eq!(e, "s.toml:2: l.delay: bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)");
+    let e = read_err("[p]\nbuffer = \"8 kcells\"\n", |root| root.req_table("p")?.req_cells("buffer").map(drop));
+    assert_eq!(e, "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells)");
 }
 
 #[test]
@@ -248,22 +186,13 @@ fn array_elements_dotted_keys_and_custom_errors() {
     );
     let port = link.req_table("port").unwrap();
     assert_eq!(port.req_cells("buffer").unwrap(), 1);
-    assert_eq!(
-        port.error("buffer too small").to_string(),
-        "s.toml:3: link[1].port: buffer too small"
-    );
+    assert_eq!(port.error("buffer too small").to_string(), "s.toml:3: link[1].port: buffer too small");
     assert_eq!(
         link.key_error("between", "unknown node 'c'").to_string(),
         "s.toml:2: link[1].between: unknown node 'c'"
     );
-    assert_eq!(
-        link.key_error("delay", "needs a delay").to_string(),
-        "s.toml:1: link[1].delay: needs a delay"
-    );
-    assert_eq!(
-        root.error("empty topology").to_string(),
-        "s.toml: (root): empty topology"
-    );
+    assert_eq!(link.key_error("delay", "needs a delay").to_string(), "s.toml:1: link[1].delay: needs a delay");
+    assert_eq!(root.error("empty topology").to_string(), "s.toml: (root): empty topology");
     root.finish().unwrap();
 }
 
@@ -284,9 +213,6 @@ fn quoted_keys_are_quoted_in_paths_and_escaped_in_messages() {
         root.req_table("s")?.req_int("a.b")?;
         root.finish()
     });
-    assert_eq!(
-        e,
-        "s.toml:3: s.\"x\\ny\": unknown key 'x\\ny' (expected one of: a.b)"
-    );
+    assert_eq!(e, "s.toml:3: s.\"x\\ny\": unknown key 'x\\ny' (expected one of: a.b)");
     assert!(!e.contains('\n'));
 }

@@ -179,14 +179,8 @@ fn mutate(rng: &mut Rng, base: &[u8]) -> Vec<u8> {
                 text.drain(at.min(end)..end);
             }
             3 => {
-                let line_start = text[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |p| p + 1);
-                let line_end = text[at..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(text.len(), |p| at + p + 1);
+                let line_start = text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                let line_end = text[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| at + p + 1);
                 let line = text[line_start..line_end].to_vec();
                 text.splice(line_end..line_end, line);
             }
@@ -223,14 +217,8 @@ fn mutated_scenarios_never_panic_and_errors_are_one_line() {
             Ok(Err(e)) => {
                 failed += 1;
                 let s = e.to_string();
-                assert!(
-                    !s.contains('\n') && !s.contains('\r'),
-                    "round {round}: multi-line error {s:?}"
-                );
-                assert!(
-                    s.starts_with("fuzz.toml:") || s.starts_with("fuzz.toml: "),
-                    "round {round}: {s:?}"
-                );
+                assert!(!s.contains('\n') && !s.contains('\r'), "round {round}: multi-line error {s:?}");
+                assert!(s.starts_with("fuzz.toml:") || s.starts_with("fuzz.toml: "), "round {round}: {s:?}");
                 assert!(!s.ends_with('.'), "round {round}: {s:?}");
             }
         }
