@@ -25,7 +25,7 @@ pub mod time;
 pub mod trace;
 pub mod units;
 
-pub use event_queue::EventQueue;
+pub use event_queue::{EventCode, EventQueue};
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};
 pub use trace::TraceHash;

@@ -98,6 +98,26 @@ impl OnOffSource {
     }
 }
 
+impl OnOffSource {
+    /// A whole burst at once, for a source whose adapter paces cells at exactly the PCR: the
+    /// cells a burst starting at `now` holds (at least one) and when the source next needs
+    /// waking — the same cells and wake-up as successive [`step`](Self::step) calls, since the
+    /// k-th cell of a burst leaves the adapter at `now + ceil(k · 424 / pcr)` either way.
+    pub fn burst(&mut self, now: SimTime) -> (u64, SimTime) {
+        debug_assert_eq!(self.k, 0, "burst in the middle of a per-cell burst");
+        let on_end = now + Self::draw(&mut self.rng, self.mean_on);
+        self.slots.reset();
+        let mut cells = 1;
+        let mut next = now + self.slots.advance();
+        while next < on_end {
+            cells += 1;
+            next = now + self.slots.advance();
+        }
+        let off = Self::draw(&mut self.rng, self.mean_off);
+        (cells, on_end.max(next) + off)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +157,31 @@ mod tests {
             t = s.step(t);
         }
         let mean_bps = cells as f64 * 424.0 / 200.0;
+        // Whole bursts give the same cells and wake-ups as cell-by-cell steps, burst by burst.
+        let new = || {
+            OnOffSource::new(
+                FlowId(0),
+                pcr,
+                SimDuration::from_millis(20),
+                SimDuration::from_millis(80),
+                RngStream::derive(9, "y"),
+                SimTime::ZERO,
+            )
+        };
+        let ((mut by_cell, mut t1), (mut by_burst, mut t2)) = (new(), new());
+        for _ in 0..300 {
+            let mut n = 0;
+            loop {
+                n += 1;
+                t1 = by_cell.step(t1);
+                if by_cell.k == 0 {
+                    break;
+                }
+            }
+            let (m, next) = by_burst.burst(t2);
+            t2 = next;
+            assert_eq!((n, t1), (m, t2));
+        }
         // Mean rate = PCR · on/(on+off) = 6.22 Mbit/s.
         assert!((mean_bps / 6.22e6 - 1.0).abs() < 0.03, "mean {mean_bps}");
     }

@@ -79,6 +79,7 @@ pub struct TxClock {
     /// Offsets of the slots of the current busy period, at the rate at which the port serves
     /// cells (line rate, or the VC's PCR on a NIC).
     slots: SlotCounter,
+    service_rate: BitRate,
     /// Time to serialise one cell on the wire, rounded up.
     line_cell_time: SimDuration,
     origin: SimTime,
@@ -91,11 +92,16 @@ impl TxClock {
     pub fn new(line_rate: BitRate, service_rate: BitRate) -> Self {
         TxClock {
             slots: SlotCounter::new(service_rate),
+            service_rate,
             line_cell_time: line_rate.cell_time_ceil(),
             origin: SimTime::ZERO,
             count: 0,
             free_at: SimTime::ZERO,
         }
+    }
+    /// The rate at which cells are served.
+    pub fn service_rate(&self) -> BitRate {
+        self.service_rate
     }
     /// When the transmitter may start its next cell.
     pub fn free_at(&self) -> SimTime {
@@ -142,6 +148,8 @@ pub struct OutputPort {
     /// Bit c set when class c has a backlogged queue.
     backlogged_classes: u32,
     occupancy: u32,
+    /// The pool of the only queue, for single-FIFO ports (every VC is in one class).
+    fifo_pool: u8,
     pub stats: PortStats,
 }
 
@@ -181,6 +189,7 @@ impl OutputPort {
             .map(|&capacity| Pool { capacity, occupancy: 0, policy: config.discard.build(slots.len(), capacity) })
             .collect();
         OutputPort {
+            fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
             vc_slot_of,
             slots,
             pools,
@@ -219,6 +228,69 @@ impl OutputPort {
                 Ok(())
             }
         }
+    }
+
+    /// A cell arriving at an idle port with an empty buffer: the policy decides as for
+    /// [`offer`](Self::offer), and an accepted cell is counted in and out at once without
+    /// touching the queues, since [`take_next`](Self::take_next) would return it immediately.
+    #[inline]
+    pub fn pass_through(&mut self, cell: &Cell) -> Result<(), DropReason> {
+        debug_assert!(self.occupancy == 0, "pass-through with cells queued");
+        self.stats.cells_in += 1;
+        let slot_index = self.vc_slot_of[cell.vc.index()];
+        let slot = self.slots[slot_index as usize];
+        let pool = &mut self.pools[slot.pool as usize];
+        match pool.policy.admit(cell, slot_index as usize, 0, pool.capacity) {
+            Admission::Drop(reason) => {
+                self.stats.dropped[reason as usize] += 1;
+                Err(reason)
+            }
+            Admission::Accept => {
+                self.stats.cells_out += 1;
+                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether every VC shares one FIFO queue, so that cells leave in arrival order and each
+    /// cell's start time is known when it arrives (the network then schedules no "free"
+    /// events for this port: see [`admit_virtual`](Self::admit_virtual)).
+    pub fn is_single_fifo(&self) -> bool {
+        self.queues.len() <= 1
+    }
+
+    /// Single-FIFO ports: admits a cell that will wait in the buffer until a start time the
+    /// caller has computed; the cell itself is not stored (the caller keeps its start time
+    /// and reports it with [`depart_virtual`](Self::depart_virtual)).
+    pub fn admit_virtual(&mut self, cell: &Cell, now: SimTime) -> Result<(), DropReason> {
+        debug_assert!(self.is_single_fifo());
+        self.stats.cells_in += 1;
+        let slot_index = self.vc_slot_of[cell.vc.index()];
+        let slot = self.slots[slot_index as usize];
+        let pool = &mut self.pools[slot.pool as usize];
+        match pool.policy.admit(cell, slot_index as usize, pool.occupancy, pool.capacity) {
+            Admission::Drop(reason) => {
+                self.stats.dropped[reason as usize] += 1;
+                Err(reason)
+            }
+            Admission::Accept => {
+                pool.occupancy += 1;
+                self.stats.on_occupancy_change(now, self.occupancy);
+                self.occupancy += 1;
+                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+                Ok(())
+            }
+        }
+    }
+
+    /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.
+    pub fn depart_virtual(&mut self, at: SimTime) {
+        debug_assert!(self.occupancy > 0, "departure from an empty buffer");
+        self.pools[self.fifo_pool as usize].occupancy -= 1;
+        self.stats.on_occupancy_change(at, self.occupancy);
+        self.occupancy -= 1;
+        self.stats.cells_out += 1;
     }
 
     /// Removes the cell to transmit next: the highest-priority backlogged class, and within it

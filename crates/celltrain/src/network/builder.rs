@@ -284,6 +284,9 @@ impl NetworkBuilder {
             });
         }
         let vc_count = vcs.len();
+        if port_specs.len() > super::MAX_COMPONENTS || self.sources.len() > super::MAX_COMPONENTS {
+            return err(format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
+        }
         let ports: Vec<Port> = port_specs
             .iter()
             .enumerate()
@@ -297,6 +300,7 @@ impl NetworkBuilder {
                 } else {
                     rate
                 };
+                let queue = OutputPort::new(&node.port, &vcs_on_port[i], vc_count);
                 Port {
                     name: format!("{}->{}", node.name, self.nodes[to.index()].name),
                     from,
@@ -305,9 +309,11 @@ impl NetworkBuilder {
                     delay,
                     is_nic,
                     clock: TxClock::new(rate, service),
-                    queue: OutputPort::new(&node.port, &vcs_on_port[i], vc_count),
                     pipe: VecDeque::new(),
                     free_pending: false,
+                    analytic: queue.is_single_fifo(),
+                    starts: VecDeque::new(),
+                    queue,
                 }
             })
             .collect();

@@ -20,7 +20,7 @@ use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{FlowId, NodeId, PortId, SourceId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_core::{EventQueue, TraceHash};
+use celltrain_core::{EventCode, EventQueue, TraceHash};
 use std::collections::VecDeque;
 
 /// What must happen when simulated time reaches an entry.
@@ -36,7 +36,32 @@ pub(crate) enum Event {
     OpenWindow,
 }
 
+/// Event codes: 2 bits of kind, 22 bits of id (4 million components of each kind).
+const KIND_SHIFT: u32 = 22;
+const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
+/// The most ports, sources or flows a network may have (ids must fit an event code).
+pub const MAX_COMPONENTS: usize = ID_MASK as usize;
+
+impl EventCode for Event {
+    #[inline]
+    fn encode(self) -> u32 {
+        let (kind, id) = self.trace_key();
+        (kind << KIND_SHIFT) | id
+    }
+    #[inline]
+    fn decode(code: u32) -> Self {
+        let id = code & ID_MASK;
+        match code >> KIND_SHIFT {
+            0 => Event::PortFree(PortId(id)),
+            1 => Event::PipeHead(PortId(id)),
+            2 => Event::Source(SourceId(id)),
+            _ => Event::OpenWindow,
+        }
+    }
+}
+
 impl Event {
+    #[inline]
     fn trace_key(self) -> (u32, u32) {
         match self {
             Event::PortFree(p) => (0, p.0),
@@ -76,6 +101,24 @@ pub struct Port {
     pipe: VecDeque<(SimTime, Cell)>,
     /// A `PortFree` event is pending.
     free_pending: bool,
+    /// The port is a single FIFO: cells are put on the wire when they arrive, with their
+    /// (future) start times kept here until they pass, so the port needs no events.
+    analytic: bool,
+    /// Start times of the cells admitted to an analytic port that have not started yet.
+    starts: VecDeque<SimTime>,
+}
+
+impl Port {
+    /// Analytic ports: the cells whose start time has come leave the buffer.
+    fn release_started(&mut self, now: SimTime) {
+        while let Some(&start) = self.starts.front() {
+            if start > now {
+                break;
+            }
+            self.starts.pop_front();
+            self.queue.depart_virtual(start);
+        }
+    }
 }
 
 /// Counters of a VC over the measurement window.
@@ -226,6 +269,10 @@ impl Network {
             }
         }
         self.now = self.end;
+        let end = self.end;
+        for port in &mut self.ports {
+            port.release_started(end);
+        }
         progress(Progress { now: self.end, end: self.end, events: self.events });
     }
 
@@ -235,9 +282,10 @@ impl Network {
     pub fn events(&self) -> u64 {
         self.events
     }
-    /// Cells moved across one link, summed over links, since the start of the run.
+    /// Cells moved across one link, summed over links, since the start of the run (cells
+    /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops
+        self.cell_hops - self.ports.iter().map(|p| p.starts.len() as u64).sum::<u64>()
     }
     pub fn trace_hash(&self) -> u64 {
         self.trace.value()
@@ -246,14 +294,22 @@ impl Network {
     pub fn frames_in_flight(&self) -> usize {
         self.frames.live()
     }
-    /// Cells on a port's outgoing pipe.
-    pub fn cells_in_pipe(&self, p: PortId) -> usize {
-        self.ports[p.index()].pipe.len()
+    /// Cells in buffers and on links: sent by a source, neither dropped nor received yet.
+    pub fn cells_in_flight(&self) -> u64 {
+        self.ports
+            .iter()
+            .map(|p| {
+                // An analytic port's waiting cells are already in its pipe.
+                let queued = if p.analytic { 0 } else { u64::from(p.queue.occupancy()) };
+                p.pipe.len() as u64 + queued
+            })
+            .sum()
     }
 
     fn open_window(&mut self) {
         let now = self.now;
         for port in &mut self.ports {
+            port.release_started(now);
             port.queue.open_window(now);
         }
         for vc in &mut self.vcs {
@@ -268,42 +324,69 @@ impl Network {
     fn arrive(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        if port.queue.offer(cell, now).is_err() {
-            self.cell_lost(cell);
-            return;
-        }
-        if port.free_pending {
+        if port.analytic {
+            port.release_started(now);
+            if port.starts.is_empty() && now >= port.clock.free_at() {
+                match port.queue.pass_through(&cell) {
+                    Ok(()) => self.start_cell(p, cell),
+                    Err(_) => self.cell_lost(cell),
+                }
+                return;
+            }
+            if port.queue.admit_virtual(&cell, now).is_err() {
+                self.cell_lost(cell);
+                return;
+            }
+            let start = port.clock.free_at().max(now);
+            port.starts.push_back(start);
+            self.start_cell(p, cell);
             return;
         }
         // Two transmitters at the same rate round their slot grids independently, so a cell
         // can arrive up to a picosecond before the next slot of an idle port; it then starts
         // on that slot without an event (exact to the picosecond, and no queueing decision
         // can intervene: the port holds nothing else).
-        if now + ROUNDING_SLACK >= port.clock.free_at() {
-            self.transmit(p);
-        } else {
+        let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
+        if !port.free_pending && transmitter_free {
+            debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
+            match port.queue.pass_through(&cell) {
+                Ok(()) => self.start_cell(p, cell),
+                Err(_) => self.cell_lost(cell),
+            }
+            return;
+        }
+        if port.queue.offer(cell, now).is_err() {
+            self.cell_lost(cell);
+            return;
+        }
+        if !port.free_pending {
             port.free_pending = true;
             self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
         }
     }
 
-    /// The transmitter of `p` is free: start the next cell, if any.
+    /// The transmitter of `p` is free: start the next queued cell, if any.
     fn transmit(&mut self, p: PortId) {
-        let now = self.now;
+        let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else { return };
+        self.start_cell(p, cell);
         let port = &mut self.ports[p.index()];
-        let Some(cell) = port.queue.take_next(now) else {
-            return;
-        };
-        self.cell_hops += 1;
-        let arrival = port.clock.start(now.max(port.clock.free_at())) + port.delay;
-        if port.pipe.is_empty() {
-            self.queue.schedule(arrival, Event::PipeHead(p));
-        }
-        port.pipe.push_back((arrival, cell));
         if !port.queue.is_empty() {
             port.free_pending = true;
             self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
         }
+    }
+
+    /// Puts `cell` on the wire of `p` now (or on the slot that starts within the rounding
+    /// slack) and into the pipe towards the far end.
+    #[inline]
+    fn start_cell(&mut self, p: PortId, cell: Cell) {
+        let port = &mut self.ports[p.index()];
+        self.cell_hops += 1;
+        let arrival = port.clock.start(self.now.max(port.clock.free_at())) + port.delay;
+        if port.pipe.is_empty() {
+            self.queue.schedule(arrival, Event::PipeHead(p));
+        }
+        port.pipe.push_back((arrival, cell));
     }
 
     fn pipe_head(&mut self, p: PortId) {
@@ -376,11 +459,20 @@ impl Network {
             }
             Source::OnOff(src) => {
                 let flow = src.flow;
-                let next = src.step(now);
                 let vc = self.flows[flow.index()].vc;
-                self.vcs[vc.index()].stats.cells_sent += 1;
                 let first = self.vcs[vc.index()].route[0];
-                self.arrive(first, Cell::raw(vc));
+                let port = &self.ports[first.index()];
+                // An adapter that is a single FIFO paced at exactly the source's peak rate
+                // spaces a burst's cells as the source would: hand it the whole burst.
+                let (cells, next) = if port.analytic && port.clock.service_rate() == src.pcr {
+                    src.burst(now)
+                } else {
+                    (1, src.step(now))
+                };
+                self.vcs[vc.index()].stats.cells_sent += cells;
+                for _ in 0..cells {
+                    self.arrive(first, Cell::raw(vc));
+                }
                 next
             }
         };

@@ -1,0 +1,235 @@
+"""Summaries as pandas DataFrames with explicit dtypes.
+
+Counts are ``int64``, rates, ratios and times ``float64``, names strings, and the
+few low-cardinality labels (flow kind, service category, port policy) ``category``.
+Fields that a later simulator version adds to a summary come along as extra columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+STR = "str"
+CAT = "category"
+I64 = "int64"
+F64 = "float64"
+
+FLOW_COLUMNS: List[Tuple[str, str]] = [
+    ("name", STR), ("kind", CAT), ("vc", STR), ("goodput_bps", F64),
+    ("packets_sent", I64), ("packets_delivered", I64), ("packets_lost", I64),
+    ("packet_loss_ratio", F64), ("bytes_delivered", I64),
+]  # fmt: skip
+VC_COLUMNS: List[Tuple[str, str]] = [
+    ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),
+    ("cells_dropped", I64), ("clr", F64), ("frames_sent", I64), ("frames_delivered", I64),
+    ("frames_lost", I64), ("flr", F64), ("corrupted_pdus", I64),
+]  # fmt: skip
+PORT_COLUMNS: List[Tuple[str, str]] = [
+    ("name", STR), ("rate_bps", I64), ("policy", CAT), ("cells_in", I64), ("cells_out", I64),
+    ("dropped_total", I64), ("dropped_buffer_full", I64), ("dropped_epd", I64),
+    ("dropped_ppd", I64), ("queued_at_start", I64), ("queued_at_end", I64),
+    ("max_queue_cells", I64), ("mean_queue_cells", F64), ("utilization", F64),
+]  # fmt: skip
+CATEGORY_COLUMNS: List[Tuple[str, str]] = [
+    ("category", CAT), ("cells_sent", I64), ("cells_dropped", I64), ("clr", F64),
+]  # fmt: skip
+
+#: Columns of the aggregated view of a sweep (after the point columns and ``seed``).
+AGGREGATE_COLUMNS: List[Tuple[str, str]] = [
+    ("goodput_bps", F64), ("max_goodput_bps", F64), ("efficiency", F64),
+    ("fairness_index", F64), ("bottleneck", STR), ("n_flows", I64), ("mean_plr", F64),
+    ("mean_clr", F64), ("duration_s", F64), ("warmup_s", F64), ("events", I64),
+    ("wall_s", F64), ("trace_hash", STR), ("version", STR), ("key", STR),
+]  # fmt: skip
+
+
+def _string_dtype() -> Any:
+    # pandas >= 3 has a default string dtype ("str"); before, strings are objects.
+    try:
+        return pd.api.types.pandas_dtype("str") if int(pd.__version__.split(".")[0]) >= 3 else object
+    except TypeError:  # pragma: no cover
+        return object
+
+
+def _typed(rows: Sequence[Mapping[str, Any]], columns: Sequence[Tuple[str, str]]) -> pd.DataFrame:
+    names = [c for c, _ in columns]
+    extra: List[str] = []
+    for row in rows:
+        for k in row:
+            if k not in names and k not in extra:
+                extra.append(k)
+    data: Dict[str, Any] = {}
+    for name, dtype in columns:
+        values = [row.get(name) for row in rows]
+        if dtype == STR:
+            data[name] = pd.Series(values, dtype=_string_dtype())
+        elif dtype == CAT:
+            data[name] = pd.Series(values, dtype="category")
+        elif dtype == I64:
+            if any(v is None for v in values):
+                data[name] = pd.Series(values, dtype="Int64")
+            else:
+                data[name] = pd.Series(values, dtype=I64)
+        else:
+            data[name] = pd.Series([np.nan if v is None else v for v in values], dtype=F64)
+    for name in extra:
+        data[name] = pd.Series([row.get(name) for row in rows])
+    return pd.DataFrame(data, columns=names + extra)
+
+
+def _flat_port(p: Mapping[str, Any]) -> Dict[str, Any]:
+    row = {k: v for k, v in p.items() if k != "dropped"}
+    for reason, count in (p.get("dropped") or {}).items():
+        row[f"dropped_{reason}"] = count
+    for reason in ("buffer_full", "epd", "ppd"):
+        row.setdefault(f"dropped_{reason}", 0)
+    return row
+
+
+def flows_frame(flows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    return _typed(flows, FLOW_COLUMNS)
+
+
+def vcs_frame(vcs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    return _typed(vcs, VC_COLUMNS)
+
+
+def ports_frame(ports: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    return _typed([_flat_port(p) for p in ports], PORT_COLUMNS)
+
+
+def categories_frame(categories: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    return _typed(categories, CATEGORY_COLUMNS)
+
+
+# --------------------------------------------------------------------------------------
+# Sweeps: many summaries, one tidy table per kind of row
+
+
+def aggregate_row(summary: Mapping[str, Any], key: Optional[str] = None) -> Dict[str, Any]:
+    a = summary["aggregate"]
+    flows = summary["flows"]
+    vcs = summary["vcs"]
+    return {
+        "goodput_bps": a.get("goodput_bps"),
+        "max_goodput_bps": a.get("max_goodput_bps"),
+        "efficiency": a.get("efficiency"),
+        "fairness_index": a.get("fairness_index"),
+        "bottleneck": a.get("bottleneck"),
+        "n_flows": len(flows),
+        "mean_plr": float(np.mean([f["packet_loss_ratio"] for f in flows])) if flows else None,
+        "mean_clr": float(np.mean([v["clr"] for v in vcs])) if vcs else None,
+        "duration_s": summary.get("duration_s"),
+        "warmup_s": summary.get("warmup_s"),
+        "events": summary.get("events"),
+        "wall_s": summary.get("wall_s"),
+        "trace_hash": summary.get("trace_hash"),
+        "version": summary.get("version"),
+        "key": key,
+    }
+
+
+def _value_sort_key(v: Any) -> Tuple[int, Any]:
+    if v is None or (isinstance(v, float) and v != v):
+        return (3, 0)
+    if isinstance(v, bool):
+        return (0, int(v))
+    if isinstance(v, (int, float)):
+        return (0, v)
+    return (1, str(v))
+
+
+def _column_values(values: List[Any]) -> pd.Series:
+    kinds = {type(v) for v in values if v is not None}
+    if kinds and kinds <= {int}:
+        return pd.Series(values, dtype="Int64" if None in values else I64)
+    if kinds and kinds <= {int, float}:
+        return pd.Series([np.nan if v is None else float(v) for v in values], dtype=F64)
+    if kinds and kinds <= {str}:
+        return pd.Series(values, dtype=_string_dtype())
+    return pd.Series(values, dtype=object)
+
+
+def tidy_tables(
+    entries: Iterable[Tuple[Mapping[str, Any], Mapping[str, Any], Optional[str]]],
+    param_names: Sequence[str] = (),
+    extra_labels: Sequence[str] = (),
+) -> Dict[str, pd.DataFrame]:
+    """Builds the tidy tables of a sweep from ``(labels, summary, key)`` entries.
+
+    ``labels`` maps swept parameter names (and e.g. ``variant``) to the values of the
+    point. The identifying columns are ``scenario``, the labels in ``extra_labels``, the
+    swept parameters (plus every resolved parameter that differs between entries) and
+    ``seed``; rows are sorted by them.
+    """
+    entries = list(entries)
+    names = list(param_names)
+    for labels, _s, _k in entries:
+        for k in labels:
+            if k not in names and k not in extra_labels:
+                names.append(k)
+    # Resolved parameters that vary between entries are identifying too.
+    resolved: Dict[str, set] = {}
+    for _l, s, _k in entries:
+        for k, v in s.get("params", {}).items():
+            resolved.setdefault(k, set()).add(repr(v))
+    for k, seen in resolved.items():
+        missing = any(k not in s.get("params", {}) for _l, s, _k in entries)
+        if (len(seen) > 1 or missing) and k not in names and len(entries) > 1:
+            names.append(k)
+
+    def ident(labels: Mapping[str, Any], s: Mapping[str, Any]) -> Dict[str, Any]:
+        row: Dict[str, Any] = {"scenario": s["scenario"]}
+        for k in extra_labels:
+            row[k] = labels.get(k)
+        for k in names:
+            row[k] = labels[k] if k in labels else s.get("params", {}).get(k)
+        row["seed"] = s["seed"]
+        return row
+
+    order = sorted(
+        range(len(entries)),
+        key=lambda i: (
+            entries[i][1]["scenario"],
+            tuple(_value_sort_key(entries[i][0].get(k)) for k in extra_labels),
+            tuple(
+                _value_sort_key(entries[i][0].get(k, entries[i][1].get("params", {}).get(k)))
+                for k in names
+            ),
+            entries[i][1]["seed"],
+            entries[i][2] or "",
+        ),
+    )
+    id_cols = ["scenario", *extra_labels, *[n if n not in _RESERVED else f"param_{n}" for n in names], "seed"]
+
+    def build(rows_of, columns) -> pd.DataFrame:
+        idents: List[Dict[str, Any]] = []
+        rows: List[Mapping[str, Any]] = []
+        for i in order:
+            labels, s, key = entries[i]
+            for row in rows_of(s, key):
+                idents.append(ident(labels, s))
+                rows.append(row)
+        body = _typed(rows, columns)
+        head: Dict[str, Any] = {}
+        src_names = ["scenario", *extra_labels, *names, "seed"]
+        for col, src in zip(id_cols, src_names):
+            head[col] = _column_values([r[src] for r in idents])
+        head_df = pd.DataFrame(head, columns=id_cols, index=body.index)
+        return pd.concat([head_df, body], axis=1)
+
+    return {
+        "flows": build(lambda s, k: s["flows"], FLOW_COLUMNS),
+        "vcs": build(lambda s, k: s["vcs"], VC_COLUMNS),
+        "ports": build(lambda s, k: [_flat_port(p) for p in s["ports"]], PORT_COLUMNS),
+        "categories": build(lambda s, k: s["categories"], CATEGORY_COLUMNS),
+        "aggregate": build(lambda s, k: [aggregate_row(s, k)], AGGREGATE_COLUMNS),
+    }
+
+
+_RESERVED = {
+    c for cols in (FLOW_COLUMNS, VC_COLUMNS, PORT_COLUMNS, CATEGORY_COLUMNS, AGGREGATE_COLUMNS) for c, _ in cols
+} | {"scenario", "seed", "variant"}

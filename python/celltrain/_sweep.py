@@ -1,0 +1,391 @@
+"""Parameter sweeps: a grid of points × seeds, run in parallel, stored so nothing is lost."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _celltrain
+from ._atomic import write_atomic
+from ._core import ResolvedScenario, Scenario, param_text
+from ._store import Store, key_of, point_identity
+from ._worker import run_point
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+Grid = Optional[Mapping[str, Sequence[Any]]]
+
+
+class SweepResult:
+    """The results of a sweep (or of a whole store, from :func:`load`).
+
+    Attributes
+    ----------
+    flows : pandas.DataFrame
+        The tidy table: one row per point × seed × flow. Columns: ``scenario``, one column
+        per swept parameter (and per label, e.g. ``variant``), ``seed``, then the flow
+        measures of :attr:`celltrain.Result.flows`.
+    aggregate : pandas.DataFrame
+        One row per point × seed: the same identifying columns, then ``goodput_bps``,
+        ``max_goodput_bps``, ``efficiency``, ``fairness_index``, ``bottleneck``,
+        ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
+        (mean of the VCs' cell loss ratios), ``duration_s``, ``warmup_s``, ``events``,
+        ``wall_s``, ``trace_hash``, ``version`` and ``key`` (the store key).
+    vcs, ports, categories : pandas.DataFrame
+        Tidy tables of the VCs, ports and service categories, like ``flows``.
+    summaries : list of dict
+        The summaries, in the order of ``aggregate``'s rows.
+    params : list of str
+        The identifying parameter columns (swept parameters and labels).
+    stats : dict
+        ``total``, ``reused`` (valid stored results), ``computed`` (new runs, including
+        ``recomputed``), ``recomputed`` (stored results found invalid and replaced) and
+        ``problems`` (``[(path, reason), …]`` of the invalid ones).
+    store : pathlib.Path or None
+    """
+
+    def __init__(
+        self,
+        entries: List[Tuple[Dict[str, Any], Dict[str, Any], Optional[str]]],
+        params: Sequence[str],
+        stats: Dict[str, Any],
+        store: Optional[Path],
+    ) -> None:
+        from ._frames import tidy_tables
+
+        tables = tidy_tables(entries, params)
+        self.flows: "pd.DataFrame" = tables["flows"]
+        self.vcs: "pd.DataFrame" = tables["vcs"]
+        self.ports: "pd.DataFrame" = tables["ports"]
+        self.categories: "pd.DataFrame" = tables["categories"]
+        self.aggregate: "pd.DataFrame" = tables["aggregate"]
+        by_key = {k: s for (_l, s, k) in entries}
+        self.summaries: List[Dict[str, Any]] = [by_key[k] for k in self.aggregate["key"]]
+        ident = [c for c in self.aggregate.columns[: list(self.aggregate.columns).index("seed")] if c != "scenario"]
+        self.params: List[str] = ident
+        self.stats = stats
+        self.store = store
+
+    def to_parquet(self, directory: Union[str, "os.PathLike[str]"]) -> Dict[str, Path]:
+        """Writes ``flows``, ``aggregate``, ``vcs``, ``ports`` and ``categories`` as
+        ``<name>.parquet`` files into ``directory`` (each atomically); returns their paths."""
+        import io
+
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        paths = {}
+        for name in ("flows", "aggregate", "vcs", "ports", "categories"):
+            df = _parquet_safe(getattr(self, name))
+            buf = io.BytesIO()
+            df.to_parquet(buf, index=False, engine="pyarrow")
+            path = directory / f"{name}.parquet"
+            write_atomic(path, buf.getvalue())
+            paths[name] = path
+        return paths
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return (
+            f"<celltrain.SweepResult {len(self.aggregate)} runs, {len(self.flows)} flow rows; "
+            f"params {self.params}; reused {s.get('reused', 0)}, computed {s.get('computed', 0)}"
+            f"{', recomputed ' + str(s['recomputed']) if s.get('recomputed') else ''}>"
+        )
+
+
+def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
+    """Columns mixing Python types (ints and strings of two sweeps) become strings."""
+    out = df.copy()
+    for col in out.columns:
+        if out[col].dtype == object:
+            types = {type(v) for v in out[col] if v is not None}
+            if len(types) > 1:
+                out[col] = out[col].map(lambda v: None if v is None else str(v))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+
+
+def grid_points(grid: Grid) -> List[Dict[str, Any]]:
+    """The points of a grid: the Cartesian product of its value lists, in order."""
+    grid = dict(grid or {})
+    for name, values in grid.items():
+        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+            raise TypeError(f"grid[{name!r}] must be a list of values, not {values!r}")
+    names = list(grid)
+    lists = [list(grid[n]) for n in names]
+    for name, values in zip(names, lists):
+        if not values:
+            raise ValueError(f"grid[{name!r}] is empty")
+        texts = [param_text(v) for v in values]
+        if len(set(texts)) != len(texts):
+            raise ValueError(f"grid[{name!r}] repeats a value: {values!r}")
+        for v in values:
+            if not isinstance(v, (str, int, float, bool)):
+                raise TypeError(f"grid[{name!r}]: {v!r} is not a str, int, float or bool")
+    return [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+
+
+def _is_dask_client(executor: Any) -> bool:
+    return type(executor).__module__.split(".")[0] == "distributed" and hasattr(executor, "get_executor")
+
+
+class _Inline:
+    """Runs tasks in the calling thread, one at a time (``jobs=1``)."""
+
+
+def sweep(
+    scenario: Scenario,
+    grid: Grid = None,
+    seeds: Optional[Sequence[Optional[int]]] = None,
+    store: Union[None, str, "os.PathLike[str]"] = None,
+    executor: Any = None,
+    jobs: Optional[int] = None,
+    progress: bool = True,
+    params: Optional[Mapping[str, Any]] = None,
+    labels: Optional[Mapping[str, Any]] = None,
+) -> SweepResult:
+    """Runs ``scenario`` at every point of ``grid`` × ``seeds`` and returns a :class:`SweepResult`.
+
+    Parameters
+    ----------
+    scenario
+        A built-in name, a scenario file or TOML text. The exact text is resolved once
+        (a built-in's from the simulator) and sent to the workers, so every run uses the
+        text the store key was derived from.
+    grid
+        ``{"n_sources": [5, 10, 15, 20], ...}``; the points are the Cartesian product.
+    seeds
+        Seeds to run each point with (default: the scenario's own seed).
+    store
+        A directory for the results. Each run's result is written there atomically as soon
+        as it finishes; points already stored (and valid) are not run again, so an
+        interrupted sweep — even by SIGKILL — resumes where it stopped. Invalid stored
+        results (corrupted, truncated, another key) are recomputed and replaced.
+    executor
+        Where the runs go: ``None`` for local processes (``jobs`` of them, default one per
+        core; ``jobs=1`` runs in this process), any :class:`concurrent.futures.Executor`
+        (a ``ThreadPoolExecutor`` works well: the simulator releases the interpreter lock),
+        or a Dask ``distributed.Client`` (its workers need celltrain installed).
+    progress
+        A progress bar with ETA (tqdm) when stderr is a terminal.
+    params
+        Parameters fixed for every point (``{"duration": "0.5 s"}``).
+    labels
+        Constant columns added to every row (``{"variant": "jittered"}``), stored too.
+
+    Raises :class:`ScenarioError` before running anything if a point is invalid.
+    """
+    resolved = ResolvedScenario.of(scenario)
+    version = _celltrain.__version__
+    points = grid_points(grid)
+    seed_list: List[Optional[int]] = [None] if seeds is None else list(seeds)
+    if not seed_list:
+        raise ValueError("seeds is empty")
+    if len(set(seed_list)) != len(seed_list):
+        raise ValueError(f"seeds repeat a value: {seed_list!r}")
+    for s in seed_list:
+        if s is not None and (not isinstance(s, int) or isinstance(s, bool) or s < 0):
+            raise TypeError(f"seed {s!r} is not a non-negative int")
+    fixed = dict(params or {})
+    label_items = list((labels or {}).items())
+    clash = set(k for k, _ in label_items) & set(points[0]) if points else set()
+    if clash:
+        raise ValueError(f"{sorted(clash)} are both labels and swept parameters")
+
+    # Validate every point before running any (errors name the file, line and key).
+    is_text = resolved.kind == "text"
+    for point in points:
+        ovr = [(k, param_text(v)) for k, v in {**fixed, **point}.items()]
+        _celltrain.check(resolved.text if is_text else resolved.ref, ovr, None, is_text)
+
+    the_store = Store(store).open() if store is not None else None
+
+    tasks = []  # (labels list, overrides, seed, identity, key)
+    for point in points:
+        ovr = [(k, param_text(v)) for k, v in {**fixed, **point}.items()]
+        point_labels = [[k, v] for k, v in label_items] + [[k, v] for k, v in point.items()]
+        for seed in seed_list:
+            identity = point_identity(version, resolved.sha256, ovr, seed)
+            tasks.append((point_labels, ovr, seed, identity, key_of(identity)))
+
+    summaries: Dict[str, Dict[str, Any]] = {}
+    problems: List[Tuple[str, str]] = []
+    todo = []
+    for t in tasks:
+        _labels, _ovr, _seed, identity, key = t
+        if the_store is not None:
+            record, problem = the_store.get(key, identity)
+            if record is not None:
+                summaries[key] = record["summary"]
+                continue
+            if problem != "missing":
+                problems.append((str(the_store.path(key)), problem or "invalid"))
+        todo.append(t)
+    if problems:
+        warnings.warn(
+            f"{len(problems)} stored result(s) invalid, recomputing: "
+            + "; ".join(f"{Path(p).name}: {why}" for p, why in problems[:5])
+            + (" …" if len(problems) > 5 else ""),
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(
+            total=len(tasks),
+            initial=len(tasks) - len(todo),
+            desc=f"sweep {resolved.ref if resolved.kind != 'text' else 'scenario'}",
+            unit="run",
+            disable=None,  # only on a terminal
+            dynamic_ncols=True,
+            smoothing=0.05,
+        )
+
+    def finish(task: Tuple[Any, ...], summary_json: str) -> None:
+        point_labels, _ovr, seed, identity, key = task
+        summary = json.loads(summary_json)
+        if summary.get("version") != version:
+            raise RuntimeError(
+                f"a worker runs celltrain {summary.get('version')}, this process {version}: "
+                "install the same version everywhere"
+            )
+        if the_store is not None:
+            the_store.put(Store.make_record(key, identity, point_labels, resolved.ref, summary))
+        summaries[key] = summary
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        _execute(todo, resolved.text, executor, jobs, finish)
+    finally:
+        if bar is not None:
+            bar.close()
+
+    entries = []
+    for point_labels, _ovr, _seed, _identity, key in tasks:
+        entries.append((dict((k, v) for k, v in point_labels), summaries[key], key))
+    names = [k for k, _ in label_items] + (list(points[0]) if points else [])
+    stats = {
+        "total": len(tasks),
+        "reused": len(tasks) - len(todo),
+        "computed": len(todo),
+        "recomputed": len(problems),
+        "problems": problems,
+    }
+    return SweepResult(entries, names, stats, the_store.root if the_store else None)
+
+
+def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:
+    if not todo:
+        return
+    owned = None
+    if executor is None:
+        n = jobs if jobs is not None else (os.cpu_count() or 1)
+        if n < 1:
+            raise ValueError(f"jobs must be >= 1, not {jobs}")
+        if n == 1 or len(todo) == 1:
+            for task in todo:
+                finish(task, run_point(text, task[1], task[2]))
+            return
+        owned = executor = cf.ProcessPoolExecutor(max_workers=min(n, len(todo)))
+    elif _is_dask_client(executor):
+        executor = executor.get_executor(pure=False)
+    futures: Dict[cf.Future, Tuple[Any, ...]] = {}
+    try:
+        for task in todo:
+            futures[executor.submit(run_point, text, task[1], task[2])] = task
+        for fut in cf.as_completed(futures):
+            finish(futures[fut], fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        if owned is not None:
+            owned.shutdown(wait=False, cancel_futures=True)
+            owned = None
+        raise
+    finally:
+        if owned is not None:
+            owned.shutdown(wait=True)
+
+
+def load(store: Union[str, "os.PathLike[str]"], strict: bool = False) -> SweepResult:
+    """Reads every valid result of a store back as a :class:`SweepResult`.
+
+    Invalid records (corrupted, truncated, under a wrong key) are never used: they are
+    listed in ``stats["problems"]`` with a warning, or raise ``ValueError`` if ``strict``.
+    A sweep over the same store recomputes them.
+    """
+    the_store = Store(store)
+    if not the_store.root.is_dir():
+        raise FileNotFoundError(f"{the_store.root}: no such store")
+    entries = []
+    problems = []
+    names: List[str] = []
+    for path, record, problem in the_store.scan():
+        if record is None:
+            problems.append((str(path), problem or "invalid"))
+            continue
+        labels = {str(k): v for k, v in record.get("labels") or []}
+        for k in labels:
+            if k not in names:
+                names.append(k)
+        entries.append((labels, record["summary"], record["key"]))
+    if problems:
+        message = f"{len(problems)} invalid record(s) in {the_store.root} skipped: " + "; ".join(
+            f"{Path(p).name}: {why}" for p, why in problems[:5]
+        )
+        if strict:
+            raise ValueError(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+    stats = {"total": len(entries), "reused": len(entries), "computed": 0, "recomputed": 0, "problems": problems}
+    return SweepResult(entries, names, stats, the_store.root)
+
+
+# --------------------------------------------------------------------------------------
+# Command-line syntax
+
+
+def parse_value(text: str) -> Union[int, float, str]:
+    """``"5"`` → 5, ``"0.5"`` → 0.5, anything else (``"1 ms"``) stays text."""
+    t = text.strip()
+    if re.fullmatch(r"[+-]?\d+", t):
+        return int(t)
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", t):
+        return float(t)
+    return t
+
+
+def parse_range(text: str) -> List[Union[int, float, str]]:
+    """``"5,10,15"``, ``"1..3"`` (inclusive) or ``"5..20:5"`` (with a step)."""
+    m = re.fullmatch(r"\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*(?::\s*(\d+)\s*)?", text)
+    if m:
+        lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+        if step <= 0 or hi < lo:
+            raise ValueError(f"bad range {text!r}")
+        return list(range(lo, hi + 1, step))
+    values = [parse_value(v) for v in text.split(",") if v.strip()]
+    if not values:
+        raise ValueError(f"no values in {text!r}")
+    return values
+
+
+def parse_grid(specs: Sequence[str]) -> Dict[str, List[Any]]:
+    """``["n_sources=5,10,15,20", "start_jitter=0 s,1 ms"]`` → a grid dict."""
+    grid: Dict[str, List[Any]] = {}
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--grid {spec}: expected NAME=V1,V2,… or NAME=A..B[:STEP]")
+        grid[name.strip()] = parse_range(values)
+    return grid
