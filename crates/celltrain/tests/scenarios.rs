@@ -145,3 +145,50 @@ fn golden_results() {
         assert_eq!(text, expected, "{}: result differs from the golden file", b.name);
     }
 }
+
+/// Mutated built-in scenarios through the whole compiler (parse, parameters, expansion,
+/// network builder): never a panic, always a one-line error naming the file.
+#[test]
+fn fuzzed_scenarios_never_panic() {
+    use celltrain::scenario::{compile_source, Source};
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let inserts = ["\"", "[", "]", "${", "}", "=", "0", "-1", "{i}", "\n", "cells", "ms", "epd", " ", "\"line\""];
+    let (mut ok, mut errors) = (0, 0);
+    for b in builtin::all() {
+        for _ in 0..400 {
+            let mut text: Vec<u8> = b.text.as_bytes().to_vec();
+            for _ in 0..1 + next() % 3 {
+                let at = (next() % text.len() as u64) as usize;
+                match next() % 4 {
+                    0 => text.truncate(at.max(1)),
+                    1 => {
+                        let ins = inserts[(next() % inserts.len() as u64) as usize];
+                        text.splice(at..at, ins.bytes());
+                    }
+                    2 => {
+                        text.remove(at);
+                    }
+                    _ => text[at] = b"0123456789 =\"[]{}$,.-x"[(next() % 22) as usize],
+                }
+            }
+            let text = String::from_utf8_lossy(&text).into_owned();
+            let result = std::panic::catch_unwind(|| compile_source(Source::new("fuzz.toml", text), &[], None).map(|_| ()));
+            match result.expect("the compiler panicked") {
+                Ok(()) => ok += 1,
+                Err(e) => {
+                    let msg = e.to_string();
+                    assert!(msg.starts_with("fuzz.toml"), "{msg}");
+                    assert_eq!(msg.lines().count(), 1, "{msg}");
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert!(ok > 50 && errors > 500, "ok {ok} errors {errors}: the mutations should exercise both paths");
+}

@@ -151,3 +151,46 @@ fn tx_clock_does_not_drift_and_paces() {
     assert_eq!(end, SimTime::ZERO + line.cell_time_ceil());
     assert_eq!(paced.free_at().as_picos(), 42_400_000);
 }
+
+/// Random frame streams from several VCs into a small buffer under each policy, with random
+/// service: the buffer never overflows, the identity holds, EPD refuses a frame only at its
+/// first cell, and once PPD/EPD drop a cell of a frame no later cell of it but the EOM enters.
+#[test]
+fn policies_keep_their_promises_on_random_streams() {
+    use celltrain_core::rng::RngStream;
+    for (round, discard) in
+        [DiscardConfig::TailDrop, DiscardConfig::Ppd, DiscardConfig::Epd(EpdThreshold::Cells(20))].iter().cycle().take(30).enumerate()
+    {
+        let mut rng = RngStream::derive(round as u64, "policy");
+        let config = PortConfig { buffer_cells: 32, reserved: vec![], discard: *discard, per_vc_queues: round % 2 == 0 };
+        let vcs: Vec<_> = (0..4).map(|v| (VcId(v), ServiceCategory::Ubr)).collect();
+        let mut port = OutputPort::new(&config, &vcs, 4);
+        // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
+        let mut state: Vec<(u32, u16, u16, bool)> = (0..4).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16, false)).collect();
+        for step in 0..4000u64 {
+            let now = SimTime::from_picos(step);
+            let v = rng.below(4) as usize;
+            let (frame, index, len, dropped_before) = state[v];
+            let eof = index + 1 == len;
+            let occupancy = port.occupancy();
+            let result = port.offer(cell(v as u32, frame, index, eof), now);
+            assert!(port.occupancy() <= 32);
+            if let Err(reason) = result {
+                if reason == DropReason::EarlyPacketDiscard && index == 0 {
+                    assert!(occupancy >= 20, "EPD refused a frame below the threshold");
+                }
+            } else if dropped_before && !eof && !matches!(discard, DiscardConfig::TailDrop) {
+                panic!("{discard:?} accepted a middle cell of a damaged frame");
+            }
+            if index == 0 && result.is_ok() {
+                assert!(!matches!(discard, DiscardConfig::Epd(_)) || occupancy < 20, "EPD accepted a frame at/above the threshold");
+            }
+            state[v] = if eof { (frame + 1, 0, 1 + rng.below(12) as u16, false) } else { (frame, index + 1, len, dropped_before || result.is_err()) };
+            if rng.below(3) == 0 {
+                port.take_next(now);
+            }
+        }
+        let s = &port.stats;
+        assert_eq!(s.cells_in, s.cells_out + s.dropped_total() + u64::from(port.occupancy()));
+    }
+}
