@@ -165,13 +165,14 @@ pub fn summary_table(s: &Summary) -> String {
         opt(a.fairness_index, &|f| format!("{f:.3}")),
         a.bottleneck.as_deref().unwrap_or("-")
     );
-    if !s.flows.is_empty() {
+    let packet_flows: Vec<_> = s.flows.iter().filter(|f| f.kind != "onoff").collect();
+    if !packet_flows.is_empty() {
         let _ = writeln!(
             out,
             "\n{:<14} {:>6} {:>14} {:>10} {:>10} {:>9}",
             "flow", "kind", "goodput Mbit/s", "sent", "delivered", "PLR"
         );
-        for f in &s.flows {
+        for f in packet_flows {
             let _ = writeln!(
                 out,
                 "{:<14} {:>6} {:>14} {:>10} {:>10} {:>8.3}%",

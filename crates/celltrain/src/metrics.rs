@@ -203,7 +203,8 @@ impl Summary {
             .collect();
         let packet_flows: Vec<&FlowSummary> =
             flows.iter().zip(&net.flows).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
-        let goodput_bps: f64 = packet_flows.iter().map(|f| f.goodput_bps).sum();
+        // Summed from +0.0: an empty float sum is −0.0.
+        let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
         let max_goodput_bps = net.bottleneck.and_then(|b| {
             let port = &net.ports[b.index()];
             // Frame format of the first packet flow crossing the bottleneck.

@@ -178,7 +178,8 @@ fn fuzzed_scenarios_never_panic() {
                 }
             }
             let text = String::from_utf8_lossy(&text).into_owned();
-            let result = std::panic::catch_unwind(|| compile_source(Source::new("fuzz.toml", text), &[], None).map(|_| ()));
+            let result =
+                std::panic::catch_unwind(|| compile_source(Source::new("fuzz.toml", text), &[], None).map(|_| ()));
             match result.expect("the compiler panicked") {
                 Ok(()) => ok += 1,
                 Err(e) => {
