@@ -1,1 +1,81 @@
-//! (being written)
+//! celltrain-tcp: a sans-IO TCP endpoint as 4.4BSD really ran it, for a cell-level
+//! simulator of TCP/IP over ATM.
+//!
+//! ```text
+//!   application ── write(bytes) / close() ─┐            ┌── read() ──► application
+//!                                          ▼            │
+//!   TcpEndpoint (A) ── poll_transmit() ──► Segment ──► [IP / AAL5 / cells / switches] ──►
+//!        ▲   ▲                                                                         │
+//!        │   └── on_timeout(now) ◄── simulator (one wake-up at poll_timeout())         │
+//!        └────── on_segment(now, &seg) ◄── [… ACKs back the same way …] ◄── TcpEndpoint (B)
+//! ```
+//!
+//! # What is modelled
+//! * Byte sequence numbers with wrap-around ([`SeqNum`], serial-number comparisons), real
+//!   header fields and options ([`Segment`], [`TcpOptions`]: MSS, window scale,
+//!   SACK-permitted, timestamps, up to four SACK blocks), but no payload bytes: the
+//!   application writes and reads byte *counts*.
+//! * BSD timing: a host slow timer (`timer_granularity`: 500/200/10 ms or exact) with a
+//!   host-wide phase, RTTs counted in ticks, the 4.4BSD fixed-point estimator, `t_rttmin`,
+//!   back-off, 64 s cap, give-up after 12 retransmissions; the 200 ms fast timer for delayed
+//!   ACKs (reference §7.2, §7.8).
+//! * Congestion control and loss recovery as separate pluggable policies sharing a small
+//!   [`Tcb`] ([`CongestionControl`], [`LossRecovery`]); named variants `tahoe`, `reno`,
+//!   `lite`, `newreno`, `sack` ([`Variant`]).
+//! * The receiver: reassembly queue, immediate ACKs for out-of-order data, delayed ACKs
+//!   (BSD / SunOS rules), RFC 2018 SACK blocks, receiver SWS avoidance, window updates.
+//!
+//! # What is abstracted away
+//! Payload bytes, checksums, urgent data, IP, PAWS, keep-alive and the connection-
+//! establishment timer, listen queues. See [`endpoint`] for the driving contract.
+//!
+//! # Choices and deviations (see also `/work/shared/reference.md` §7)
+//! * `reno` is RFC 5681 Reno (ssthresh = max(FlightSize/2, 2·SMSS), deflate to ssthresh);
+//!   the 4.4BSD code, with its `min(snd_wnd, cwnd)` ssthresh rounded to whole segments and
+//!   its exit at ssthresh + 1 MSS (reference 7.e), is `lite`. `tahoe` uses the BSD
+//!   arithmetic; its Tahoe-only details are from memory (reference §12.12).
+//! * `lite` also models 4.4BSD-Lite's header-prediction pure-ACK path (no window update,
+//!   no `t_dupacks` reset, no deflation when `snd_cwnd >= snd_wnd`), and the
+//!   `t_dupacks > tcprexmtthresh` deflation guard (no deflation after exactly three).
+//! * With timestamps, `t_maxseg` itself is 12 octets smaller (as the brief and FreeBSD do);
+//!   4.4BSD-Lite2 kept `t_maxseg` and trimmed each segment by the option length instead.
+//! * `t_rttmin` stays a tick count for every granularity (2 ticks, as the brief says); the
+//!   other BSD constants are seconds × ticks-per-second.
+//! * NewReno: full-ACK option (2) `cwnd = ssthresh` (reference 7.f), "Impatient" timer,
+//!   `recover` initialised to the ISS, so loss of the very first data segment is repaired
+//!   by the RTO, as RFC 6582 reads.
+//! * SACK blocks are sent on pure ACKs only (data segments keep their full payload).
+//! * A window update is never taken from a segment carrying SYN (its window is unscaled).
+//! * `close()` before the handshake completes takes effect on reaching ESTABLISHED.
+//! * A CLOSED endpoint answers stray segments with an RST (the host without a TCB).
+//!
+//! # Determinism
+//! Everything is integer arithmetic on [`celltrain_core::SimTime`] picoseconds and 32-bit
+//! sequence numbers; there is no hidden clock, randomness or hash iteration. The same
+//! inputs give the same outputs.
+#![forbid(unsafe_code)]
+
+pub mod cc;
+pub mod config;
+pub mod endpoint;
+pub mod reass;
+pub mod recovery;
+pub mod rtt;
+pub mod sack;
+pub mod segment;
+pub mod seq;
+pub mod stats;
+pub mod tcb;
+pub mod timers;
+
+#[cfg(test)]
+mod tests;
+
+pub use cc::CongestionControl;
+pub use config::{BsdCaIncrement, DelayedAck, MssChoice, TcpConfig, TcpConfigError, TimerGranularity, Variant};
+pub use endpoint::{Negotiated, State, TcpEndpoint};
+pub use recovery::LossRecovery;
+pub use segment::{Flags, SackBlock, Segment, TcpOptions};
+pub use seq::SeqNum;
+pub use stats::TcpStats;
+pub use tcb::{CaState, Tcb};

@@ -1,0 +1,68 @@
+//! Congestion control: window arithmetic only (ns-3 `TcpCongestionOps`).
+//!
+//! A [`CongestionControl`] never sends and never schedules. It answers two questions: how
+//! far `ssthresh` drops after a loss, and how `cwnd` grows when an ACK acknowledges new data
+//! outside loss recovery. Loss recovery (what happens between "loss inferred" and "recovery
+//! point acknowledged") is the separate [`crate::recovery::LossRecovery`] trait.
+//!
+//! Two implementations:
+//! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte; reference §7.3),
+//!   used by `tahoe` and `lite`;
+//! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`).
+//!
+//! Room for Vegas: `on_rtt_sample` sees every RTT sample and `on_send` every transmission,
+//! `on_ca_state` every congestion-state change; a `VegasCc` needs nothing else.
+
+mod bsd;
+mod rfc5681;
+
+pub use bsd::BsdCc;
+pub use rfc5681::Rfc5681Cc;
+
+use crate::seq::SeqNum;
+use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
+use celltrain_core::{SimDuration, SimTime};
+use std::fmt;
+
+/// Window arithmetic of a TCP sender.
+pub trait CongestionControl: fmt::Debug {
+    /// Short name for reports.
+    fn name(&self) -> &'static str;
+
+    /// The slow-start threshold after a loss event; the caller applies it.
+    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32;
+
+    /// An ACK acknowledged new data and the loss recovery allowed window growth.
+    fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckInfo, now: SimTime);
+
+    /// Every RTT sample fed to the retransmission-timer estimator (Vegas needs them all).
+    fn on_rtt_sample(&mut self, _tcb: &Tcb, _rtt: SimDuration, _now: SimTime) {}
+
+    /// A data segment `[seq, seq + len)` was transmitted (Vegas timestamps it).
+    fn on_send(&mut self, _tcb: &Tcb, _seq: SeqNum, _len: u32, _now: SimTime) {}
+
+    /// The congestion state is about to change from `from` to `to`.
+    fn on_ca_state(&mut self, _tcb: &Tcb, _from: CaState, _to: CaState) {}
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::seq::SeqNum;
+    use crate::tcb::{AckInfo, Tcb};
+
+    /// A block in steady state: `cwnd` octets, `maxseg` MSS, peer window 65535.
+    pub fn tcb(maxseg: u32, cwnd: u32, ssthresh: u32) -> Tcb {
+        let mut t = Tcb::new(SeqNum(1000), maxseg, cwnd, 3);
+        t.ssthresh = ssthresh;
+        t.snd_wnd = 65_535;
+        t.snd_una = SeqNum(1001);
+        t.snd_nxt = SeqNum(1001);
+        t.snd_max = SeqNum(1001);
+        t
+    }
+
+    /// An ACK of `acked` new octets.
+    pub fn ack(acked: u32) -> AckInfo {
+        AckInfo { ack: SeqNum(0), acked, is_dup: false, newly_sacked: 0, flight_before: 0, syn_acked: false }
+    }
+}

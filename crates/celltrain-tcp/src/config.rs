@@ -1,0 +1,435 @@
+//! Endpoint configuration: named TCP variants, MSS choice, BSD timer granularity, delayed-ACK
+//! policy, buffers and options. [`TcpConfig::default`] is a 4.4BSD-Lite(2)-like host on a
+//! Classical-IP-over-ATM interface (MTU 9180).
+//!
+//! A configuration is a factory: [`Variant`] chooses which [`CongestionControl`] and
+//! [`LossRecovery`] implementations an endpoint composes (style §2.9), so adding a variant
+//! (Vegas, adaptive fast retransmit) means adding a policy file and a `Variant` arm.
+
+use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc};
+use crate::recovery::{LiteRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery};
+use crate::segment::IP_HEADER;
+use crate::seq::SeqNum;
+use crate::tcb::{TCP_MAXWIN, TCP_MAX_WINSHIFT};
+use celltrain_core::SimDuration;
+use std::fmt;
+
+/// A named TCP variant: one congestion-control policy plus one loss-recovery policy.
+///
+/// | variant | window arithmetic ([`CongestionControl`]) | loss recovery ([`LossRecovery`]) |
+/// |---|---|---|
+/// | `tahoe` | BSD ([`BsdCc`]) | 4.3BSD-Tahoe fast retransmit, cwnd = 1 MSS, slow start |
+/// | `reno` | RFC 5681 ([`Rfc5681Cc`]) | RFC 5681 §3.2 fast retransmit / fast recovery |
+/// | `lite` | BSD ([`BsdCc`]) | 4.4BSD-Lite2 `tcp_input.c` Reno code, exact (ref §7.4), plus its header-prediction fast path |
+/// | `newreno` | RFC 5681 | RFC 6582 (partial ACKs, "Impatient" timer) |
+/// | `sack` | RFC 5681 | RFC 2018 blocks + RFC 6675 conservative recovery (falls back to `newreno` if the peer does not permit SACK) |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// 4.3BSD-Tahoe: fast retransmit, then slow start from one segment.
+    Tahoe,
+    /// RFC 5681 Reno: ssthresh = max(FlightSize/2, 2·SMSS), inflate, deflate to ssthresh.
+    Reno,
+    /// 4.4BSD-Lite(2) exactly as its code ran (reference §7.3/§7.4).
+    Lite,
+    /// RFC 6582 NewReno.
+    NewReno,
+    /// RFC 2018 SACK with RFC 6675 loss recovery.
+    Sack,
+}
+
+impl Variant {
+    /// Every variant, in a fixed order (for sweeps and tests).
+    pub const ALL: [Variant; 5] = [Variant::Tahoe, Variant::Reno, Variant::Lite, Variant::NewReno, Variant::Sack];
+
+    /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Tahoe => "tahoe",
+            Variant::Reno => "reno",
+            Variant::Lite => "lite",
+            Variant::NewReno => "newreno",
+            Variant::Sack => "sack",
+        }
+    }
+
+    /// Parses a configuration name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether this variant offers SACK-permitted on its SYN (and so generates SACK blocks
+    /// as a receiver when the peer offers it too).
+    pub const fn offers_sack(self) -> bool {
+        matches!(self, Variant::Sack)
+    }
+
+    /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
+    /// the congestion-window update and the fast-recovery deflation; see [`LiteRecovery`]).
+    pub const fn header_prediction(self) -> bool {
+        matches!(self, Variant::Lite)
+    }
+
+    /// Builds the congestion-control policy of this variant.
+    pub fn congestion_control(self, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
+        match self {
+            Variant::Tahoe | Variant::Lite => Box::new(BsdCc::new(cfg.bsd_ca_increment)),
+            Variant::Reno | Variant::NewReno | Variant::Sack => Box::new(Rfc5681Cc::new()),
+        }
+    }
+
+    /// Builds the loss-recovery policy of this variant for a connection whose initial send
+    /// sequence number is `iss` (RFC 6582 initialises `recover` to it).
+    pub fn loss_recovery(self, iss: SeqNum) -> Box<dyn LossRecovery> {
+        match self {
+            Variant::Tahoe => Box::new(TahoeRecovery::new()),
+            Variant::Reno => Box::new(RenoRecovery::new()),
+            Variant::Lite => Box::new(LiteRecovery::new()),
+            Variant::NewReno => Box::new(NewRenoRecovery::new(iss)),
+            Variant::Sack => Box::new(SackRecovery::new()),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the endpoint chooses the MSS it offers on its SYN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MssChoice {
+    /// Offer exactly this many octets.
+    Fixed(u32),
+    /// Derive from the interface MTU as 4.4BSD `tcp_mss()` does: `mss = mtu − 40`; if
+    /// `mclbytes` is given and the result exceeds it, round down to a multiple of it
+    /// (4.4BSD: MCLBYTES 1024 on i386, 2048 on hp300; 9180 → 8192 either way).
+    FromMtu {
+        /// Interface MTU, octets (IP datagram size).
+        mtu: u32,
+        /// Mbuf cluster size for the BSD rounding, octets; `None` = use the MTU exactly.
+        mclbytes: Option<u32>,
+    },
+}
+
+impl MssChoice {
+    /// The MSS offered on the SYN, octets (before the timestamp-option deduction, which
+    /// applies once timestamps are negotiated).
+    pub fn offer(self) -> u32 {
+        match self {
+            MssChoice::Fixed(m) => m,
+            MssChoice::FromMtu { mtu, mclbytes } => {
+                let mss = mtu.saturating_sub(IP_HEADER + crate::segment::TCP_HEADER_BASE);
+                match mclbytes {
+                    Some(c) if c > 0 && mss > c => mss / c * c,
+                    _ => mss,
+                }
+            }
+        }
+    }
+}
+
+/// The slow (retransmission) timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerGranularity {
+    /// BSD `tcp_slowtimo`: a host-wide tick every `period` (phase [`TcpConfig::tick_phase`]).
+    /// RTTs are counted in ticks, RTOs expire on tick boundaries, the estimator is BSD's
+    /// fixed-point `tcp_xmit_timer` (reference §7.2). `period` must divide one second.
+    Ticks(SimDuration),
+    /// No tick quantisation: RFC 6298 estimator on exact durations, RTO is a continuous
+    /// deadline, delayed ACKs wait exactly `delayed_ack_timeout`.
+    Exact,
+}
+
+impl TimerGranularity {
+    /// 4.4BSD: PR_SLOWHZ = 2.
+    pub const BSD_500MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(500));
+    /// Solaris 2.x-style 200 ms granularity.
+    pub const TICKS_200MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(200));
+    /// SunOS `softclock` resolution, 10 ms.
+    pub const TICKS_10MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(10));
+}
+
+/// When the receiver acknowledges in-order data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DelayedAck {
+    /// Acknowledge every segment at once.
+    Off,
+    /// 4.4BSD: `TF_DELACK`, answered at the next fast-timer tick, unless `tcp_output`'s
+    /// window-update rule fires first: the window that could newly be advertised is
+    /// ≥ 2·MSS or ≥ half the receive buffer. With an application that reads promptly this
+    /// is "ACK every second full segment".
+    Bsd,
+    /// SunOS 4.1.x: as `Bsd`, but the window-update rule is "slid by ≥ 2 maximum segments
+    /// or ≥ 35 % of the maximum window (the receive buffer)".
+    SunOs,
+}
+
+/// Congestion-avoidance increment of the BSD window arithmetic (reference §7.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum BsdCaIncrement {
+    /// 4.4BSD-Lite2 code: `incr = maxseg·maxseg / cwnd` per ACK.
+    #[default]
+    MaxsegSquaredOverCwnd,
+    /// 4.3BSD-Reno / Net/3 as remembered in reference §7.3 (not confirmed from source, §12.12):
+    /// `incr = maxseg·maxseg / cwnd + maxseg / 8`.
+    PlusMaxsegOver8,
+}
+
+/// Configuration of one TCP endpoint. Every field has a unit; `validate()` checks ranges.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Congestion control + loss recovery combination.
+    pub variant: Variant,
+    /// MSS offered on the SYN.
+    pub mss: MssChoice,
+    /// Send socket buffer (`so_snd.sb_hiwat`), octets: the most data written but not yet
+    /// acknowledged.
+    pub send_buffer_bytes: u32,
+    /// Receive socket buffer (`so_rcv.sb_hiwat`), octets: bounds the advertised window.
+    pub recv_buffer_bytes: u32,
+    /// Slow-timer granularity (or exact timers).
+    pub timer_granularity: TimerGranularity,
+    /// Phase of the host's timers: slow ticks happen at `tick_phase + k·period`, fast ticks
+    /// at `tick_phase + k·delayed_ack_timeout` (k ≥ 0; taken modulo the period). All
+    /// connections of one host share it, which is what synchronises them.
+    pub tick_phase: SimDuration,
+    /// Delayed-ACK policy of the receiver.
+    pub delayed_ack: DelayedAck,
+    /// Fast-timer period (`tcp_fasttimo`, BSD 200 ms); with `TimerGranularity::Exact`, the
+    /// exact delay of a delayed ACK.
+    pub delayed_ack_timeout: SimDuration,
+    /// Offer RFC 7323 timestamps (BSD `tcp_do_rfc1323`).
+    pub timestamps: bool,
+    /// Offer RFC 7323 window scaling (BSD `tcp_do_rfc1323`).
+    pub window_scaling: bool,
+    /// Initial congestion window, segments (BSD: 1).
+    pub initial_cwnd_segments: u32,
+    /// Duplicate ACKs that trigger fast retransmit (BSD `tcprexmtthresh`, RFC DupThresh: 3).
+    pub dupack_threshold: u32,
+    /// Nagle's algorithm (BSD default on, i.e. `TF_NODELAY` off).
+    pub nagle: bool,
+    /// Minimum RTO `t_rttmin`, slow ticks (BSD TCPTV_MIN = 2 ticks). Ticks mode only.
+    pub rttmin_ticks: u32,
+    /// Minimum RTO with exact timers (RFC 6298 (2.4): 1 s).
+    pub exact_rto_min: SimDuration,
+    /// Maximum RTO (BSD TCPTV_REXMTMAX = 64 s).
+    pub rto_max: SimDuration,
+    /// Retransmissions before the connection is dropped (BSD TCP_MAXRXTSHIFT = 12; the
+    /// next expiry aborts).
+    pub max_retransmissions: u32,
+    /// Maximum segment lifetime; TIME_WAIT lasts 2·MSL (BSD TCPTV_MSL = 30 s).
+    pub msl: SimDuration,
+    /// Congestion-avoidance increment of the BSD arithmetic (`tahoe`, `lite`).
+    pub bsd_ca_increment: BsdCaIncrement,
+}
+
+impl Default for TcpConfig {
+    /// 4.4BSD-Lite2 on Classical IP over ATM: `lite`, MSS from MTU 9180 (no MCLBYTES
+    /// rounding), 500 ms slow timer at phase 0, BSD delayed ACKs with a 200 ms fast timer,
+    /// RFC 1323 options on (`tcp_do_rfc1323 = 1`), one-segment initial window, three dup
+    /// ACKs, Nagle on, `t_rttmin` 2 ticks, RTO ≤ 64 s, give-up after 12 retransmissions,
+    /// MSL 30 s. Buffers are 64 KB − 1 rather than Lite's 8 KB, which would be smaller
+    /// than one ATM-sized segment.
+    fn default() -> Self {
+        TcpConfig {
+            variant: Variant::Lite,
+            mss: MssChoice::FromMtu { mtu: 9180, mclbytes: None },
+            send_buffer_bytes: 65_535,
+            recv_buffer_bytes: 65_535,
+            timer_granularity: TimerGranularity::BSD_500MS,
+            tick_phase: SimDuration::ZERO,
+            delayed_ack: DelayedAck::Bsd,
+            delayed_ack_timeout: SimDuration::from_millis(200),
+            timestamps: true,
+            window_scaling: true,
+            initial_cwnd_segments: 1,
+            dupack_threshold: 3,
+            nagle: true,
+            rttmin_ticks: 2,
+            exact_rto_min: SimDuration::from_secs(1),
+            rto_max: SimDuration::from_secs(64),
+            max_retransmissions: 12,
+            msl: SimDuration::from_secs(30),
+            bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
+        }
+    }
+}
+
+/// Why a [`TcpConfig`] was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcpConfigError {
+    /// The MSS offered is outside 32..=65495 octets (BSD floor 32; IP limit 65535 − 40).
+    MssOutOfRange(u32),
+    /// `mclbytes` must be a power of two ≥ 32.
+    BadMclbytes(u32),
+    /// A buffer size is zero or above the largest scaled window (65535 << 14).
+    BufferOutOfRange(&'static str, u32),
+    /// The timer period must be positive, at most 1 s, and divide 1 s.
+    BadTimerPeriod(SimDuration),
+    /// The delayed-ACK timeout must be positive.
+    ZeroDelayedAckTimeout,
+    /// A count that must be at least one is zero.
+    ZeroCount(&'static str),
+    /// The RTO bounds are inconsistent (zero minimum or minimum above maximum).
+    BadRtoBounds,
+    /// The MSL must be positive.
+    ZeroMsl,
+}
+
+impl fmt::Display for TcpConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcpConfigError::MssOutOfRange(m) => write!(f, "MSS {m} outside 32..=65495 octets"),
+            TcpConfigError::BadMclbytes(c) => write!(f, "mclbytes {c} is not a power of two >= 32"),
+            TcpConfigError::BufferOutOfRange(which, v) => {
+                write!(f, "{which} = {v} outside 1..=1073725440 octets")
+            }
+            TcpConfigError::BadTimerPeriod(d) => {
+                write!(f, "timer period {d} must be positive, at most 1 s, and divide 1 s")
+            }
+            TcpConfigError::ZeroDelayedAckTimeout => write!(f, "delayed_ack_timeout must be positive"),
+            TcpConfigError::ZeroCount(which) => write!(f, "{which} must be at least 1"),
+            TcpConfigError::BadRtoBounds => write!(f, "RTO bounds: need 0 < minimum <= maximum"),
+            TcpConfigError::ZeroMsl => write!(f, "msl must be positive"),
+        }
+    }
+}
+
+impl std::error::Error for TcpConfigError {}
+
+/// The largest window a receiver can advertise with scaling: 65535 << 14 octets.
+pub const MAX_SCALED_WINDOW: u32 = TCP_MAXWIN << TCP_MAX_WINSHIFT;
+
+impl TcpConfig {
+    /// A default configuration with another variant.
+    pub fn with_variant(variant: Variant) -> Self {
+        TcpConfig { variant, ..TcpConfig::default() }
+    }
+
+    /// Checks every field's range.
+    pub fn validate(&self) -> Result<(), TcpConfigError> {
+        if let MssChoice::FromMtu { mclbytes: Some(c), .. } = self.mss {
+            if c < 32 || !c.is_power_of_two() {
+                return Err(TcpConfigError::BadMclbytes(c));
+            }
+        }
+        let mss = self.mss.offer();
+        if !(32..=65_495).contains(&mss) {
+            return Err(TcpConfigError::MssOutOfRange(mss));
+        }
+        for (name, v) in [("send_buffer_bytes", self.send_buffer_bytes), ("recv_buffer_bytes", self.recv_buffer_bytes)]
+        {
+            if v == 0 || v > MAX_SCALED_WINDOW {
+                return Err(TcpConfigError::BufferOutOfRange(name, v));
+            }
+        }
+        if let TimerGranularity::Ticks(p) = self.timer_granularity {
+            let one_s = SimDuration::from_secs(1).as_picos();
+            if p.is_zero() || p.as_picos() > one_s || !one_s.is_multiple_of(p.as_picos()) {
+                return Err(TcpConfigError::BadTimerPeriod(p));
+            }
+        }
+        if self.delayed_ack_timeout.is_zero() {
+            return Err(TcpConfigError::ZeroDelayedAckTimeout);
+        }
+        for (name, v) in [
+            ("initial_cwnd_segments", self.initial_cwnd_segments),
+            ("dupack_threshold", self.dupack_threshold),
+            ("rttmin_ticks", self.rttmin_ticks),
+            ("max_retransmissions", self.max_retransmissions),
+        ] {
+            if v == 0 {
+                return Err(TcpConfigError::ZeroCount(name));
+            }
+        }
+        if self.exact_rto_min.is_zero() || self.exact_rto_min > self.rto_max {
+            return Err(TcpConfigError::BadRtoBounds);
+        }
+        if self.msl.is_zero() {
+            return Err(TcpConfigError::ZeroMsl);
+        }
+        Ok(())
+    }
+
+    /// The window-scale shift this host requests: the smallest with
+    /// `65535 << shift ≥ recv_buffer_bytes`, at most 14 (4.4BSD `request_r_scale`).
+    pub fn requested_window_scale(&self) -> u8 {
+        let mut s = 0u8;
+        while s < TCP_MAX_WINSHIFT && (TCP_MAXWIN << s) < self.recv_buffer_bytes {
+            s += 1;
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mss_from_mtu_with_and_without_bsd_rounding() {
+        let exact = MssChoice::FromMtu { mtu: 9180, mclbytes: None };
+        assert_eq!(exact.offer(), 9140);
+        let i386 = MssChoice::FromMtu { mtu: 9180, mclbytes: Some(1024) };
+        let hp300 = MssChoice::FromMtu { mtu: 9180, mclbytes: Some(2048) };
+        assert_eq!(i386.offer(), 8192, "reference §7.1: 9140 rounds down to 8192");
+        assert_eq!(hp300.offer(), 8192);
+        let small = MssChoice::FromMtu { mtu: 576, mclbytes: Some(1024) };
+        assert_eq!(small.offer(), 536, "no rounding below MCLBYTES");
+        assert_eq!(MssChoice::Fixed(512).offer(), 512);
+    }
+
+    #[test]
+    fn default_is_valid_and_variant_names_round_trip() {
+        TcpConfig::default().validate().unwrap();
+        for v in Variant::ALL {
+            assert_eq!(Variant::from_name(v.name()), Some(v));
+            TcpConfig::with_variant(v).validate().unwrap();
+        }
+        assert_eq!(Variant::from_name("NewReno"), Some(Variant::NewReno));
+        assert_eq!(Variant::from_name("vegas"), None);
+    }
+
+    #[test]
+    fn validation_rejects_bad_values() {
+        let bad = |f: fn(&mut TcpConfig)| {
+            let mut c = TcpConfig::default();
+            f(&mut c);
+            c.validate().unwrap_err()
+        };
+        assert_eq!(bad(|c| c.mss = MssChoice::Fixed(16)), TcpConfigError::MssOutOfRange(16));
+        assert_eq!(
+            bad(|c| c.mss = MssChoice::FromMtu { mtu: 9180, mclbytes: Some(1000) }),
+            TcpConfigError::BadMclbytes(1000)
+        );
+        assert!(matches!(bad(|c| c.recv_buffer_bytes = 0), TcpConfigError::BufferOutOfRange(..)));
+        assert!(matches!(bad(|c| c.send_buffer_bytes = MAX_SCALED_WINDOW + 1), TcpConfigError::BufferOutOfRange(..)));
+        assert!(matches!(
+            bad(|c| c.timer_granularity = TimerGranularity::Ticks(SimDuration::from_millis(300))),
+            TcpConfigError::BadTimerPeriod(_)
+        ));
+        assert!(matches!(
+            bad(|c| c.timer_granularity = TimerGranularity::Ticks(SimDuration::ZERO)),
+            TcpConfigError::BadTimerPeriod(_)
+        ));
+        assert_eq!(bad(|c| c.delayed_ack_timeout = SimDuration::ZERO), TcpConfigError::ZeroDelayedAckTimeout);
+        assert_eq!(bad(|c| c.dupack_threshold = 0), TcpConfigError::ZeroCount("dupack_threshold"));
+        assert_eq!(bad(|c| c.exact_rto_min = SimDuration::from_secs(65)), TcpConfigError::BadRtoBounds);
+        assert_eq!(bad(|c| c.msl = SimDuration::ZERO), TcpConfigError::ZeroMsl);
+        let ok = TcpConfig { timer_granularity: TimerGranularity::TICKS_10MS, ..TcpConfig::default() };
+        ok.validate().unwrap();
+    }
+
+    #[test]
+    fn requested_window_scale_is_smallest_sufficient_shift() {
+        let mut c = TcpConfig { recv_buffer_bytes: 65_535, ..TcpConfig::default() };
+        assert_eq!(c.requested_window_scale(), 0);
+        c.recv_buffer_bytes = 65_536;
+        assert_eq!(c.requested_window_scale(), 1);
+        c.recv_buffer_bytes = 512 * 1024;
+        assert_eq!(c.requested_window_scale(), 4, "65535 << 3 < 524288 <= 65535 << 4");
+        c.recv_buffer_bytes = MAX_SCALED_WINDOW;
+        assert_eq!(c.requested_window_scale(), 14);
+    }
+}

@@ -1,0 +1,398 @@
+//! Conservative SACK-based loss recovery (RFC 6675) on the RFC 2018 scoreboard.
+
+use super::{DupAckRule, LossRecovery, RecoveryStep, TxChoice, TxLimits};
+use crate::cc::CongestionControl;
+use crate::sack::Scoreboard;
+use crate::seq::SeqNum;
+use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
+
+/// RFC 6675 §5 (reference §7.6).
+///
+/// Sequence variables are stored one past RFC 6675's inclusive octets: `recovery_point` is
+/// RecoveryPoint + 1 (= `snd_max` at entry), `high_rxt` is HighRxt + 1.
+///
+/// ```text
+/// dup ACK (SACKs new data), not in recovery, snd_una ≥ guard:
+///   (1)/(2) DupAcks ≥ DupThresh or IsLost(HighACK+1) →
+///   (4.1) RecoveryPoint = HighData   (4.2) ssthresh = cwnd = max(FlightSize/2, 2·SMSS)
+///   (4.3) retransmit HighACK+1, HighRxt = its end   (4.4) SetPipe()   (4.5) → (C)
+/// in recovery: (A) cumulative ACK > RecoveryPoint → leave; (B) SetPipe()
+/// (C) while cwnd − pipe ≥ SMSS: send NextSeg(), pipe += its length
+/// timeout: leave; RecoveryPoint = HighData; no new recovery until HighACK ≥ it (§5.1)
+/// ```
+/// The exiting ACK does not grow the window (cwnd is already ssthresh).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SackRecovery {
+    /// Loss recovery in progress.
+    in_recovery: bool,
+    /// RecoveryPoint + 1: recovery ends when the cumulative ACK reaches it.
+    recovery_point: SeqNum,
+    /// A new recovery may start only once `snd_una` reaches this (after a timeout).
+    guard: Option<SeqNum>,
+    /// HighRxt + 1: one past the highest octet retransmitted in this episode.
+    high_rxt: SeqNum,
+    /// RFC 6675 `pipe`, octets.
+    pipe: u32,
+    /// The rescue retransmission (NextSeg rule 4) of this episode has been chosen.
+    rescue_used: bool,
+    /// The next `on_sent` is the rescue retransmission (HighRxt is not advanced by it).
+    rescue_pending: bool,
+    /// The (4.3) retransmission has not been sent yet.
+    awaiting_first_rexmt: bool,
+}
+
+impl SackRecovery {
+    /// An RFC 6675 policy.
+    pub fn new() -> Self {
+        SackRecovery {
+            in_recovery: false,
+            recovery_point: SeqNum(0),
+            guard: None,
+            high_rxt: SeqNum(0),
+            pipe: 0,
+            rescue_used: false,
+            rescue_pending: false,
+            awaiting_first_rexmt: false,
+        }
+    }
+
+    /// RFC 6675 `pipe`, octets (meaningful in recovery).
+    pub fn pipe(&self) -> u32 {
+        self.pipe
+    }
+
+    fn set_pipe(&mut self, tcb: &Tcb, sb: &Scoreboard) {
+        self.high_rxt = self.high_rxt.max(tcb.snd_una);
+        self.pipe = sb.pipe(tcb.snd_una, tcb.snd_max, self.high_rxt, tcb.maxseg, tcb.dupack_threshold);
+    }
+
+    /// RFC 6675 `NextSeg()`.
+    fn next_seg(&mut self, tcb: &Tcb, sb: &Scoreboard, lim: &TxLimits) -> Option<(SeqNum, SeqNum)> {
+        let smss = tcb.maxseg;
+        let from = self.high_rxt.max(tcb.snd_una);
+        let mut rule3 = None;
+        if let Some(highest) = sb.highest_sacked() {
+            let s = sb.first_unsacked_from(from);
+            if s.lt(highest) {
+                let end = (s + smss).min(sb.next_sacked_after(s).unwrap_or(highest));
+                // (1) S2 > HighRxt, S2 < highest SACKed octet, IsLost(S2).
+                if sb.is_lost(s, smss, tcb.dupack_threshold) {
+                    return Some((s, end));
+                }
+                rule3 = Some((s, end));
+            }
+        }
+        // (2) Previously unsent data, if the receiver's window allows.
+        if tcb.snd_max.lt(lim.data_end) && tcb.snd_max.lt(lim.rwnd_end) {
+            let end = (tcb.snd_max + smss).min(lim.data_end).min(lim.rwnd_end);
+            return Some((tcb.snd_max, end));
+        }
+        // (3) Un-SACKed data above HighRxt below the highest SACKed octet, not yet lost.
+        if rule3.is_some() {
+            return rule3;
+        }
+        // (4) One rescue retransmission per episode, ending at the highest un-SACKed octet.
+        if !self.rescue_used && tcb.snd_una.lt(tcb.snd_max) {
+            let mut top = tcb.snd_max;
+            for &(s, e) in sb.ranges().iter().rev() {
+                if e == top {
+                    top = s;
+                } else {
+                    break;
+                }
+            }
+            if tcb.snd_una.lt(top) {
+                let mut start = (top - smss).max(tcb.snd_una);
+                if top - tcb.snd_una < smss {
+                    start = tcb.snd_una;
+                }
+                for &(_, e) in sb.ranges() {
+                    if e.le(top) && e.gt(start) {
+                        start = e;
+                    }
+                }
+                self.rescue_used = true;
+                self.rescue_pending = true;
+                return Some((start, top));
+            }
+        }
+        None
+    }
+}
+
+impl Default for SackRecovery {
+    fn default() -> Self {
+        SackRecovery::new()
+    }
+}
+
+impl LossRecovery for SackRecovery {
+    fn name(&self) -> &'static str {
+        "sack"
+    }
+
+    fn dupack_rule(&self) -> DupAckRule {
+        DupAckRule::Sack
+    }
+
+    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+        // §5: "If the incoming ACK is a cumulative acknowledgment, the TCP MUST reset DupAcks
+        // to zero. If the incoming ACK is a duplicate acknowledgment ... increase DupAcks by one".
+        if ack.acked > 0 {
+            tcb.dupacks = 0;
+        }
+        if ack.is_dup {
+            tcb.dupacks += 1;
+        }
+        if self.in_recovery {
+            if ack.ack.ge(self.recovery_point) {
+                // (A) "An incoming cumulative ACK for a sequence number greater than
+                // RecoveryPoint signals the end of loss recovery".
+                self.in_recovery = false;
+                self.guard = Some(self.recovery_point);
+                return RecoveryStep { restart_rto: true, ca_state: Some(CaState::Open), ..RecoveryStep::default() };
+            }
+            // (B.2) SetPipe(); (C) happens in choose_tx.
+            self.set_pipe(tcb, sb);
+            return RecoveryStep { restart_rto: true, ..RecoveryStep::default() };
+        }
+        let guard_ok = self.guard.is_none_or(|g| tcb.snd_una.ge(g));
+        let lost = tcb.dupacks >= tcb.dupack_threshold || sb.is_lost(tcb.snd_una, tcb.maxseg, tcb.dupack_threshold);
+        if !(ack.is_dup && guard_ok && lost && tcb.snd_una.lt(tcb.snd_max)) {
+            return RecoveryStep::normal(ack);
+        }
+        // (4.1) RecoveryPoint = HighData.
+        self.recovery_point = tcb.snd_max;
+        // (4.2) ssthresh = cwnd = (FlightSize / 2), per RFC 5681.
+        tcb.ssthresh = cc.ssthresh_after_loss(tcb, LossKind::DupAcks);
+        tcb.cwnd = tcb.ssthresh;
+        self.in_recovery = true;
+        self.high_rxt = tcb.snd_una;
+        self.rescue_used = false;
+        self.rescue_pending = false;
+        self.awaiting_first_rexmt = true;
+        self.set_pipe(tcb, sb);
+        // (4.3) Retransmit the first data segment presumed dropped.
+        RecoveryStep {
+            retransmit: Some(tcb.snd_una),
+            entered: true,
+            restart_rto: true,
+            ca_state: Some(CaState::Recovery),
+            ..RecoveryStep::default()
+        }
+    }
+
+    fn on_rto(&mut self, tcb: &Tcb) {
+        self.in_recovery = false;
+        self.guard = Some(tcb.snd_max);
+        self.pipe = 0;
+        self.awaiting_first_rexmt = false;
+        self.rescue_pending = false;
+    }
+
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn choose_tx(&mut self, tcb: &Tcb, sb: &Scoreboard, lim: &TxLimits) -> TxChoice {
+        if !self.in_recovery {
+            return TxChoice::Window;
+        }
+        // (C) "If cwnd − pipe >= 1 SMSS, the sender SHOULD transmit one or more segments".
+        if u64::from(self.pipe) + u64::from(tcb.maxseg) > u64::from(tcb.cwnd) {
+            return TxChoice::Hold;
+        }
+        match self.next_seg(tcb, sb, lim) {
+            Some((start, end)) => TxChoice::Send { start, end },
+            None => TxChoice::Hold,
+        }
+    }
+
+    fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool) {
+        if !self.in_recovery {
+            return;
+        }
+        if std::mem::take(&mut self.awaiting_first_rexmt) {
+            // (4.3) HighRxt = end of the retransmitted segment; (4.4) SetPipe().
+            self.high_rxt = self.high_rxt.max(end);
+            self.set_pipe(tcb, sb);
+            return;
+        }
+        // (C.2) "HighRxt MUST be set to the highest octet retransmitted" (not for the rescue).
+        if retransmission && !self.rescue_pending {
+            self.high_rxt = self.high_rxt.max(end);
+        }
+        self.rescue_pending = false;
+        // (C.4) pipe += octets transmitted.
+        self.pipe = self.pipe.saturating_add(end - start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::Rfc5681Cc;
+    use crate::recovery::testing::*;
+    use crate::segment::SackBlock;
+
+    fn sack_seg(sb: &mut Scoreboard, t: &Tcb, n: u32) -> u32 {
+        sb.update(t.snd_una, t.snd_max, &[SackBlock { left: seg(n), right: seg(n + 1) }])
+    }
+
+    fn sack_dup(t: &Tcb, newly: u32) -> AckInfo {
+        let mut a = dup(t);
+        a.newly_sacked = newly;
+        a.is_dup = newly > 0;
+        a
+    }
+
+    fn limits(t: &Tcb, data_segments: u32) -> TxLimits {
+        TxLimits { data_end: seg(data_segments + 1), rwnd_end: t.snd_una + (1 << 20) }
+    }
+
+    #[test]
+    fn reference_vector_7g_entry_by_islost_and_nextseg() {
+        // Segments 1..=6 sent; one ACK (the others were lost) SACKs 3, 5 and 6.
+        let cc = Rfc5681Cc::new();
+        let mut sb = Scoreboard::new();
+        let mut r = SackRecovery::new();
+        let mut t = tcb(1, 6, 6 * SMSS);
+        let newly = sb.update(
+            t.snd_una,
+            t.snd_max,
+            &[SackBlock { left: seg(5), right: seg(7) }, SackBlock { left: seg(3), right: seg(4) }],
+        );
+        assert_eq!(newly, 3 * SMSS);
+        let s = {
+            let a = sack_dup(&t, newly);
+            r.on_ack(&mut t, &cc, &sb, &a)
+        };
+        assert_eq!(t.dupacks, 1);
+        assert!(s.entered, "DupAcks < DupThresh but IsLost(HighACK+1)");
+        assert_eq!(s.retransmit, Some(seg(1)));
+        assert_eq!((t.ssthresh, t.cwnd), (3 * SMSS, 3 * SMSS), "FlightSize 6 → 3");
+        assert_eq!(r.pipe(), SMSS, "segment 4 only");
+        r.on_sent(&t, &sb, seg(1), seg(2), true);
+        assert_eq!(r.pipe(), 2 * SMSS, "after retransmitting segment 1");
+        // (C): cwnd − pipe = 1 SMSS → NextSeg rule (1) gives segment 2 (lost).
+        let lim = limits(&t, 6);
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Send { start: seg(2), end: seg(3) });
+        r.on_sent(&t, &sb, seg(2), seg(3), true);
+        assert_eq!(r.pipe(), 3 * SMSS);
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Hold, "cwnd − pipe < SMSS");
+        // A partial ACK for 1..=3 (3 was SACKed): SetPipe = seg 2 (retransmitted) + seg 4.
+        let a = new_ack(&mut t, 4);
+        sb.advance(t.snd_una);
+        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        assert!(!s.grow_window && s.restart_rto);
+        assert_eq!(r.pipe(), SMSS, "only segment 4 is un-SACKed and not lost (2 was acked)");
+        // Rule (3): segment 4 is not lost (only 2 SACKed segments above) but below the highest SACK.
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Send { start: seg(4), end: seg(5) });
+        r.on_sent(&t, &sb, seg(4), seg(5), true);
+        assert_eq!(r.pipe(), 2 * SMSS);
+        // Exit when the cumulative ACK passes RecoveryPoint.
+        let a = new_ack(&mut t, 7);
+        sb.advance(t.snd_una);
+        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        assert_eq!(s.ca_state, Some(CaState::Open));
+        assert!(!s.grow_window);
+        assert!(!r.in_recovery());
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Window);
+    }
+
+    #[test]
+    fn entry_on_third_sack_dupack_and_new_data_rule_2() {
+        let cc = Rfc5681Cc::new();
+        let mut sb = Scoreboard::new();
+        let mut r = SackRecovery::new();
+        let mut t = tcb(1, 10, 10 * SMSS);
+        for n in 2..=3 {
+            let newly = sack_seg(&mut sb, &t, n);
+            assert!(
+                !{
+                    let a = sack_dup(&t, newly);
+                    r.on_ack(&mut t, &cc, &sb, &a)
+                }
+                .entered
+            );
+        }
+        // An ACK repeating old SACK information is not a duplicate under RFC 6675.
+        let s = {
+            let a = sack_dup(&t, 0);
+            r.on_ack(&mut t, &cc, &sb, &a)
+        };
+        assert_eq!((s.entered, t.dupacks), (false, 2));
+        let newly = sack_seg(&mut sb, &t, 4);
+        let s = {
+            let a = sack_dup(&t, newly);
+            r.on_ack(&mut t, &cc, &sb, &a)
+        };
+        assert!(s.entered);
+        assert_eq!((t.ssthresh, t.cwnd), (5 * SMSS, 5 * SMSS));
+        r.on_sent(&t, &sb, seg(1), seg(2), true);
+        // pipe: segment 1 retransmitted (1) + segments 5..=10 not lost (6) = 7 > cwnd 5.
+        assert_eq!(r.pipe(), 7 * SMSS);
+        let lim = limits(&t, 20);
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Hold);
+        // Four more segments SACKed (5..=8): pipe = 1 + 2 (9, 10) = 3 → two sends allowed.
+        for n in 5..=8 {
+            let newly = sack_seg(&mut sb, &t, n);
+            {
+                let a = sack_dup(&t, newly);
+                r.on_ack(&mut t, &cc, &sb, &a)
+            };
+        }
+        assert_eq!(r.pipe(), 3 * SMSS);
+        // Nothing lost above HighRxt below the highest SACK → rule (2): new data at snd_max.
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Send { start: seg(11), end: seg(12) });
+        t.snd_max = seg(12);
+        t.snd_nxt = t.snd_max;
+        r.on_sent(&t, &sb, seg(11), seg(12), false);
+        assert_eq!(r.pipe(), 4 * SMSS);
+    }
+
+    #[test]
+    fn rescue_retransmission_once_per_episode() {
+        let cc = Rfc5681Cc::new();
+        let mut sb = Scoreboard::new();
+        let mut r = SackRecovery::new();
+        let mut t = tcb(1, 6, 6 * SMSS);
+        // SACK 2, 3, 4: segment 1 lost; 5 and 6 un-SACKed at the top.
+        let newly = sb.update(t.snd_una, t.snd_max, &[SackBlock { left: seg(2), right: seg(5) }]);
+        assert!(
+            {
+                let a = sack_dup(&t, newly);
+                r.on_ack(&mut t, &cc, &sb, &a)
+            }
+            .entered
+        );
+        r.on_sent(&t, &sb, seg(1), seg(2), true);
+        // No more new data (data_end = snd_max), nothing lost above HighRxt, no rule-3 data:
+        // rule (4) retransmits the segment holding the highest un-SACKed octet (segment 6).
+        t.cwnd = 10 * SMSS;
+        let lim = limits(&t, 6);
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Send { start: seg(6), end: seg(7) });
+        r.on_sent(&t, &sb, seg(6), seg(7), true);
+        assert_eq!(r.choose_tx(&t, &sb, &lim), TxChoice::Hold, "only one rescue");
+    }
+
+    #[test]
+    fn no_new_recovery_before_the_post_timeout_recovery_point() {
+        let cc = Rfc5681Cc::new();
+        let mut sb = Scoreboard::new();
+        let mut r = SackRecovery::new();
+        let mut t = tcb(1, 10, 10 * SMSS);
+        r.on_rto(&t);
+        for n in 2..=5 {
+            let newly = sack_seg(&mut sb, &t, n);
+            assert!(
+                !{
+                    let a = sack_dup(&t, newly);
+                    r.on_ack(&mut t, &cc, &sb, &a)
+                }
+                .entered
+            );
+        }
+        assert_eq!(t.dupacks, 4);
+    }
+}

@@ -1,0 +1,34 @@
+//! Endpoint-level tests, grouped by concern (smoltcp style): every expectation is computed
+//! by hand in the comments, never by re-running the algorithm under test.
+
+mod pair;
+
+mod closing;
+mod congestion;
+mod delack;
+mod handshake;
+mod options;
+mod property;
+mod recovery;
+mod timers;
+
+use crate::{DelayedAck, MssChoice, TcpConfig, TimerGranularity, Variant};
+use celltrain_core::SimDuration;
+
+/// A compact configuration for scripted tests: MSS 512 without options, 64 KB − 1 buffers,
+/// delayed ACKs off, 500 ms ticks at phase 0.
+pub fn plain(variant: Variant) -> TcpConfig {
+    TcpConfig {
+        variant,
+        mss: MssChoice::Fixed(512),
+        timestamps: false,
+        window_scaling: false,
+        delayed_ack: DelayedAck::Off,
+        timer_granularity: TimerGranularity::BSD_500MS,
+        ..TcpConfig::default()
+    }
+}
+
+pub fn millis(x: u64) -> SimDuration {
+    SimDuration::from_millis(x)
+}

@@ -1,0 +1,129 @@
+//! Host timer clocks and the endpoint's pending deadlines.
+//!
+//! BSD drives TCP timers from two host-wide periodic routines: `tcp_slowtimo` (every 500 ms
+//! in 4.4BSD) decrements each connection's `t_timer[]` counters and `t_rtt`, and
+//! `tcp_fasttimo` (every 200 ms) releases delayed ACKs. A counter armed with `n` at time `t`
+//! therefore fires at the n-th slow tick *after* `t`, i.e. between (n−1)·period and
+//! n·period later (reference §7.2).
+//!
+//! The sans-IO endpoint does not get woken on every tick. A [`TickClock`] computes tick
+//! instants from the host phase, so a counter is stored as the absolute time of the tick on
+//! which it reaches zero, and tick counts (BSD `t_rtt`, `t_idle`, `tcp_now`) are computed
+//! from timestamps. Convention for ties: a tick at exactly time `T` is processed *before*
+//! any segment handled at `T` (so it counts towards an RTT measured at `T`, and a timer
+//! due at `T` fires before a segment at `T` is processed).
+
+use celltrain_core::{SimDuration, SimTime};
+
+/// A periodic host clock: ticks at `phase + k·period` for every k ≥ 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TickClock {
+    /// Time between ticks (> 0).
+    period: SimDuration,
+    /// Offset of tick 0 from time zero, reduced modulo `period`.
+    phase: SimDuration,
+}
+
+impl TickClock {
+    /// A clock ticking every `period` (must be positive), first at `phase mod period`.
+    pub fn new(period: SimDuration, phase: SimDuration) -> Self {
+        assert!(!period.is_zero(), "tick period must be positive");
+        TickClock { period, phase: SimDuration::from_picos(phase.as_picos() % period.as_picos()) }
+    }
+
+    /// The tick period.
+    pub fn period(&self) -> SimDuration {
+        self.period
+    }
+
+    /// Number of ticks at times ≤ `t` (BSD `tcp_now` if counted from boot at time 0).
+    pub fn ticks_through(&self, t: SimTime) -> u64 {
+        let (t, p) = (t.as_picos(), self.phase.as_picos());
+        if t < p {
+            0
+        } else {
+            (t - p) / self.period.as_picos() + 1
+        }
+    }
+
+    /// Number of ticks in the half-open interval `(a, b]`.
+    pub fn ticks_between(&self, a: SimTime, b: SimTime) -> u64 {
+        self.ticks_through(b).saturating_sub(self.ticks_through(a))
+    }
+
+    /// Time of the `n`-th tick strictly after `t` (`n ≥ 1`): when a BSD timer counter armed
+    /// with `n` at `t` reaches zero.
+    pub fn nth_tick_after(&self, t: SimTime, n: u64) -> SimTime {
+        debug_assert!(n >= 1, "a timer armed with 0 ticks is disarmed");
+        let k = self.ticks_through(t) + n.max(1) - 1;
+        SimTime::ZERO + self.phase + self.period.saturating_mul(k)
+    }
+
+    /// Time of the first tick strictly after `t`.
+    pub fn next_tick_after(&self, t: SimTime) -> SimTime {
+        self.nth_tick_after(t, 1)
+    }
+}
+
+/// The endpoint's pending deadlines (BSD `t_timer[]` plus the delayed-ACK flag's tick).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timers {
+    /// Retransmission timer (TCPT_REXMT) expiry.
+    pub rexmt: Option<SimTime>,
+    /// Persist timer (TCPT_PERSIST) expiry; never armed together with `rexmt`.
+    pub persist: Option<SimTime>,
+    /// Delayed-ACK release (next fast tick after TF_DELACK was set).
+    pub delack: Option<SimTime>,
+    /// TIME_WAIT end (TCPT_2MSL).
+    pub msl2: Option<SimTime>,
+}
+
+impl Timers {
+    /// The earliest pending deadline.
+    pub fn earliest(&self) -> Option<SimTime> {
+        [self.rexmt, self.persist, self.delack, self.msl2].into_iter().flatten().min()
+    }
+
+    /// Disarms everything (BSD `tcp_canceltimers`).
+    pub fn cancel_all(&mut self) {
+        *self = Timers::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_millis(x)
+    }
+
+    #[test]
+    fn ticks_with_phase() {
+        let c = TickClock::new(SimDuration::from_millis(500), SimDuration::from_millis(120));
+        assert_eq!(c.ticks_through(ms(0)), 0);
+        assert_eq!(c.ticks_through(ms(119)), 0);
+        assert_eq!(c.ticks_through(ms(120)), 1, "a tick at t counts as done at t");
+        assert_eq!(c.ticks_through(ms(619)), 1);
+        assert_eq!(c.ticks_through(ms(620)), 2);
+        assert_eq!(c.ticks_between(ms(120), ms(620)), 1, "(a, b] excludes a tick at a");
+        assert_eq!(c.next_tick_after(ms(100)), ms(120));
+        assert_eq!(c.next_tick_after(ms(120)), ms(620));
+        // A counter of 12 armed 100 ms before a tick fires after 5.5 s, not 6 s.
+        assert_eq!(c.nth_tick_after(ms(20), 12), ms(120 + 11 * 500));
+        // Phase larger than the period is reduced.
+        let d = TickClock::new(SimDuration::from_millis(200), SimDuration::from_millis(450));
+        assert_eq!(d.next_tick_after(ms(0)), ms(50));
+    }
+
+    #[test]
+    fn earliest_deadline() {
+        let mut t = Timers::default();
+        assert_eq!(t.earliest(), None);
+        t.rexmt = Some(ms(900));
+        t.delack = Some(ms(200));
+        assert_eq!(t.earliest(), Some(ms(200)));
+        t.cancel_all();
+        assert_eq!(t.earliest(), None);
+    }
+}
