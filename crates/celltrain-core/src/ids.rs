@@ -42,3 +42,5 @@ typed_id!(/// A traffic source that needs periodic wake-ups.
     SourceId, "source");
 typed_id!(/// An AAL5 frame (CPCS-PDU) in the frame arena.
     FrameId, "frame");
+typed_id!(/// One end of a TCP connection.
+    ConnId, "conn");

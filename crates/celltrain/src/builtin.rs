@@ -27,7 +27,14 @@ macro_rules! builtin {
 
 const ALL: &[Builtin] = &[
     builtin!("A1-udp", "seed 001", "One UDP source over UBR, end-to-end ATM, two-node (RTT 10 ms)"),
+    builtin!(
+        "A1-tcp",
+        "seed 001",
+        "One TCP Reno source over UBR, end-to-end ATM, two-node (RTT 10 ms, window 20 segments)"
+    ),
+    builtin!("A3", "seed 001", "5 TCP sources over UBR+EPD, end-to-end ATM, two-node"),
     builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
+    builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("E1-mux", "seed 004", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
 ];

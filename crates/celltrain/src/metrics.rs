@@ -48,6 +48,13 @@ pub struct FlowSummary {
     /// Packets lost / packets whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
     pub bytes_delivered: u64,
+    /// TCP flows: the sender's counters over the window (None for other flows).
+    pub segments_sent: Option<u64>,
+    pub segments_retransmitted: Option<u64>,
+    /// Retransmitted data segments / data segments sent.
+    pub retransmission_ratio: Option<f64>,
+    pub timeouts: Option<u64>,
+    pub fast_retransmits: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -131,16 +138,36 @@ impl Summary {
         let flows: Vec<FlowSummary> = net
             .flows
             .iter()
-            .map(|f| FlowSummary {
-                name: f.name.clone(),
-                kind: f.kind.name().to_string(),
-                vc: net.vcs[f.vc.index()].name.clone(),
-                goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
-                packets_sent: f.stats.packets_sent,
-                packets_delivered: f.stats.packets_delivered,
-                packets_lost: f.stats.packets_lost,
-                packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
-                bytes_delivered: f.stats.bytes_delivered,
+            .map(|f| {
+                let tcp = f.conns.map(|(sender, _)| {
+                    let c = &net.conns[sender.index()];
+                    let (now, then) = (c.endpoint.stats(), &c.stats_at_window);
+                    let data = now.data_segments_sent - then.data_segments_sent;
+                    let rexmt = now.segments_retransmitted - then.segments_retransmitted;
+                    (
+                        now.segments_sent - then.segments_sent,
+                        rexmt,
+                        ratio(rexmt, data),
+                        now.timeouts - then.timeouts,
+                        now.fast_retransmits - then.fast_retransmits,
+                    )
+                });
+                FlowSummary {
+                    name: f.name.clone(),
+                    kind: f.kind.name().to_string(),
+                    vc: net.vcs[f.vc.index()].name.clone(),
+                    goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
+                    packets_sent: f.stats.packets_sent,
+                    packets_delivered: f.stats.packets_delivered,
+                    packets_lost: f.stats.packets_lost,
+                    packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
+                    bytes_delivered: f.stats.bytes_delivered,
+                    segments_sent: tcp.map(|t| t.0),
+                    segments_retransmitted: tcp.map(|t| t.1),
+                    retransmission_ratio: tcp.map(|t| t.2),
+                    timeouts: tcp.map(|t| t.3),
+                    fast_retransmits: tcp.map(|t| t.4),
+                }
             })
             .collect();
         let vcs: Vec<VcSummary> = net

@@ -1,23 +1,32 @@
 //! What an AAL5 frame carries: an IP datagram, described, not materialised.
 
-use celltrain_core::ids::FlowId;
+use celltrain_core::ids::{ConnId, FlowId};
 use celltrain_core::time::SimTime;
+use celltrain_tcp::Segment;
 
 /// Bytes of an IPv4 header without options.
 pub const IPV4_HEADER_BYTES: u64 = 20;
 /// Bytes of a UDP header.
 pub const UDP_HEADER_BYTES: u64 = 8;
 
+/// The transport part of a datagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// A UDP datagram, numbered within its flow from 0.
+    Udp { seq: u64 },
+    /// A TCP segment for the endpoint `to`.
+    Tcp { segment: Segment, to: ConnId },
+}
+
 /// An IP datagram in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     pub flow: FlowId,
-    /// Sequence number of the datagram within its flow, from 0.
-    pub seq: u64,
+    pub payload: Payload,
     /// Application bytes carried.
     pub app_bytes: u64,
     /// Bytes of the whole IP datagram (headers included).
     pub ip_bytes: u64,
-    /// When the source handed it to the NIC.
+    /// When the source handed it to the network layer.
     pub sent_at: SimTime,
 }

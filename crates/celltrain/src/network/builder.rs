@@ -1,18 +1,22 @@
 //! Building a network: nodes, duplex links, VCs along explicit paths, flows and sources.
 //! `build()` validates and returns a runnable [`Network`] or a [`BuildError`]; it never panics.
 
-use super::{Adaptation, Event, Flow, FlowKind, FlowStats, Network, Node, NodeKind, Port, Source, Vc, VcStats};
+use super::{
+    Adaptation, App, Event, Flow, FlowKind, FlowStats, HostCpu, Network, Node, NodeKind, Port, Source, TcpConn, Vc,
+    VcStats,
+};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
-use celltrain_core::ids::{FlowId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, SourceId, VcId};
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use celltrain_core::{EventQueue, TraceHash};
+use celltrain_tcp::{SeqNum, TcpConfig, TcpEndpoint, TimerGranularity};
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -36,6 +40,19 @@ struct NodeSpec {
     kind: NodeKind,
     /// Configuration of every output port of this node.
     port: PortConfig,
+    /// Per-packet processing times (hosts).
+    send_time: SimDuration,
+    recv_time: SimDuration,
+}
+
+/// A TCP connection to set up: a bulk sender at the path's first host, a sink at its last.
+#[derive(Clone, Debug)]
+pub struct TcpSpec {
+    pub config: TcpConfig,
+    /// Bytes the application writes before closing; `None` = without end.
+    pub bytes: Option<u64>,
+    /// When the sender connects.
+    pub start: SimTime,
 }
 
 struct LinkSpec {
@@ -70,6 +87,8 @@ pub struct NetworkBuilder {
     links: Vec<LinkSpec>,
     vcs: Vec<(VcSpec, Adaptation)>,
     flows: Vec<(String, FlowKind, VcId, u64, u64)>,
+    /// TCP flows: (flow, reverse VC, spec).
+    tcps: Vec<(FlowId, VcId, TcpSpec)>,
     sources: Vec<(String, SourceSpec)>,
     bottleneck: Option<(NodeId, NodeId)>,
 }
@@ -87,6 +106,7 @@ impl NetworkBuilder {
             links: Vec::new(),
             vcs: Vec::new(),
             flows: Vec::new(),
+            tcps: Vec::new(),
             sources: Vec::new(),
             bottleneck: None,
         }
@@ -103,13 +123,42 @@ impl NetworkBuilder {
         if port.buffer_cells == 0 {
             return err(format!("node '{name}': buffer must be at least 1 cell"));
         }
-        self.nodes.push(NodeSpec { name: name.to_string(), kind, port });
+        self.nodes.push(NodeSpec {
+            name: name.to_string(),
+            kind,
+            port,
+            send_time: SimDuration::ZERO,
+            recv_time: SimDuration::ZERO,
+        });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
 
     /// A host whose adapter holds `nic_buffer_cells` cells (FIFO, tail drop).
     pub fn add_host(&mut self, name: &str, nic_buffer_cells: u32) -> Result<NodeId, BuildError> {
         self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
+    }
+
+    /// Sets a host's per-packet send and receive processing times.
+    pub fn set_processing(&mut self, host: NodeId, send: SimDuration, recv: SimDuration) {
+        let n = &mut self.nodes[host.index()];
+        n.send_time = send;
+        n.recv_time = recv;
+    }
+
+    /// A TCP connection along `spec_vc.path` (data) and back (acknowledgements, on a VC
+    /// named "<name>-ack" with the same category and PCR).
+    pub fn add_tcp(&mut self, name: &str, spec_vc: VcSpec, tcp: TcpSpec) -> Result<FlowId, BuildError> {
+        tcp.config.validate().map_err(|e| BuildError(format!("tcp: {e}")))?;
+        let mut back = spec_vc.clone();
+        back.name = format!("{name}-ack");
+        back.path.reverse();
+        let fwd = self.add_vc(spec_vc, Adaptation::Aal5)?;
+        let rev = self.add_vc(back, Adaptation::Aal5)?;
+        let options = if tcp.config.timestamps { 12 } else { 0 };
+        let mss = u64::from(tcp.config.mss.offer()).saturating_sub(options);
+        let flow = self.add_flow(name, FlowKind::Tcp, fwd, mss, 40 + options)?;
+        self.tcps.push((flow, rev, tcp));
+        Ok(flow)
     }
 
     /// A switch whose every output port is configured as `port`.
@@ -317,7 +366,7 @@ impl NetworkBuilder {
                 }
             })
             .collect();
-        let flows: Vec<Flow> = self
+        let mut flows: Vec<Flow> = self
             .flows
             .iter()
             .map(|(name, kind, vc, app_bytes, header_bytes)| Flow {
@@ -327,12 +376,44 @@ impl NetworkBuilder {
                 app_bytes: *app_bytes,
                 header_bytes: *header_bytes,
                 stats: FlowStats::default(),
+                conns: None,
             })
             .collect();
         let mut queue = EventQueue::new();
         // Scheduled first so that, at equal times, the window opens before any source acts.
         let warmup = SimTime::ZERO + self.warmup;
         queue.schedule(warmup, Event::OpenWindow);
+        // TCP: a sender and a sink per flow; every connection of a host shares the host's
+        // timer phase (what synchronises connections in seed 000), drawn from the seed.
+        let mut conns = Vec::with_capacity(2 * self.tcps.len());
+        for (i, (flow, rev, spec)) in self.tcps.iter().enumerate() {
+            let f = &mut flows[flow.index()];
+            let (src, dst) = (vcs[f.vc.index()].src, vcs[f.vc.index()].dst);
+            let phase = |host: NodeId| {
+                let mut rng = RngStream::derive(self.seed, &format!("{}/timers", self.nodes[host.index()].name));
+                match spec.config.timer_granularity {
+                    TimerGranularity::Ticks(period) => SimDuration::from_picos(rng.below(period.as_picos().max(1))),
+                    _ => SimDuration::ZERO,
+                }
+            };
+            let mut rng = RngStream::derive(self.seed, &format!("{}/iss", f.name));
+            let (sender, sink) = (ConnId::from_index(conns.len()), ConnId::from_index(conns.len() + 1));
+            let src_port = u16::try_from(1024 + i % 60_000).expect("port fits");
+            let dst_port = 5001;
+            let mut cfg = spec.config.clone();
+            cfg.tick_phase = phase(src);
+            let iss = SeqNum(rng.next_u64() as u32);
+            let active = TcpEndpoint::connect(cfg.clone(), src_port, dst_port, iss, spec.start);
+            cfg.tick_phase = phase(dst);
+            let passive = TcpEndpoint::listen(cfg, dst_port, SeqNum(rng.next_u64() as u32));
+            conns.push(TcpConn::new(active, *flow, src, f.vc, sink, App::Bulk { remaining: spec.bytes }));
+            conns.push(TcpConn::new(passive, *flow, dst, *rev, sender, App::Sink));
+            f.conns = Some((sender, sink));
+            queue.schedule(spec.start, Event::TcpWake(sender));
+        }
+        if conns.len() > super::MAX_COMPONENTS {
+            return err(format!("too many TCP connections (at most {})", super::MAX_COMPONENTS / 2));
+        }
         let mut sources = Vec::with_capacity(self.sources.len());
         for (i, (name, spec)) in self.sources.into_iter().enumerate() {
             let id = SourceId::from_index(i);
@@ -361,12 +442,15 @@ impl NetworkBuilder {
             Some((a, b)) => Some(port_of(a, b)),
             None => busiest_port(&ports, &vcs_on_port, &flows),
         };
+        let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
         Ok(Network {
             nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
             ports,
             vcs,
             flows,
             sources,
+            conns,
+            hosts,
             frames: FrameArena::default(),
             queue,
             now: SimTime::ZERO,

@@ -5,19 +5,21 @@
 //! event set grows with the number of components, never with the number of cells.
 
 mod builder;
+mod tcp;
 #[cfg(test)]
 mod tests;
 
-pub use builder::{BuildError, NetworkBuilder, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
+pub use builder::{BuildError, NetworkBuilder, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
+pub use tcp::{App, HostCpu, TcpConn};
 
-use crate::packet::Packet;
+use crate::packet::{Packet, Payload};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler, Reassembly};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::frame::{FrameArena, FrameFate};
 use celltrain_atm::port::{OutputPort, TxClock};
 use celltrain_atm::ServiceCategory;
-use celltrain_core::ids::{FlowId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use celltrain_core::{EventCode, EventQueue, TraceHash};
@@ -34,10 +36,16 @@ pub(crate) enum Event {
     Source(SourceId),
     /// The warm-up ends: counters restart.
     OpenWindow,
+    /// A TCP endpoint asked to be woken.
+    TcpWake(ConnId),
+    /// A host finished send processing of a packet.
+    HostSend(NodeId),
+    /// A host finished receive processing of a packet.
+    HostRecv(NodeId),
 }
 
-/// Event codes: 2 bits of kind, 22 bits of id (4 million components of each kind).
-const KIND_SHIFT: u32 = 22;
+/// Event codes: 3 bits of kind, 21 bits of id (2 million components of each kind).
+const KIND_SHIFT: u32 = 21;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
@@ -55,7 +63,10 @@ impl EventCode for Event {
             0 => Event::PortFree(PortId(id)),
             1 => Event::PipeHead(PortId(id)),
             2 => Event::Source(SourceId(id)),
-            _ => Event::OpenWindow,
+            3 => Event::OpenWindow,
+            4 => Event::TcpWake(ConnId(id)),
+            5 => Event::HostSend(NodeId(id)),
+            _ => Event::HostRecv(NodeId(id)),
         }
     }
 }
@@ -68,6 +79,9 @@ impl Event {
             Event::PipeHead(p) => (1, p.0),
             Event::Source(s) => (2, s.0),
             Event::OpenWindow => (3, 0),
+            Event::TcpWake(c) => (4, c.0),
+            Event::HostSend(h) => (5, h.0),
+            Event::HostRecv(h) => (6, h.0),
         }
     }
 }
@@ -162,6 +176,7 @@ pub struct Vc {
 pub enum FlowKind {
     Udp,
     OnOff,
+    Tcp,
 }
 
 impl FlowKind {
@@ -169,6 +184,7 @@ impl FlowKind {
         match self {
             FlowKind::Udp => "udp",
             FlowKind::OnOff => "onoff",
+            FlowKind::Tcp => "tcp",
         }
     }
 }
@@ -192,6 +208,8 @@ pub struct Flow {
     /// Transport + IP header bytes per packet.
     pub header_bytes: u64,
     pub stats: FlowStats,
+    /// TCP flows: the sending and the receiving endpoint.
+    pub conns: Option<(ConnId, ConnId)>,
 }
 
 pub(crate) enum Source {
@@ -224,6 +242,10 @@ pub struct Network {
     pub vcs: Vec<Vc>,
     pub flows: Vec<Flow>,
     pub(crate) sources: Vec<Source>,
+    /// TCP endpoints, two per TCP flow.
+    pub conns: Vec<TcpConn>,
+    /// Packet processing of each node (used by hosts), indexed by node.
+    pub hosts: Vec<HostCpu>,
     frames: FrameArena<Packet>,
     queue: EventQueue<Event>,
     now: SimTime,
@@ -263,6 +285,9 @@ impl Network {
                 Event::PipeHead(p) => self.pipe_head(p),
                 Event::Source(s) => self.source_tick(s),
                 Event::OpenWindow => self.open_window(),
+                Event::TcpWake(c) => self.tcp_wake(c),
+                Event::HostSend(h) => self.host_send_done(h),
+                Event::HostRecv(h) => self.host_recv_done(h),
             }
             if self.events.is_multiple_of(PROGRESS_EVERY) {
                 progress(Progress { now, end: self.end, events: self.events });
@@ -317,6 +342,9 @@ impl Network {
         }
         for flow in &mut self.flows {
             flow.stats = FlowStats::default();
+        }
+        for conn in &mut self.conns {
+            conn.stats_at_window = conn.endpoint.stats().clone();
         }
     }
 
@@ -420,8 +448,22 @@ impl Network {
                 rec.delivered = true;
                 let packet = rec.payload;
                 let flow = &mut self.flows[packet.flow.index()];
-                flow.stats.packets_delivered += 1;
-                flow.stats.bytes_delivered += packet.app_bytes;
+                match packet.payload {
+                    Payload::Udp { .. } => {
+                        flow.stats.packets_delivered += 1;
+                        flow.stats.bytes_delivered += packet.app_bytes;
+                        self.account_cell(cell);
+                    }
+                    Payload::Tcp { .. } => {
+                        // Goodput counts what the receiving application reads, in order.
+                        if packet.app_bytes > 0 {
+                            flow.stats.packets_delivered += 1;
+                        }
+                        self.account_cell(cell);
+                        self.tcp_arrive(packet);
+                    }
+                }
+                return;
             }
             Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
         }
@@ -454,7 +496,17 @@ impl Network {
                 let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
                 src.sent += 1;
                 let next = src.next_time();
-                self.send_packet(flow, seq, app_bytes);
+                let f = &mut self.flows[flow.index()];
+                f.stats.packets_sent += 1;
+                let packet = Packet {
+                    flow,
+                    payload: Payload::Udp { seq },
+                    app_bytes,
+                    ip_bytes: app_bytes + f.header_bytes,
+                    sent_at: now,
+                };
+                let vc = f.vc;
+                self.send_on_vc(vc, packet);
                 next
             }
             Source::OnOff(src) => {
@@ -481,14 +533,9 @@ impl Network {
         }
     }
 
-    /// Segments one datagram of `flow` into AAL5 cells and hands them to the source adapter.
-    fn send_packet(&mut self, flow_id: FlowId, seq: u64, app_bytes: u64) {
-        let flow = &mut self.flows[flow_id.index()];
-        let ip_bytes = app_bytes + flow.header_bytes;
-        let cells = aal5::cells_for_ip_datagram(ip_bytes);
-        flow.stats.packets_sent += 1;
-        let vc_id = flow.vc;
-        let packet = Packet { flow: flow_id, seq, app_bytes, ip_bytes, sent_at: self.now };
+    /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id`.
+    fn send_on_vc(&mut self, vc_id: VcId, packet: Packet) {
+        let cells = aal5::cells_for_ip_datagram(packet.ip_bytes);
         let cells32 = u32::try_from(cells).expect("frame size checked at build");
         let frame = self.frames.insert(packet, cells32);
         let vc = &mut self.vcs[vc_id.index()];

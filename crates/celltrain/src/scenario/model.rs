@@ -5,7 +5,7 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Network, NetworkBuilder, VcSpec};
+use crate::network::{Adaptation, Network, NetworkBuilder, TcpSpec, VcSpec};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -14,6 +14,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
+use celltrain_tcp::{DelayedAck, MssChoice, TcpConfig, TimerGranularity, Variant};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -96,8 +97,12 @@ pub fn compile_source(
                 Some(n) => positive_u32(&v, "nic_buffer", n)?,
                 None => crate::network::DEFAULT_NIC_BUFFER_CELLS,
             };
+            let both = v.opt_duration("processing")?;
+            let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
+            let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             for name in names {
-                b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                b.set_processing(h, send, recv);
             }
             v.finish()?;
         }
@@ -322,17 +327,41 @@ fn add_flow(
         None => (ServiceCategory::Ubr, None),
     };
     let app = v.req_table("app")?;
-    let kind = app.req_keyword("kind", &["udp", "onoff"])?;
+    let kind = app.req_keyword("kind", &["udp", "onoff", "tcp"])?;
     let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
-    let vc = b
-        .add_vc(VcSpec { name: name.clone(), path, category, pcr }, adaptation)
-        .map_err(|e| v.key_error(if e.0.contains("pcr") { "vc" } else { "path" }, e.0))?;
-    let pcr = pcr.unwrap_or(line);
+    let map_vc_err = |e: crate::network::BuildError| {
+        let key = if e.0.contains("pcr") {
+            "vc"
+        } else if e.0.starts_with("duplicate") {
+            "name"
+        } else {
+            "path"
+        };
+        v.key_error(key, e.0)
+    };
     let mut rng = RngStream::derive(seed, &format!("{name}/start"));
     let start = app.opt_duration("start")?.unwrap_or(SimDuration::ZERO);
     let jitter = app.opt_duration("start_jitter")?.unwrap_or(SimDuration::ZERO);
     let offset = if jitter.is_zero() { 0 } else { rng.below(jitter.as_picos()) };
     let start = SimTime::ZERO + start + SimDuration::from_picos(offset);
+    let vc_spec = VcSpec { name: name.clone(), path, category, pcr };
+    if kind == "tcp" {
+        let config = tcp_config(&app)?;
+        let bytes = app.opt_bytes("bytes")?;
+        if bytes == Some(0) {
+            return Err(app.key_error("bytes", "must be positive"));
+        }
+        b.add_tcp(&name, vc_spec, TcpSpec { config, bytes, start }).map_err(|e| {
+            if e.0.starts_with("tcp:") {
+                app.error(e.0)
+            } else {
+                map_vc_err(e)
+            }
+        })?;
+        return Ok(());
+    }
+    let vc = b.add_vc(vc_spec, adaptation).map_err(map_vc_err)?;
+    let pcr = pcr.unwrap_or(line);
     match kind {
         "udp" => {
             let datagram = app.req_bytes("datagram")?;
@@ -353,4 +382,62 @@ fn add_flow(
         }
     }
     Ok(())
+}
+
+/// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are 4.4BSD-like
+/// except where seed 001's common set-up is the better default (see docs/scenarios.md).
+fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
+    let mut cfg = TcpConfig::default();
+    if let Some(name) = app.opt_keyword("variant", &["tahoe", "reno", "lite", "newreno", "sack"])? {
+        cfg.variant = Variant::from_name(name).expect("keyword checked");
+    } else {
+        cfg.variant = Variant::Reno;
+    }
+    cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(false);
+    cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(true);
+    let mtu = u32::try_from(app.opt_bytes("mtu")?.unwrap_or(9180)).unwrap_or(u32::MAX);
+    let round = app.opt_bytes("mss_rounding")?.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
+    cfg.mss = match app.opt_bytes("mss")? {
+        Some(m) => MssChoice::Fixed(u32::try_from(m).unwrap_or(u32::MAX)),
+        None => MssChoice::FromMtu { mtu, mclbytes: round },
+    };
+    let mss = u64::from(cfg.mss.offer());
+    let window = match (app.opt_bytes("window")?, app.opt_u64("window_segments")?) {
+        (Some(_), Some(_)) => return Err(app.key_error("window_segments", "give either window or window_segments")),
+        (Some(w), None) => Some(w),
+        (None, Some(n)) => Some(n * mss),
+        (None, None) => None,
+    };
+    if let Some(w) = window {
+        let w = u32::try_from(w).map_err(|_| app.key_error("window", "too large"))?;
+        cfg.send_buffer_bytes = w;
+        cfg.recv_buffer_bytes = w;
+    }
+    if let Some(w) = app.opt_bytes("send_buffer")? {
+        cfg.send_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("send_buffer", "too large"))?;
+    }
+    if let Some(w) = app.opt_bytes("recv_buffer")? {
+        cfg.recv_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large"))?;
+    }
+    if let Some(g) = app.get("timer_granularity") {
+        cfg.timer_granularity = if g.as_str().is_ok_and(|s| s == "exact") {
+            TimerGranularity::Exact
+        } else {
+            let d = g.duration()?;
+            if d.is_zero() {
+                return Err(g.error("must be positive, or \"exact\""));
+            }
+            TimerGranularity::Ticks(d)
+        };
+    }
+    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos"])?.unwrap_or("off") {
+        "bsd" => DelayedAck::Bsd,
+        "sunos" => DelayedAck::SunOs,
+        _ => DelayedAck::Off,
+    };
+    if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
+        cfg.delayed_ack_timeout = t;
+    }
+    cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
+    Ok(cfg)
 }
