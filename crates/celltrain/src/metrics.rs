@@ -1,7 +1,7 @@
 //! The measures the papers report, computed from a finished run: goodput, efficiency, Jain
 //! fairness, CLR, frame loss, queue statistics and utilisation (reference §10).
 
-use crate::network::{Adaptation, Network};
+use crate::network::{Adaptation, Mode, Network};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
@@ -88,8 +88,15 @@ pub struct PortSummary {
     pub queued_at_end: u64,
     pub max_queue_cells: u64,
     pub mean_queue_cells: f64,
-    /// Cells sent (including cells of frames later discarded) / cell slots in the window.
+    /// Cells sent (including cells of frames later discarded) / cell slots in the window;
+    /// in packet mode, bits sent / bits the link could carry.
     pub utilization: f64,
+    /// Packet mode only (None in cell mode).
+    pub packets_in: Option<u64>,
+    pub packets_out: Option<u64>,
+    pub packets_dropped: Option<u64>,
+    pub max_queue_bytes: Option<u64>,
+    pub mean_queue_bytes: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -115,6 +122,8 @@ pub struct Summary {
     pub vcs: Vec<VcSummary>,
     pub ports: Vec<PortSummary>,
     pub categories: Vec<CategorySummary>,
+    /// "cell" or "packet".
+    pub mode: String,
     pub events: u64,
     pub wall_s: f64,
     /// Hash of every processed event (hex), equal for equal runs.
@@ -197,6 +206,9 @@ impl Summary {
             .map(|p| {
                 let s = &p.queue.stats;
                 let slots = p.line_rate.cell_slots_floor(window);
+                let pq = p.packets.as_ref();
+                let packet_utilization =
+                    pq.map(|q| q.stats.bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
                 PortSummary {
                     name: p.name.clone(),
                     rate_bps: p.line_rate.as_bps(),
@@ -209,7 +221,12 @@ impl Summary {
                     queued_at_end: u64::from(p.queue.occupancy()),
                     max_queue_cells: u64::from(s.max_queue_cells),
                     mean_queue_cells: s.mean_queue_cells(net.end, p.queue.occupancy()),
-                    utilization: ratio(s.cells_out, slots),
+                    utilization: packet_utilization.unwrap_or_else(|| ratio(s.cells_out, slots)),
+                    packets_in: pq.map(|q| q.stats.packets_in),
+                    packets_out: pq.map(|q| q.stats.packets_out),
+                    packets_dropped: pq.map(|q| q.stats.dropped),
+                    max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
+                    mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end)),
                 }
             })
             .collect();
@@ -236,7 +253,12 @@ impl Summary {
             let port = &net.ports[b.index()];
             // Frame format of the first packet flow crossing the bottleneck.
             let flow = net.flows.iter().find(|f| f.app_bytes > 0 && net.vcs[f.vc.index()].route.contains(&b))?;
-            Some(aal5::max_goodput_bps(port.line_rate.as_bps() as f64, flow.app_bytes, flow.header_bytes))
+            let rate = port.line_rate.as_bps() as f64;
+            Some(match net.mode {
+                Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),
+                // Whole IP datagrams on the link: only the IP and transport headers are overhead.
+                Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
+            })
         });
         let aggregate = Aggregate {
             goodput_bps,
@@ -259,6 +281,7 @@ impl Summary {
             vcs,
             ports,
             categories,
+            mode: if net.mode == Mode::Packet { "packet" } else { "cell" }.to_string(),
             events: net.events(),
             wall_s,
             trace_hash: format!("{:016x}", net.trace_hash()),

@@ -1,6 +1,6 @@
 //! What an AAL5 frame carries: an IP datagram, described, not materialised.
 
-use celltrain_core::ids::{ConnId, FlowId};
+use celltrain_core::ids::{ConnId, FlowId, VcId};
 use celltrain_core::time::SimTime;
 use celltrain_tcp::Segment;
 
@@ -29,4 +29,8 @@ pub struct Packet {
     pub ip_bytes: u64,
     /// When the source handed it to the network layer.
     pub sent_at: SimTime,
+    /// The VC (in packet mode: the route) that carries it, set when it is sent.
+    pub vc: VcId,
+    /// Packet mode: index of the hop it is at on its route.
+    pub hop: u8,
 }

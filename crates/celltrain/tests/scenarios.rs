@@ -22,6 +22,7 @@ fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
         "A1-tcp" | "A3" | "A5-tcp" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
+        "T1" => vec![("duration", "2 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
     }
 }
@@ -121,6 +122,20 @@ fn tcp_delivers_exactly_what_was_written_despite_losses() {
             assert!(!conn.endpoint.stats().aborted, "{variant}: a connection gave up");
         }
     }
+}
+
+/// Seed 002, Fig. 3: TCP-Lite over ATM loses 10–30 % of effective throughput against the same
+/// topology as a packet network (cell losses spread over segments of several connections).
+#[test]
+fn t1_atm_is_below_the_packet_network() {
+    let eff = |mode: &str| {
+        let s = run("T1", &[("mode", mode), ("buffer", "4000 cells"), ("duration", "6 s")], None);
+        assert_eq!(s.mode, mode);
+        assert_invariants(&s);
+        s.aggregate.efficiency.unwrap()
+    };
+    let (cell, packet) = (eff("cell"), eff("packet"));
+    assert!(cell < packet * 0.95, "ATM {cell} vs packet {packet}");
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::{
     Adaptation, App, Event, Flow, FlowKind, FlowStats, HostCpu, Network, Node, NodeKind, Port, Source, TcpConn, Vc,
     VcStats,
 };
+use super::{Mode, PacketQueue};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
@@ -43,6 +44,9 @@ struct NodeSpec {
     /// Per-packet processing times (hosts).
     send_time: SimDuration,
     recv_time: SimDuration,
+    /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
+    /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
+    packet_limit: Option<(u64, Option<u64>)>,
 }
 
 /// A TCP connection to set up: a bulk sender at the path's first host, a sink at its last.
@@ -91,6 +95,7 @@ pub struct NetworkBuilder {
     tcps: Vec<(FlowId, VcId, TcpSpec)>,
     sources: Vec<(String, SourceSpec)>,
     bottleneck: Option<(NodeId, NodeId)>,
+    mode: Mode,
 }
 
 /// Default adapter buffer of a host, in cells: large enough that a host never drops.
@@ -109,6 +114,7 @@ impl NetworkBuilder {
             tcps: Vec::new(),
             sources: Vec::new(),
             bottleneck: None,
+            mode: Mode::Cell,
         }
     }
 
@@ -129,6 +135,7 @@ impl NetworkBuilder {
             port,
             send_time: SimDuration::ZERO,
             recv_time: SimDuration::ZERO,
+            packet_limit: None,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -136,6 +143,16 @@ impl NetworkBuilder {
     /// A host whose adapter holds `nic_buffer_cells` cells (FIFO, tail drop).
     pub fn add_host(&mut self, name: &str, nic_buffer_cells: u32) -> Result<NodeId, BuildError> {
         self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
+    }
+
+    /// Carries whole packets through FIFO drop-tail routers instead of cells.
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+    }
+
+    /// Packet mode: a node's buffer limit in bytes and, optionally, in packets.
+    pub fn set_packet_limit(&mut self, node: NodeId, bytes: u64, packets: Option<u64>) {
+        self.nodes[node.index()].packet_limit = Some((bytes, packets));
     }
 
     /// Sets a host's per-packet send and receive processing times.
@@ -363,6 +380,12 @@ impl NetworkBuilder {
                     analytic: queue.is_single_fifo(),
                     starts: VecDeque::new(),
                     queue,
+                    packets: (self.mode == Mode::Packet).then(|| {
+                        let (bytes, count) =
+                            node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
+                        PacketQueue::new(rate, bytes, count)
+                    }),
+                    packet_pipe: VecDeque::new(),
                 }
             })
             .collect();
@@ -444,6 +467,7 @@ impl NetworkBuilder {
         };
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
         Ok(Network {
+            mode: self.mode,
             nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
             ports,
             vcs,

@@ -5,11 +5,13 @@
 //! event set grows with the number of components, never with the number of cells.
 
 mod builder;
+mod packet_port;
 mod tcp;
 #[cfg(test)]
 mod tests;
 
 pub use builder::{BuildError, NetworkBuilder, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
+pub use packet_port::{PacketPortStats, PacketQueue};
 pub use tcp::{App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
@@ -120,6 +122,17 @@ pub struct Port {
     analytic: bool,
     /// Start times of the cells admitted to an analytic port that have not started yet.
     starts: VecDeque<SimTime>,
+    /// Packet mode: the packet FIFO that replaces the cell machinery.
+    pub packets: Option<PacketQueue>,
+    /// Packet mode: packets in propagation, with their arrival times.
+    packet_pipe: VecDeque<(SimTime, Packet)>,
+}
+
+/// Whether the network carries cells (ATM) or whole packets (IP routers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Cell,
+    Packet,
 }
 
 impl Port {
@@ -237,6 +250,7 @@ impl Progress {
 
 /// A network ready to run (built by [`NetworkBuilder`]).
 pub struct Network {
+    pub mode: Mode,
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
@@ -280,8 +294,13 @@ impl Network {
             match event {
                 Event::PortFree(p) => {
                     self.ports[p.index()].free_pending = false;
-                    self.transmit(p);
+                    if self.mode == Mode::Packet {
+                        self.packet_transmit(p);
+                    } else {
+                        self.transmit(p);
+                    }
                 }
+                Event::PipeHead(p) if self.mode == Mode::Packet => self.packet_pipe_head(p),
                 Event::PipeHead(p) => self.pipe_head(p),
                 Event::Source(s) => self.source_tick(s),
                 Event::OpenWindow => self.open_window(),
@@ -320,6 +339,11 @@ impl Network {
         self.frames.live()
     }
     /// Cells in buffers and on links: sent by a source, neither dropped nor received yet.
+    /// Packets in packet-mode buffers and on links.
+    pub fn packets_in_flight(&self) -> u64 {
+        self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.len() as u64)).sum()
+    }
+
     pub fn cells_in_flight(&self) -> u64 {
         self.ports
             .iter()
@@ -336,6 +360,9 @@ impl Network {
         for port in &mut self.ports {
             port.release_started(now);
             port.queue.open_window(now);
+            if let Some(q) = &mut port.packets {
+                q.open_window(now);
+            }
         }
         for vc in &mut self.vcs {
             vc.stats = VcStats::default();
@@ -346,6 +373,86 @@ impl Network {
         for conn in &mut self.conns {
             conn.stats_at_window = conn.endpoint.stats().clone();
         }
+    }
+
+    /// Packet mode: a packet arrives at output port `p`.
+    fn packet_arrive(&mut self, p: PortId, packet: Packet) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let q = port.packets.as_mut().expect("packet port");
+        if q.offer(packet, now).is_err() {
+            self.packet_lost(&packet);
+            return;
+        }
+        if port.free_pending {
+            return;
+        }
+        if now >= q.busy_until {
+            self.packet_transmit(p);
+        } else {
+            port.free_pending = true;
+            let at = q.busy_until;
+            self.queue.schedule(at, Event::PortFree(p));
+        }
+    }
+
+    /// Packet mode: the transmitter of `p` is free; send the head packet, if any.
+    fn packet_transmit(&mut self, p: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let q = port.packets.as_mut().expect("packet port");
+        let Some(packet) = q.take(now) else { return };
+        let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
+        q.busy_until = done;
+        let more = !q.is_empty();
+        let arrival = done + port.delay;
+        if port.packet_pipe.is_empty() {
+            self.queue.schedule(arrival, Event::PipeHead(p));
+        }
+        port.packet_pipe.push_back((arrival, packet));
+        if more {
+            port.free_pending = true;
+            self.queue.schedule(done, Event::PortFree(p));
+        }
+    }
+
+    /// Packet mode: the oldest packet on `p`'s link reaches the far end.
+    fn packet_pipe_head(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        let (_, mut packet) = port.packet_pipe.pop_front().expect("pipe event without a packet");
+        if let Some(&(next, _)) = port.packet_pipe.front() {
+            self.queue.schedule(next, Event::PipeHead(p));
+        }
+        packet.hop += 1;
+        match self.vcs[packet.vc.index()].route.get(usize::from(packet.hop)) {
+            Some(&next) => self.packet_arrive(next, packet),
+            None => self.packet_receive(packet),
+        }
+    }
+
+    /// Packet mode: a packet reaches its destination host.
+    fn packet_receive(&mut self, packet: Packet) {
+        self.trace.fold(self.now, TRACE_DELIVERY, packet.vc.0);
+        self.vcs[packet.vc.index()].stats.frames_delivered += 1;
+        let flow = &mut self.flows[packet.flow.index()];
+        match packet.payload {
+            Payload::Udp { .. } => {
+                flow.stats.packets_delivered += 1;
+                flow.stats.bytes_delivered += packet.app_bytes;
+            }
+            Payload::Tcp { .. } => {
+                if packet.app_bytes > 0 {
+                    flow.stats.packets_delivered += 1;
+                }
+                self.tcp_arrive(packet);
+            }
+        }
+    }
+
+    fn packet_lost(&mut self, packet: &Packet) {
+        self.trace.fold(self.now, TRACE_DROP, packet.vc.0);
+        self.vcs[packet.vc.index()].stats.frames_lost += 1;
+        self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 
     /// A cell arrives at output port `p`.
@@ -504,6 +611,8 @@ impl Network {
                     app_bytes,
                     ip_bytes: app_bytes + f.header_bytes,
                     sent_at: now,
+                    vc: f.vc,
+                    hop: 0,
                 };
                 let vc = f.vc;
                 self.send_on_vc(vc, packet);
@@ -533,8 +642,18 @@ impl Network {
         }
     }
 
-    /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id`.
-    fn send_on_vc(&mut self, vc_id: VcId, packet: Packet) {
+    /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id` (in
+    /// packet mode, hands the packet itself to the first port of the route).
+    fn send_on_vc(&mut self, vc_id: VcId, mut packet: Packet) {
+        if self.mode == Mode::Packet {
+            packet.vc = vc_id;
+            packet.hop = 0;
+            let vc = &mut self.vcs[vc_id.index()];
+            vc.stats.frames_sent += 1;
+            let first = vc.route[0];
+            self.packet_arrive(first, packet);
+            return;
+        }
         let cells = aal5::cells_for_ip_datagram(packet.ip_bytes);
         let cells32 = u32::try_from(cells).expect("frame size checked at build");
         let frame = self.frames.insert(packet, cells32);

@@ -144,6 +144,8 @@ impl Network {
             app_bytes: u64::from(segment.payload_len),
             ip_bytes: u64::from(segment.header_len()) + IPV4_HEADER_BYTES + u64::from(segment.payload_len),
             sent_at: self.now,
+            vc: conn.vc_out,
+            hop: 0,
         };
         let (vc, host) = (conn.vc_out, conn.host);
         let cpu = &mut self.hosts[host.index()];

@@ -5,7 +5,7 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Network, NetworkBuilder, TcpSpec, VcSpec};
+use crate::network::{Adaptation, Mode, Network, NetworkBuilder, TcpSpec, VcSpec};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -77,14 +77,30 @@ pub fn compile_source(
     let scenario_seed = sim.opt_u64("seed")?.unwrap_or(DEFAULT_SEED);
     let seed = seed.unwrap_or(scenario_seed);
 
+    let mode = sim.opt_keyword("mode", &["cell", "packet"])?.unwrap_or("cell");
     let mut b = NetworkBuilder::new(seed, duration, warmup);
+    if mode == "packet" {
+        b.set_mode(Mode::Packet);
+    }
     for sw in root.array_of_tables("switch")? {
         for inst in expand(&sw)? {
             let v = inst.view(&loaded.source);
             let names = node_names(&v)?;
             let port = port_config(&v)?;
+            // Packet mode (routers): a limit in bytes and/or packets; default the cell
+            // buffer's payload (cells × 48 bytes).
+            let limit_bytes = v.opt_bytes("buffer_bytes")?;
+            let limit_packets = v.opt_u64("buffer_packets")?;
+            if limit_bytes == Some(0) || limit_packets == Some(0) {
+                let key = if limit_bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
+                return Err(v.key_error(key, "must be positive"));
+            }
             for name in names {
-                b.add_switch(&name, port.clone()).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                let n = b.add_switch(&name, port.clone()).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                if limit_bytes.is_some() || limit_packets.is_some() {
+                    let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
+                    b.set_packet_limit(n, bytes, limit_packets);
+                }
             }
             v.finish()?;
         }
@@ -128,7 +144,7 @@ pub fn compile_source(
     for flow in root.array_of_tables("flow")? {
         for inst in expand(&flow)? {
             let v = inst.view(&loaded.source);
-            add_flow(&mut b, &v, seed, &link_rates)?;
+            add_flow(&mut b, &v, inst.index, seed, &link_rates)?;
             v.finish()?;
         }
     }
@@ -297,6 +313,7 @@ fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
 fn add_flow(
     b: &mut NetworkBuilder,
     v: &TableView<'_>,
+    index: u64,
     seed: u64,
     links: &[((NodeId, NodeId), BitRate)],
 ) -> Result<(), ScenarioError> {
@@ -343,7 +360,10 @@ fn add_flow(
     let start = app.opt_duration("start")?.unwrap_or(SimDuration::ZERO);
     let jitter = app.opt_duration("start_jitter")?.unwrap_or(SimDuration::ZERO);
     let offset = if jitter.is_zero() { 0 } else { rng.below(jitter.as_picos()) };
-    let start = SimTime::ZERO + start + SimDuration::from_picos(offset);
+    // Copy i of a repeated flow starts (i − 1) · start_stagger later (seed 002: 10 ms apart).
+    let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
+    let start =
+        SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr };
     if kind == "tcp" {
         let config = tcp_config(&app)?;

@@ -1,0 +1,120 @@
+//! Packet mode: an output port that queues whole IP packets (FIFO, drop-tail, limited in bytes
+//! and optionally in packets) and serialises them at the link rate, for the packet network
+//! that seed 002 sets beside the ATM one (same topology, same TCP, routers instead of switches).
+
+use crate::packet::Packet;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::BitRate;
+use std::collections::VecDeque;
+
+/// Counters of a packet port over the measurement window. Identity:
+/// `packets_in + queued_at_start = packets_out + dropped + queued_at_end`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PacketPortStats {
+    pub packets_in: u64,
+    pub packets_out: u64,
+    pub dropped: u64,
+    pub bytes_out: u64,
+    pub queued_at_start: u64,
+    pub max_queue_bytes: u64,
+    /// ∫ queued bytes dt, in byte·picoseconds.
+    area: u128,
+    last_change: SimTime,
+    window_start: SimTime,
+}
+
+/// A drop-tail FIFO of packets in front of a link.
+pub struct PacketQueue {
+    rate: BitRate,
+    /// Buffer limit in bytes (IP datagrams, headers included).
+    pub limit_bytes: u64,
+    /// Optional limit in packets.
+    pub limit_packets: Option<u64>,
+    queue: VecDeque<Packet>,
+    queued_bytes: u64,
+    /// The transmitter is busy until then.
+    pub busy_until: SimTime,
+    pub stats: PacketPortStats,
+}
+
+impl PacketQueue {
+    pub fn new(rate: BitRate, limit_bytes: u64, limit_packets: Option<u64>) -> Self {
+        PacketQueue {
+            rate,
+            limit_bytes,
+            limit_packets,
+            queue: VecDeque::new(),
+            queued_bytes: 0,
+            busy_until: SimTime::ZERO,
+            stats: PacketPortStats::default(),
+        }
+    }
+
+    /// Time to serialise `bytes` on this link, rounded up.
+    pub fn tx_time(&self, bytes: u64) -> SimDuration {
+        self.rate.tx_time_ceil(bytes * 8)
+    }
+
+    fn note_change(&mut self, now: SimTime) {
+        self.stats.area +=
+            u128::from(self.queued_bytes) * u128::from(now.saturating_since(self.stats.last_change).as_picos());
+        self.stats.last_change = now;
+    }
+
+    /// Offers an arriving packet: queued, or refused (drop-tail) when it does not fit.
+    pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
+        self.stats.packets_in += 1;
+        let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
+        let fits_count = self.limit_packets.is_none_or(|n| (self.queue.len() as u64) < n);
+        if !(fits_bytes && fits_count) {
+            self.stats.dropped += 1;
+            return Err(packet);
+        }
+        self.note_change(now);
+        self.queued_bytes += packet.ip_bytes;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.queued_bytes);
+        self.queue.push_back(packet);
+        Ok(())
+    }
+
+    /// Takes the head packet for transmission at `now`.
+    pub fn take(&mut self, now: SimTime) -> Option<Packet> {
+        let packet = self.queue.pop_front()?;
+        self.note_change(now);
+        self.queued_bytes -= packet.ip_bytes;
+        self.stats.packets_out += 1;
+        self.stats.bytes_out += packet.ip_bytes;
+        Some(packet)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+    pub fn queued_bytes(&self) -> u64 {
+        self.queued_bytes
+    }
+
+    /// Time-weighted mean queue in bytes from the window start to `now`.
+    pub fn mean_queue_bytes(&self, now: SimTime) -> f64 {
+        let span = now.saturating_since(self.stats.window_start).as_picos();
+        if span == 0 {
+            return self.queued_bytes as f64;
+        }
+        let area = self.stats.area
+            + u128::from(self.queued_bytes) * u128::from(now.saturating_since(self.stats.last_change).as_picos());
+        area as f64 / span as f64
+    }
+
+    pub fn open_window(&mut self, now: SimTime) {
+        self.stats = PacketPortStats {
+            queued_at_start: self.queue.len() as u64,
+            max_queue_bytes: self.queued_bytes,
+            last_change: now,
+            window_start: now,
+            ..PacketPortStats::default()
+        };
+    }
+}
