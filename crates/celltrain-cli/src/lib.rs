@@ -200,7 +200,7 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> Summary {
 
 fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) -> Result<(), Failure> {
     let overrides = parse_sets(sets)?;
-    let mut best: Option<(f64, u64, u64)> = None;
+    let mut best: Option<(f64, u64, u64, u64)> = None;
     for _ in 0..repeat {
         let mut network = if scenario == "null" {
             celltrain::bench::null_pipeline(hops, seconds).map_err(|e| Failure::Input(e.to_string()))?
@@ -210,14 +210,15 @@ fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) 
         let started = Instant::now();
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();
-        if best.is_none_or(|(w, _, _)| wall < w) {
-            best = Some((wall, network.cell_hops(), network.events()));
+        if best.is_none_or(|(w, ..)| wall < w) {
+            best = Some((wall, network.cell_hops(), network.packet_hops(), network.events()));
         }
     }
-    let (wall, hops_done, events) = best.expect("at least one run");
+    let (wall, cells, packets, events) = best.expect("at least one run");
+    let (hops, unit) = if packets > 0 { (packets, "packet-hops") } else { (cells, "cell-hops") };
     println!(
-        "{scenario}: {hops_done} cell-hops, {events} events in {wall:.3} s wall = {:.2} M cell-hops/s, {:.2} M events/s (best of {repeat})",
-        hops_done as f64 / wall / 1e6,
+        "{scenario}: {hops} {unit}, {events} events in {wall:.3} s wall = {:.2} M {unit}/s, {:.2} M events/s (best of {repeat})",
+        hops as f64 / wall / 1e6,
         events as f64 / wall / 1e6
     );
     Ok(())

@@ -483,6 +483,7 @@ impl NetworkBuilder {
             trace: TraceHash::default(),
             events: 0,
             cell_hops: 0,
+            packet_hops: 0,
             bottleneck,
         })
     }

@@ -269,6 +269,8 @@ pub struct Network {
     events: u64,
     /// Cells put on a link, summed over links, since the start (not reset at warm-up).
     cell_hops: u64,
+    /// Packet mode: packets put on a link, summed over links, since the start.
+    packet_hops: u64,
     /// The port whose capacity defines the theoretical maximum goodput.
     pub bottleneck: Option<PortId>,
 }
@@ -338,6 +340,11 @@ impl Network {
     pub fn frames_in_flight(&self) -> usize {
         self.frames.live()
     }
+    /// Packet mode: packets moved across one link, summed over links, since the start.
+    pub fn packet_hops(&self) -> u64 {
+        self.packet_hops
+    }
+
     /// Cells in buffers and on links: sent by a source, neither dropped nor received yet.
     /// Packets in packet-mode buffers and on links.
     pub fn packets_in_flight(&self) -> u64 {
@@ -402,6 +409,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
         let Some(packet) = q.take(now) else { return };
+        self.packet_hops += 1;
         let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
