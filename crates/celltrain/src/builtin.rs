@@ -32,11 +32,27 @@ const ALL: &[Builtin] = &[
         "seed 001",
         "One TCP Reno source over UBR, end-to-end ATM, two-node (RTT 10 ms, window 20 segments)"
     ),
+    builtin!("A2-ubr", "seed 001", "Zero-loss (unbounded) switch buffers, 5 and 10 TCP sources over UBR: queue growth"),
     builtin!("A3", "seed 001", "5 TCP sources over UBR+EPD, end-to-end ATM, two-node"),
     builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
     builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
+    builtin!(
+        "E2",
+        "seed 004",
+        "TCP over plain UBR: 2 sessions into a 37.44 Mbit/s bottleneck, switch buffer and MTU varied"
+    ),
+    builtin!(
+        "E3",
+        "seed 004",
+        "TCP over UBR with EPD: threshold = buffer - b·MTU, excess capacity b varied (b = 0 is PPD)"
+    ),
+    builtin!(
+        "E4",
+        "seed 004",
+        "Delayed ACKs (SunOS) on and off, with PPD or EPD: goodput and fairness of 2 TCP sessions"
+    ),
     builtin!("E1-mux", "seed 004", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
 ];
 

@@ -21,7 +21,8 @@ fn run(name: &str, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
 fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
-        "A1-tcp" | "A3" | "A5-tcp" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
+        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
+        "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
         "T1" => vec![("duration", "2 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
     }
@@ -136,6 +137,38 @@ fn t1_atm_is_below_the_packet_network() {
     };
     let (cell, packet) = (eff("cell"), eff("packet"));
     assert!(cell < packet * 0.95, "ATM {cell} vs packet {packet}");
+}
+
+/// Seed 001 Table 5.2: with buffers that never overflow, each connection's whole window waits
+/// at the bottleneck: the queue approaches N × 3840 cells less what the 10 ms pipe holds.
+#[test]
+fn a2_unbounded_buffers_hold_the_windows() {
+    for (n, low, high) in [("5", 14_000, 19_200), ("10", 32_000, 38_400)] {
+        let s = run("A2-ubr", &[("n_sources", n), ("duration", "3 s"), ("warmup", "0.5 s")], None);
+        let p = s.ports.iter().find(|p| p.name == "sw1->sw2").unwrap();
+        assert_eq!(p.dropped_total, 0);
+        assert!((low..=high).contains(&p.max_queue_cells), "N = {n}: max queue {}", p.max_queue_cells);
+    }
+}
+
+/// Seed 004 Figs. 5, 6: goodput grows and loss falls with the switch buffer until the buffer
+/// holds both windows; frames are lost far more often than cells.
+#[test]
+fn e2_buffer_sweep_trends() {
+    let at = |cells: &str| {
+        let s = run("E2", &[("buffer", cells), ("duration", "10 s")], None);
+        let data: Vec<_> = s.vcs.iter().filter(|v| !v.name.ends_with("-ack")).collect();
+        let dropped: u64 = data.iter().map(|v| v.cells_dropped).sum();
+        let delivered: u64 = data.iter().map(|v| v.cells_delivered).sum();
+        let lost: u64 = data.iter().map(|v| v.frames_lost).sum();
+        let frames: u64 = data.iter().map(|v| v.frames_delivered).sum::<u64>() + lost;
+        (s.aggregate.goodput_bps, dropped as f64 / (dropped + delivered) as f64, lost as f64 / frames as f64)
+    };
+    let (g_small, clr_small, flr_small) = at("1632 cells");
+    let (g_big, clr_big, _) = at("2400 cells");
+    assert!(g_big > g_small, "goodput {g_small} -> {g_big}");
+    assert!(clr_small > 0.0 && clr_big == 0.0, "CLR {clr_small} -> {clr_big}");
+    assert!(flr_small > 2.0 * clr_small, "FLR {flr_small} vs CLR {clr_small}");
 }
 
 #[test]
