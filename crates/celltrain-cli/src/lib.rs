@@ -130,10 +130,17 @@ fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, out, json, quiet } => {
-            let compiled = compile(&scenario)?;
-            let summary = run_compiled(compiled, !quiet);
+            let mut compiled = compile(&scenario)?;
+            let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             if let Some(dir) = &out {
-                output::write_results(dir, &summary).map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))?;
+                compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
+            } else if !compiled.network.recorder.spec.pcap_hosts.is_empty() {
+                eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
+            }
+            let (summary, mut network) = run_compiled(compiled, !quiet);
+            if let Some(dir) = &out {
+                network.finish_output().map_err(|e| io_err(dir, e))?;
+                output::write_results(dir, &summary, network.recorder.series.as_ref()).map_err(|e| io_err(dir, e))?;
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"));
@@ -174,8 +181,9 @@ fn execute(command: Command) -> Result<(), Failure> {
     }
 }
 
-/// Runs a compiled scenario with a progress bar on a terminal.
-fn run_compiled(compiled: Compiled, show_progress: bool) -> Summary {
+/// Runs a compiled scenario with a progress bar on a terminal; returns the summary and the
+/// finished network (for its recordings).
+fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain::Network) {
     let Compiled { mut network, meta } = compiled;
     let bar = (show_progress && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(1000);
@@ -195,7 +203,8 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> Summary {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Summary::from_network(&network, meta, started.elapsed().as_secs_f64())
+    let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+    (summary, network)
 }
 
 fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) -> Result<(), Failure> {

@@ -4,6 +4,7 @@
 //! a reader never sees a partial result file.
 
 use celltrain::metrics::Summary;
+use celltrain::trace::TimeSeries;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -33,9 +34,15 @@ fn csv(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
     out
 }
 
-/// Writes `summary.json`, `flows.csv`, `vcs.csv` and `ports.csv` into `dir`.
-pub fn write_results(dir: &Path, s: &Summary) -> io::Result<()> {
+/// Writes `summary.json`, `flows.csv`, `vcs.csv`, `ports.csv` and, when recorded,
+/// `timeseries.csv` into `dir`.
+pub fn write_results(dir: &Path, s: &Summary, series: Option<&TimeSeries>) -> io::Result<()> {
     fs::create_dir_all(dir)?;
+    if let Some(series) = series {
+        let mut text = Vec::new();
+        series.write_csv(&mut text)?;
+        write_atomic(&dir.join("timeseries.csv"), &String::from_utf8(text).expect("CSV is UTF-8"))?;
+    }
     let flows = csv(
         &[
             "name",

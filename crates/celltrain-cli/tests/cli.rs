@@ -140,3 +140,54 @@ fn run_writes_a_complete_summary_and_is_deterministic() {
     assert_ne!(hash("a"), hash("c"));
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A lossy TCP run captured at the sender: the pcap is well formed, and tshark's TCP analysis
+/// counts the same retransmissions as the summary (skipped, with a message, without tshark).
+#[test]
+fn pcap_capture_agrees_with_tshark() {
+    let tmp = std::env::temp_dir().join(format!("celltrain-pcap-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let scenario = tmp.join("e2rec.toml");
+    let text = std::fs::read_to_string(root().join("scenarios/E2.toml")).unwrap()
+        + "\n[record]\npcap = [\"src1\"]\ninterval = \"10 ms\"\nflows = [\"tcp1\"]\nports = [\"fore->vp\"]\n";
+    std::fs::write(&scenario, text).unwrap();
+    let out = tmp.join("out");
+    let run = celltrain(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--set",
+        "buffer=1200 cells",
+        "--set",
+        "warmup=0 s",
+        "--set",
+        "duration=10 s",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let flow = summary["flows"].as_array().unwrap().iter().find(|f| f["name"] == "tcp1").unwrap().clone();
+    let retransmitted = flow["segments_retransmitted"].as_u64().unwrap();
+    assert!(retransmitted > 0, "the small buffer must cause retransmissions");
+    let pcap = std::fs::read(out.join("src1.pcap")).unwrap();
+    assert_eq!(&pcap[..4], &0xa1b2_3c4du32.to_le_bytes(), "nanosecond pcap magic");
+    let series = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
+    assert!(series.starts_with("time_s,tcp1.cwnd_bytes,tcp1.ssthresh_bytes,tcp1.rto_s,fore->vp.queue\n"));
+    assert!(series.lines().count() > 900, "one row per 10 ms over 10 s");
+    let Ok(tshark) = Command::new("tshark").arg("-v").output() else {
+        eprintln!("SKIPPED pcap_capture_agrees_with_tshark's tshark part: tshark is not installed");
+        return;
+    };
+    assert!(tshark.status.success());
+    let file = out.join("src1.pcap");
+    let count = |filter: &str| {
+        let o = Command::new("tshark").args(["-r", file.to_str().unwrap(), "-Y", filter]).output().unwrap();
+        assert!(o.status.success(), "tshark failed: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).lines().count() as u64
+    };
+    assert_eq!(count("_ws.malformed"), 0, "malformed packets");
+    assert_eq!(count("tcp.analysis.retransmission && tcp.srcport == 1024"), retransmitted);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -20,6 +20,7 @@ pub mod network;
 pub mod packet;
 pub mod scenario;
 pub mod source;
+pub mod trace;
 
 pub use metrics::Summary;
 pub use network::{Network, NetworkBuilder};

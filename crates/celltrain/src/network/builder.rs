@@ -5,7 +5,7 @@ use super::{
     Adaptation, App, Event, Flow, FlowKind, FlowStats, HostCpu, Network, Node, NodeKind, Port, Source, TcpConn, Vc,
     VcStats,
 };
-use super::{Mode, PacketQueue};
+use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
@@ -96,6 +96,19 @@ pub struct NetworkBuilder {
     sources: Vec<(String, SourceSpec)>,
     bottleneck: Option<(NodeId, NodeId)>,
     mode: Mode,
+    /// What to record: hosts to capture, series to sample (flows and ports by name).
+    record: RecordRequest,
+}
+
+/// Recording asked for by name, resolved at build.
+#[derive(Clone, Debug, Default)]
+pub struct RecordRequest {
+    pub pcap_hosts: Vec<NodeId>,
+    pub interval: Option<SimDuration>,
+    /// Flow names whose TCP sender is sampled (empty: every TCP flow).
+    pub flows: Vec<String>,
+    /// Ports (from, to) whose queue is sampled (empty: the bottleneck).
+    pub ports: Vec<(NodeId, NodeId)>,
 }
 
 /// Default adapter buffer of a host, in cells: large enough that a host never drops.
@@ -115,6 +128,7 @@ impl NetworkBuilder {
             sources: Vec::new(),
             bottleneck: None,
             mode: Mode::Cell,
+            record: RecordRequest::default(),
         }
     }
 
@@ -143,6 +157,11 @@ impl NetworkBuilder {
     /// A host whose adapter holds `nic_buffer_cells` cells (FIFO, tail drop).
     pub fn add_host(&mut self, name: &str, nic_buffer_cells: u32) -> Result<NodeId, BuildError> {
         self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
+    }
+
+    /// What the run records (captures, time series).
+    pub fn set_record(&mut self, record: RecordRequest) {
+        self.record = record;
     }
 
     /// Carries whole packets through FIFO drop-tail routers instead of cells.
@@ -465,6 +484,32 @@ impl NetworkBuilder {
             Some((a, b)) => Some(port_of(a, b)),
             None => busiest_port(&ports, &vcs_on_port, &flows),
         };
+        let mut spec = RecordSpec {
+            pcap_hosts: self.record.pcap_hosts.clone(),
+            interval: self.record.interval,
+            ..RecordSpec::default()
+        };
+        for f in &flows {
+            let wanted = self.record.flows.is_empty() || self.record.flows.contains(&f.name);
+            if let (true, Some((sender, _))) = (wanted, f.conns) {
+                spec.senders.push((sender, f.name.clone()));
+            }
+        }
+        if let Some(missing) =
+            self.record.flows.iter().find(|n| !flows.iter().any(|f| &f.name == *n && f.conns.is_some()))
+        {
+            return err(format!("record: no TCP flow named '{missing}'"));
+        }
+        spec.ports = if self.record.ports.is_empty() {
+            bottleneck.into_iter().collect()
+        } else {
+            self.record.ports.iter().map(|&(a, b)| port_of(a, b)).collect()
+        };
+        let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+        let recorder = Recorder::new(spec, self.nodes.len(), &port_names);
+        if let Some(first) = recorder.first_sample() {
+            queue.schedule(first, Event::Sample);
+        }
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
         Ok(Network {
             mode: self.mode,
@@ -485,6 +530,7 @@ impl NetworkBuilder {
             cell_hops: 0,
             packet_hops: 0,
             bottleneck,
+            recorder,
         })
     }
 }

@@ -6,12 +6,14 @@
 
 mod builder;
 mod packet_port;
+mod record;
 mod tcp;
 #[cfg(test)]
 mod tests;
 
-pub use builder::{BuildError, NetworkBuilder, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
+pub use builder::{BuildError, NetworkBuilder, RecordRequest, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
 pub use packet_port::{PacketPortStats, PacketQueue};
+pub use record::{node_address, RecordSpec, Recorder};
 pub use tcp::{App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
@@ -44,6 +46,8 @@ pub(crate) enum Event {
     HostSend(NodeId),
     /// A host finished receive processing of a packet.
     HostRecv(NodeId),
+    /// A time-series sampling instant.
+    Sample,
 }
 
 /// Event codes: 3 bits of kind, 21 bits of id (2 million components of each kind).
@@ -68,7 +72,8 @@ impl EventCode for Event {
             3 => Event::OpenWindow,
             4 => Event::TcpWake(ConnId(id)),
             5 => Event::HostSend(NodeId(id)),
-            _ => Event::HostRecv(NodeId(id)),
+            6 => Event::HostRecv(NodeId(id)),
+            _ => Event::Sample,
         }
     }
 }
@@ -84,6 +89,7 @@ impl Event {
             Event::TcpWake(c) => (4, c.0),
             Event::HostSend(h) => (5, h.0),
             Event::HostRecv(h) => (6, h.0),
+            Event::Sample => (7, 0),
         }
     }
 }
@@ -273,6 +279,8 @@ pub struct Network {
     packet_hops: u64,
     /// The port whose capacity defines the theoretical maximum goodput.
     pub bottleneck: Option<PortId>,
+    /// Captures and time series.
+    pub recorder: Recorder,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -309,6 +317,7 @@ impl Network {
                 Event::TcpWake(c) => self.tcp_wake(c),
                 Event::HostSend(h) => self.host_send_done(h),
                 Event::HostRecv(h) => self.host_recv_done(h),
+                Event::Sample => self.sample(),
             }
             if self.events.is_multiple_of(PROGRESS_EVERY) {
                 progress(Progress { now, end: self.end, events: self.events });
@@ -441,6 +450,7 @@ impl Network {
     /// Packet mode: a packet reaches its destination host.
     fn packet_receive(&mut self, packet: Packet) {
         self.trace.fold(self.now, TRACE_DELIVERY, packet.vc.0);
+        self.capture(self.vcs[packet.vc.index()].dst, &packet);
         self.vcs[packet.vc.index()].stats.frames_delivered += 1;
         let flow = &mut self.flows[packet.flow.index()];
         match packet.payload {
@@ -562,6 +572,8 @@ impl Network {
                 let rec = self.frames.get_mut(frame);
                 rec.delivered = true;
                 let packet = rec.payload;
+                let dst = vc.dst;
+                self.capture(dst, &packet);
                 let flow = &mut self.flows[packet.flow.index()];
                 match packet.payload {
                     Payload::Udp { .. } => {
@@ -653,6 +665,8 @@ impl Network {
     /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id` (in
     /// packet mode, hands the packet itself to the first port of the route).
     fn send_on_vc(&mut self, vc_id: VcId, mut packet: Packet) {
+        packet.vc = vc_id;
+        self.capture(self.vcs[vc_id.index()].src, &packet);
         if self.mode == Mode::Packet {
             packet.vc = vc_id;
             packet.hop = 0;

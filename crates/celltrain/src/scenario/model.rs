@@ -5,7 +5,7 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Mode, Network, NetworkBuilder, TcpSpec, VcSpec};
+use crate::network::{Adaptation, Mode, Network, NetworkBuilder, RecordRequest, TcpSpec, VcSpec};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -156,6 +156,26 @@ pub fn compile_source(
             let (na, nc) = (node(&b, &m, "bottleneck", a)?, node(&b, &m, "bottleneck", c)?);
             b.set_bottleneck(na, nc).map_err(|e| m.key_error("bottleneck", e.0))?;
         }
+    }
+    if let Some(r) = root.opt_table("record")? {
+        let mut req = RecordRequest::default();
+        for name in r.opt_str_list("pcap")?.unwrap_or_default() {
+            req.pcap_hosts.push(node(&b, &r, "pcap", name)?);
+        }
+        req.interval = r.opt_duration("interval")?;
+        if req.interval.is_some_and(|i| i.is_zero()) {
+            return Err(r.key_error("interval", "must be positive"));
+        }
+        req.flows = r.opt_str_list("flows")?.unwrap_or_default().into_iter().map(str::to_string).collect();
+        if let Some(ports) = r.opt_str_list("ports")? {
+            for p in ports {
+                let Some((a, c)) = p.split_once("->") else {
+                    return Err(r.key_error("ports", format!("'{p}': write a port as \"from->to\"")));
+                };
+                req.ports.push((node(&b, &r, "ports", a.trim())?, node(&b, &r, "ports", c.trim())?));
+            }
+        }
+        b.set_record(req);
     }
     root.finish()?;
     let network = b.build().map_err(|e| root.error(e.0))?;

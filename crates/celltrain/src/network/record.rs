@@ -1,0 +1,151 @@
+//! What a run records besides its counters: pcap captures of chosen hosts and time series of
+//! TCP windows and queue lengths sampled at a fixed interval.
+//!
+//! Captures are opened only when the run has an output directory ([`Network::attach_output`]);
+//! the time series is kept in memory and written by the caller.
+
+use super::{Event, Mode, Network};
+use crate::packet::{Packet, Payload};
+use crate::trace::{PacketRecord, PcapWriter, Sampler, TimeSeries};
+use celltrain_core::ids::{ConnId, NodeId, PortId};
+use celltrain_core::time::{SimDuration, SimTime};
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::net::Ipv4Addr;
+use std::path::Path;
+
+/// What to record, resolved to ids by the scenario compiler.
+#[derive(Clone, Debug, Default)]
+pub struct RecordSpec {
+    /// Hosts whose sent and received packets are captured to `<host>.pcap`.
+    pub pcap_hosts: Vec<NodeId>,
+    /// Sampling interval of the time series (None: no time series).
+    pub interval: Option<SimDuration>,
+    /// TCP senders whose cwnd, ssthresh and RTO are sampled, with the flow's name.
+    pub senders: Vec<(ConnId, String)>,
+    /// Ports whose queue length is sampled.
+    pub ports: Vec<PortId>,
+}
+
+/// Live recording state of a run.
+#[derive(Default)]
+pub struct Recorder {
+    pub spec: RecordSpec,
+    /// Per node: index into `pcaps` when the node is captured.
+    capture_of: Vec<Option<usize>>,
+    pcaps: Vec<PcapWriter<BufWriter<File>>>,
+    /// Next IP identification per node.
+    ip_id: Vec<u16>,
+    sampler: Option<Sampler>,
+    pub series: Option<TimeSeries>,
+    /// The first capture error (disk full, …); the run goes on, the caller reports it.
+    pub error: Option<io::Error>,
+}
+
+/// The address of a node in captures: 10.x.y.z from its index (stable, unique up to 2²⁴ nodes).
+pub fn node_address(node: NodeId) -> Ipv4Addr {
+    let n = node.0 + 1;
+    Ipv4Addr::new(10, (n >> 16) as u8, (n >> 8) as u8, n as u8)
+}
+
+impl Recorder {
+    /// `port_names` names every port of the network (for the series' column names).
+    pub fn new(spec: RecordSpec, nodes: usize, port_names: &[String]) -> Self {
+        let series = spec.interval.map(|_| {
+            let mut names: Vec<String> = Vec::new();
+            for (_, flow) in &spec.senders {
+                names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
+            }
+            names.extend(spec.ports.iter().map(|p| format!("{}.queue", port_names[p.index()])));
+            TimeSeries::new(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        });
+        Recorder {
+            sampler: spec.interval.map(|i| Sampler::new(SimTime::ZERO, i)),
+            capture_of: vec![None; nodes],
+            ip_id: vec![0; nodes],
+            spec,
+            series,
+            ..Recorder::default()
+        }
+    }
+
+    /// First sampling instant, to be scheduled at build.
+    pub fn first_sample(&self) -> Option<SimTime> {
+        self.sampler.as_ref().map(Sampler::next_at)
+    }
+}
+
+impl Network {
+    /// Opens the pcap captures of the recorded hosts in `dir` (named `<host>.pcap`).
+    pub fn attach_output(&mut self, dir: &Path) -> io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        for &host in &self.recorder.spec.pcap_hosts.clone() {
+            let path = dir.join(format!("{}.pcap", self.nodes[host.index()].name));
+            let writer = PcapWriter::create(path)?;
+            self.recorder.capture_of[host.index()] = Some(self.recorder.pcaps.len());
+            self.recorder.pcaps.push(writer);
+        }
+        Ok(())
+    }
+
+    /// Flushes the captures; returns the first error any capture met.
+    pub fn finish_output(&mut self) -> io::Result<()> {
+        for w in self.recorder.pcaps.drain(..) {
+            w.finish()?;
+        }
+        match self.recorder.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Captures `packet` at `host` if that host is recorded.
+    #[inline]
+    pub(super) fn capture(&mut self, host: NodeId, packet: &Packet) {
+        let Some(i) = self.recorder.capture_of.get(host.index()).copied().flatten() else { return };
+        let vc = &self.vcs[packet.vc.index()];
+        let (src, dst) = (node_address(vc.src), node_address(vc.dst));
+        let mut record = match packet.payload {
+            Payload::Tcp { segment, .. } => PacketRecord::tcp(src, dst, segment),
+            Payload::Udp { .. } => {
+                PacketRecord::udp(src, dst, 5000, 5001, u32::try_from(packet.app_bytes).unwrap_or(u32::MAX))
+            }
+        };
+        let sender = vc.src.index();
+        record.ip_id = self.recorder.ip_id[sender];
+        if host == vc.src {
+            self.recorder.ip_id[sender] = self.recorder.ip_id[sender].wrapping_add(1);
+        }
+        if let Err(e) = self.recorder.pcaps[i].write(self.now, &record) {
+            self.recorder.error.get_or_insert(e);
+        }
+    }
+
+    /// A sampling instant: one row of the time series.
+    pub(super) fn sample(&mut self) {
+        let now = self.now;
+        let mut row = Vec::with_capacity(3 * self.recorder.spec.senders.len() + self.recorder.spec.ports.len());
+        for (c, _) in &self.recorder.spec.senders {
+            let e = &self.conns[c.index()].endpoint;
+            row.extend([f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64()]);
+        }
+        for p in &self.recorder.spec.ports {
+            let port = &mut self.ports[p.index()];
+            port.release_started(now);
+            let queue = match (self.mode, &port.packets) {
+                (Mode::Packet, Some(q)) => q.queued_bytes() as f64,
+                _ => f64::from(port.queue.occupancy()),
+            };
+            row.push(queue);
+        }
+        if let Some(series) = &mut self.recorder.series {
+            series.push(now, &row);
+        }
+        if let Some(sampler) = &mut self.recorder.sampler {
+            let next = sampler.advance();
+            if next <= self.end {
+                self.queue.schedule(next, Event::Sample);
+            }
+        }
+    }
+}
