@@ -76,8 +76,14 @@ def show(name: str) -> str:
     """
     # The Rust command line prints the text; it runs in a child process so that its
     # output cannot mix with this process's stdout.
+    # The child imports this very package (not another one on its path).
+    parent = str(Path(__file__).resolve().parent.parent)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from celltrain import _celltrain; "
+        "sys.exit(_celltrain.main(['celltrain', 'show', sys.argv[2]]))"
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "celltrain", "show", name],
+        [sys.executable, "-c", code, parent, name],
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -21,6 +21,9 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("kind", CAT), ("vc", STR), ("goodput_bps", F64),
     ("packets_sent", I64), ("packets_delivered", I64), ("packets_lost", I64),
     ("packet_loss_ratio", F64), ("bytes_delivered", I64),
+    # TCP flows only (null for the others); present when the simulator reports them.
+    ("segments_sent", I64 + "?"), ("segments_retransmitted", I64 + "?"),
+    ("retransmission_ratio", F64 + "?"), ("timeouts", I64 + "?"), ("fast_retransmits", I64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),
@@ -41,7 +44,7 @@ CATEGORY_COLUMNS: List[Tuple[str, str]] = [
 AGGREGATE_COLUMNS: List[Tuple[str, str]] = [
     ("goodput_bps", F64), ("max_goodput_bps", F64), ("efficiency", F64),
     ("fairness_index", F64), ("bottleneck", STR), ("n_flows", I64), ("mean_plr", F64),
-    ("mean_clr", F64), ("duration_s", F64), ("warmup_s", F64), ("events", I64),
+    ("mean_clr", F64), ("mean_retransmission_ratio", F64), ("duration_s", F64), ("warmup_s", F64), ("events", I64),
     ("wall_s", F64), ("trace_hash", STR), ("version", STR), ("key", STR),
 ]  # fmt: skip
 
@@ -55,12 +58,12 @@ def _string_dtype() -> Any:
 
 
 def _typed(rows: Sequence[Mapping[str, Any]], columns: Sequence[Tuple[str, str]]) -> pd.DataFrame:
+    present = {k for row in rows for k in row}
+    # Optional columns (dtype ending in "?") only when some row has them; unknown fields
+    # (of a newer simulator) after the known ones, in name order.
+    columns = [(c, t.rstrip("?")) for c, t in columns if not t.endswith("?") or c in present]
     names = [c for c, _ in columns]
-    extra: List[str] = []
-    for row in rows:
-        for k in row:
-            if k not in names and k not in extra:
-                extra.append(k)
+    extra = sorted(present - set(names))
     data: Dict[str, Any] = {}
     for name, dtype in columns:
         values = [row.get(name) for row in rows]
@@ -113,6 +116,7 @@ def aggregate_row(summary: Mapping[str, Any], key: Optional[str] = None) -> Dict
     a = summary["aggregate"]
     flows = summary["flows"]
     vcs = summary["vcs"]
+    retrans = [f["retransmission_ratio"] for f in flows if f.get("retransmission_ratio") is not None]
     return {
         "goodput_bps": a.get("goodput_bps"),
         "max_goodput_bps": a.get("max_goodput_bps"),
@@ -122,6 +126,7 @@ def aggregate_row(summary: Mapping[str, Any], key: Optional[str] = None) -> Dict
         "n_flows": len(flows),
         "mean_plr": float(np.mean([f["packet_loss_ratio"] for f in flows])) if flows else None,
         "mean_clr": float(np.mean([v["clr"] for v in vcs])) if vcs else None,
+        "mean_retransmission_ratio": float(np.mean(retrans)) if retrans else None,
         "duration_s": summary.get("duration_s"),
         "warmup_s": summary.get("warmup_s"),
         "events": summary.get("events"),
@@ -232,4 +237,4 @@ def tidy_tables(
 
 _RESERVED = {
     c for cols in (FLOW_COLUMNS, VC_COLUMNS, PORT_COLUMNS, CATEGORY_COLUMNS, AGGREGATE_COLUMNS) for c, _ in cols
-} | {"scenario", "seed", "variant"}
+} | {"scenario", "seed"}

@@ -9,7 +9,7 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _celltrain
 from ._atomic import write_atomic
@@ -36,7 +36,8 @@ class SweepResult:
         One row per point × seed: the same identifying columns, then ``goodput_bps``,
         ``max_goodput_bps``, ``efficiency``, ``fairness_index``, ``bottleneck``,
         ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
-        (mean of the VCs' cell loss ratios), ``duration_s``, ``warmup_s``, ``events``,
+        (mean of the VCs' cell loss ratios), ``mean_retransmission_ratio`` (mean over the
+        TCP flows; NaN without TCP), ``duration_s``, ``warmup_s``, ``events``,
         ``wall_s``, ``trace_hash``, ``version`` and ``key`` (the store key).
     vcs, ports, categories : pandas.DataFrame
         Tidy tables of the VCs, ports and service categories, like ``flows``.
@@ -60,6 +61,8 @@ class SweepResult:
     ) -> None:
         from ._frames import tidy_tables
 
+        self._entries = entries
+        self._names = list(params)
         tables = tidy_tables(entries, params)
         self.flows: "pd.DataFrame" = tables["flows"]
         self.vcs: "pd.DataFrame" = tables["vcs"]
@@ -97,6 +100,23 @@ class SweepResult:
             f"params {self.params}; reused {s.get('reused', 0)}, computed {s.get('computed', 0)}"
             f"{', recomputed ' + str(s['recomputed']) if s.get('recomputed') else ''}>"
         )
+
+
+def combine(results: Sequence[SweepResult]) -> SweepResult:
+    """One :class:`SweepResult` of several (e.g. one sweep per variant)."""
+    entries: List[Tuple[Dict[str, Any], Dict[str, Any], Optional[str]]] = []
+    names: List[str] = []
+    stats: Dict[str, Any] = {"total": 0, "reused": 0, "computed": 0, "recomputed": 0, "problems": []}
+    for r in results:
+        entries += r._entries
+        for n in r._names:
+            if n not in names:
+                names.append(n)
+        for k in ("total", "reused", "computed", "recomputed"):
+            stats[k] += r.stats.get(k, 0)
+        stats["problems"] += r.stats.get("problems", [])
+    store = results[0].store if results else None
+    return SweepResult(entries, names, stats, store)
 
 
 def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
@@ -149,7 +169,7 @@ def sweep(
     executor: Any = None,
     jobs: Optional[int] = None,
     progress: bool = True,
-    params: Optional[Mapping[str, Any]] = None,
+    params: Union[None, Mapping[str, Any], Callable[[Dict[str, Any]], Mapping[str, Any]]] = None,
     labels: Optional[Mapping[str, Any]] = None,
 ) -> SweepResult:
     """Runs ``scenario`` at every point of ``grid`` × ``seeds`` and returns a :class:`SweepResult`.
@@ -177,7 +197,9 @@ def sweep(
     progress
         A progress bar with ETA (tqdm) when stderr is a terminal.
     params
-        Parameters fixed for every point (``{"duration": "0.5 s"}``).
+        Parameters set at every point (``{"duration": "0.5 s"}``), or a function of the
+        point returning them (derived parameters: ``lambda p: {"udp_rate":
+        f"{150 / p['n_sources']} Mbit/s"}``). They are part of the store key, not columns.
     labels
         Constant columns added to every row (``{"variant": "jittered"}``), stored too.
 
@@ -194,7 +216,9 @@ def sweep(
     for s in seed_list:
         if s is not None and (not isinstance(s, int) or isinstance(s, bool) or s < 0):
             raise TypeError(f"seed {s!r} is not a non-negative int")
-    fixed = dict(params or {})
+    def fixed_for(point: Dict[str, Any]) -> Dict[str, Any]:
+        return dict((params(point) if callable(params) else params) or {})
+
     label_items = list((labels or {}).items())
     clash = set(k for k, _ in label_items) & set(points[0]) if points else set()
     if clash:
@@ -203,14 +227,14 @@ def sweep(
     # Validate every point before running any (errors name the file, line and key).
     is_text = resolved.kind == "text"
     for point in points:
-        ovr = [(k, param_text(v)) for k, v in {**fixed, **point}.items()]
+        ovr = [(k, param_text(v)) for k, v in {**fixed_for(point), **point}.items()]
         _celltrain.check(resolved.text if is_text else resolved.ref, ovr, None, is_text)
 
     the_store = Store(store).open() if store is not None else None
 
     tasks = []  # (labels list, overrides, seed, identity, key)
     for point in points:
-        ovr = [(k, param_text(v)) for k, v in {**fixed, **point}.items()]
+        ovr = [(k, param_text(v)) for k, v in {**fixed_for(point), **point}.items()]
         point_labels = [[k, v] for k, v in label_items] + [[k, v] for k, v in point.items()]
         for seed in seed_list:
             identity = point_identity(version, resolved.sha256, ovr, seed)
@@ -240,7 +264,7 @@ def sweep(
 
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         bar = tqdm(
             total=len(tasks),

@@ -1,13 +1,204 @@
-"""The ``celltrain`` console script: the Rust command line, run in-process."""
+"""The ``celltrain`` console script.
 
+``run``, ``check``, ``list``, ``show`` and ``bench`` are the Rust command line, run
+in-process; ``sweep`` and ``reproduce`` are implemented here, in Python.
+
+Exit codes, as in the Rust commands: 0 success, 2 bad input (one ``error:`` line),
+1 any other failure, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
 import sys
+from typing import List, Optional, Sequence
 
 from . import _celltrain
 
+PYTHON_COMMANDS = """
+Commands of the Python front:
+  sweep      Run a scenario over a grid of parameters and seeds, in parallel, into a result store
+  reproduce  Run the paper reproductions and write a report (index.md, index.html)
 
-def main() -> None:
-    sys.stdout.flush()
-    code = _celltrain.main(["celltrain", *sys.argv[1:]])
+See 'celltrain sweep --help' and 'celltrain reproduce --help'.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like clap
+        self.exit(2, f"error: {message}\n")
+
+
+def _sweep_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="celltrain sweep",
+        description="Run SCENARIO at every point of the grid × seeds, in parallel, storing each "
+        "result atomically in the store (re-running skips stored points; an interrupted sweep "
+        "resumes). Prints the aggregated table and writes it, and the per-flow table, as Parquet.",
+    )
+    p.add_argument("scenario", help="a built-in scenario (see `celltrain list`) or a scenario file")
+    p.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="NAME=VALUES",
+        help="a swept parameter: NAME=V1,V2,… or NAME=A..B[:STEP] (repeatable; the points are the product)",
+    )
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a fixed parameter (repeatable)")
+    p.add_argument("--seeds", default=None, metavar="SEEDS", help="seeds: 1..3, 1,2,7 or 4 (default: the scenario's)")
+    p.add_argument("--store", default=None, metavar="DIR", help="result store directory (resumable)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")
+    p.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for a LocalCluster",
+    )
+    p.add_argument(
+        "--parquet",
+        default=None,
+        metavar="DIR",
+        help="write aggregate.parquet, flows.parquet, … here (default: STORE/tables when --store is given)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    return p
+
+
+def _reproduce_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="celltrain reproduce",
+        description="Run the experiments of the source papers that exist as built-in scenarios, set "
+        "celltrain's numbers beside the published ones, check each claim, and write DIR/index.md and a "
+        "self-contained DIR/index.html.",
+    )
+    p.add_argument("target", help="an experiment id (A5), a paper (seed001, 001 or A), or 'all'")
+    p.add_argument("--out", default="results/report", metavar="DIR", help="report directory (default results/report)")
+    p.add_argument("--quick", action="store_true", help="short runs and one seed: the whole report in well under a minute")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return p
+
+
+def _seeds(text: Optional[str]) -> Optional[List[int]]:
+    from ._sweep import parse_range
+
+    if text is None:
+        return None
+    values = parse_range(text)
+    if not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(f"--seeds {text}: seeds are non-negative integers")
+    return [int(v) for v in values]
+
+
+def _sets(specs: Sequence[str]) -> dict:
+    out = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--set {spec}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def sweep_main(argv: Sequence[str]) -> int:
+    from ._celltrain import ScenarioError
+    from ._store import StoreError
+    from ._sweep import parse_grid, sweep
+
+    args = _sweep_parser().parse_args(list(argv))
+    try:
+        grid = parse_grid(args.grid)
+        seeds = _seeds(args.seeds)
+        fixed = _sets(args.set)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    client = cluster = None
+    try:
+        if args.dask:
+            from distributed import Client, LocalCluster
+
+            if args.dask == "local":
+                cluster = LocalCluster(n_workers=args.jobs or None, threads_per_worker=1, processes=True)
+                client = Client(cluster)
+            else:
+                client = Client(args.dask)
+        result = sweep(
+            args.scenario,
+            grid=grid,
+            seeds=seeds,
+            store=args.store,
+            executor=client,
+            jobs=args.jobs,
+            progress=not args.quiet,
+            params=fixed,
+        )
+    except ScenarioError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (StoreError, ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    parquet = args.parquet or (f"{args.store}/tables" if args.store else None)
+    if parquet:
+        result.to_parquet(parquet)
+    if not args.quiet:
+        cols = [*result.params, "seed", "goodput_bps", "efficiency", "fairness_index", "mean_plr"]
+        table = result.aggregate[[c for c in cols if c in result.aggregate.columns]].copy()
+        table["goodput_bps"] = table["goodput_bps"] / 1e6
+        table = table.rename(columns={"goodput_bps": "goodput_Mbps"})
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    s = result.stats
+    print(
+        f"{s['total']} runs: {s['reused']} reused from the store, {s['computed']} computed"
+        + (f" ({s['recomputed']} invalid stored results replaced)" if s["recomputed"] else "")
+        + (f"; tables in {parquet}" if parquet else ""),
+        file=sys.stderr if args.quiet else sys.stdout,
+    )
+    return 0
+
+
+def reproduce_main(argv: Sequence[str]) -> int:
+    from .reproduce import UnknownTarget, reproduce
+
+    args = _reproduce_parser().parse_args(list(argv))
+    try:
+        report = reproduce(args.target, out=args.out, quick=args.quick, jobs=args.jobs, progress=not args.quiet)
+    except UnknownTarget as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    counts = report.verdict_counts()
+    print(
+        f"report: {report.html}  (and {report.markdown})\n"
+        f"{len(report.experiments)} experiments run, {len(report.not_runnable)} not yet runnable; claims: "
+        + ", ".join(f"{n} {v}" for v, n in counts.items())
+    )
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args else None
+    try:
+        if command == "sweep":
+            code = sweep_main(args[1:])
+        elif command == "reproduce":
+            code = reproduce_main(args[1:])
+        else:
+            sys.stdout.flush()
+            code = _celltrain.main(["celltrain", *args])
+            if command in (None, "help", "-h", "--help") and len(args) <= 1:
+                stream = sys.stdout if code == 0 else sys.stderr  # clap's usage error goes to stderr
+                stream.write(PYTHON_COMMANDS)
+                stream.flush()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        code = 130
     sys.exit(code)
 
 

@@ -4,18 +4,31 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import celltrain
+from conftest import SHORT, SHORT_E1
 
-SHORT = {"duration": "0.4 s", "warmup": "0.1 s"}
+GOOD_MINIMAL = Path(__file__).parents[1] / "good-minimal.toml"
 
 
-def test_run_builtin_returns_the_summary():
-    s = celltrain.run("A1-udp", params=SHORT)
-    assert s["scenario"] == "A1-udp"
-    assert s["params"]["duration"] == "0.4 s"
+def test_run_builtin_returns_a_result_with_the_summary():
+    r = celltrain.run("A1-udp", params=SHORT)
+    assert isinstance(r, celltrain.Result)
+    s = r.summary
+    for field in (
+        "scenario", "title", "version", "seed", "params", "duration_s", "warmup_s", "aggregate",
+        "flows", "vcs", "ports", "categories", "events", "wall_s", "trace_hash",
+    ):  # fmt: skip
+        assert field in s, field
+    assert set(s["aggregate"]) == {"goodput_bps", "max_goodput_bps", "efficiency", "fairness_index", "bottleneck"}
+    assert s["scenario"] == r.scenario == "A1-udp"
+    assert s["version"] == celltrain.__version__
+    assert s["params"]["duration"] == "0.3 s" and r.params is s["params"]
+    assert s["duration_s"] == pytest.approx(0.3) and s["warmup_s"] == pytest.approx(0.1)
     # Seed 001 Table 5.1: 134.513 Mbit/s, within 0.1 %.
     assert s["aggregate"]["goodput_bps"] == pytest.approx(134.513e6, rel=1e-3)
     assert s["aggregate"]["max_goodput_bps"] == pytest.approx(134.5132e6, rel=1e-6)
@@ -23,16 +36,102 @@ def test_run_builtin_returns_the_summary():
     for port in s["ports"]:
         identity = port["cells_out"] + port["dropped_total"] + port["queued_at_end"] - port["queued_at_start"]
         assert port["cells_in"] == identity, port["name"]
+    assert r.timeseries is None  # not recorded by the simulator yet
+    assert r.out is None
+    assert "A1-udp" in repr(r)
 
 
-def test_run_from_toml_text_and_seed_determinism(tmp_path):
-    from pathlib import Path
+def test_result_dataframes_have_columns_and_dtypes():
+    r = celltrain.run("A4", params=SHORT)
+    flows, vcs, ports, cats = r.flows, r.vcs, r.ports, r.categories
+    assert list(flows.columns[:9]) == [
+        "name", "kind", "vc", "goodput_bps", "packets_sent", "packets_delivered", "packets_lost",
+        "packet_loss_ratio", "bytes_delivered",
+    ]  # fmt: skip
+    # TCP counters, when the simulator reports them, are null for UDP flows.
+    for col in ("segments_sent", "segments_retransmitted", "timeouts", "fast_retransmits"):
+        if col in flows.columns:
+            assert str(flows[col].dtype) == "Int64" and flows[col].isna().all(), col
+    assert len(flows) == 5 and list(flows["name"]) == [f"udp{i}" for i in range(1, 6)]
+    assert pd.api.types.is_string_dtype(flows["name"]) and pd.api.types.is_string_dtype(flows["vc"])
+    assert isinstance(flows["kind"].dtype, pd.CategoricalDtype)
+    for col in ("packets_sent", "packets_delivered", "packets_lost", "bytes_delivered"):
+        assert flows[col].dtype == "int64", col
+    for col in ("goodput_bps", "packet_loss_ratio"):
+        assert flows[col].dtype == "float64", col
+    assert flows["goodput_bps"].sum() == pytest.approx(r.aggregate["goodput_bps"])
 
-    toml = (Path(__file__).parents[1] / "good-minimal.toml").read_text()
+    assert {"name", "category", "cells_sent", "cells_dropped", "clr", "flr", "corrupted_pdus"} <= set(vcs.columns)
+    assert isinstance(vcs["category"].dtype, pd.CategoricalDtype)
+    assert vcs["cells_sent"].dtype == "int64" and vcs["clr"].dtype == "float64"
+
+    for col in ("dropped_buffer_full", "dropped_epd", "dropped_ppd", "dropped_total", "cells_in", "rate_bps"):
+        assert ports[col].dtype == "int64", col
+    assert (ports["dropped_buffer_full"] + ports["dropped_epd"] + ports["dropped_ppd"] == ports["dropped_total"]).all()
+    assert ports["utilization"].dtype == "float64"
+    assert len(ports) == len(r.summary["ports"])
+
+    assert list(cats.columns) == ["category", "cells_sent", "cells_dropped", "clr"]
+    assert list(cats["category"]) == ["ubr"] and cats["cells_dropped"].dtype == "int64"
+
+
+def test_tcp_flows_have_integer_counters():
+    r = celltrain.run("A1-tcp", params={"duration": "1 s", "warmup": "0.5 s"})
+    flows = r.flows
+    assert list(flows["kind"]) == ["tcp"]
+    assert flows["goodput_bps"].iloc[0] == pytest.approx(134.5e6, rel=0.01)
+    if "segments_sent" in flows.columns:
+        assert flows["segments_sent"].dtype == "int64" and flows["segments_sent"].iloc[0] > 0
+        assert flows["retransmission_ratio"].dtype == "float64"
+
+
+def test_run_out_writes_the_files_the_cli_writes(tmp_path, cli):
+    py_dir, cli_dir = tmp_path / "py", tmp_path / "cli"
+    r = celltrain.run("E1-mux", params=SHORT_E1, out=py_dir)
+    assert r.out == py_dir
+    res = cli("run", "E1-mux", "--set", "duration=2 s", "--set", "warmup=0.5 s", "--out", str(cli_dir), "--quiet")
+    assert res.returncode == 0, res.stderr
+    names = sorted(p.name for p in cli_dir.iterdir())
+    assert names == sorted(p.name for p in py_dir.iterdir()) == ["flows.csv", "ports.csv", "summary.json", "vcs.csv"]
+    for name in ("flows.csv", "vcs.csv", "ports.csv"):
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+
+    def without_wall(p):
+        return [line for line in p.read_text().splitlines() if '"wall_s"' not in line]
+
+    assert without_wall(py_dir / "summary.json") == without_wall(cli_dir / "summary.json")
+    assert json.loads((py_dir / "summary.json").read_text())["trace_hash"] == r.summary["trace_hash"]
+    assert not [p for p in py_dir.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_rust_float_formatting():
+    from celltrain._core import rust_f64
+
+    assert rust_f64(1.0) == "1"
+    assert rust_f64(0.0) == "0"
+    assert rust_f64(0.25) == "0.25"
+    assert rust_f64(1e-7) == "0.0000001"
+    assert rust_f64(134513207.5471698) == "134513207.5471698"
+    assert rust_f64(1e21) == "1000000000000000000000"
+    assert rust_f64(-2.5) == "-2.5"
+
+
+def test_run_from_toml_text_and_seed_determinism():
+    toml = GOOD_MINIMAL.read_text()
     a = celltrain.run(toml, seed=3)
     b = celltrain.run(toml, seed=3)
-    assert a["trace_hash"] == b["trace_hash"]
-    assert a["flows"][0]["packets_delivered"] > 0
+    assert a.summary["trace_hash"] == b.summary["trace_hash"]
+    assert a.summary["flows"][0]["packets_delivered"] > 0
+    c = celltrain.run(str(GOOD_MINIMAL), seed=3)  # the same scenario as a file
+    assert c.summary["trace_hash"] == a.summary["trace_hash"]
+
+
+def test_runs_in_threads_overlap_and_agree():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda s: celltrain.run("A4", params=SHORT, seed=s), [1, 2, 1]))
+    assert results[0].summary["trace_hash"] == results[2].summary["trace_hash"]
 
 
 def test_scenario_error_carries_file_line_and_key():
@@ -46,11 +145,24 @@ def test_scenario_error_carries_file_line_and_key():
     assert "bad duration" in str(err)
     with pytest.raises(celltrain.ScenarioError):
         celltrain.check("A4", params={"no_such_param": 1})
+    celltrain.check("A4", params={"n_sources": 3})
+    with pytest.raises(celltrain.ScenarioError):
+        celltrain.run("no-such-scenario")
 
 
-def test_scenarios_lists_the_builtins():
-    names = {s["name"] for s in celltrain.scenarios()}
-    assert {"A1-udp", "A4", "A5-udp", "E1-mux"} <= names
+def test_scenarios_and_show():
+    names = [s["name"] for s in celltrain.scenarios()]
+    assert {"A1-udp", "A4", "A5-udp", "E1-mux"} <= set(names)
+    for s in celltrain.scenarios():
+        assert set(s) == {"name", "paper", "title"}
+    text = celltrain.show("A5-udp")
+    assert 'id = "A5-udp"' in text and "[params]" in text
+    # The text runs like the built-in itself.
+    a = celltrain.run(text, params=SHORT)
+    b = celltrain.run("A5-udp", params=SHORT)
+    assert a.summary["trace_hash"] == b.summary["trace_hash"]
+    with pytest.raises(celltrain.ScenarioError):
+        celltrain.show("nope")
 
 
 def test_console_script(tmp_path):
@@ -71,6 +183,16 @@ def test_console_script(tmp_path):
     bad = subprocess.run([exe, "run", "A4", "--set", "buffer=-3 cells"], capture_output=True, text=True)
     assert bad.returncode == 2
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_help_lists_the_python_commands(cli):
+    out = cli("--help")
+    assert out.returncode == 0
+    for command in ("run", "check", "list", "show", "bench", "sweep", "reproduce"):
+        assert command in out.stdout, command
+    assert cli("sweep", "--help").returncode == 0
+    assert "--grid" in cli("sweep", "--help").stdout
+    assert "--quick" in cli("reproduce", "--help").stdout
 
 
 def test_python_dash_m():

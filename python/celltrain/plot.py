@@ -1,0 +1,201 @@
+"""Plots of celltrain results (matplotlib, no display needed).
+
+Every function returns a :class:`matplotlib.figure.Figure` built without ``pyplot`` (so it
+works in threads, on servers and in notebooks alike, where it displays as usual), or draws
+into the ``ax=`` it is given and returns that axes' figure. Save with ``fig.savefig(path)``
+or :func:`png_bytes`; :func:`data_uri` gives an ``<img src=…>`` value.
+
+* :func:`measure_vs_param` — a measure against a swept parameter, one line per variant,
+  mean over seeds with min–max bars, optionally beside published points.
+* :func:`flow_bars` — one bar per flow against an expected value (a fair share, a MCR…).
+* :func:`timeseries` — a quantity against time, one line per group.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["measure_vs_param", "flow_bars", "timeseries", "png_bytes", "data_uri", "new_axes"]
+
+_LABELS = {
+    "goodput_bps": ("goodput", "Mbit/s", 1e-6),
+    "max_goodput_bps": ("max goodput", "Mbit/s", 1e-6),
+    "efficiency": ("efficiency", "%", 100.0),
+    "fairness_index": ("Jain fairness index", "", 1.0),
+    "mean_plr": ("mean packet loss ratio", "%", 100.0),
+    "mean_clr": ("mean cell loss ratio", "%", 100.0),
+    "mean_retransmission_ratio": ("mean retransmission ratio", "%", 100.0),
+    "packet_loss_ratio": ("packet loss ratio", "%", 100.0),
+    "clr": ("cell loss ratio", "", 1.0),
+    "n_sources": ("number of sources N", "", 1.0),
+}
+
+
+def _describe(column: str, scale: Optional[float], label: Optional[str]) -> Tuple[str, float]:
+    name, unit, default = _LABELS.get(column, (column.replace("_", " "), "", 1.0))
+    s = default if scale is None else scale
+    if label is None:
+        label = f"{name} ({unit})" if unit and s == default else name
+    return label, s
+
+
+def new_axes(figsize: Tuple[float, float] = (6.4, 4.0)) -> Axes:
+    """A fresh figure with one axes (no pyplot state involved)."""
+    fig = Figure(figsize=figsize, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig.add_subplot()
+
+
+def _groups(df: pd.DataFrame, by: Union[None, str, Sequence[str]]):
+    if by is None:
+        yield None, df
+        return
+    cols = [by] if isinstance(by, str) else list(by)
+    for key, part in df.groupby(cols, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        yield ", ".join(str(k) for k in key), part
+
+
+def measure_vs_param(
+    data: pd.DataFrame,
+    x: str,
+    y: str,
+    by: Union[None, str, Sequence[str]] = None,
+    reference: Optional[Mapping[str, Tuple[Sequence[float], Sequence[float]]]] = None,
+    ax: Optional[Axes] = None,
+    scale: Optional[float] = None,
+    ylabel: Optional[str] = None,
+    xlabel: Optional[str] = None,
+    title: Optional[str] = None,
+    ylim: Optional[Tuple[float, float]] = None,
+) -> Figure:
+    """A measure ``y`` against a swept parameter ``x``, one line per value of ``by``.
+
+    ``data`` is a sweep's ``aggregate`` table (any table with the columns works). Rows
+    with the same ``x`` in a group (seeds) are averaged; bars show their min and max.
+    ``reference`` maps a label to ``(xs, ys)`` in the same units as ``y`` (before
+    ``scale``), drawn as open markers: published numbers, a theoretical curve…
+    Known measures are scaled for display (efficiency in %, goodput in Mbit/s) unless
+    ``scale`` is given.
+    """
+    ax = ax or new_axes()
+    ylabel, s = _describe(y, scale, ylabel)
+    xlabel, _ = _describe(x, 1.0, xlabel)
+    markers = "osD^v<>ph*"
+    for i, (label, part) in enumerate(_groups(data, by)):
+        g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max"])
+        xs = g.index.to_numpy()
+        mean = g["mean"].to_numpy(dtype=float) * s
+        err = np.vstack([mean - g["min"].to_numpy(dtype=float) * s, g["max"].to_numpy(dtype=float) * s - mean])
+        err = np.maximum(err, 0.0)  # a mean can fall a rounding error outside [min, max]
+        ax.errorbar(
+            xs, mean, yerr=err, marker=markers[i % len(markers)], capsize=3, label=label or y,
+        )  # fmt: skip
+    for j, (label, (rxs, rys)) in enumerate((reference or {}).items()):
+        ax.plot(
+            list(rxs), [v * s for v in rys], linestyle="--", marker=markers[(j + 5) % len(markers)],
+            markerfacecolor="none", color="black", label=label,
+        )  # fmt: skip
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax.figure
+
+
+def flow_bars(
+    flows: pd.DataFrame,
+    y: str = "goodput_bps",
+    expected: Union[None, float, Sequence[float], Mapping[str, float]] = None,
+    label: str = "name",
+    ax: Optional[Axes] = None,
+    scale: Optional[float] = None,
+    ylabel: Optional[str] = None,
+    title: Optional[str] = None,
+    expected_label: str = "expected",
+) -> Figure:
+    """One bar per flow (row of ``flows``, labelled by column ``label``) of measure ``y``,
+    against ``expected``: one value for all (a horizontal line), or one per flow
+    (a sequence in row order, or a mapping from label to value), drawn as markers."""
+    ax = ax or new_axes()
+    ylabel, s = _describe(y, scale, ylabel)
+    names = [str(v) for v in flows[label]]
+    values = flows[y].to_numpy(dtype=float) * s
+    pos = np.arange(len(names))
+    ax.bar(pos, values, color="tab:blue", label=y.replace("_", " "))
+    if expected is not None:
+        if isinstance(expected, (int, float)):
+            ax.axhline(float(expected) * s, color="black", linestyle="--", label=expected_label)
+        else:
+            if isinstance(expected, Mapping):
+                ev = [expected.get(n, np.nan) for n in names]
+            else:
+                ev = list(expected)
+            ax.plot(pos, np.asarray(ev, dtype=float) * s, "k_", markersize=22, mew=2, label=expected_label)
+    ax.set_xticks(pos, names, rotation=60 if len(names) > 8 else 0, fontsize="small")
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax.figure
+
+
+def timeseries(
+    data: pd.DataFrame,
+    y: str,
+    time: str = "time_s",
+    by: Union[None, str, Sequence[str]] = None,
+    ax: Optional[Axes] = None,
+    scale: Optional[float] = None,
+    ylabel: Optional[str] = None,
+    title: Optional[str] = None,
+    step: bool = False,
+) -> Figure:
+    """``y`` against ``time`` (seconds), one line per value of ``by`` (e.g. a flow or port
+    name column); ``step=True`` draws piecewise-constant values (queue lengths, windows)."""
+    if time not in data.columns:
+        raise KeyError(f"no time column {time!r} (columns: {list(data.columns)})")
+    ax = ax or new_axes((7.0, 3.6))
+    ylabel, s = _describe(y, scale, ylabel)
+    for label, part in _groups(data, by):
+        part = part.sort_values(time)
+        t = part[time].to_numpy(dtype=float)
+        v = part[y].to_numpy(dtype=float) * s
+        if step:
+            ax.step(t, v, where="post", label=label or y)
+        else:
+            ax.plot(t, v, label=label or y)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    if by is not None:
+        ax.legend(fontsize="small")
+    return ax.figure
+
+
+def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
+    """The figure as PNG bytes."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def data_uri(fig_or_png: Union[Figure, bytes], dpi: int = 100) -> str:
+    """A ``data:image/png;base64,…`` URI of a figure (or of PNG bytes)."""
+    png = fig_or_png if isinstance(fig_or_png, bytes) else png_bytes(fig_or_png, dpi)
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
