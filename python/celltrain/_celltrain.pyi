@@ -33,3 +33,10 @@ def check(
 
 def scenarios() -> List[Tuple[str, str, str]]:
     """The built-in scenarios as ``(name, paper, title)``."""
+
+def run_with_series(
+    scenario: str, overrides: list[tuple[str, str]], seed: Optional[int] = None, is_text: bool = False
+) -> tuple[str, Optional[str]]:
+    """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
+    scenario's ``[record]`` table asks for no sampling)."""
+    ...

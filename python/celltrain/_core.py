@@ -150,18 +150,29 @@ class Result:
     flows, vcs, ports, categories : pandas.DataFrame
         One row per flow / VC / output port / service category (built on first access).
         Ports have one ``dropped_<reason>`` column per drop reason.
-    timeseries : None
-        Time series (queues, windows, rates) are not recorded by the simulator yet; this is
-        ``None`` until they are, and will then be a DataFrame with a ``time_s`` column.
+    timeseries : pandas.DataFrame or None
+        The time series the scenario's ``[record]`` table asked for (``interval``, ``flows``,
+        ``ports``): a ``time_s`` column and one column per sampled quantity (e.g.
+        ``tcp1.cwnd_bytes``, ``sw1->sw2.queue``); ``None`` when nothing was sampled.
     out : pathlib.Path or None
         The directory the result files were written to, when ``out=`` was given.
     """
 
-    def __init__(self, summary_json: str, out: Optional[Path] = None) -> None:
+    def __init__(self, summary_json: str, out: Optional[Path] = None, series_csv: Optional[str] = None) -> None:
         self._json = summary_json
         self.summary: Dict[str, Any] = json.loads(summary_json)
         self.out = out
-        self.timeseries: Optional["pd.DataFrame"] = None
+        self._series_csv = series_csv
+
+    @functools.cached_property
+    def timeseries(self) -> Optional["pd.DataFrame"]:
+        if self._series_csv is None:
+            return None
+        import io
+
+        import pandas as pd
+
+        return pd.read_csv(io.StringIO(self._series_csv))
 
     # The summary's most used fields, for convenience.
     @property
@@ -213,6 +224,9 @@ class Result:
         """
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
+        # The time series first, as the command line does: summary.json is always last.
+        if self._series_csv is not None:
+            write_atomic(out / "timeseries.csv", self._series_csv)
         for name, text in result_files(self.summary, self._json):
             write_atomic(out / name, text)
         self.out = out
@@ -256,7 +270,10 @@ def run(
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
     """
-    result = Result(run_summary_json(scenario, params, seed))
+    summary_json, series_csv = _celltrain.run_with_series(
+        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario)
+    )
+    result = Result(summary_json, series_csv=series_csv)
     if out is not None:
         result.write(out)
     return result

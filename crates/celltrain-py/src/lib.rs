@@ -46,6 +46,37 @@ fn run_json(
     result.map_err(|e| to_py_err(&e))
 }
 
+/// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
+/// text (None when nothing was sampled).
+#[pyfunction]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
+fn run_with_series(
+    py: Python<'_>,
+    scenario: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+    is_text: bool,
+) -> PyResult<(String, Option<String>)> {
+    let result = py.detach(move || {
+        let compiled = if is_text {
+            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
+        } else {
+            scenario::compile(&scenario, &overrides, seed)
+        }?;
+        let started = Instant::now();
+        let scenario::Compiled { mut network, meta } = compiled;
+        network.run(&mut |_| {});
+        let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+        let series = network.recorder.series.as_ref().map(|s| {
+            let mut csv = Vec::new();
+            s.write_csv(&mut csv).expect("writing to memory");
+            String::from_utf8(csv).expect("CSV is UTF-8")
+        });
+        Ok::<_, ScenarioError>((serde_json::to_string(&summary).expect("summary serialises"), series))
+    });
+    result.map_err(|e| to_py_err(&e))
+}
+
 /// Validates a scenario; raises `ScenarioError` if it is invalid.
 #[pyfunction]
 #[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
@@ -70,6 +101,7 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", celltrain::VERSION)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     Ok(())
