@@ -44,3 +44,5 @@ typed_id!(/// An AAL5 frame (CPCS-PDU) in the frame arena.
     FrameId, "frame");
 typed_id!(/// One end of a TCP connection.
     ConnId, "conn");
+typed_id!(/// A flow's way through the network: packet hops and ATM VC segments.
+    RouteId, "route");

@@ -37,6 +37,11 @@ const ALL: &[Builtin] = &[
     builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
     builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
+    builtin!(
+        "A12-ubr",
+        "seed 001",
+        "Internetwork, 5 TCP flows multiplexed in router 1 + 4 single-flow routers, UBR+EPD"
+    ),
     builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
     builtin!(
         "E2",

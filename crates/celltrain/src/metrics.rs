@@ -1,10 +1,11 @@
 //! The measures the papers report, computed from a finished run: goodput, efficiency, Jain
 //! fairness, CLR, frame loss, queue statistics and utilisation (reference §10).
 
-use crate::network::{Adaptation, Mode, Network};
+use crate::network::{route_ports, Adaptation, Hop, Mode, Network};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
+use celltrain_core::ids::RouteId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -16,6 +17,18 @@ pub fn jain_index(xs: &[f64]) -> f64 {
         return 1.0;
     }
     sum * sum / (xs.len() as f64 * sum_sq)
+}
+
+/// The name of the first VC of a route ("-" for a route of packet links only).
+fn first_vc_name(net: &Network, route: RouteId) -> String {
+    net.routes[route.index()]
+        .hops
+        .iter()
+        .find_map(|h| match *h {
+            Hop::Vc(v) => Some(net.vcs[v.index()].name.clone()),
+            Hop::Port(_) => None,
+        })
+        .unwrap_or_else(|| "-".to_string())
 }
 
 fn ratio(num: u64, den: u64) -> f64 {
@@ -164,7 +177,7 @@ impl Summary {
                 FlowSummary {
                     name: f.name.clone(),
                     kind: f.kind.name().to_string(),
-                    vc: net.vcs[f.vc.index()].name.clone(),
+                    vc: first_vc_name(net, f.route),
                     goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
                     packets_sent: f.stats.packets_sent,
                     packets_delivered: f.stats.packets_delivered,
@@ -252,7 +265,10 @@ impl Summary {
         let max_goodput_bps = net.bottleneck.and_then(|b| {
             let port = &net.ports[b.index()];
             // Frame format of the first packet flow crossing the bottleneck.
-            let flow = net.flows.iter().find(|f| f.app_bytes > 0 && net.vcs[f.vc.index()].route.contains(&b))?;
+            let flow = net
+                .flows
+                .iter()
+                .find(|f| f.app_bytes > 0 && route_ports(&net.routes[f.route.index()], &net.vcs).contains(&b))?;
             let rate = port.line_rate.as_bps() as f64;
             Some(match net.mode {
                 Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),

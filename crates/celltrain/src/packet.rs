@@ -1,6 +1,6 @@
 //! What an AAL5 frame carries: an IP datagram, described, not materialised.
 
-use celltrain_core::ids::{ConnId, FlowId, VcId};
+use celltrain_core::ids::{ConnId, FlowId, RouteId};
 use celltrain_core::time::SimTime;
 use celltrain_tcp::Segment;
 
@@ -29,8 +29,8 @@ pub struct Packet {
     pub ip_bytes: u64,
     /// When the source handed it to the network layer.
     pub sent_at: SimTime,
-    /// The VC (in packet mode: the route) that carries it, set when it is sent.
-    pub vc: VcId,
-    /// Packet mode: index of the hop it is at on its route.
+    /// Its way through the network, set when it is sent.
+    pub route: RouteId,
+    /// Index of the hop of its route it is on.
     pub hop: u8,
 }

@@ -21,7 +21,7 @@ fn run(name: &str, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
 fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
-        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
+        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A12-ubr" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
         "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
         "T1" => vec![("duration", "2 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
@@ -169,6 +169,26 @@ fn e2_buffer_sweep_trends() {
     assert!(g_big > g_small, "goodput {g_small} -> {g_big}");
     assert!(clr_small > 0.0 && clr_big == 0.0, "CLR {clr_small} -> {clr_big}");
     assert!(flr_small > 2.0 * clr_small, "FLR {flr_small} vs CLR {clr_small}");
+}
+
+/// Seed 001 §5.3: edge routers segment packets onto one VC per router pair; the five flows of
+/// the multiplexing router share one VC (and its ACKs one VC back), the others have their own.
+#[test]
+fn a12_edge_router_multiplexes_flows_onto_one_vc() {
+    let s = run("A12-ubr", &[("duration", "3 s"), ("warmup", "0.5 s")], None);
+    assert_invariants(&s);
+    let vc_of = |flow: &str| s.flows.iter().find(|f| f.name == flow).unwrap().vc.clone();
+    for i in 1..=5 {
+        assert_eq!(vc_of(&format!("mux{i}")), "rm->rmd");
+    }
+    assert_eq!(vc_of("single3"), "r3->rd3");
+    assert_eq!(s.vcs.len(), 10, "5 router pairs, a VC each way");
+    for f in &s.flows {
+        assert!(f.bytes_delivered > 0, "{} delivered nothing", f.name);
+    }
+    // Packets cross the LANs as packets: those ports count packets, not cells.
+    let lan = s.ports.iter().find(|p| p.name == "a1->rm").unwrap();
+    assert!(lan.packets_out.unwrap() > 0 && lan.cells_out == 0);
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::{
     Adaptation, App, Event, Flow, FlowKind, FlowStats, HostCpu, Network, Node, NodeKind, Port, Source, TcpConn, Vc,
     VcStats,
 };
+use super::{Hop, Route};
 use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
@@ -12,7 +13,7 @@ use celltrain_atm::aal5::{self, Reassembler};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
-use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, RouteId, SourceId, VcId};
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
@@ -64,6 +65,16 @@ struct LinkSpec {
     b: NodeId,
     rate: BitRate,
     delay: SimDuration,
+    medium: Medium,
+}
+
+/// What a link carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Medium {
+    /// ATM cells (in packet mode, every link carries packets).
+    Atm,
+    /// Whole packets (an Ethernet LAN, or any link of a packet network).
+    Packet,
 }
 
 /// A virtual circuit to set up.
@@ -89,10 +100,11 @@ pub struct NetworkBuilder {
     warmup: SimDuration,
     nodes: Vec<NodeSpec>,
     links: Vec<LinkSpec>,
-    vcs: Vec<(VcSpec, Adaptation)>,
-    flows: Vec<(String, FlowKind, VcId, u64, u64)>,
-    /// TCP flows: (flow, reverse VC, spec).
-    tcps: Vec<(FlowId, VcId, TcpSpec)>,
+    /// Flow paths, split into hops at build.
+    routes: Vec<(VcSpec, Adaptation)>,
+    flows: Vec<(String, FlowKind, RouteId, u64, u64)>,
+    /// TCP flows: (flow, reverse route, spec).
+    tcps: Vec<(FlowId, RouteId, TcpSpec)>,
     sources: Vec<(String, SourceSpec)>,
     bottleneck: Option<(NodeId, NodeId)>,
     mode: Mode,
@@ -122,7 +134,7 @@ impl NetworkBuilder {
             warmup,
             nodes: Vec::new(),
             links: Vec::new(),
-            vcs: Vec::new(),
+            routes: Vec::new(),
             flows: Vec::new(),
             tcps: Vec::new(),
             sources: Vec::new(),
@@ -188,8 +200,8 @@ impl NetworkBuilder {
         let mut back = spec_vc.clone();
         back.name = format!("{name}-ack");
         back.path.reverse();
-        let fwd = self.add_vc(spec_vc, Adaptation::Aal5)?;
-        let rev = self.add_vc(back, Adaptation::Aal5)?;
+        let fwd = self.add_route(spec_vc, Adaptation::Aal5)?;
+        let rev = self.add_route(back, Adaptation::Aal5)?;
         let options = if tcp.config.timestamps { 12 } else { 0 };
         let mss = u64::from(tcp.config.mss.offer()).saturating_sub(options);
         let flow = self.add_flow(name, FlowKind::Tcp, fwd, mss, 40 + options)?;
@@ -197,13 +209,43 @@ impl NetworkBuilder {
         Ok(flow)
     }
 
+    /// An IP router: its packet interfaces hold `packet_limit` (bytes, packets); its ATM
+    /// interfaces are adapters of `nic_buffer_cells` cells (FIFO, tail drop) feeding one VC
+    /// per far-end router (seed 001 §5.3, seed 003's internetwork).
+    pub fn add_router(
+        &mut self,
+        name: &str,
+        nic_buffer_cells: u32,
+        packet_limit: (u64, Option<u64>),
+    ) -> Result<NodeId, BuildError> {
+        let id = self.add_node(name, NodeKind::Router, PortConfig::fifo(nic_buffer_cells))?;
+        self.nodes[id.index()].packet_limit = Some(packet_limit);
+        Ok(id)
+    }
+
     /// A switch whose every output port is configured as `port`.
     pub fn add_switch(&mut self, name: &str, port: PortConfig) -> Result<NodeId, BuildError> {
         self.add_node(name, NodeKind::Switch, port)
     }
 
-    /// A duplex link: one output port at each end, same rate and delay both ways.
+    /// A duplex ATM link: one output port at each end, same rate and delay both ways.
     pub fn add_link(&mut self, a: NodeId, b: NodeId, rate: BitRate, delay: SimDuration) -> Result<(), BuildError> {
+        self.add_link_on(a, b, rate, delay, Medium::Atm)
+    }
+
+    /// A duplex link carrying `medium`.
+    pub fn add_link_on(
+        &mut self,
+        a: NodeId,
+        b: NodeId,
+        rate: BitRate,
+        delay: SimDuration,
+        medium: Medium,
+    ) -> Result<(), BuildError> {
+        let switch = |n: NodeId| self.nodes[n.index()].kind == NodeKind::Switch;
+        if medium == Medium::Packet && (switch(a) || switch(b)) {
+            return err("a packet link cannot end at an ATM switch (use a router)");
+        }
         if a == b {
             return err(format!("link from '{}' to itself", self.nodes[a.index()].name));
         }
@@ -217,7 +259,7 @@ impl NetworkBuilder {
                 self.nodes[b.index()].name
             ));
         }
-        self.links.push(LinkSpec { a, b, rate, delay });
+        self.links.push(LinkSpec { a, b, rate, delay, medium });
         Ok(())
     }
 
@@ -225,10 +267,13 @@ impl NetworkBuilder {
         self.links.iter().find(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
     }
 
-    /// Sets up a VC along `spec.path`; every consecutive pair must be linked, the ends must be
-    /// hosts and the nodes between them switches.
-    pub fn add_vc(&mut self, spec: VcSpec, adaptation: Adaptation) -> Result<VcId, BuildError> {
-        if self.vcs.iter().any(|(v, _)| v.name == spec.name) {
+    /// Sets up the way along `spec.path`: every consecutive pair must be linked, the ends
+    /// must be hosts and the nodes between them switches or routers. At build the path is
+    /// split into hops: each packet link is one hop; each run of ATM links through switches
+    /// is one VC — the flow's own VC (named after it) between two hosts, or a VC shared by
+    /// every flow between the same two routers (or host and router), named "a->c".
+    pub fn add_route(&mut self, spec: VcSpec, adaptation: Adaptation) -> Result<RouteId, BuildError> {
+        if self.routes.iter().any(|(v, _)| v.name == spec.name) {
             return err(format!("duplicate VC name '{}'", spec.name));
         }
         if spec.path.len() < 2 {
@@ -239,10 +284,10 @@ impl NetworkBuilder {
         for (i, &n) in spec.path.iter().enumerate() {
             let kind = self.nodes[n.index()].kind;
             if (i == 0 || i == last) && kind != NodeKind::Host {
-                return err(format!("path must start and end at a host; '{}' is a switch", name(n)));
+                return err(format!("path must start and end at a host; '{}' is not one", name(n)));
             }
-            if i != 0 && i != last && kind != NodeKind::Switch {
-                return err(format!("path crosses host '{}'; only switches may be in between", name(n)));
+            if i != 0 && i != last && kind == NodeKind::Host {
+                return err(format!("path crosses host '{}'; only switches and routers may be in between", name(n)));
             }
         }
         for w in spec.path.windows(2) {
@@ -253,30 +298,31 @@ impl NetworkBuilder {
         if spec.pcr.is_some_and(|p| p.as_bps() == 0) {
             return err("pcr must be positive");
         }
-        self.vcs.push((spec, adaptation));
-        Ok(VcId::from_index(self.vcs.len() - 1))
+        self.routes.push((spec, adaptation));
+        Ok(RouteId::from_index(self.routes.len() - 1))
     }
 
     fn add_flow(
         &mut self,
         name: &str,
         kind: FlowKind,
-        vc: VcId,
+        route: RouteId,
         app_bytes: u64,
         header_bytes: u64,
     ) -> Result<FlowId, BuildError> {
         if self.flows.iter().any(|f| f.0 == name) {
             return err(format!("duplicate flow name '{name}'"));
         }
-        self.flows.push((name.to_string(), kind, vc, app_bytes, header_bytes));
+        self.flows.push((name.to_string(), kind, route, app_bytes, header_bytes));
         Ok(FlowId::from_index(self.flows.len() - 1))
     }
 
-    /// A constant-rate UDP source on `vc`; `rate` = None means the adapter's own rate (greedy).
+    /// A constant-rate UDP source on `route`; `rate` = None means the first hop's rate (the
+    /// adapter's PCR: greedy).
     pub fn add_udp(
         &mut self,
         name: &str,
-        vc: VcId,
+        route: RouteId,
         app_bytes: u64,
         rate: Option<BitRate>,
         start: SimTime,
@@ -291,16 +337,17 @@ impl NetworkBuilder {
         if rate.is_some_and(|r| r.as_bps() == 0) {
             return err("rate must be positive");
         }
-        let flow = self.add_flow(name, FlowKind::Udp, vc, app_bytes, UDP_HEADER_BYTES + IPV4_HEADER_BYTES)?;
+        let flow = self.add_flow(name, FlowKind::Udp, route, app_bytes, UDP_HEADER_BYTES + IPV4_HEADER_BYTES)?;
         self.sources.push((name.to_string(), SourceSpec::Udp { flow, app_bytes, rate, start }));
         Ok(flow)
     }
 
-    /// An ATM-layer on/off source on `vc` (raw cells at `pcr` while on; `None` = the VC's PCR).
+    /// An ATM-layer on/off source on `route` (one VC; raw cells at `pcr` while on; `None` =
+    /// the VC's PCR).
     pub fn add_onoff(
         &mut self,
         name: &str,
-        vc: VcId,
+        route: RouteId,
         pcr: Option<BitRate>,
         mean_on: SimDuration,
         mean_off: SimDuration,
@@ -309,7 +356,7 @@ impl NetworkBuilder {
         if mean_on.is_zero() || mean_off.is_zero() {
             return err("on and off periods must be positive");
         }
-        let flow = self.add_flow(name, FlowKind::OnOff, vc, 0, 0)?;
+        let flow = self.add_flow(name, FlowKind::OnOff, route, 0, 0)?;
         self.sources.push((name.to_string(), SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start }));
         Ok(flow)
     }
@@ -331,42 +378,89 @@ impl NetworkBuilder {
             return err("warmup must be shorter than the duration");
         }
         // Ports: one per direction of each link, indexed by (from, to).
-        let mut port_specs: Vec<(NodeId, NodeId, BitRate, SimDuration)> = Vec::new();
+        let mut port_specs: Vec<(NodeId, NodeId, BitRate, SimDuration, Medium)> = Vec::new();
         for l in &self.links {
-            port_specs.push((l.a, l.b, l.rate, l.delay));
-            port_specs.push((l.b, l.a, l.rate, l.delay));
+            let medium = if self.mode == Mode::Packet { Medium::Packet } else { l.medium };
+            port_specs.push((l.a, l.b, l.rate, l.delay, medium));
+            port_specs.push((l.b, l.a, l.rate, l.delay, medium));
         }
         let port_of = |from: NodeId, to: NodeId| -> PortId {
             PortId::from_index(
-                port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_vc"),
+                port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_route"),
             )
         };
-        let mut vcs = Vec::with_capacity(self.vcs.len());
+        // Routes: packet links are hops of their own; runs of ATM links through switches are VCs.
+        let mut vcs: Vec<Vc> = Vec::new();
+        let mut vc_paths: Vec<Vec<NodeId>> = Vec::new();
         let mut vcs_on_port: Vec<Vec<(VcId, ServiceCategory)>> = vec![Vec::new(); port_specs.len()];
-        for (i, (spec, adaptation)) in self.vcs.iter().enumerate() {
-            let route: Vec<PortId> = spec.path.windows(2).map(|w| port_of(w[0], w[1])).collect();
-            if route.len() > usize::from(u8::MAX) {
-                return err(format!("VC '{}': path longer than 255 hops", spec.name));
+        let mut routes = Vec::with_capacity(self.routes.len());
+        for (spec, adaptation) in &self.routes {
+            let path = &spec.path;
+            let mut hops = Vec::new();
+            let mut i = 0;
+            while i + 1 < path.len() {
+                let first = port_of(path[i], path[i + 1]);
+                if port_specs[first.index()].4 == Medium::Packet {
+                    hops.push(Hop::Port(first));
+                    i += 1;
+                    continue;
+                }
+                let mut k = i + 1;
+                while self.nodes[path[k].index()].kind == NodeKind::Switch {
+                    k += 1;
+                }
+                let nodes = path[i..=k].to_vec();
+                let whole = i == 0 && k == path.len() - 1;
+                let vc_name = if whole {
+                    spec.name.clone()
+                } else {
+                    format!("{}->{}", self.nodes[path[i].index()].name, self.nodes[path[k].index()].name)
+                };
+                let existing = vcs.iter().position(|v| v.name == vc_name);
+                let vc = match existing {
+                    Some(v) if vc_paths[v] == nodes => VcId::from_index(v),
+                    Some(_) => return err(format!("VC '{vc_name}': two flows take different paths between its ends")),
+                    None => {
+                        let ports: Vec<PortId> = nodes.windows(2).map(|w| port_of(w[0], w[1])).collect();
+                        if ports.iter().any(|p| port_specs[p.index()].4 == Medium::Packet) {
+                            return err(format!("VC '{vc_name}': crosses a packet link"));
+                        }
+                        if ports.len() > usize::from(u8::MAX) {
+                            return err(format!("VC '{vc_name}': longer than 255 hops"));
+                        }
+                        let first_rate = port_specs[ports[0].index()].2;
+                        let pcr = spec.pcr.unwrap_or(first_rate);
+                        if pcr > first_rate {
+                            return err(format!(
+                                "VC '{vc_name}': pcr {pcr} exceeds the first link's rate {first_rate}"
+                            ));
+                        }
+                        let id = VcId::from_index(vcs.len());
+                        for &p in &ports {
+                            vcs_on_port[p.index()].push((id, spec.category));
+                        }
+                        vcs.push(Vc {
+                            name: vc_name,
+                            category: spec.category,
+                            pcr,
+                            adaptation: *adaptation,
+                            src: nodes[0],
+                            dst: nodes[nodes.len() - 1],
+                            route: ports,
+                            reassembler: Reassembler::default(),
+                            stats: VcStats::default(),
+                        });
+                        vc_paths.push(nodes);
+                        id
+                    }
+                };
+                hops.push(Hop::Vc(vc));
+                i = k;
             }
-            let first_rate = port_specs[route[0].index()].2;
-            let pcr = spec.pcr.unwrap_or(first_rate);
-            if pcr > first_rate {
-                return err(format!("VC '{}': pcr {pcr} exceeds the first link's rate {first_rate}", spec.name));
+            if hops.len() > usize::from(u8::MAX) {
+                return err(format!("route '{}': more than 255 hops", spec.name));
             }
-            for &p in &route {
-                vcs_on_port[p.index()].push((VcId::from_index(i), spec.category));
-            }
-            vcs.push(Vc {
-                name: spec.name.clone(),
-                category: spec.category,
-                pcr,
-                adaptation: *adaptation,
-                src: spec.path[0],
-                dst: *spec.path.last().expect("path checked"),
-                route,
-                reassembler: Reassembler::default(),
-                stats: VcStats::default(),
-            });
+            routes.push(Route { name: spec.name.clone(), hops, src: path[0], dst: path[path.len() - 1] });
         }
         let vc_count = vcs.len();
         if port_specs.len() > super::MAX_COMPONENTS || self.sources.len() > super::MAX_COMPONENTS {
@@ -375,9 +469,9 @@ impl NetworkBuilder {
         let ports: Vec<Port> = port_specs
             .iter()
             .enumerate()
-            .map(|(i, &(from, to, rate, delay))| {
+            .map(|(i, &(from, to, rate, delay, medium))| {
                 let node = &self.nodes[from.index()];
-                let is_nic = node.kind == NodeKind::Host;
+                let is_nic = node.kind != NodeKind::Switch;
                 // A host adapter serves cells at the highest PCR of the VCs it originates
                 // (one VC per adapter until per-VC shaping exists).
                 let service = if is_nic {
@@ -399,7 +493,7 @@ impl NetworkBuilder {
                     analytic: queue.is_single_fifo(),
                     starts: VecDeque::new(),
                     queue,
-                    packets: (self.mode == Mode::Packet).then(|| {
+                    packets: (medium == Medium::Packet).then(|| {
                         let (bytes, count) =
                             node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
                         PacketQueue::new(rate, bytes, count)
@@ -411,10 +505,10 @@ impl NetworkBuilder {
         let mut flows: Vec<Flow> = self
             .flows
             .iter()
-            .map(|(name, kind, vc, app_bytes, header_bytes)| Flow {
+            .map(|(name, kind, route, app_bytes, header_bytes)| Flow {
                 name: name.clone(),
                 kind: *kind,
-                vc: *vc,
+                route: *route,
                 app_bytes: *app_bytes,
                 header_bytes: *header_bytes,
                 stats: FlowStats::default(),
@@ -430,7 +524,7 @@ impl NetworkBuilder {
         let mut conns = Vec::with_capacity(2 * self.tcps.len());
         for (i, (flow, rev, spec)) in self.tcps.iter().enumerate() {
             let f = &mut flows[flow.index()];
-            let (src, dst) = (vcs[f.vc.index()].src, vcs[f.vc.index()].dst);
+            let (src, dst) = (routes[f.route.index()].src, routes[f.route.index()].dst);
             let phase = |host: NodeId| {
                 let mut rng = RngStream::derive(self.seed, &format!("{}/timers", self.nodes[host.index()].name));
                 match spec.config.timer_granularity {
@@ -448,7 +542,7 @@ impl NetworkBuilder {
             let active = TcpEndpoint::connect(cfg.clone(), src_port, dst_port, iss, spec.start);
             cfg.tick_phase = phase(dst);
             let passive = TcpEndpoint::listen(cfg, dst_port, SeqNum(rng.next_u64() as u32));
-            conns.push(TcpConn::new(active, *flow, src, f.vc, sink, App::Bulk { remaining: spec.bytes }));
+            conns.push(TcpConn::new(active, *flow, src, f.route, sink, App::Bulk { remaining: spec.bytes }));
             conns.push(TcpConn::new(passive, *flow, dst, *rev, sender, App::Sink));
             f.conns = Some((sender, sink));
             queue.schedule(spec.start, Event::TcpWake(sender));
@@ -461,16 +555,24 @@ impl NetworkBuilder {
             let id = SourceId::from_index(i);
             let (source, first) = match spec {
                 SourceSpec::Udp { flow, app_bytes, rate, start } => {
-                    let vc = &vcs[flows[flow.index()].vc.index()];
-                    if vc.adaptation != Adaptation::Aal5 {
-                        return err(format!("flow '{name}': UDP needs an AAL5 VC"));
-                    }
                     let cells = aal5::cells_for_ip_datagram(app_bytes + flows[flow.index()].header_bytes);
-                    let rate = rate.unwrap_or(vc.pcr);
+                    // Greedy: one datagram per cell train at the first hop's rate. On a packet
+                    // first hop the spacing still uses the cell count (a paced rate is given
+                    // as the cell rate it fills), so give packet-mode UDP an explicit rate.
+                    let rate = rate.unwrap_or(match routes[flows[flow.index()].route.index()].hops[0] {
+                        Hop::Vc(v) => vcs[v.index()].pcr,
+                        Hop::Port(p) => port_specs[p.index()].2,
+                    });
                     (Source::Udp(UdpSource { flow, app_bytes, cells, rate, start, sent: 0 }), start)
                 }
                 SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start } => {
-                    let vc = &vcs[flows[flow.index()].vc.index()];
+                    let route = &routes[flows[flow.index()].route.index()];
+                    let [Hop::Vc(v)] = route.hops[..] else {
+                        return err(format!(
+                            "flow '{name}': an on/off cell source needs an ATM path from host to host"
+                        ));
+                    };
+                    let vc = &vcs[v.index()];
                     let pcr = pcr.unwrap_or(vc.pcr);
                     let rng = RngStream::derive(self.seed, &name);
                     let (src, first) = OnOffSource::new(flow, pcr, mean_on, mean_off, rng, start);
@@ -482,7 +584,7 @@ impl NetworkBuilder {
         }
         let bottleneck = match self.bottleneck {
             Some((a, b)) => Some(port_of(a, b)),
-            None => busiest_port(&ports, &vcs_on_port, &flows),
+            None => busiest_port(&ports, &flows, &routes, &vcs),
         };
         let mut spec = RecordSpec {
             pcap_hosts: self.record.pcap_hosts.clone(),
@@ -516,6 +618,7 @@ impl NetworkBuilder {
             nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
             ports,
             vcs,
+            routes,
             flows,
             sources,
             conns,
@@ -535,20 +638,36 @@ impl NetworkBuilder {
     }
 }
 
-/// The switch port crossed by the most packet flows (ties: the slowest, then the first):
-/// the default bottleneck for the theoretical maximum goodput.
-fn busiest_port(ports: &[Port], vcs_on_port: &[Vec<(VcId, ServiceCategory)>], flows: &[Flow]) -> Option<PortId> {
-    let packet_vcs: Vec<VcId> = flows.iter().filter(|f| f.app_bytes > 0).map(|f| f.vc).collect();
+/// The port crossed by the most packet flows (ties: the slowest, then the first): the default
+/// bottleneck for the theoretical maximum goodput.
+fn busiest_port(ports: &[Port], flows: &[Flow], routes: &[Route], vcs: &[Vc]) -> Option<PortId> {
+    let mut crossing = vec![0usize; ports.len()];
+    for f in flows.iter().filter(|f| f.app_bytes > 0) {
+        for p in route_ports(&routes[f.route.index()], vcs) {
+            crossing[p.index()] += 1;
+        }
+    }
     let mut best: Option<(usize, std::cmp::Reverse<BitRate>, std::cmp::Reverse<usize>)> = None;
     for (i, port) in ports.iter().enumerate() {
-        let n = vcs_on_port[i].iter().filter(|(v, _)| packet_vcs.contains(v)).count();
-        if n == 0 {
+        if crossing[i] == 0 {
             continue;
         }
-        let key = (n, std::cmp::Reverse(port.line_rate), std::cmp::Reverse(i));
+        let key = (crossing[i], std::cmp::Reverse(port.line_rate), std::cmp::Reverse(i));
         if best.is_none_or(|b| key > b) {
             best = Some(key);
         }
     }
     best.map(|(_, _, std::cmp::Reverse(i))| PortId::from_index(i))
+}
+
+/// Every port a route crosses, in order.
+pub fn route_ports(route: &Route, vcs: &[Vc]) -> Vec<PortId> {
+    let mut out = Vec::new();
+    for hop in &route.hops {
+        match *hop {
+            Hop::Port(p) => out.push(p),
+            Hop::Vc(v) => out.extend_from_slice(&vcs[v.index()].route),
+        }
+    }
+    out
 }

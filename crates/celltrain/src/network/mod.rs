@@ -11,7 +11,9 @@ mod tcp;
 #[cfg(test)]
 mod tests;
 
-pub use builder::{BuildError, NetworkBuilder, RecordRequest, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS};
+pub use builder::{
+    route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
+};
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use record::{node_address, RecordSpec, Recorder};
 pub use tcp::{App, HostCpu, TcpConn};
@@ -23,7 +25,7 @@ use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::frame::{FrameArena, FrameFate};
 use celltrain_atm::port::{OutputPort, TxClock};
 use celltrain_atm::ServiceCategory;
-use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId, VcId};
+use celltrain_core::ids::{ConnId, NodeId, PortId, RouteId, SourceId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use celltrain_core::{EventCode, EventQueue, TraceHash};
@@ -98,6 +100,27 @@ impl Event {
 pub enum NodeKind {
     Host,
     Switch,
+    /// An IP router: forwards packets between its interfaces; on an ATM interface it
+    /// segments them onto a VC (and reassembles what arrives on one).
+    Router,
+}
+
+/// One step of a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    /// Across one packet link (Ethernet, or any link in packet mode).
+    Port(PortId),
+    /// Across an ATM VC, as AAL5 cells, to the VC's far end.
+    Vc(VcId),
+}
+
+/// A flow's way from its source host to its destination host.
+#[derive(Clone, Debug)]
+pub struct Route {
+    pub name: String,
+    pub hops: Vec<Hop>,
+    pub src: NodeId,
+    pub dst: NodeId,
 }
 
 #[derive(Clone, Debug)]
@@ -221,7 +244,8 @@ pub struct FlowStats {
 pub struct Flow {
     pub name: String,
     pub kind: FlowKind,
-    pub vc: VcId,
+    /// The route of its packets (TCP: of the data; acknowledgements go the reverse route).
+    pub route: RouteId,
     /// Application bytes per packet (0 for cell sources).
     pub app_bytes: u64,
     /// Transport + IP header bytes per packet.
@@ -260,6 +284,7 @@ pub struct Network {
     pub nodes: Vec<Node>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
+    pub routes: Vec<Route>,
     pub flows: Vec<Flow>,
     pub(crate) sources: Vec<Source>,
     /// TCP endpoints, two per TCP flow.
@@ -304,13 +329,13 @@ impl Network {
             match event {
                 Event::PortFree(p) => {
                     self.ports[p.index()].free_pending = false;
-                    if self.mode == Mode::Packet {
+                    if self.ports[p.index()].packets.is_some() {
                         self.packet_transmit(p);
                     } else {
                         self.transmit(p);
                     }
                 }
-                Event::PipeHead(p) if self.mode == Mode::Packet => self.packet_pipe_head(p),
+                Event::PipeHead(p) if self.ports[p.index()].packets.is_some() => self.packet_pipe_head(p),
                 Event::PipeHead(p) => self.pipe_head(p),
                 Event::Source(s) => self.source_tick(s),
                 Event::OpenWindow => self.open_window(),
@@ -441,17 +466,22 @@ impl Network {
             self.queue.schedule(next, Event::PipeHead(p));
         }
         packet.hop += 1;
-        match self.vcs[packet.vc.index()].route.get(usize::from(packet.hop)) {
-            Some(&next) => self.packet_arrive(next, packet),
+        self.forward(packet);
+    }
+
+    /// Sends `packet` on its next hop, or hands it to its destination when the route ends.
+    fn forward(&mut self, packet: Packet) {
+        match self.routes[packet.route.index()].hops.get(usize::from(packet.hop)) {
+            Some(&Hop::Port(p)) => self.packet_arrive(p, packet),
+            Some(&Hop::Vc(vc)) => self.segment(vc, packet),
             None => self.packet_receive(packet),
         }
     }
 
-    /// Packet mode: a packet reaches its destination host.
+    /// A packet reaches the destination host of its route.
     fn packet_receive(&mut self, packet: Packet) {
-        self.trace.fold(self.now, TRACE_DELIVERY, packet.vc.0);
-        self.capture(self.vcs[packet.vc.index()].dst, &packet);
-        self.vcs[packet.vc.index()].stats.frames_delivered += 1;
+        self.trace.fold(self.now, TRACE_DELIVERY, packet.route.0);
+        self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
         match packet.payload {
             Payload::Udp { .. } => {
@@ -468,8 +498,7 @@ impl Network {
     }
 
     fn packet_lost(&mut self, packet: &Packet) {
-        self.trace.fold(self.now, TRACE_DROP, packet.vc.0);
-        self.vcs[packet.vc.index()].stats.frames_lost += 1;
+        self.trace.fold(self.now, TRACE_DROP, packet.route.0);
         self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 
@@ -571,25 +600,11 @@ impl Network {
                 vc.stats.frames_delivered += 1;
                 let rec = self.frames.get_mut(frame);
                 rec.delivered = true;
-                let packet = rec.payload;
-                let dst = vc.dst;
-                self.capture(dst, &packet);
-                let flow = &mut self.flows[packet.flow.index()];
-                match packet.payload {
-                    Payload::Udp { .. } => {
-                        flow.stats.packets_delivered += 1;
-                        flow.stats.bytes_delivered += packet.app_bytes;
-                        self.account_cell(cell);
-                    }
-                    Payload::Tcp { .. } => {
-                        // Goodput counts what the receiving application reads, in order.
-                        if packet.app_bytes > 0 {
-                            flow.stats.packets_delivered += 1;
-                        }
-                        self.account_cell(cell);
-                        self.tcp_arrive(packet);
-                    }
-                }
+                let mut packet = rec.payload;
+                self.account_cell(cell);
+                // The VC's far end reached: the packet goes on along its route.
+                packet.hop += 1;
+                self.forward(packet);
                 return;
             }
             Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
@@ -631,16 +646,18 @@ impl Network {
                     app_bytes,
                     ip_bytes: app_bytes + f.header_bytes,
                     sent_at: now,
-                    vc: f.vc,
+                    route: f.route,
                     hop: 0,
                 };
-                let vc = f.vc;
-                self.send_on_vc(vc, packet);
+                let route = f.route;
+                self.send(route, packet);
                 next
             }
             Source::OnOff(src) => {
                 let flow = src.flow;
-                let vc = self.flows[flow.index()].vc;
+                let Hop::Vc(vc) = self.routes[self.flows[flow.index()].route.index()].hops[0] else {
+                    unreachable!("an on/off route is one VC (checked at build)")
+                };
                 let first = self.vcs[vc.index()].route[0];
                 let port = &self.ports[first.index()];
                 // An adapter that is a single FIFO paced at exactly the source's peak rate
@@ -662,20 +679,16 @@ impl Network {
         }
     }
 
-    /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id` (in
-    /// packet mode, hands the packet itself to the first port of the route).
-    fn send_on_vc(&mut self, vc_id: VcId, mut packet: Packet) {
-        packet.vc = vc_id;
-        self.capture(self.vcs[vc_id.index()].src, &packet);
-        if self.mode == Mode::Packet {
-            packet.vc = vc_id;
-            packet.hop = 0;
-            let vc = &mut self.vcs[vc_id.index()];
-            vc.stats.frames_sent += 1;
-            let first = vc.route[0];
-            self.packet_arrive(first, packet);
-            return;
-        }
+    /// A host sends `packet` along `route`.
+    fn send(&mut self, route: RouteId, mut packet: Packet) {
+        packet.route = route;
+        packet.hop = 0;
+        self.capture(self.routes[route.index()].src, &packet);
+        self.forward(packet);
+    }
+
+    /// Segments a datagram into AAL5 cells and hands them to the first port of `vc_id`.
+    fn segment(&mut self, vc_id: VcId, packet: Packet) {
         let cells = aal5::cells_for_ip_datagram(packet.ip_bytes);
         let cells32 = u32::try_from(cells).expect("frame size checked at build");
         let frame = self.frames.insert(packet, cells32);

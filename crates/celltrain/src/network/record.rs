@@ -103,17 +103,17 @@ impl Network {
     #[inline]
     pub(super) fn capture(&mut self, host: NodeId, packet: &Packet) {
         let Some(i) = self.recorder.capture_of.get(host.index()).copied().flatten() else { return };
-        let vc = &self.vcs[packet.vc.index()];
-        let (src, dst) = (node_address(vc.src), node_address(vc.dst));
+        let route = &self.routes[packet.route.index()];
+        let (src, dst) = (node_address(route.src), node_address(route.dst));
         let mut record = match packet.payload {
             Payload::Tcp { segment, .. } => PacketRecord::tcp(src, dst, segment),
             Payload::Udp { .. } => {
                 PacketRecord::udp(src, dst, 5000, 5001, u32::try_from(packet.app_bytes).unwrap_or(u32::MAX))
             }
         };
-        let sender = vc.src.index();
+        let sender = route.src.index();
         record.ip_id = self.recorder.ip_id[sender];
-        if host == vc.src {
+        if host == route.src {
             self.recorder.ip_id[sender] = self.recorder.ip_id[sender].wrapping_add(1);
         }
         if let Err(e) = self.recorder.pcaps[i].write(self.now, &record) {

@@ -13,7 +13,7 @@
 
 use super::{Event, Network};
 use crate::packet::{Packet, Payload, IPV4_HEADER_BYTES};
-use celltrain_core::ids::{ConnId, FlowId, NodeId, VcId};
+use celltrain_core::ids::{ConnId, FlowId, NodeId, RouteId};
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_tcp::{Segment, TcpEndpoint, TcpStats};
 use std::collections::VecDeque;
@@ -33,8 +33,8 @@ pub struct TcpConn {
     pub endpoint: TcpEndpoint,
     pub flow: FlowId,
     pub host: NodeId,
-    /// The VC that carries this endpoint's segments.
-    pub vc_out: VcId,
+    /// The route of this endpoint's segments.
+    pub route_out: RouteId,
     pub peer: ConnId,
     pub app: App,
     /// The earliest wake-up scheduled for this endpoint.
@@ -45,12 +45,12 @@ pub struct TcpConn {
 }
 
 impl TcpConn {
-    pub fn new(endpoint: TcpEndpoint, flow: FlowId, host: NodeId, vc_out: VcId, peer: ConnId, app: App) -> Self {
+    pub fn new(endpoint: TcpEndpoint, flow: FlowId, host: NodeId, route_out: RouteId, peer: ConnId, app: App) -> Self {
         TcpConn {
             endpoint,
             flow,
             host,
-            vc_out,
+            route_out,
             peer,
             app,
             armed: None,
@@ -144,13 +144,13 @@ impl Network {
             app_bytes: u64::from(segment.payload_len),
             ip_bytes: u64::from(segment.header_len()) + IPV4_HEADER_BYTES + u64::from(segment.payload_len),
             sent_at: self.now,
-            vc: conn.vc_out,
+            route: conn.route_out,
             hop: 0,
         };
-        let (vc, host) = (conn.vc_out, conn.host);
+        let (route, host) = (conn.route_out, conn.host);
         let cpu = &mut self.hosts[host.index()];
         if cpu.send_time.is_zero() {
-            self.send_on_vc(vc, packet);
+            self.send(route, packet);
             return;
         }
         let done = cpu.send_free_at.max(self.now) + cpu.send_time;
@@ -169,8 +169,8 @@ impl Network {
             self.queue.schedule(next, Event::HostSend(h));
         }
         let Payload::Tcp { to, .. } = packet.payload else { unreachable!("only TCP uses host processing") };
-        let vc = self.conns[self.conns[to.index()].peer.index()].vc_out;
-        self.send_on_vc(vc, packet);
+        let route = self.conns[self.conns[to.index()].peer.index()].route_out;
+        self.send(route, packet);
     }
 
     /// An intact TCP segment reached its destination host's adapter.

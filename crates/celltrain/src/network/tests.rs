@@ -29,7 +29,7 @@ fn two_node_paced(
         b.add_link(s, sw1, OC3, SimDuration::from_micros(50)).unwrap();
         b.add_link(sw2, d, OC3, SimDuration::from_micros(50)).unwrap();
         let vc = b
-            .add_vc(
+            .add_route(
                 VcSpec {
                     name: format!("vc{i}"),
                     path: vec![s, sw1, sw2, d],
@@ -133,7 +133,7 @@ fn build_errors_are_reported_not_panicked() {
     let h2 = b.add_host("h2", 100).unwrap();
     assert!(b.add_host("h1", 100).unwrap_err().0.contains("duplicate node name 'h1'"));
     let e = b
-        .add_vc(
+        .add_route(
             VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None },
             Adaptation::Aal5,
         )
@@ -141,7 +141,7 @@ fn build_errors_are_reported_not_panicked() {
     assert_eq!(e.0, "no link between 'h1' and 'h2'");
     b.add_link(h1, h2, OC3, SimDuration::ZERO).unwrap();
     let e = b
-        .add_vc(
+        .add_route(
             VcSpec {
                 name: "v".into(),
                 path: vec![h1, h2],

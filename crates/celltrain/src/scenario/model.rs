@@ -5,7 +5,7 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Mode, Network, NetworkBuilder, RecordRequest, TcpSpec, VcSpec};
+use crate::network::{Adaptation, Medium, Mode, Network, NetworkBuilder, RecordRequest, TcpSpec, VcSpec};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -123,6 +123,27 @@ pub fn compile_source(
             v.finish()?;
         }
     }
+    for router in root.array_of_tables("router")? {
+        for inst in expand(&router)? {
+            let v = inst.view(&loaded.source);
+            let names = node_names(&v)?;
+            let nic = match v.opt_cells("nic_buffer")? {
+                Some(n) => positive_u32(&v, "nic_buffer", n)?,
+                None => crate::network::DEFAULT_NIC_BUFFER_CELLS,
+            };
+            let bytes = v.opt_bytes("buffer_bytes")?;
+            let packets = v.opt_u64("buffer_packets")?;
+            if bytes == Some(0) || packets == Some(0) {
+                let key = if bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
+                return Err(v.key_error(key, "must be positive"));
+            }
+            for name in names {
+                b.add_router(&name, nic, (bytes.unwrap_or(u64::MAX / 2), packets))
+                    .map_err(|e| v.key_error(name_key(&v), e.0))?;
+            }
+            v.finish()?;
+        }
+    }
     let mut link_rates: Vec<((NodeId, NodeId), BitRate)> = Vec::new();
     for link in root.array_of_tables("link")? {
         for inst in expand(&link)? {
@@ -132,10 +153,14 @@ pub fn compile_source(
                 return Err(v.key_error("rate", "must be positive"));
             }
             let delay = v.opt_duration("delay")?.unwrap_or(SimDuration::ZERO);
+            let medium = match v.opt_keyword("medium", &["atm", "ethernet", "packet"])?.unwrap_or("atm") {
+                "atm" => Medium::Atm,
+                _ => Medium::Packet,
+            };
             for (a, c) in pairs(&v, "between")? {
                 let na = node(&b, &v, "between", &a)?;
                 let nc = node(&b, &v, "between", &c)?;
-                b.add_link(na, nc, rate, delay).map_err(|e| v.key_error("between", e.0))?;
+                b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.0))?;
                 link_rates.push(((na, nc), rate));
             }
             v.finish()?;
@@ -400,7 +425,7 @@ fn add_flow(
         })?;
         return Ok(());
     }
-    let vc = b.add_vc(vc_spec, adaptation).map_err(map_vc_err)?;
+    let vc = b.add_route(vc_spec, adaptation).map_err(map_vc_err)?;
     let pcr = pcr.unwrap_or(line);
     match kind {
         "udp" => {
