@@ -14,6 +14,32 @@ fn to_py_err(e: &ScenarioError) -> PyErr {
     ScenarioErrorPy::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
 }
 
+/// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
+/// its summary and the recorded time series as CSV text, if any. The network stays inside
+/// (it is not `Send`, and runs with the interpreter released).
+fn compile_and_run(
+    scenario: String,
+    overrides: &[(String, String)],
+    seed: Option<u64>,
+    is_text: bool,
+) -> Result<(Summary, Option<String>), ScenarioError> {
+    let compiled = if is_text {
+        scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
+    } else {
+        scenario::compile(&scenario, overrides, seed)
+    }?;
+    let started = Instant::now();
+    let scenario::Compiled { mut network, meta } = compiled;
+    network.run(&mut |_| {});
+    let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+    let series = network.recorder.series.as_ref().map(|s| {
+        let mut csv = Vec::new();
+        s.write_csv(&mut csv).expect("writing to memory");
+        String::from_utf8(csv).expect("CSV is UTF-8")
+    });
+    Ok((summary, series))
+}
+
 /// Runs the `celltrain` command line with `argv` (program name first); returns the exit code.
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
@@ -31,19 +57,9 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let result = py.detach(move || {
-        let compiled = if is_text {
-            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
-        } else {
-            scenario::compile(&scenario, &overrides, seed)
-        }?;
-        let started = Instant::now();
-        let scenario::Compiled { mut network, meta } = compiled;
-        network.run(&mut |_| {});
-        let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
-        Ok::<_, ScenarioError>(serde_json::to_string(&summary).expect("summary serialises"))
-    });
-    result.map_err(|e| to_py_err(&e))
+    let result = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text));
+    let (summary, _) = result.map_err(|e| to_py_err(&e))?;
+    Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
@@ -57,24 +73,9 @@ fn run_with_series(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<(String, Option<String>)> {
-    let result = py.detach(move || {
-        let compiled = if is_text {
-            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
-        } else {
-            scenario::compile(&scenario, &overrides, seed)
-        }?;
-        let started = Instant::now();
-        let scenario::Compiled { mut network, meta } = compiled;
-        network.run(&mut |_| {});
-        let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
-        let series = network.recorder.series.as_ref().map(|s| {
-            let mut csv = Vec::new();
-            s.write_csv(&mut csv).expect("writing to memory");
-            String::from_utf8(csv).expect("CSV is UTF-8")
-        });
-        Ok::<_, ScenarioError>((serde_json::to_string(&summary).expect("summary serialises"), series))
-    });
-    result.map_err(|e| to_py_err(&e))
+    let result = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text));
+    let (summary, series) = result.map_err(|e| to_py_err(&e))?;
+    Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
 /// Validates a scenario; raises `ScenarioError` if it is invalid.

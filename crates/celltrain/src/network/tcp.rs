@@ -60,22 +60,47 @@ impl TcpConn {
     }
 }
 
+/// A FIFO server that takes a fixed time per packet (a host's protocol processing).
+#[derive(Default)]
+pub struct ProcessingQueue {
+    pub time: SimDuration,
+    free_at: SimTime,
+    /// Packets in processing, with the time each is done.
+    queue: VecDeque<(SimTime, Packet)>,
+}
+
+impl ProcessingQueue {
+    /// Queues `packet` at `now`; returns when it will be done if the caller must schedule
+    /// that (the queue was empty), None otherwise (an event is already pending).
+    fn push(&mut self, now: SimTime, packet: Packet) -> Option<SimTime> {
+        let done = self.free_at.max(now) + self.time;
+        self.free_at = done;
+        let schedule = self.queue.is_empty().then_some(done);
+        self.queue.push_back((done, packet));
+        schedule
+    }
+
+    /// The head packet is done; returns it and when the next one will be.
+    fn pop(&mut self) -> (Packet, Option<SimTime>) {
+        let (_, packet) = self.queue.pop_front().expect("processing event without a packet");
+        (packet, self.queue.front().map(|&(t, _)| t))
+    }
+}
+
 /// A host's packet processing: one FIFO server for sending and one for receiving, each
 /// taking a fixed time per packet (seed 001: 300 µs).
 #[derive(Default)]
 pub struct HostCpu {
-    pub send_time: SimDuration,
-    pub recv_time: SimDuration,
-    send_free_at: SimTime,
-    recv_free_at: SimTime,
-    /// Packets in send processing, with the time each is done.
-    send_q: VecDeque<(SimTime, Packet)>,
-    recv_q: VecDeque<(SimTime, Packet)>,
+    pub send: ProcessingQueue,
+    pub recv: ProcessingQueue,
 }
 
 impl HostCpu {
     pub fn new(send_time: SimDuration, recv_time: SimDuration) -> Self {
-        HostCpu { send_time, recv_time, ..HostCpu::default() }
+        HostCpu {
+            send: ProcessingQueue { time: send_time, ..ProcessingQueue::default() },
+            recv: ProcessingQueue { time: recv_time, ..ProcessingQueue::default() },
+        }
     }
 }
 
@@ -148,24 +173,20 @@ impl Network {
             hop: 0,
         };
         let (route, host) = (conn.route_out, conn.host);
-        let cpu = &mut self.hosts[host.index()];
-        if cpu.send_time.is_zero() {
+        let cpu = &mut self.hosts[host.index()].send;
+        if cpu.time.is_zero() {
             self.send(route, packet);
             return;
         }
-        let done = cpu.send_free_at.max(self.now) + cpu.send_time;
-        cpu.send_free_at = done;
-        if cpu.send_q.is_empty() {
+        if let Some(done) = cpu.push(self.now, packet) {
             self.queue.schedule(done, Event::HostSend(host));
         }
-        cpu.send_q.push_back((done, packet));
     }
 
     /// A host finished send processing of the packet at the head of its queue.
     pub(super) fn host_send_done(&mut self, h: NodeId) {
-        let cpu = &mut self.hosts[h.index()];
-        let (_, packet) = cpu.send_q.pop_front().expect("host send event without a packet");
-        if let Some(&(next, _)) = cpu.send_q.front() {
+        let (packet, next) = self.hosts[h.index()].send.pop();
+        if let Some(next) = next {
             self.queue.schedule(next, Event::HostSend(h));
         }
         let Payload::Tcp { to, .. } = packet.payload else { unreachable!("only TCP uses host processing") };
@@ -177,24 +198,20 @@ impl Network {
     pub(super) fn tcp_arrive(&mut self, packet: Packet) {
         let Payload::Tcp { to, .. } = packet.payload else { return };
         let host = self.conns[to.index()].host;
-        let cpu = &mut self.hosts[host.index()];
-        if cpu.recv_time.is_zero() {
+        let cpu = &mut self.hosts[host.index()].recv;
+        if cpu.time.is_zero() {
             self.tcp_deliver(packet);
             return;
         }
-        let done = cpu.recv_free_at.max(self.now) + cpu.recv_time;
-        cpu.recv_free_at = done;
-        if cpu.recv_q.is_empty() {
+        if let Some(done) = cpu.push(self.now, packet) {
             self.queue.schedule(done, Event::HostRecv(host));
         }
-        cpu.recv_q.push_back((done, packet));
     }
 
     /// A host finished receive processing of the packet at the head of its queue.
     pub(super) fn host_recv_done(&mut self, h: NodeId) {
-        let cpu = &mut self.hosts[h.index()];
-        let (_, packet) = cpu.recv_q.pop_front().expect("host receive event without a packet");
-        if let Some(&(next, _)) = cpu.recv_q.front() {
+        let (packet, next) = self.hosts[h.index()].recv.pop();
+        if let Some(next) = next {
             self.queue.schedule(next, Event::HostRecv(h));
         }
         self.tcp_deliver(packet);
