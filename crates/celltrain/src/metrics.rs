@@ -1,7 +1,7 @@
 //! The measures the papers report, computed from a finished run: goodput, efficiency, Jain
 //! fairness, CLR, frame loss, queue statistics and utilisation (reference §10).
 
-use crate::network::{route_ports, Adaptation, Hop, Mode, Network};
+use crate::network::{lifetime_stats, route_ports, Adaptation, Hop, Mode, Network};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
@@ -163,7 +163,7 @@ impl Summary {
             .map(|f| {
                 let tcp = f.conns.map(|(sender, _)| {
                     let c = &net.conns[sender.index()];
-                    let (now, then) = (c.endpoint.stats(), &c.stats_at_window);
+                    let (now, then) = (&lifetime_stats(c), &c.stats_at_window);
                     let data = now.data_segments_sent - then.data_segments_sent;
                     let rexmt = now.segments_retransmitted - then.segments_retransmitted;
                     (

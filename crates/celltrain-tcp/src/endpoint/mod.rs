@@ -441,6 +441,16 @@ impl TcpEndpoint {
         u64::from(self.cfg.send_buffer_bytes).saturating_sub(self.sb_cc)
     }
 
+    /// The local port.
+    pub fn local_port(&self) -> u16 {
+        self.local_port
+    }
+
+    /// The remote port (for a listener, the last peer's; 0 before any).
+    pub fn remote_port(&self) -> u16 {
+        self.remote_port
+    }
+
     /// The configuration.
     pub fn config(&self) -> &TcpConfig {
         &self.cfg

@@ -56,6 +56,10 @@ pub struct TcpSpec {
     pub config: TcpConfig,
     /// Bytes the application writes before closing; `None` = without end.
     pub bytes: Option<u64>,
+    /// The application writes in blocking writes of this size (ttcp's buffer length).
+    pub write_size: Option<u64>,
+    /// Back-to-back transfers of this size, one connection each (then `bytes` is ignored).
+    pub file_bytes: Option<u64>,
     /// When the sender connects.
     pub start: SimTime,
 }
@@ -542,8 +546,18 @@ impl NetworkBuilder {
             let active = TcpEndpoint::connect(cfg.clone(), src_port, dst_port, iss, spec.start);
             cfg.tick_phase = phase(dst);
             let passive = TcpEndpoint::listen(cfg, dst_port, SeqNum(rng.next_u64() as u32));
-            conns.push(TcpConn::new(active, *flow, src, f.route, sink, App::Bulk { remaining: spec.bytes }));
-            conns.push(TcpConn::new(passive, *flow, dst, *rev, sender, App::Sink));
+            let app = match spec.file_bytes {
+                Some(file_bytes) => {
+                    App::Files { file_bytes, remaining: file_bytes, write_size: spec.write_size, files_done: 0 }
+                }
+                None => App::Bulk { remaining: spec.bytes, write_size: spec.write_size },
+            };
+            let mut active = TcpConn::new(active, *flow, src, f.route, sink, app);
+            active.iss = RngStream::derive(self.seed, &format!("{}/iss/later", f.name));
+            conns.push(active);
+            let mut passive = TcpConn::new(passive, *flow, dst, *rev, sender, App::Sink);
+            passive.iss = RngStream::derive(self.seed, &format!("{}/iss/later-sink", f.name));
+            conns.push(passive);
             f.conns = Some((sender, sink));
             queue.schedule(spec.start, Event::TcpWake(sender));
         }

@@ -16,7 +16,7 @@ pub use builder::{
 };
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use record::{node_address, RecordSpec, Recorder};
-pub use tcp::{App, HostCpu, TcpConn};
+pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
 use crate::source::{OnOffSource, UdpSource};
@@ -412,7 +412,7 @@ impl Network {
             flow.stats = FlowStats::default();
         }
         for conn in &mut self.conns {
-            conn.stats_at_window = conn.endpoint.stats().clone();
+            conn.stats_at_window = tcp::lifetime_stats(conn);
         }
     }
 

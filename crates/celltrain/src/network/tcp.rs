@@ -14,17 +14,22 @@
 use super::{Event, Network};
 use crate::packet::{Packet, Payload, IPV4_HEADER_BYTES};
 use celltrain_core::ids::{ConnId, FlowId, NodeId, RouteId};
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
-use celltrain_tcp::{Segment, TcpEndpoint, TcpStats};
+use celltrain_tcp::{Segment, State, TcpEndpoint, TcpStats};
 use std::collections::VecDeque;
 
 /// What the application on an endpoint does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum App {
-    /// Writes data as fast as the send buffer takes it: `remaining` bytes (None: without
-    /// end), then closes the connection.
-    Bulk { remaining: Option<u64> },
-    /// Reads everything that arrives, at once.
+    /// Writes `remaining` bytes (None: without end) as fast as the send buffer takes them,
+    /// then closes the connection. With `write_size`, in blocking writes of that many bytes
+    /// like ttcp (TCP gets the chance to send after each piece a write hands over).
+    Bulk { remaining: Option<u64>, write_size: Option<u64> },
+    /// Back-to-back transfers of `file_bytes` each, one connection per file (seed 003): when
+    /// a transfer has closed at both ends, a new connection starts at once.
+    Files { file_bytes: u64, remaining: u64, write_size: Option<u64>, files_done: u64 },
+    /// Reads everything that arrives, at once; closes when the peer has closed.
     Sink,
 }
 
@@ -41,7 +46,14 @@ pub struct TcpConn {
     armed: Option<SimTime>,
     /// Endpoint counters when the measurement window opened.
     pub stats_at_window: TcpStats,
+    /// Counters of this end's earlier connections (back-to-back files), added to the
+    /// current endpoint's when reported.
+    pub stats_before: TcpStats,
     closed: bool,
+    /// Bytes of the application's current write not yet taken by the send buffer.
+    in_write: u64,
+    /// Initial sequence numbers of later connections (back-to-back files), from the seed.
+    pub iss: RngStream,
 }
 
 impl TcpConn {
@@ -55,7 +67,10 @@ impl TcpConn {
             app,
             armed: None,
             stats_at_window: TcpStats::default(),
+            stats_before: TcpStats::default(),
             closed: false,
+            in_write: 0,
+            iss: RngStream::derive(0, "iss"),
         }
     }
 }
@@ -123,24 +138,22 @@ impl Network {
     pub(super) fn tcp_service(&mut self, c: ConnId) {
         let now = self.now;
         let conn = &mut self.conns[c.index()];
-        match &mut conn.app {
-            App::Bulk { remaining } => {
-                let free = conn.endpoint.send_buffer_free();
-                let want = remaining.map_or(free, |r| r.min(free));
-                if want > 0 {
-                    let took = conn.endpoint.write(want);
-                    if let Some(r) = remaining {
-                        *r -= took;
-                    }
-                }
-                if *remaining == Some(0) && !conn.closed {
-                    conn.endpoint.close();
-                    conn.closed = true;
-                }
-            }
+        match conn.app {
+            App::Bulk { .. } | App::Files { .. } => self.app_write(c),
             App::Sink => {
                 let n = conn.endpoint.read();
                 self.flows[conn.flow.index()].stats.bytes_delivered += n;
+                if conn.endpoint.fin_received() && !conn.closed {
+                    conn.endpoint.close();
+                    conn.closed = true;
+                }
+                if conn.endpoint.state() == State::Closed && conn.closed {
+                    let sender = conn.peer;
+                    if matches!(self.conns[sender.index()].app, App::Files { .. }) {
+                        self.next_file(sender);
+                        return;
+                    }
+                }
             }
         }
         while let Some(segment) = self.conns[c.index()].endpoint.poll_transmit(now) {
@@ -156,11 +169,75 @@ impl Network {
         }
     }
 
+    /// The sending application writes what the send buffer takes, a piece at a time when it
+    /// makes fixed-size writes, letting TCP send after each piece; closes at the end.
+    fn app_write(&mut self, c: ConnId) {
+        let now = self.now;
+        loop {
+            let conn = &mut self.conns[c.index()];
+            let (remaining, write_size) = match &mut conn.app {
+                App::Bulk { remaining, write_size } => (remaining.as_mut(), *write_size),
+                App::Files { remaining, write_size, .. } => (Some(remaining), *write_size),
+                App::Sink => unreachable!("a sink does not write"),
+            };
+            let left = remaining.as_ref().map_or(u64::MAX, |r| **r);
+            if conn.in_write == 0 {
+                conn.in_write = write_size.unwrap_or(u64::MAX).min(left);
+            }
+            let took = if conn.in_write > 0 { conn.endpoint.write(conn.in_write) } else { 0 };
+            conn.in_write -= took;
+            if let Some(r) = remaining {
+                *r -= took;
+            }
+            let done = left == took;
+            if done && !conn.closed {
+                conn.endpoint.close();
+                conn.closed = true;
+            }
+            if took == 0 || done || write_size.is_none() {
+                return;
+            }
+            // A blocking write hands its bytes over piece by piece; TCP may send after each.
+            while let Some(segment) = self.conns[c.index()].endpoint.poll_transmit(now) {
+                self.tcp_send(c, segment);
+            }
+        }
+    }
+
+    /// Back-to-back files: the transfer on `sender`'s connection closed at both ends; the
+    /// next one starts on a new connection (new port and sequence numbers, fresh windows).
+    fn next_file(&mut self, sender: ConnId) {
+        let now = self.now;
+        let sink = self.conns[sender.index()].peer;
+        for c in [sender, sink] {
+            let conn = &mut self.conns[c.index()];
+            let old = conn.endpoint.stats().clone();
+            add_stats(&mut conn.stats_before, &old);
+            let cfg = conn.endpoint.config().clone();
+            let (local, remote) = (conn.endpoint.local_port(), conn.endpoint.remote_port());
+            let iss = celltrain_tcp::SeqNum(conn.iss.next_u64() as u32);
+            conn.endpoint = if c == sender {
+                // A new ephemeral port for each file, as a new socket would get.
+                TcpEndpoint::connect(cfg, local.wrapping_add(1).max(1024), remote, iss, now)
+            } else {
+                TcpEndpoint::listen(cfg, local, iss)
+            };
+            conn.closed = false;
+            conn.in_write = 0;
+            conn.armed = None;
+            if let App::Files { file_bytes, remaining, files_done, .. } = &mut conn.app {
+                *remaining = *file_bytes;
+                *files_done += 1;
+            }
+        }
+        self.queue.schedule(now, Event::TcpWake(sender));
+    }
+
     /// A segment leaves endpoint `c`: through the host's send processing onto its VC.
     fn tcp_send(&mut self, c: ConnId, segment: Segment) {
         let conn = &self.conns[c.index()];
         let flow = conn.flow;
-        if segment.payload_len > 0 && matches!(conn.app, App::Bulk { .. }) {
+        if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
             self.flows[flow.index()].stats.packets_sent += 1;
         }
         let packet = Packet {
@@ -222,4 +299,24 @@ impl Network {
         self.conns[to.index()].endpoint.on_segment(self.now, &segment);
         self.tcp_service(to);
     }
+}
+
+/// Adds the counters of a finished connection to a running total.
+fn add_stats(total: &mut TcpStats, s: &TcpStats) {
+    total.segments_sent += s.segments_sent;
+    total.data_segments_sent += s.data_segments_sent;
+    total.bytes_sent += s.bytes_sent;
+    total.segments_retransmitted += s.segments_retransmitted;
+    total.bytes_retransmitted += s.bytes_retransmitted;
+    total.timeouts += s.timeouts;
+    total.fast_retransmits += s.fast_retransmits;
+    total.dup_acks += s.dup_acks;
+    total.bytes_delivered += s.bytes_delivered;
+}
+
+/// The counters of `conn` over its whole life (earlier connections included).
+pub fn lifetime_stats(conn: &TcpConn) -> TcpStats {
+    let mut total = conn.stats_before.clone();
+    add_stats(&mut total, conn.endpoint.stats());
+    total
 }

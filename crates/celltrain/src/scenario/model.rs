@@ -413,10 +413,17 @@ fn add_flow(
     if kind == "tcp" {
         let config = tcp_config(&app)?;
         let bytes = app.opt_bytes("bytes")?;
-        if bytes == Some(0) {
-            return Err(app.key_error("bytes", "must be positive"));
+        let write_size = app.opt_bytes("write")?;
+        let file_bytes = app.opt_bytes("files")?;
+        for (key, v) in [("bytes", bytes), ("write", write_size), ("files", file_bytes)] {
+            if v == Some(0) {
+                return Err(app.key_error(key, "must be positive"));
+            }
         }
-        b.add_tcp(&name, vc_spec, TcpSpec { config, bytes, start }).map_err(|e| {
+        if bytes.is_some() && file_bytes.is_some() {
+            return Err(app.key_error("files", "give either bytes (one transfer) or files (back-to-back transfers)"));
+        }
+        b.add_tcp(&name, vc_spec, TcpSpec { config, bytes, write_size, file_bytes, start }).map_err(|e| {
             if e.0.starts_with("tcp:") {
                 app.error(e.0)
             } else {
