@@ -149,7 +149,7 @@ fn pcap_capture_agrees_with_tshark() {
     std::fs::create_dir_all(&tmp).unwrap();
     let scenario = tmp.join("e2rec.toml");
     let text = std::fs::read_to_string(root().join("scenarios/E2.toml")).unwrap()
-        + "\n[record]\npcap = [\"src1\"]\ninterval = \"10 ms\"\nflows = [\"tcp1\"]\nports = [\"fore->vp\"]\n";
+        + "\n[record]\npcap = [\"src1\"]\npcap_links = [\"fore->vp\"]\ninterval = \"10 ms\"\nflows = [\"tcp1\"]\nports = [\"fore->vp\"]\n";
     std::fs::write(&scenario, text).unwrap();
     let out = tmp.join("out");
     let run = celltrain(&[
@@ -189,5 +189,16 @@ fn pcap_capture_agrees_with_tshark() {
     };
     assert_eq!(count("_ws.malformed"), 0, "malformed packets");
     assert_eq!(count("tcp.analysis.retransmission && tcp.srcport == 1024"), retransmitted);
+    // The bottleneck link's capture: both flows' data, well formed.
+    let link = out.join("fore_vp.pcap");
+    let o = Command::new("tshark").args(["-r", link.to_str().unwrap(), "-Y", "_ws.malformed"]).output().unwrap();
+    assert!(o.status.success() && o.stdout.is_empty(), "malformed packets on the link capture");
+    let o = Command::new("tshark")
+        .args(["-r", link.to_str().unwrap(), "-T", "fields", "-e", "tcp.srcport"])
+        .output()
+        .unwrap();
+    let ports: std::collections::BTreeSet<String> =
+        String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect();
+    assert!(ports.len() >= 2, "both connections cross the bottleneck: {ports:?}");
     let _ = std::fs::remove_dir_all(&tmp);
 }

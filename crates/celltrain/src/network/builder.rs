@@ -120,6 +120,8 @@ pub struct NetworkBuilder {
 #[derive(Clone, Debug, Default)]
 pub struct RecordRequest {
     pub pcap_hosts: Vec<NodeId>,
+    /// Links (from, to) captured.
+    pub pcap_links: Vec<(NodeId, NodeId)>,
     pub interval: Option<SimDuration>,
     /// Flow names whose TCP sender is sampled (empty: every TCP flow).
     pub flows: Vec<String>,
@@ -265,6 +267,16 @@ impl NetworkBuilder {
         }
         self.links.push(LinkSpec { a, b, rate, delay, medium });
         Ok(())
+    }
+
+    /// Whether a link joins `a` and `b` (an error naming them if not).
+    pub fn check_link(&self, a: NodeId, b: NodeId) -> Result<(), BuildError> {
+        match self.link_between(a, b) {
+            Some(_) => Ok(()),
+            None => {
+                err(format!("no link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name))
+            }
+        }
     }
 
     fn link_between(&self, a: NodeId, b: NodeId) -> Option<&LinkSpec> {
@@ -503,6 +515,7 @@ impl NetworkBuilder {
                         PacketQueue::new(rate, bytes, count)
                     }),
                     packet_pipe: VecDeque::new(),
+                    capture: None,
                 }
             })
             .collect();
@@ -602,6 +615,7 @@ impl NetworkBuilder {
         };
         let mut spec = RecordSpec {
             pcap_hosts: self.record.pcap_hosts.clone(),
+            pcap_ports: self.record.pcap_links.iter().map(|&(a, b)| port_of(a, b)).collect(),
             interval: self.record.interval,
             ..RecordSpec::default()
         };

@@ -155,6 +155,8 @@ pub struct Port {
     pub packets: Option<PacketQueue>,
     /// Packet mode: packets in propagation, with their arrival times.
     packet_pipe: VecDeque<(SimTime, Packet)>,
+    /// Index of the capture recording this link, if any.
+    capture: Option<u32>,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -444,6 +446,12 @@ impl Network {
         let q = port.packets.as_mut().expect("packet port");
         let Some(packet) = q.take(now) else { return };
         self.packet_hops += 1;
+        if let Some(i) = port.capture {
+            let from = port.from;
+            self.capture_into(i as usize, &packet, from);
+        }
+        let port = &mut self.ports[p.index()];
+        let q = port.packets.as_mut().expect("packet port");
         let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
@@ -562,6 +570,13 @@ impl Network {
     /// slack) and into the pipe towards the far end.
     #[inline]
     fn start_cell(&mut self, p: PortId, cell: Cell) {
+        let port = &mut self.ports[p.index()];
+        if cell.end_of_frame && cell.kind == CellKind::Aal5 {
+            if let Some(i) = port.capture {
+                let (packet, from) = (self.frames.get(cell.frame).payload, port.from);
+                self.capture_into(i as usize, &packet, from);
+            }
+        }
         let port = &mut self.ports[p.index()];
         self.cell_hops += 1;
         let arrival = port.clock.start(self.now.max(port.clock.free_at())) + port.delay;

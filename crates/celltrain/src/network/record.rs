@@ -19,6 +19,9 @@ use std::path::Path;
 pub struct RecordSpec {
     /// Hosts whose sent and received packets are captured to `<host>.pcap`.
     pub pcap_hosts: Vec<NodeId>,
+    /// Links (output ports) whose packets are captured to `<from>_<to>.pcap`; on an ATM link
+    /// a packet is recorded when the last cell of its frame crosses.
+    pub pcap_ports: Vec<PortId>,
     /// Sampling interval of the time series (None: no time series).
     pub interval: Option<SimDuration>,
     /// TCP senders whose cwnd, ssthresh and RTO are sampled, with the flow's name.
@@ -79,6 +82,13 @@ impl Network {
     /// Opens the pcap captures of the recorded hosts in `dir` (named `<host>.pcap`).
     pub fn attach_output(&mut self, dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
+        for &p in &self.recorder.spec.pcap_ports.clone() {
+            let port = &self.ports[p.index()];
+            let name = format!("{}_{}.pcap", self.nodes[port.from.index()].name, self.nodes[port.to.index()].name);
+            let writer = PcapWriter::create(dir.join(name))?;
+            self.ports[p.index()].capture = Some(u32::try_from(self.recorder.pcaps.len()).expect("few captures"));
+            self.recorder.pcaps.push(writer);
+        }
         for &host in &self.recorder.spec.pcap_hosts.clone() {
             let path = dir.join(format!("{}.pcap", self.nodes[host.index()].name));
             let writer = PcapWriter::create(path)?;
@@ -103,6 +113,12 @@ impl Network {
     #[inline]
     pub(super) fn capture(&mut self, host: NodeId, packet: &Packet) {
         let Some(i) = self.recorder.capture_of.get(host.index()).copied().flatten() else { return };
+        self.capture_into(i, packet, host);
+    }
+
+    /// Writes `packet` to capture `i`; `host` is the node where it is seen (the IP
+    /// identification advances when its source sends it).
+    pub(super) fn capture_into(&mut self, i: usize, packet: &Packet, host: NodeId) {
         let route = &self.routes[packet.route.index()];
         let (src, dst) = (node_address(route.src), node_address(route.dst));
         let mut record = match packet.payload {

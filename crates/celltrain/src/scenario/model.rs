@@ -187,6 +187,14 @@ pub fn compile_source(
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
             req.pcap_hosts.push(node(&b, &r, "pcap", name)?);
         }
+        for link in r.opt_str_list("pcap_links")?.unwrap_or_default() {
+            let Some((a, c)) = link.split_once("->") else {
+                return Err(r.key_error("pcap_links", format!("'{link}': write a link as \"from->to\"")));
+            };
+            let (na, nc) = (node(&b, &r, "pcap_links", a.trim())?, node(&b, &r, "pcap_links", c.trim())?);
+            b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.0))?;
+            req.pcap_links.push((na, nc));
+        }
         req.interval = r.opt_duration("interval")?;
         if req.interval.is_some_and(|i| i.is_zero()) {
             return Err(r.key_error("interval", "must be positive"));
