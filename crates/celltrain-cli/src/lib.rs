@@ -59,6 +59,11 @@ enum Command {
     List,
     /// Print the text of a built-in scenario.
     Show { name: String },
+    /// Traffic-contract calculators (the GCRA family).
+    Gcra {
+        #[command(subcommand)]
+        command: GcraCommand,
+    },
     /// Measure simulation speed in cell-hops per wall-clock second.
     Bench {
         /// A scenario, or `null` for a chain of FIFO links with no policy.
@@ -74,6 +79,33 @@ enum Command {
         /// Simulated seconds of the null pipeline.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+    },
+}
+
+#[derive(Subcommand)]
+enum GcraCommand {
+    /// Seed 000's packet-train model: the longest train of PDUs a dual GCRA (PCR, SCR, MBS)
+    /// accepts (eq. 2), the smallest inter-PDU idle time for an endless train (eq. 3), and the
+    /// idle time after which a whole PDU is accepted again.
+    Train {
+        /// Peak cell rate, e.g. "155.52 Mbit/s" (the V experiments: line rate).
+        #[arg(long, default_value = "155.52 Mbit/s")]
+        pcr: String,
+        /// Sustainable cell rate, e.g. "10 Mbit/s".
+        #[arg(long)]
+        scr: String,
+        /// Maximum burst size, cells.
+        #[arg(long)]
+        mbs: u32,
+        /// Cells per PDU (or give --mtu).
+        #[arg(long, conflicts_with = "mtu")]
+        cells_per_pdu: Option<u64>,
+        /// IP MTU in bytes: cells per PDU = ceil((MTU + 8 LLC/SNAP + 8 trailer) / 48).
+        #[arg(long)]
+        mtu: Option<u64>,
+        /// Idle time between PDUs on the link, I_p, e.g. "376 us".
+        #[arg(long, default_value = "0 us")]
+        gap: String,
     },
 }
 
@@ -178,6 +210,24 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench { scenario, set, repeat, hops, seconds } => bench(&scenario, &set, repeat.max(1), hops, seconds),
+        Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap } } => {
+            use celltrain::scenario::units::{parse_duration, parse_rate};
+            use celltrain_atm::contract::{train, ConformanceDef, TrafficDescriptor, TrainModel};
+            let bad = |flag: &str, e: String| Failure::Input(format!("--{flag}: {e}"));
+            let pcr = parse_rate(&pcr).map_err(|e| bad("pcr", e))?;
+            let scr = parse_rate(&scr).map_err(|e| bad("scr", e))?;
+            let gap = parse_duration(&gap).map_err(|e| bad("gap", e))?;
+            let cells = match (cells_per_pdu, mtu) {
+                (Some(c), None) => c,
+                (None, Some(m)) => train::cells_per_pdu(m),
+                _ => return Err(Failure::Input("give --cells-per-pdu or --mtu".into())),
+            };
+            let desc = TrafficDescriptor::vbr(ConformanceDef::Vbr1, pcr, celltrain_core::SimDuration::ZERO, scr, mbs);
+            desc.validate().map_err(|e| Failure::Input(e.to_string()))?;
+            let model = TrainModel::from_descriptor(&desc, cells).map_err(|e| Failure::Input(e.to_string()))?;
+            println!("{}", model.report(gap));
+            Ok(())
+        }
     }
 }
 

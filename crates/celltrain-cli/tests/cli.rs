@@ -202,3 +202,18 @@ fn pcap_capture_agrees_with_tshark() {
     assert!(ports.len() >= 2, "both connections cross the bottleneck: {ports:?}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Seed 000's packet-train calculator: 192-cell PDUs (MTU 9188) at SCR 10 Mbit/s, PCR line
+/// rate, MBS 1000: a whole PDU is accepted again after 192 · (42.4 − 2.726) µs ≈ 7.6 ms.
+#[test]
+fn gcra_train_calculator() {
+    let out = celltrain(&["gcra", "train", "--scr", "10 Mbit/s", "--mbs", "1000", "--mtu", "9188", "--gap", "376 us"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("c = 192 cells/PDU"), "{text}");
+    assert!(text.contains("eq. (2): 5 PDUs"), "{text}");
+    assert!(text.contains("whole PDU is accepted: 7.617343296ms"), "{text}");
+    let bad = celltrain(&["gcra", "train", "--scr", "200 Mbit/s", "--mbs", "1000", "--mtu", "9188"]);
+    assert_eq!(bad.status.code(), Some(2), "SCR above PCR is bad input");
+    assert_eq!(stderr(&bad).lines().count(), 1);
+}
