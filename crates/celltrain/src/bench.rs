@@ -24,8 +24,10 @@ pub fn null_pipeline(hops: u32, seconds: f64) -> Result<Network, BuildError> {
     for w in path.windows(2) {
         b.add_link(w[0], w[1], rate, SimDuration::from_micros(50))?;
     }
-    let vc =
-        b.add_route(VcSpec { name: "vc".into(), path, category: ServiceCategory::Ubr, pcr: None }, Adaptation::Aal5)?;
+    let vc = b.add_route(
+        VcSpec { name: "vc".into(), path, category: ServiceCategory::Ubr, pcr: None, contract: None },
+        Adaptation::Aal5,
+    )?;
     b.add_udp("udp", vc, 9140, None, SimTime::ZERO)?;
     b.build()
 }

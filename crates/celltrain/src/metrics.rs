@@ -77,6 +77,9 @@ pub struct VcSummary {
     pub cells_sent: u64,
     pub cells_delivered: u64,
     pub cells_dropped: u64,
+    /// Cells discarded by the UPC (included in `cells_dropped`) and cells it tagged CLP = 1.
+    pub cells_policed: u64,
+    pub cells_tagged: u64,
     /// Cells lost / cells whose fate became known in the window (dropped + delivered), so
     /// that cells sent before the warm-up ended cannot push it above 1.
     pub clr: f64,
@@ -201,6 +204,8 @@ impl Summary {
                 cells_sent: v.stats.cells_sent,
                 cells_delivered: v.stats.cells_delivered,
                 cells_dropped: v.stats.cells_dropped,
+                cells_policed: v.stats.cells_policed,
+                cells_tagged: v.stats.cells_tagged,
                 clr: ratio(v.stats.cells_dropped, v.stats.cells_dropped + v.stats.cells_delivered),
                 frames_sent: v.stats.frames_sent,
                 frames_delivered: v.stats.frames_delivered,

@@ -351,3 +351,54 @@ fn back_to_back_files_on_new_connections() {
         assert!(summary.segments_sent.unwrap() > files_done * 100);
     }
 }
+
+/// UPC at the first switch: a greedy line-rate source on a VBR.1 VC (SCR 10 Mbit/s, MBS 100)
+/// gets through at about the SCR, the rest discarded; under VBR.3 the excess is tagged CLP 1
+/// instead and still delivered (no congestion).
+#[test]
+fn upc_polices_vbr1_and_tags_vbr3() {
+    use celltrain::scenario::{compile_source, Source};
+    let text = |conformance: &str| {
+        format!(
+            r#"[scenario]
+id = "upc"
+title = "policing"
+[simulation]
+duration = "2 s"
+warmup = "0.5 s"
+[[switch]]
+name = "sw"
+buffer = "100000 cells"
+[[host]]
+names = ["a", "b"]
+[[link]]
+between = [["a", "sw"], ["sw", "b"]]
+rate = "149.76 Mbit/s"
+[[flow]]
+name = "f"
+path = ["a", "sw", "b"]
+vc = {{ category = "nrt-vbr", scr = "10 Mbit/s", mbs = 100, conformance = "{conformance}" }}
+app = {{ kind = "udp", datagram = "9140 B" }}
+"#
+        )
+    };
+    let run_text = |t: String| {
+        let c = compile_source(Source::new("upc.toml", t), &[], None).unwrap();
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        Summary::from_network(&net, c.meta, 0.0)
+    };
+    let s = run_text(text("vbr.1"));
+    assert_invariants(&s);
+    let v = &s.vcs[0];
+    assert!(v.cells_policed > 0 && v.cells_tagged == 0);
+    let delivered_bps = v.cells_delivered as f64 * 424.0 / 1.5;
+    assert!((delivered_bps / 10e6 - 1.0).abs() < 0.02, "delivered {delivered_bps} bit/s of cells");
+    let s = run_text(text("vbr.3"));
+    let v = &s.vcs[0];
+    assert!(v.cells_tagged > 0 && v.cells_policed == 0, "tagged {} policed {}", v.cells_tagged, v.cells_policed);
+    // A contract that cannot hold is refused with the key named.
+    let bad = compile_source(Source::new("upc.toml", text("vbr.1").replace("10 Mbit/s", "200 Mbit/s")), &[], None);
+    let e = bad.err().expect("SCR above PCR is refused");
+    assert_eq!(e.key, "flow[1].vc.scr", "{e}");
+}

@@ -10,6 +10,7 @@ use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
+use celltrain_atm::contract::{TrafficDescriptor, Upc};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
@@ -90,6 +91,8 @@ pub struct VcSpec {
     pub category: ServiceCategory,
     /// Peak cell rate; `None` = the rate of the first link.
     pub pcr: Option<BitRate>,
+    /// Traffic contract policed by a UPC at the ingress of the VC's first switch.
+    pub contract: Option<TrafficDescriptor>,
 }
 
 enum SourceSpec {
@@ -452,6 +455,13 @@ impl NetworkBuilder {
                             ));
                         }
                         let id = VcId::from_index(vcs.len());
+                        // The UPC sits where the VC enters the first switch.
+                        let upc = match (&spec.contract, self.nodes[nodes[1].index()].kind) {
+                            (Some(desc), NodeKind::Switch) => {
+                                Some(Upc::new(desc).map_err(|e| BuildError(format!("VC '{vc_name}': contract: {e}")))?)
+                            }
+                            _ => None,
+                        };
                         for &p in &ports {
                             vcs_on_port[p.index()].push((id, spec.category));
                         }
@@ -463,6 +473,7 @@ impl NetworkBuilder {
                             src: nodes[0],
                             dst: nodes[nodes.len() - 1],
                             route: ports,
+                            upc,
                             reassembler: Reassembler::default(),
                             stats: VcStats::default(),
                         });

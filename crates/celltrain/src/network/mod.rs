@@ -185,6 +185,10 @@ pub struct VcStats {
     pub cells_sent: u64,
     pub cells_delivered: u64,
     pub cells_dropped: u64,
+    /// Cells the UPC discarded (also counted in `cells_dropped`).
+    pub cells_policed: u64,
+    /// CLP = 0 cells the UPC tagged CLP = 1 (VBR.3).
+    pub cells_tagged: u64,
     pub frames_sent: u64,
     pub frames_delivered: u64,
     /// Frames whose fate became final without delivery (a cell dropped, or killed at
@@ -210,6 +214,8 @@ pub struct Vc {
     pub adaptation: Adaptation,
     /// Output ports crossed, the source's adapter first.
     pub route: Vec<PortId>,
+    /// Usage parameter control at the ingress of the first switch, when policed.
+    pub upc: Option<celltrain_atm::contract::Upc>,
     pub src: NodeId,
     pub dst: NodeId,
     reassembler: Reassembler,
@@ -593,6 +599,24 @@ impl Network {
             self.queue.schedule(next, Event::PipeHead(p));
         }
         cell.hop += 1;
+        if cell.hop == 1 {
+            let vc = &mut self.vcs[cell.vc.index()];
+            if let Some(upc) = &mut vc.upc {
+                use celltrain_atm::contract::{Clp, UpcAction};
+                match upc.on_cell(self.now, if cell.clp { Clp::One } else { Clp::Zero }) {
+                    UpcAction::Pass => {}
+                    UpcAction::Tag => {
+                        cell.clp = true;
+                        vc.stats.cells_tagged += 1;
+                    }
+                    UpcAction::Discard => {
+                        vc.stats.cells_policed += 1;
+                        self.cell_lost(cell);
+                        return;
+                    }
+                }
+            }
+        }
         let vc = &self.vcs[cell.vc.index()];
         match vc.route.get(usize::from(cell.hop)) {
             Some(&next) => self.arrive(next, cell),

@@ -35,6 +35,7 @@ fn two_node_paced(
                     path: vec![s, sw1, sw2, d],
                     category: ServiceCategory::Ubr,
                     pcr: None,
+                    contract: None,
                 },
                 Adaptation::Aal5,
             )
@@ -134,7 +135,7 @@ fn build_errors_are_reported_not_panicked() {
     assert!(b.add_host("h1", 100).unwrap_err().0.contains("duplicate node name 'h1'"));
     let e = b
         .add_route(
-            VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None },
+            VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None, contract: None },
             Adaptation::Aal5,
         )
         .unwrap_err();
@@ -147,6 +148,7 @@ fn build_errors_are_reported_not_panicked() {
                 path: vec![h1, h2],
                 category: ServiceCategory::Ubr,
                 pcr: Some(BitRate::from_bps(200_000_000)),
+                contract: None,
             },
             Adaptation::Aal5,
         )

@@ -377,7 +377,7 @@ fn add_flow(
         .get(..2)
         .and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
     let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
-    let (category, pcr) = match v.opt_table("vc")? {
+    let (category, pcr, contract) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
                 Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
@@ -392,9 +392,10 @@ fn add_flow(
             if pcr.is_some_and(|p| p.as_bps() == 0) {
                 return Err(vc.key_error("pcr", "must be positive"));
             }
-            (cat, pcr)
+            let contract = traffic_contract(&vc, pcr.unwrap_or(line))?;
+            (cat, pcr, contract)
         }
-        None => (ServiceCategory::Ubr, None),
+        None => (ServiceCategory::Ubr, None, None),
     };
     let app = v.req_table("app")?;
     let kind = app.req_keyword("kind", &["udp", "onoff", "tcp"])?;
@@ -417,7 +418,7 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
-    let vc_spec = VcSpec { name: name.clone(), path, category, pcr };
+    let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract };
     if kind == "tcp" {
         let config = tcp_config(&app)?;
         let bytes = app.opt_bytes("bytes")?;
@@ -520,4 +521,46 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)
+}
+
+/// The traffic contract of a `vc = { ... }` table, policed at the first switch when
+/// `conformance` is given: `scr`, `mbs` and `cdvt` complete the descriptor (the PCR is the
+/// VC's). Validated here so that errors name the key.
+fn traffic_contract(
+    vc: &TableView<'_>,
+    pcr: BitRate,
+) -> Result<Option<celltrain_atm::contract::TrafficDescriptor>, ScenarioError> {
+    use celltrain_atm::contract::{ConformanceDef, ContractError, TrafficDescriptor};
+    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2"];
+    let scr = vc.opt_rate("scr")?;
+    let mbs = vc.opt_u64("mbs")?;
+    let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
+    let Some(def) = vc.opt_keyword("conformance", &defs)? else {
+        if scr.is_some() || mbs.is_some() {
+            return Err(vc.key_error("scr", "a traffic contract needs `conformance` (vbr.1, vbr.2 or vbr.3)"));
+        }
+        return Ok(None);
+    };
+    let def = match def {
+        "cbr.1" => ConformanceDef::Cbr1,
+        "vbr.1" => ConformanceDef::Vbr1,
+        "vbr.2" => ConformanceDef::Vbr2,
+        "vbr.3" => ConformanceDef::Vbr3,
+        "ubr.1" => ConformanceDef::Ubr1,
+        _ => ConformanceDef::Ubr2,
+    };
+    let mbs = match mbs {
+        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large"))?),
+        None => None,
+    };
+    let desc = TrafficDescriptor { def, pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };
+    desc.validate().map_err(|e| {
+        let key = match e {
+            ContractError::ScrAbovePcr { .. } | ContractError::ZeroScr | ContractError::ScrWithoutMbs => "scr",
+            ContractError::ZeroMbs | ContractError::MbsWithoutScr => "mbs",
+            _ => "conformance",
+        };
+        vc.key_error(key, e.to_string())
+    })?;
+    Ok(Some(desc))
 }
