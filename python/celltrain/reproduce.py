@@ -78,8 +78,10 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return f"{value / 1e6:.3f} Mbit/s"
     if measure in ("efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio", "retransmission_ratio"):
         return f"{value * 100:.2f} %"
-    if measure in ("mean_clr", "clr", "flr"):
+    if measure in ("mean_clr", "clr", "flr", "data_clr", "data_flr"):
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
+    if measure == "total_timeouts":
+        return f"{value:.3g}"
     if measure == "fairness_index":
         return f"{value:.3f}"
     return f"{value:.4g}"
@@ -93,6 +95,9 @@ MEASURE_NAMES = {
     "mean_plr": "mean packet loss ratio",
     "mean_clr": "mean cell loss ratio",
     "mean_retransmission_ratio": "mean retransmission ratio",
+    "data_clr": "cell loss ratio of the data VCs",
+    "data_flr": "frame loss ratio of the data VCs",
+    "total_timeouts": "retransmission timeouts (sum over flows)",
 }
 
 
@@ -272,6 +277,28 @@ def select(target: str) -> List[str]:
 # Running
 
 
+def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """Measures of one run that the aggregate table lacks, added to it by the report.
+
+    ``data_clr`` / ``data_flr``: cells dropped / (delivered + dropped) and frames lost /
+    (delivered + lost), summed over the data VCs (not the ``-ack`` VCs of TCP flows), as the
+    per-VC ``clr`` / ``flr``; NaN when the data VCs carried no cells (packet mode).
+    ``total_timeouts``: the TCP flows' retransmission timeouts, summed (NaN without TCP
+    flows)."""
+    nan = float("nan")
+    data = [v for v in summary.get("vcs", []) if not str(v["name"]).endswith("-ack")]
+    dropped = sum(v["cells_dropped"] for v in data)
+    cells = dropped + sum(v["cells_delivered"] for v in data)
+    lost = sum(v["frames_lost"] for v in data)
+    frames = lost + sum(v["frames_delivered"] for v in data)
+    timeouts = [f["timeouts"] for f in summary.get("flows", []) if f.get("timeouts") is not None]
+    return {
+        "data_clr": dropped / cells if cells else nan,
+        "data_flr": lost / frames if frames else nan,
+        "total_timeouts": float(sum(timeouts)) if timeouts else nan,
+    }
+
+
 def _run(
     exp_id: str,
     spec: RunSpec,
@@ -312,6 +339,8 @@ def _run(
             setattr(result, name, df)
         by_key = {k: s for (_l, s, k) in result._entries}
         result.summaries = [by_key[k] for k in result.aggregate["key"]]
+    derived = pd.DataFrame([derived_measures(s) for s in result.summaries], index=result.aggregate.index)
+    result.aggregate = pd.concat([result.aggregate.drop(columns=list(derived.columns), errors="ignore"), derived], axis=1)
     result._grid = list(spec.grid)  # type: ignore[attr-defined]
     return result
 
@@ -346,9 +375,16 @@ def _point_cols(result: SweepResult) -> List[str]:
 # Claims
 
 
-def _means(result: SweepResult, variant: Optional[str], measure: str) -> pd.Series:
+def _at_x(df: pd.DataFrame, claim: Optional[Mapping[str, Any]]) -> pd.DataFrame:
+    """The rows a claim is about: those whose ``x`` is in its ``at_x`` list, if it has one."""
+    if not claim or "at_x" not in claim:
+        return df
+    return df[df[claim["x"]].isin(list(claim["at_x"]))]
+
+
+def _means(result: SweepResult, variant: Optional[str], measure: str, claim: Optional[Mapping[str, Any]] = None) -> pd.Series:
     """Mean of ``measure`` over seeds for each point of one variant (indexed by point)."""
-    df = _of_variant(result.aggregate, variant)
+    df = _at_x(_of_variant(result.aggregate, variant), claim)
     cols = [c for c in _point_cols(result) if c in df.columns and df[c].nunique(dropna=False) > 1]
     if not cols:
         return pd.Series([df[measure].mean()], index=["(single point)"])
@@ -366,6 +402,13 @@ def _series_text(means: pd.Series, measure: str, x: str) -> str:
     return ", ".join(f"{x}={k}: {fmt(measure, v)}" for k, v in means.items())
 
 
+#: Claim kinds judged once per variant of their run (the others compare variants, or have none).
+_PER_VARIANT = (
+    "close_to", "all_at_least", "all_at_most", "decreases", "increases", "min_flow_at_most", "best_at",
+    "ratio_at_least", "ratio_at_most",
+)  # fmt: skip
+
+
 def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str], model: Mapping[str, Any]) -> Tuple[str, str]:
     kind = claim["kind"]
     measure = claim.get("measure", "")
@@ -381,7 +424,9 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
             f"({'within' if ok else 'outside'} the ±{float(claim['rel_tol']) * 100:g} % criterion)"
         )
     if kind in ("all_at_least", "all_at_most"):
-        means = _means(result, variant, measure)
+        means = _means(result, variant, measure, claim).dropna()
+        if means.empty:
+            return FAILS, f"no point has a value of {_mname(measure)} (e.g. no cell was lost), so there is nothing to judge"
         names = list(means.index.names) if means.index.name != None or means.index.nlevels > 1 else []  # noqa: E711
         v = float(claim["value"])
         if kind == "all_at_least":
@@ -402,7 +447,7 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
         )
     if kind in ("decreases", "increases"):
         x = claim["x"]
-        df = _of_variant(result.aggregate, variant)
+        df = _at_x(_of_variant(result.aggregate, variant), claim)
         means = df.groupby(x, sort=True)[measure].mean()
         first, last = float(means.iloc[0]), float(means.iloc[-1])
         margin = float(claim.get("margin", 0.0))
@@ -413,6 +458,17 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
         else:
             ok = change >= margin if margin > 0 else change > 0
             need = f"a rise of at least {fmt(measure, margin)}" if margin > 0 else "a rise"
+        if claim.get("monotonic"):
+            # …and no step between neighbouring points the wrong way by more than `tolerance`.
+            tol = float(claim.get("tolerance", 0.0))
+            steps = means.diff().iloc[1:]
+            wrong = steps[steps > tol] if kind == "decreases" else steps[steps < -tol]
+            ok = ok and wrong.empty
+            need += (
+                f", with no step between neighbouring {x} the other way"
+                + (f" by more than {fmt(measure, tol)}" if tol else "")
+                + ("" if wrong.empty else f" — but it goes the other way at {x}=" + ", ".join(str(k) for k in wrong.index))
+            )
         return (HOLDS if ok else FAILS), (
             f"{_mname(measure)}{over} goes from {fmt(measure, first)} at {x}={means.index[0]} to "
             f"{fmt(measure, last)} at {x}={means.index[-1]} (change {change:+.4g}; criterion: {need}); "
@@ -432,8 +488,8 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
     if kind == "variant_greater":
         x = claim["x"]
         a, b = claim["variant"], claim["than"]
-        ma = _of_variant(result.aggregate, a).groupby(x, sort=True)[measure].mean()
-        mb = _of_variant(result.aggregate, b).groupby(x, sort=True)[measure].mean()
+        ma = _at_x(_of_variant(result.aggregate, a), claim).groupby(x, sort=True)[measure].mean()
+        mb = _at_x(_of_variant(result.aggregate, b), claim).groupby(x, sort=True)[measure].mean()
         margin = float(claim.get("margin", 0.0))
         diff = (ma - mb).dropna()
         ok = bool(len(diff)) and bool((diff > margin).all())
@@ -442,6 +498,93 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
             f"{_mname(measure)}{over}, '{a}' vs '{b}': {pairs} (criterion: higher at every {x}"
             + (f" by more than {margin:g}" if margin else "")
             + ")"
+        )
+    if kind in ("variant_ratio", "variant_spread_greater"):
+        x = claim["x"]
+        a, b = claim["variant"], claim["than"]
+        ma = _at_x(_of_variant(result.aggregate, a), claim).groupby(x, sort=True)[measure].mean()
+        mb = _at_x(_of_variant(result.aggregate, b), claim).groupby(x, sort=True)[measure].mean()
+        if kind == "variant_ratio":
+            ratio = (ma / mb).dropna()
+            lo, hi = claim.get("min_ratio"), claim.get("max_ratio")
+            ok = bool(len(ratio)) and (lo is None or bool((ratio >= float(lo)).all())) and (hi is None or bool((ratio <= float(hi)).all()))
+            crit = " and ".join(([f"≥ {float(lo):g}"] if lo is not None else []) + ([f"≤ {float(hi):g}"] if hi is not None else []))
+            return (HOLDS if ok else FAILS), (
+                f"{_mname(measure)}{over}, '{a}' / '{b}' ranges from {ratio.min():.3f} to {ratio.max():.3f} "
+                f"('{a}' {(ratio.min() - 1) * 100:+.1f} % to {(ratio.max() - 1) * 100:+.1f} % relative to '{b}'; "
+                f"criterion: {crit} at every {x}); "
+                + ", ".join(f"{x}={k}: {fmt(measure, ma[k])} / {fmt(measure, mb[k])} = {ratio[k]:.3f}" for k in ratio.index)
+            )
+        sa, sb = float(ma.max() - ma.min()), float(mb.max() - mb.min())
+        factor = float(claim.get("factor", 1.0))
+        ok = sa > factor * sb
+        return (HOLDS if ok else FAILS), (
+            f"spread (largest − smallest over {x}) of the {_mname(measure)}{over}: '{a}' {fmt(measure, sa)} "
+            f"({fmt(measure, float(ma.min()))} to {fmt(measure, float(ma.max()))}), '{b}' {fmt(measure, sb)} "
+            f"({fmt(measure, float(mb.min()))} to {fmt(measure, float(mb.max()))}) "
+            f"(criterion: '{a}' spread > {'' if factor == 1 else f'{factor:g} × '}'{b}' spread)"
+        )
+    if kind in ("ratio_at_least", "ratio_at_most"):
+        # Seed-mean of `measure` over seed-mean of `over`, at every point (of `at_x`).
+        x, den = claim["x"], claim["over"]
+        df = _at_x(_of_variant(result.aggregate, variant), claim)
+        num_m = df.groupby(x, sort=True)[measure].mean()
+        den_m = df.groupby(x, sort=True)[den].mean()
+        judged = den_m[den_m > 0].index
+        skipped = [k for k in den_m.index if k not in judged]
+        skip_text = f"; left out, {_mname(den)} 0 or undefined: {x}=" + ", ".join(map(str, skipped)) if skipped else ""
+        if not len(judged):
+            return FAILS, f"{_mname(den)}{over} is 0 or undefined at every {x} considered (no loss), so there is nothing to judge"
+        ratio = num_m[judged] / den_m[judged]
+        v = float(claim["value"])
+        ok = bool((ratio >= v).all()) if kind == "ratio_at_least" else bool((ratio <= v).all())
+        rel = "≥" if kind == "ratio_at_least" else "≤"
+        return (HOLDS if ok else FAILS), (
+            f"{_mname(measure)} / {_mname(den)}{over} ranges from {ratio.min():.3g} to {ratio.max():.3g} "
+            f"(criterion: {rel} {v:g} at every {x}); "
+            + ", ".join(f"{x}={k}: {fmt(measure, num_m[k])} / {fmt(den, den_m[k])} = {ratio[k]:.3g}" for k in ratio.index)
+            + skip_text
+        )
+    if kind == "settles_later":
+        # The smallest x from which the seed-mean of `measure` stays ≤ `value` at every larger x.
+        x = claim["x"]
+        v = float(claim["value"])
+
+        def settles(name: str) -> Tuple[float, str]:
+            means = _of_variant(result.aggregate, name).groupby(x, sort=True)[measure].mean()
+            point = math.inf
+            for k in reversed(list(means.index)):
+                if not float(means[k]) <= v:
+                    break
+                point = k
+            return point, (f"{x}={point}" if point != math.inf else f"not within the grid (up to {x}={means.index[-1]})")
+
+        a, b = claim["variant"], claim["than"]
+        (pa, ta), (pb, tb) = settles(a), settles(b)
+        ok = pa > pb
+        others = [n for n in _variants(result.aggregate) if n not in (a, b)]
+        return (HOLDS if ok else FAILS), (
+            f"{_mname(measure)}{over} ≤ {fmt(measure, v)} from {ta} on for '{a}', from {tb} on for '{b}'"
+            + "".join(f", from {settles(n)[1]} on for '{n}'" for n in others)
+            + f" (criterion: '{a}' needs a larger {x} than '{b}')"
+        )
+    if kind == "best_at":
+        x = claim["x"]
+        df = _of_variant(result.aggregate, variant)
+        if "among" in claim:
+            df = df[df[x].isin(list(claim["among"]))]
+        means = df.groupby(x, sort=True)[measure].mean()
+        best = ", ".join(str(k) for k in means.index[means == means.max()])
+        at = list(claim["at"])
+        top = means[means.index.isin(at)]
+        rest = means[~means.index.isin(at)]
+        margin = float(claim.get("margin", 0.0))
+        ok = bool(len(top)) and (rest.empty or float(top.max()) > float(rest.max()) + margin)
+        return (HOLDS if ok else FAILS), (
+            f"the highest {_mname(measure)}{over} is {fmt(measure, float(means.max()))}, at {x} ∈ {{{best}}} "
+            f"(criterion: the best of {x} ∈ {{{', '.join(map(str, means.index))}}} is at {x} ∈ {{{', '.join(map(str, at))}}}"
+            + (f" by more than {fmt(measure, margin)}" if margin else "")
+            + f"); all: {_series_text(means, measure, x)}"
         )
     if kind in ("region_ratio", "region_between"):
         regions = _cac_regions(result, model)
@@ -614,7 +757,7 @@ def _compare_tables(spec: Mapping[str, Any], result: SweepResult, published: Opt
     agg = result.aggregate
     variants = _variants(agg)
     vnames = [f"celltrain: {v}" if v else "celltrain" for v in variants]
-    x = published.get("x") if published else None
+    x = spec.get("x") or (published.get("x") if published else None)
     measures = list(spec["measures"])
     label = published.get("label", "paper") if published else None
     tables = []
@@ -622,7 +765,7 @@ def _compare_tables(spec: Mapping[str, Any], result: SweepResult, published: Opt
         for measure in measures:
             header = [x] + ([label] if published else []) + vnames
             rows = []
-            pub = {r[x]: r for r in published["rows"]}
+            pub = {r[x]: r for r in published["rows"]} if published else {}
             for xv in sorted(agg[x].unique()):
                 row = [str(xv)]
                 if published:
@@ -740,7 +883,7 @@ def _experiment(
             )
             continue
         result = out.runs[run]
-        per_variant = claim["kind"] in ("close_to", "all_at_least", "all_at_most", "decreases", "increases", "min_flow_at_most")
+        per_variant = claim["kind"] in _PER_VARIANT
         scope = claim.get("variants")
         for v in _variants(result.aggregate) if per_variant else [None]:
             if scope is not None and v not in scope:
@@ -875,7 +1018,7 @@ def _write(report: Report, target: str, paper_info: Mapping[str, Any]) -> None:
                 f"*{v['name']}*: " + ", ".join(f"{k} = {val}" for k, val in v.get("params", {}).items()) for v in spec.variants
             )
             md.append(
-                f"- run `{spec.name}`: scenario `{spec.scenario}`, {grid}, seeds {spec.seeds}, {params}"
+                f"- run `{spec.name}`: scenario `{spec.scenario}`, {grid}, seeds {spec.seeds}" + (f", {params}" if params else "")
                 + (f"; variants — {variants}" if variants else "")
                 + f" ({_runs(len(e.runs[spec.name].aggregate))})"
             )
@@ -980,7 +1123,7 @@ def _html(report: Report, target: str, when: str) -> str:
             )
             parts.append(
                 f"<li>run <code>{html.escape(spec.name)}</code>: scenario <code>{html.escape(spec.scenario)}</code>, "
-                f"{html.escape(grid)}, seeds {html.escape(str(spec.seeds))}, {html.escape(params)}"
+                f"{html.escape(grid)}, seeds {html.escape(str(spec.seeds))}" + (f", {html.escape(params)}" if params else "")
                 + (f"; variants — {variants}" if variants else "")
                 + f" ({_runs(len(e.runs[spec.name].aggregate))})</li>"
             )

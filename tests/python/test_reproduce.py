@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import celltrain
@@ -28,7 +29,7 @@ def test_quick_report_files(report_dir):
     html = (report_dir / "index.html").read_text()
     pngs = sorted((report_dir / "img").glob("*.png"))
     assert len(pngs) >= 6
-    for exp in ("A1", "A3", "A4", "A5", "E1"):
+    for exp in ("A1", "A3", "A4", "A5", "E1", "T1", "E2", "E3", "E4"):
         assert f"\n## {exp}\n" in md, exp
         assert f'id="{exp.lower()}"' in html, exp
     # Every image of the markdown exists; the HTML embeds them all, and loads nothing else.
@@ -41,9 +42,10 @@ def test_quick_report_files(report_dir):
     assert "Table 5.6" in md and "0.780" in md and "98.70 %" in md and "134.513 Mbit/s" in md
     # Not-yet-runnable experiments are listed.
     section = md.split("## Not yet runnable", 1)[1]
-    for exp in ("V1", "A2", "T1", "G1", "E2"):
+    for exp in ("V1", "A2", "T2", "T6", "G1"):
         assert f"| {exp} |" in section, exp
-    assert "| A5 |" not in section
+    for exp in ("A5", "T1", "E2", "E3", "E4"):
+        assert f"| {exp} |" not in section, exp
     # Every claim has one of the three verdicts; ABR claims are not yet runnable.
     table = md.split("\n## ", 1)[0]
     claims = re.findall(r"^\| \[\w+\]\(#\w+\) \| ([\w.-]+) \| (.+) \|$", table, re.M)
@@ -51,6 +53,12 @@ def test_quick_report_files(report_dir):
     for claim, verdicts in claims:
         assert re.fullmatch(r"(✅ holds|❌ does not hold|⏳ not yet runnable)( \([^)]*\))?(; .*)?", verdicts), claim
     verdict_of = dict(claims)
+    # Seed 002 (T1) and seed 004's TCP experiments (E2-E4) run: every claim gets a computed verdict.
+    for claim in ("T1.atm-below-packet", "T1.buffer-sensitive", "T1.timeouts", "T1.dead-cells", "E2.zero-loss",
+                  "E2.flr-above-clr", "E2.small-mtu-more-buffer", "E3.ppd-best-small-buffer", "E3.epd-integer-b",
+                  "E3.clr-approx-flr", "E4.dack-goodput-ppd", "E4.dack-fairness-epd", "E4.epd-fairness"):  # fmt: skip
+        assert "not yet runnable" not in verdict_of[claim], claim
+    assert "![" in md.split("\n## T1\n", 1)[1] and "img/E3-" in md
     assert verdict_of["A5.udp-gain"] == "⏳ not yet runnable"
     assert verdict_of["A3.abr-wins"] == "⏳ not yet runnable"
     assert verdict_of["A1.udp-ubr"] == "✅ holds"
@@ -90,6 +98,50 @@ def test_verdicts_are_computed_from_the_numbers():
     close = {"id": "t", "kind": "close_to", "measure": "goodput_bps", "value": 100e6, "rel_tol": 0.01}
     assert rep._check(close, with_values(goodput_bps={2: 100.5e6, 3: 100.5e6}), None, {})[0] == rep.HOLDS
     assert rep._check(close, with_values(goodput_bps={2: 102e6, 3: 102e6}), None, {})[0] == rep.FAILS
+
+
+def test_derived_measures_and_new_claim_kinds():
+    vc = lambda name, dropped, delivered, lost, frames: dict(  # noqa: E731
+        name=name, cells_dropped=dropped, cells_delivered=delivered, frames_lost=lost, frames_delivered=frames)
+    summary = {
+        "vcs": [vc("tcp1", 10, 990, 2, 98), vc("tcp1-ack", 0, 500, 0, 250), vc("tcp2", 0, 1000, 0, 100)],
+        "flows": [{"timeouts": 2}, {"timeouts": 3}],
+    }
+    d = rep.derived_measures(summary)
+    assert d["data_clr"] == pytest.approx(10 / 2000) and d["data_flr"] == pytest.approx(2 / 200)
+    assert d["total_timeouts"] == 5
+
+    def fake(rows):  # a sweep result with only an aggregate table (variant, x, seed, measures)
+        r = SweepResult.__new__(SweepResult)
+        r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["x"], ["x"]
+        return r
+
+    rows = [dict(variant=v, x=x, seed=1, eff=e, clr=c, flr=f)
+            for v, x, e, c, f in [("a", 1, 0.6, 1e-3, 5e-3), ("a", 2, 0.8, 0.0, 0.0), ("a", 3, 0.7, 0.0, 0.0),
+                                  ("b", 1, 0.7, 2e-3, 3e-3), ("b", 2, 0.95, 1e-3, 1e-3), ("b", 3, 0.8, 0.0, 0.0)]]  # fmt: skip
+    r = fake(rows)
+    ratio = {"kind": "variant_ratio", "measure": "eff", "x": "x", "variant": "a", "than": "b", "max_ratio": 0.95}
+    status, why = rep._check(ratio, r, None, {})
+    assert status == rep.HOLDS and "0.842" in why and "0.875" in why  # 0.8/0.95 … 0.7/0.8
+    assert rep._check({**ratio, "max_ratio": 0.87}, r, None, {})[0] == rep.FAILS
+    spread = {"kind": "variant_spread_greater", "measure": "eff", "x": "x", "variant": "a", "than": "b"}
+    assert rep._check(spread, r, None, {})[0] == rep.FAILS  # 0.2 vs 0.25
+    assert rep._check({**spread, "variant": "b", "than": "a"}, r, None, {})[0] == rep.HOLDS
+    flr = {"kind": "ratio_at_least", "measure": "flr", "over": "clr", "x": "x", "value": 2}
+    status, why = rep._check(flr, r, "a", {})
+    assert status == rep.HOLDS and "left out" in why  # 5 at x=1; x=2, 3 without loss
+    assert rep._check(flr, r, "b", {})[0] == rep.FAILS  # 1.5 and 1
+    settles = {"kind": "settles_later", "measure": "clr", "x": "x", "value": 0.0, "variant": "b", "than": "a"}
+    status, why = rep._check(settles, r, None, {})
+    assert status == rep.HOLDS and "x=3" in why and "x=2" in why
+    best = {"kind": "best_at", "measure": "eff", "x": "x", "at": [2]}
+    assert rep._check(best, r, "a", {})[0] == rep.HOLDS
+    assert rep._check({**best, "among": [1, 3]}, r, "a", {})[0] == rep.FAILS
+    rises = {"kind": "increases", "measure": "eff", "x": "x", "margin": 0.0}
+    assert rep._check(rises, r, "a", {})[0] == rep.HOLDS
+    assert rep._check({**rises, "monotonic": True}, r, "a", {})[0] == rep.FAILS  # 0.8 → 0.7 at x=3
+    at_most = {"kind": "all_at_most", "measure": "clr", "x": "x", "at_x": [2, 3], "value": 0.0}
+    assert rep._check(at_most, r, "a", {})[0] == rep.HOLDS and rep._check(at_most, r, "b", {})[0] == rep.FAILS
 
 
 def test_missing_scenarios_make_claims_not_yet_runnable(tmp_path, monkeypatch):
