@@ -9,6 +9,7 @@
 
 use crate::cell::Cell;
 use celltrain_core::ids::FrameId;
+use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::{Bytes, CELL_BYTES, CELL_PAYLOAD_BYTES};
 
 /// Octets of the AAL5 CPCS-PDU trailer (UU, CPI, Length, CRC-32).
@@ -90,6 +91,17 @@ pub enum Reassembly {
     /// An end-of-frame cell closed a buffer that fails the length/CRC check: everything
     /// buffered is discarded (`cells` cells, spanning `frames` distinct frames).
     Corrupted { cells: u32, frames: u32 },
+    /// The reassembly timer had expired: the stale partial frame (`cells` cells) was
+    /// discarded before this cell started a new buffer, whose outcome is `then`.
+    TimedOut { cells: u32, then: ReassemblyAfterTimeout },
+}
+
+/// What became of the cell that found an expired partial frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReassemblyAfterTimeout {
+    Pending,
+    Delivered(FrameId),
+    Corrupted,
 }
 
 /// Per-VC receive state of an AAL5 adapter.
@@ -105,9 +117,36 @@ pub struct Reassembler {
     last: Option<(FrameId, u16)>,
     /// The buffered cells are still exactly the prefix of one frame.
     intact: bool,
+    /// When the first buffered cell arrived (for the reassembly timer).
+    first_at: SimTime,
 }
 
 impl Reassembler {
+    /// As [`on_cell`](Self::on_cell), with the adapter's reassembly timer: a partial frame
+    /// whose first cell arrived more than `timeout` before `now` is discarded first, so a
+    /// lost end-of-frame cell no longer merges two frames (seed 000's RAS timer). The timer
+    /// is checked when the next cell arrives, which gives the same deliveries as a timer
+    /// that fires on its own.
+    pub fn on_cell_timed(&mut self, cell: &Cell, frame_cells: u32, now: SimTime, timeout: SimDuration) -> Reassembly {
+        if self.buffered_cells > 0 && now.saturating_since(self.first_at) > timeout {
+            let cells = self.buffered_cells;
+            *self = Reassembler::default();
+            let then = match self.on_cell(cell, frame_cells) {
+                Reassembly::Pending => ReassemblyAfterTimeout::Pending,
+                Reassembly::Delivered(f) => ReassemblyAfterTimeout::Delivered(f),
+                _ => ReassemblyAfterTimeout::Corrupted,
+            };
+            if self.buffered_cells > 0 {
+                self.first_at = now;
+            }
+            return Reassembly::TimedOut { cells, then };
+        }
+        if self.buffered_cells == 0 {
+            self.first_at = now;
+        }
+        self.on_cell(cell, frame_cells)
+    }
+
     /// Feeds one cell; `frame_cells` is the cell count of the cell's own frame, which the real
     /// receiver reads from the trailer's Length field of the end-of-frame cell.
     pub fn on_cell(&mut self, cell: &Cell, frame_cells: u32) -> Reassembly {
@@ -234,6 +273,33 @@ mod tests {
         assert_eq!(out, vec![Reassembly::Corrupted { cells: 383, frames: 2 }]);
         // The adapter is clean again afterwards.
         assert_eq!(feed(&mut r, &cells(3, 192), 192), vec![Reassembly::Delivered(FrameId(3))]);
+    }
+
+    #[test]
+    fn reassembly_timer_stops_the_merge() {
+        let mut r = Reassembler::default();
+        let t = |us: u64| SimTime::ZERO + SimDuration::from_micros(us);
+        let timeout = SimDuration::from_millis(1);
+        let mut a = cells(1, 10);
+        a.pop(); // frame A loses its end-of-frame cell
+        for (i, c) in a.iter().enumerate() {
+            assert_eq!(r.on_cell_timed(c, 10, t(i as u64), timeout), Reassembly::Pending);
+        }
+        // Frame B starts 5 ms later: the stale 9 cells are dropped, B is delivered whole.
+        let b = cells(2, 10);
+        let mut outcomes = Vec::new();
+        for (i, c) in b.iter().enumerate() {
+            outcomes.push(r.on_cell_timed(c, 10, t(5_000 + i as u64), timeout));
+        }
+        assert_eq!(outcomes[0], Reassembly::TimedOut { cells: 9, then: ReassemblyAfterTimeout::Pending });
+        assert_eq!(outcomes[9], Reassembly::Delivered(FrameId(2)));
+        // Without the timer (or with B arriving in time), both frames are lost.
+        let mut r = Reassembler::default();
+        for c in &a {
+            r.on_cell_timed(c, 10, t(0), timeout);
+        }
+        let last = b.iter().map(|c| r.on_cell_timed(c, 10, t(500), timeout)).last().unwrap();
+        assert_eq!(last, Reassembly::Corrupted { cells: 19, frames: 2 });
     }
 
     #[test]

@@ -80,6 +80,8 @@ pub struct VcSummary {
     /// Cells discarded by the UPC (included in `cells_dropped`) and cells it tagged CLP = 1.
     pub cells_policed: u64,
     pub cells_tagged: u64,
+    /// Partial frames the destination's reassembly timer discarded.
+    pub reassembly_timeouts: u64,
     /// Cells lost / cells whose fate became known in the window (dropped + delivered), so
     /// that cells sent before the warm-up ended cannot push it above 1.
     pub clr: f64,
@@ -206,6 +208,7 @@ impl Summary {
                 cells_dropped: v.stats.cells_dropped,
                 cells_policed: v.stats.cells_policed,
                 cells_tagged: v.stats.cells_tagged,
+                reassembly_timeouts: v.stats.reassembly_timeouts,
                 clr: ratio(v.stats.cells_dropped, v.stats.cells_dropped + v.stats.cells_delivered),
                 frames_sent: v.stats.frames_sent,
                 frames_delivered: v.stats.frames_delivered,

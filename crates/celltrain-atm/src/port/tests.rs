@@ -158,15 +158,20 @@ fn tx_clock_does_not_drift_and_paces() {
 #[test]
 fn policies_keep_their_promises_on_random_streams() {
     use celltrain_core::rng::RngStream;
-    for (round, discard) in
-        [DiscardConfig::TailDrop, DiscardConfig::Ppd, DiscardConfig::Epd(EpdThreshold::Cells(20))].iter().cycle().take(30).enumerate()
+    for (round, discard) in [DiscardConfig::TailDrop, DiscardConfig::Ppd, DiscardConfig::Epd(EpdThreshold::Cells(20))]
+        .iter()
+        .cycle()
+        .take(30)
+        .enumerate()
     {
         let mut rng = RngStream::derive(round as u64, "policy");
-        let config = PortConfig { buffer_cells: 32, reserved: vec![], discard: *discard, per_vc_queues: round % 2 == 0 };
+        let config =
+            PortConfig { buffer_cells: 32, reserved: vec![], discard: *discard, per_vc_queues: round % 2 == 0 };
         let vcs: Vec<_> = (0..4).map(|v| (VcId(v), ServiceCategory::Ubr)).collect();
         let mut port = OutputPort::new(&config, &vcs, 4);
         // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
-        let mut state: Vec<(u32, u16, u16, bool)> = (0..4).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16, false)).collect();
+        let mut state: Vec<(u32, u16, u16, bool)> =
+            (0..4).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16, false)).collect();
         for step in 0..4000u64 {
             let now = SimTime::from_picos(step);
             let v = rng.below(4) as usize;
@@ -183,9 +188,16 @@ fn policies_keep_their_promises_on_random_streams() {
                 panic!("{discard:?} accepted a middle cell of a damaged frame");
             }
             if index == 0 && result.is_ok() {
-                assert!(!matches!(discard, DiscardConfig::Epd(_)) || occupancy < 20, "EPD accepted a frame at/above the threshold");
+                assert!(
+                    !matches!(discard, DiscardConfig::Epd(_)) || occupancy < 20,
+                    "EPD accepted a frame at/above the threshold"
+                );
             }
-            state[v] = if eof { (frame + 1, 0, 1 + rng.below(12) as u16, false) } else { (frame, index + 1, len, dropped_before || result.is_err()) };
+            state[v] = if eof {
+                (frame + 1, 0, 1 + rng.below(12) as u16, false)
+            } else {
+                (frame, index + 1, len, dropped_before || result.is_err())
+            };
             if rng.below(3) == 0 {
                 port.take_next(now);
             }

@@ -46,6 +46,8 @@ struct NodeSpec {
     /// Per-packet processing times (hosts).
     send_time: SimDuration,
     recv_time: SimDuration,
+    /// AAL5 reassembly timer of the node's adapter.
+    reassembly_timeout: Option<SimDuration>,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -171,6 +173,7 @@ impl NetworkBuilder {
             send_time: SimDuration::ZERO,
             recv_time: SimDuration::ZERO,
             packet_limit: None,
+            reassembly_timeout: None,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -193,6 +196,11 @@ impl NetworkBuilder {
     /// Packet mode: a node's buffer limit in bytes and, optionally, in packets.
     pub fn set_packet_limit(&mut self, node: NodeId, bytes: u64, packets: Option<u64>) {
         self.nodes[node.index()].packet_limit = Some((bytes, packets));
+    }
+
+    /// Gives a host's (or router's) adapter an AAL5 reassembly timer.
+    pub fn set_reassembly_timeout(&mut self, node: NodeId, timeout: SimDuration) {
+        self.nodes[node.index()].reassembly_timeout = Some(timeout);
     }
 
     /// Sets a host's per-packet send and receive processing times.
@@ -474,6 +482,7 @@ impl NetworkBuilder {
                             dst: nodes[nodes.len() - 1],
                             route: ports,
                             upc,
+                            reassembly_timeout: self.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                             reassembler: Reassembler::default(),
                             stats: VcStats::default(),
                         });

@@ -20,7 +20,7 @@ pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
 use crate::source::{OnOffSource, UdpSource};
-use celltrain_atm::aal5::{self, Reassembler, Reassembly};
+use celltrain_atm::aal5::{self, Reassembler, Reassembly, ReassemblyAfterTimeout};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::frame::{FrameArena, FrameFate};
 use celltrain_atm::port::{OutputPort, TxClock};
@@ -189,6 +189,8 @@ pub struct VcStats {
     pub cells_policed: u64,
     /// CLP = 0 cells the UPC tagged CLP = 1 (VBR.3).
     pub cells_tagged: u64,
+    /// Partial frames the destination adapter's reassembly timer discarded.
+    pub reassembly_timeouts: u64,
     pub frames_sent: u64,
     pub frames_delivered: u64,
     /// Frames whose fate became final without delivery (a cell dropped, or killed at
@@ -216,6 +218,8 @@ pub struct Vc {
     pub route: Vec<PortId>,
     /// Usage parameter control at the ingress of the first switch, when policed.
     pub upc: Option<celltrain_atm::contract::Upc>,
+    /// The destination adapter's reassembly timer (None: none, as on the Fore adapters).
+    pub reassembly_timeout: Option<SimDuration>,
     pub src: NodeId,
     pub dst: NodeId,
     reassembler: Reassembler,
@@ -632,8 +636,22 @@ impl Network {
             return;
         }
         let frame_cells = self.frames.get(cell.frame).cells;
-        match vc.reassembler.on_cell(&cell, frame_cells) {
-            Reassembly::Pending => {}
+        let outcome = match vc.reassembly_timeout {
+            None => vc.reassembler.on_cell(&cell, frame_cells),
+            Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame_cells, self.now, timeout) {
+                Reassembly::TimedOut { then, .. } => {
+                    vc.stats.reassembly_timeouts += 1;
+                    match then {
+                        ReassemblyAfterTimeout::Pending => Reassembly::Pending,
+                        ReassemblyAfterTimeout::Delivered(f) => Reassembly::Delivered(f),
+                        ReassemblyAfterTimeout::Corrupted => Reassembly::Corrupted { cells: 0, frames: 0 },
+                    }
+                }
+                other => other,
+            },
+        };
+        match outcome {
+            Reassembly::Pending | Reassembly::TimedOut { .. } => {}
             Reassembly::Delivered(frame) => {
                 self.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
                 vc.stats.frames_delivered += 1;

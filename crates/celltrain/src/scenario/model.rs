@@ -116,9 +116,16 @@ pub fn compile_source(
             let both = v.opt_duration("processing")?;
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
+            let ras = v.opt_duration("reassembly_timeout")?;
+            if ras.is_some_and(|t| t.is_zero()) {
+                return Err(v.key_error("reassembly_timeout", "must be positive"));
+            }
             for name in names {
                 let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
                 b.set_processing(h, send, recv);
+                if let Some(t) = ras {
+                    b.set_reassembly_timeout(h, t);
+                }
             }
             v.finish()?;
         }
