@@ -329,7 +329,7 @@ VC_CSV = [
 ]  # fmt: skip
 PORT_CSV = [
     "name", "rate_bps", "policy", "cells_in", "cells_out", "dropped_total",
-    "dropped_buffer_full", "dropped_epd", "dropped_ppd", "queued_at_start",
+    "dropped_buffer_full", "dropped_epd", "dropped_ppd", "dropped_clp1", "queued_at_start",
     "queued_at_end", "max_queue_cells", "mean_queue_cells", "utilization",
 ]  # fmt: skip
 

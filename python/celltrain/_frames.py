@@ -33,7 +33,7 @@ VC_COLUMNS: List[Tuple[str, str]] = [
 PORT_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("rate_bps", I64), ("policy", CAT), ("cells_in", I64), ("cells_out", I64),
     ("dropped_total", I64), ("dropped_buffer_full", I64), ("dropped_epd", I64),
-    ("dropped_ppd", I64), ("queued_at_start", I64), ("queued_at_end", I64),
+    ("dropped_ppd", I64), ("dropped_clp1", I64), ("queued_at_start", I64), ("queued_at_end", I64),
     ("max_queue_cells", I64), ("mean_queue_cells", F64), ("utilization", F64),
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [

@@ -15,17 +15,21 @@ pub enum DropReason {
     EarlyPacketDiscard,
     /// The rest of a frame that already lost a cell (PPD).
     PartialPacketDiscard,
+    /// A CLP = 1 cell arrived with the pool at or above the port's CLP = 1 threshold.
+    ClpThreshold,
 }
 
 impl DropReason {
-    pub const COUNT: usize = 3;
-    pub const ALL: [DropReason; Self::COUNT] = [Self::BufferFull, Self::EarlyPacketDiscard, Self::PartialPacketDiscard];
+    pub const COUNT: usize = 4;
+    pub const ALL: [DropReason; Self::COUNT] =
+        [Self::BufferFull, Self::EarlyPacketDiscard, Self::PartialPacketDiscard, Self::ClpThreshold];
 
     pub const fn name(self) -> &'static str {
         match self {
             Self::BufferFull => "buffer_full",
             Self::EarlyPacketDiscard => "epd",
             Self::PartialPacketDiscard => "ppd",
+            Self::ClpThreshold => "clp1",
         }
     }
 }

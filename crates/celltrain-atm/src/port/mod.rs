@@ -27,12 +27,21 @@ pub struct PortConfig {
     pub discard: DiscardConfig,
     /// One queue per VC served round robin within its class (else one FIFO per class).
     pub per_vc_queues: bool,
+    /// CLP = 1 cells are refused once their pool holds this many cells (tagged cells are
+    /// discarded first); None: CLP is ignored.
+    pub clp1_threshold: Option<u32>,
 }
 
 impl PortConfig {
     /// A FIFO tail-drop port of `buffer_cells`.
     pub fn fifo(buffer_cells: u32) -> Self {
-        PortConfig { buffer_cells, reserved: Vec::new(), discard: DiscardConfig::TailDrop, per_vc_queues: false }
+        PortConfig {
+            buffer_cells,
+            reserved: Vec::new(),
+            discard: DiscardConfig::TailDrop,
+            per_vc_queues: false,
+            clp1_threshold: None,
+        }
     }
 }
 
@@ -143,6 +152,8 @@ pub struct OutputPort {
     slots: Vec<VcSlot>,
     pools: Vec<Pool>,
     queues: Vec<VecDeque<Cell>>,
+    /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
+    clp1_threshold: u32,
     /// Per class: backlogged queues in round-robin order.
     active: [VecDeque<u16>; ServiceCategory::COUNT],
     /// Bit c set when class c has a backlogged queue.
@@ -154,6 +165,16 @@ pub struct OutputPort {
 }
 
 const NO_SLOT: u32 = u32::MAX;
+
+/// The admission decision for `cell` into `pool`: the CLP = 1 threshold first, then the
+/// pool's policy.
+#[inline]
+fn admit(pool: &mut Pool, cell: &Cell, slot: usize, occupancy: u32, clp1_threshold: u32) -> Admission {
+    if cell.clp && occupancy >= clp1_threshold {
+        return Admission::Drop(DropReason::ClpThreshold);
+    }
+    pool.policy.admit(cell, slot, occupancy, pool.capacity)
+}
 
 impl OutputPort {
     /// Builds a port for the VCs that cross it (`vcs`, in any order; `vc_count` is the number of
@@ -189,6 +210,7 @@ impl OutputPort {
             .map(|&capacity| Pool { capacity, occupancy: 0, policy: config.discard.build(slots.len(), capacity) })
             .collect();
         OutputPort {
+            clp1_threshold: config.clp1_threshold.unwrap_or(u32::MAX),
             fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
             vc_slot_of,
             slots,
@@ -208,7 +230,7 @@ impl OutputPort {
         debug_assert!(slot_index != NO_SLOT, "{:?} does not cross this port", cell.vc);
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
-        match pool.policy.admit(&cell, slot_index as usize, pool.occupancy, pool.capacity) {
+        match admit(pool, &cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)
@@ -240,7 +262,7 @@ impl OutputPort {
         let slot_index = self.vc_slot_of[cell.vc.index()];
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
-        match pool.policy.admit(cell, slot_index as usize, 0, pool.capacity) {
+        match admit(pool, cell, slot_index as usize, 0, self.clp1_threshold) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)
@@ -269,7 +291,7 @@ impl OutputPort {
         let slot_index = self.vc_slot_of[cell.vc.index()];
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
-        match pool.policy.admit(cell, slot_index as usize, pool.occupancy, pool.capacity) {
+        match admit(pool, cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)

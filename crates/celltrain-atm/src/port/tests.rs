@@ -19,7 +19,7 @@ fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
 /// Reference §3.5 vector 3.a: K = 4, one arrival per slot, one departure at the end of every
 /// odd slot, three 6-cell frames. Returns (accepted, dropped) per frame.
 fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
-    let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false };
+    let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false, clp1_threshold: None };
     let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
     let mut per_frame = vec![(0, 0); 3];
     for t in 0..18u16 {
@@ -61,6 +61,7 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
         reserved: vec![],
         discard: DiscardConfig::Epd(EpdThreshold::Cells(2)),
         per_vc_queues: false,
+        clp1_threshold: None,
     };
     let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
     let now = SimTime::ZERO;
@@ -102,6 +103,7 @@ fn strict_priority_and_round_robin() {
         reserved: vec![(ServiceCategory::NrtVbr, 10)],
         discard: DiscardConfig::TailDrop,
         per_vc_queues: true,
+        clp1_threshold: None,
     };
     let vcs = [(VcId(0), ServiceCategory::Ubr), (VcId(1), ServiceCategory::Ubr), (VcId(2), ServiceCategory::NrtVbr)];
     let mut port = OutputPort::new(&config, &vcs, 3);
@@ -165,8 +167,13 @@ fn policies_keep_their_promises_on_random_streams() {
         .enumerate()
     {
         let mut rng = RngStream::derive(round as u64, "policy");
-        let config =
-            PortConfig { buffer_cells: 32, reserved: vec![], discard: *discard, per_vc_queues: round % 2 == 0 };
+        let config = PortConfig {
+            buffer_cells: 32,
+            reserved: vec![],
+            discard: *discard,
+            per_vc_queues: round % 2 == 0,
+            clp1_threshold: None,
+        };
         let vcs: Vec<_> = (0..4).map(|v| (VcId(v), ServiceCategory::Ubr)).collect();
         let mut port = OutputPort::new(&config, &vcs, 4);
         // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
@@ -205,4 +212,17 @@ fn policies_keep_their_promises_on_random_streams() {
         let s = &port.stats;
         assert_eq!(s.cells_in, s.cells_out + s.dropped_total() + u64::from(port.occupancy()));
     }
+}
+
+#[test]
+fn clp1_cells_are_refused_above_their_threshold() {
+    let config = PortConfig { clp1_threshold: Some(2), ..PortConfig::fifo(4) };
+    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::NrtVbr)], 1);
+    let now = SimTime::ZERO;
+    let tagged = |i| Cell { clp: true, ..cell(0, 0, i, false) };
+    assert_eq!(port.offer(tagged(0), now), Ok(()));
+    assert_eq!(port.offer(cell(0, 0, 1, false), now), Ok(()));
+    assert_eq!(port.offer(tagged(2), now), Err(DropReason::ClpThreshold), "2 queued: CLP 1 refused");
+    assert_eq!(port.offer(cell(0, 0, 3, false), now), Ok(()), "CLP 0 still accepted");
+    assert_eq!(port.stats.dropped[DropReason::ClpThreshold as usize], 1);
 }

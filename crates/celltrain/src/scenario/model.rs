@@ -320,6 +320,7 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
                 reserved: reserved(v)?,
                 discard: if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop },
                 per_vc_queues: per_vc(v)?,
+                clp1_threshold: clp1_threshold(v, buffer)?,
             })
         }
     };
@@ -338,7 +339,17 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
         reserved: reserved(v)?,
         discard: DiscardConfig::Epd(discard),
         per_vc_queues: per_vc(v)?,
+        clp1_threshold: clp1_threshold(v, buffer)?,
     })
+}
+
+/// `clp1_threshold = "6000 cells"`: CLP = 1 cells are refused from that occupancy on.
+fn clp1_threshold(v: &TableView<'_>, buffer: u32) -> Result<Option<u32>, ScenarioError> {
+    let Some(cells) = v.opt_cells("clp1_threshold")? else { return Ok(None) };
+    if cells > u64::from(buffer) {
+        return Err(v.key_error("clp1_threshold", format!("{cells} cells is above the buffer of {buffer} cells")));
+    }
+    Ok(Some(u32::try_from(cells).expect("at most the buffer")))
 }
 
 fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
