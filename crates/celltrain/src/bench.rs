@@ -25,7 +25,7 @@ pub fn null_pipeline(hops: u32, seconds: f64) -> Result<Network, BuildError> {
         b.add_link(w[0], w[1], rate, SimDuration::from_micros(50))?;
     }
     let vc = b.add_route(
-        VcSpec { name: "vc".into(), path, category: ServiceCategory::Ubr, pcr: None, contract: None },
+        VcSpec { name: "vc".into(), path, category: ServiceCategory::Ubr, pcr: None, contract: None, vc_name: None },
         Adaptation::Aal5,
     )?;
     b.add_udp("udp", vc, 9140, None, SimTime::ZERO)?;

@@ -26,6 +26,13 @@ macro_rules! builtin {
 }
 
 const ALL: &[Builtin] = &[
+    builtin!("V1", "seed 000", "TCP over a policed VBR VC, no shaping, 500 ms timer granularity, delayed ACK on"),
+    builtin!("V2", "seed 000", "Packet-train model: measured bursts against eq. (2), 500 ms timer"),
+    builtin!("V3", "seed 000", "200 ms timer granularity, 50 ms delayed-ACK timer"),
+    builtin!("V4", "seed 000", "10 ms timer granularity, delayed ACK disabled"),
+    builtin!("V5", "seed 000", "The adapter shapes to the SCR (10 Mbit/s cell rate), 500 ms timer"),
+    builtin!("V6", "seed 000", "AAL5 with and without a reassembly timer: merged PDUs after a lost last cell"),
+    builtin!("V7", "seed 000", "Several TCP connections in one VBR VC, 500 ms timer"),
     builtin!("A1-udp", "seed 001", "One UDP source over UBR, end-to-end ATM, two-node (RTT 10 ms)"),
     builtin!(
         "A1-tcp",

@@ -6,6 +6,7 @@ use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::RouteId;
+use celltrain_core::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -68,6 +69,15 @@ pub struct FlowSummary {
     pub retransmission_ratio: Option<f64>,
     pub timeouts: Option<u64>,
     pub fast_retransmits: Option<u64>,
+    /// TCP transfers of a given size: seconds from the start of the run to the receiving
+    /// application seeing the end of the transfer, and the throughput that gives.
+    pub completion_s: Option<f64>,
+    pub transfer_throughput_bps: Option<f64>,
+    /// TCP senders: trains of data segments separated by more than the burst gap, their mean
+    /// length in segments, and the mean idle time between them (seed 000's measures).
+    pub bursts: Option<u64>,
+    pub mean_burst_segments: Option<f64>,
+    pub mean_idle_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -194,6 +204,20 @@ impl Summary {
                     retransmission_ratio: tcp.map(|t| t.2),
                     timeouts: tcp.map(|t| t.3),
                     fast_retransmits: tcp.map(|t| t.4),
+                    completion_s: f.stats.completed_at.map(SimTime::as_secs_f64),
+                    transfer_throughput_bps: f
+                        .stats
+                        .completed_at
+                        .map(|t| f.stats.bytes_delivered as f64 * 8.0 / t.as_secs_f64().max(1e-12)),
+                    bursts: tcp.map(|_| f.stats.bursts),
+                    mean_burst_segments: tcp.map(|_| ratio(f.stats.burst_segments, f.stats.bursts)),
+                    mean_idle_s: tcp.map(|_| {
+                        if f.stats.bursts > 1 {
+                            f.stats.idle_ps as f64 / 1e12 / (f.stats.bursts - 1) as f64
+                        } else {
+                            0.0
+                        }
+                    }),
                 }
             })
             .collect();

@@ -24,6 +24,7 @@ fn short(name: &str) -> Vec<(&'static str, &'static str)> {
         "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A12-ubr" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
         "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
         "T1" => vec![("duration", "2 s")],
+        "V1" | "V2" | "V3" | "V4" | "V5" | "V6" | "V7" => vec![("duration", "30 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
     }
 }
@@ -434,4 +435,30 @@ fn reassembly_timer_saves_the_frame_after_a_lost_last_cell() {
         p.corrupted_pdus
     );
     assert!(timed.flows[0].bytes_delivered > plain.flows[0].bytes_delivered);
+}
+
+/// Seed 000: over a VBR VC policed at SCR 10 Mbit/s, TCP with BSD's 500 ms timer crawls
+/// (< 1 Mbit/s, ~1 s idle after each policed burst, V1); shaping the adapter to the SCR removes
+/// the losses and reaches most of the 10 Mbit/s (V5); a 10 ms timer keeps the link busier but
+/// retransmits much more (V4).
+#[test]
+fn seed000_policed_vbr_shapes() {
+    let v1 = run("V1", &[], None);
+    let f1 = &v1.flows[0];
+    assert!(f1.transfer_throughput_bps.unwrap() < 1e6, "V1 throughput {:?}", f1.transfer_throughput_bps);
+    assert!(f1.mean_idle_s.unwrap() > 0.9, "V1 idle {:?}", f1.mean_idle_s);
+    assert!(v1.vcs[0].cells_policed > 0);
+    let v5 = run("V5", &[], None);
+    let f5 = &v5.flows[0];
+    assert_eq!(v5.vcs[0].cells_policed, 0, "a shaped stream conforms");
+    assert_eq!(f5.segments_retransmitted, Some(0));
+    assert!(f5.transfer_throughput_bps.unwrap() > 8e6, "V5 throughput {:?}", f5.transfer_throughput_bps);
+    let v4 = run("V4", &[], None);
+    let f4 = &v4.flows[0];
+    assert!(f4.transfer_throughput_bps.unwrap() > 3.0 * f1.transfer_throughput_bps.unwrap());
+    assert!(f4.retransmission_ratio.unwrap() > 0.2, "V4 retransmissions {:?}", f4.retransmission_ratio);
+    // V7: the connections share one VC (and one back).
+    let v7 = run("V7", &[("duration", "60 s")], None);
+    assert_eq!(v7.vcs.len(), 2);
+    assert!(v7.flows.iter().all(|f| f.vc == "vbr"));
 }

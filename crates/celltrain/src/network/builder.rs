@@ -48,6 +48,8 @@ struct NodeSpec {
     recv_time: SimDuration,
     /// AAL5 reassembly timer of the node's adapter.
     reassembly_timeout: Option<SimDuration>,
+    /// Cell rate the node's adapter sends at, when set (else the VCs' PCR).
+    adapter_rate: Option<BitRate>,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -95,6 +97,9 @@ pub struct VcSpec {
     pub pcr: Option<BitRate>,
     /// Traffic contract policed by a UPC at the ingress of the VC's first switch.
     pub contract: Option<TrafficDescriptor>,
+    /// A VC name shared with other flows on the same path (seed 000 V7: several connections
+    /// in one VC); None: the flow's own VC between hosts, "a->c" from or to a router.
+    pub vc_name: Option<String>,
 }
 
 enum SourceSpec {
@@ -117,6 +122,7 @@ pub struct NetworkBuilder {
     sources: Vec<(String, SourceSpec)>,
     bottleneck: Option<(NodeId, NodeId)>,
     mode: Mode,
+    burst_gap: SimDuration,
     /// What to record: hosts to capture, series to sample (flows and ports by name).
     record: RecordRequest,
 }
@@ -151,6 +157,7 @@ impl NetworkBuilder {
             sources: Vec::new(),
             bottleneck: None,
             mode: Mode::Cell,
+            burst_gap: SimDuration::from_millis(10),
             record: RecordRequest::default(),
         }
     }
@@ -174,6 +181,7 @@ impl NetworkBuilder {
             recv_time: SimDuration::ZERO,
             packet_limit: None,
             reassembly_timeout: None,
+            adapter_rate: None,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -181,6 +189,11 @@ impl NetworkBuilder {
     /// A host whose adapter holds `nic_buffer_cells` cells (FIFO, tail drop).
     pub fn add_host(&mut self, name: &str, nic_buffer_cells: u32) -> Result<NodeId, BuildError> {
         self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
+    }
+
+    /// A TCP sender's silence longer than `gap` ends a burst (seed 000's bursts and idle times).
+    pub fn set_burst_gap(&mut self, gap: SimDuration) {
+        self.burst_gap = gap;
     }
 
     /// What the run records (captures, time series).
@@ -196,6 +209,11 @@ impl NetworkBuilder {
     /// Packet mode: a node's buffer limit in bytes and, optionally, in packets.
     pub fn set_packet_limit(&mut self, node: NodeId, bytes: u64, packets: Option<u64>) {
         self.nodes[node.index()].packet_limit = Some((bytes, packets));
+    }
+
+    /// Makes a host's adapter send cells at `rate` (e.g. the VC's SCR: shaping in the adapter).
+    pub fn set_adapter_rate(&mut self, node: NodeId, rate: BitRate) {
+        self.nodes[node.index()].adapter_rate = Some(rate);
     }
 
     /// Gives a host's (or router's) adapter an AAL5 reassembly timer.
@@ -216,6 +234,7 @@ impl NetworkBuilder {
         tcp.config.validate().map_err(|e| BuildError(format!("tcp: {e}")))?;
         let mut back = spec_vc.clone();
         back.name = format!("{name}-ack");
+        back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
         back.path.reverse();
         let fwd = self.add_route(spec_vc, Adaptation::Aal5)?;
         let rev = self.add_route(back, Adaptation::Aal5)?;
@@ -438,7 +457,9 @@ impl NetworkBuilder {
                 }
                 let nodes = path[i..=k].to_vec();
                 let whole = i == 0 && k == path.len() - 1;
-                let vc_name = if whole {
+                let vc_name = if let Some(shared) = &spec.vc_name {
+                    shared.clone()
+                } else if whole {
                     spec.name.clone()
                 } else {
                     format!("{}->{}", self.nodes[path[i].index()].name, self.nodes[path[k].index()].name)
@@ -510,8 +531,14 @@ impl NetworkBuilder {
                 let is_nic = node.kind != NodeKind::Switch;
                 // A host adapter serves cells at the highest PCR of the VCs it originates
                 // (one VC per adapter until per-VC shaping exists).
+                // An adapter serves cells at its configured cell rate (seed 000: shaping to the
+                // SCR in the adapter), else at the highest PCR of the VCs it originates.
                 let service = if is_nic {
-                    vcs.iter().filter(|v| v.route[0].index() == i).map(|v| v.pcr).max().unwrap_or(rate).min(rate)
+                    node.adapter_rate
+                        .unwrap_or_else(|| {
+                            vcs.iter().filter(|v| v.route[0].index() == i).map(|v| v.pcr).max().unwrap_or(rate)
+                        })
+                        .min(rate)
                 } else {
                     rate
                 };
@@ -681,6 +708,7 @@ impl NetworkBuilder {
             cell_hops: 0,
             packet_hops: 0,
             bottleneck,
+            burst_gap: self.burst_gap,
             recorder,
         })
     }

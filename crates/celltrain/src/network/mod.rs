@@ -251,6 +251,16 @@ pub struct FlowStats {
     pub packets_lost: u64,
     /// Application bytes delivered intact.
     pub bytes_delivered: u64,
+    /// TCP: when the receiving application saw the end of the transfer (the peer's FIN).
+    pub completed_at: Option<SimTime>,
+    /// TCP sender: trains of data segments separated by more than the burst gap.
+    pub bursts: u64,
+    /// Data segments sent, over all bursts.
+    pub burst_segments: u64,
+    /// Sum of the idle gaps between bursts, in picoseconds.
+    pub idle_ps: u64,
+    /// When the sender last sent a data segment.
+    pub last_data_at: Option<SimTime>,
 }
 
 pub struct Flow {
@@ -316,6 +326,8 @@ pub struct Network {
     packet_hops: u64,
     /// The port whose capacity defines the theoretical maximum goodput.
     pub bottleneck: Option<PortId>,
+    /// A TCP sender's silence longer than this ends a burst of segments.
+    pub burst_gap: SimDuration,
     /// Captures and time series.
     pub recorder: Recorder,
 }

@@ -142,7 +142,11 @@ impl Network {
             App::Bulk { .. } | App::Files { .. } => self.app_write(c),
             App::Sink => {
                 let n = conn.endpoint.read();
-                self.flows[conn.flow.index()].stats.bytes_delivered += n;
+                let stats = &mut self.flows[conn.flow.index()].stats;
+                stats.bytes_delivered += n;
+                if conn.endpoint.fin_received() && stats.completed_at.is_none() {
+                    stats.completed_at = Some(self.now);
+                }
                 if conn.endpoint.fin_received() && !conn.closed {
                     conn.endpoint.close();
                     conn.closed = true;
@@ -238,7 +242,19 @@ impl Network {
         let conn = &self.conns[c.index()];
         let flow = conn.flow;
         if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
-            self.flows[flow.index()].stats.packets_sent += 1;
+            let now = self.now;
+            let s = &mut self.flows[flow.index()].stats;
+            s.packets_sent += 1;
+            s.burst_segments += 1;
+            match s.last_data_at {
+                Some(last) if now.saturating_since(last) <= self.burst_gap => {}
+                Some(last) => {
+                    s.bursts += 1;
+                    s.idle_ps += now.saturating_since(last).as_picos();
+                }
+                None => s.bursts += 1,
+            }
+            s.last_data_at = Some(now);
         }
         let packet = Packet {
             flow,

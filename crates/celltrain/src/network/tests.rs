@@ -36,6 +36,7 @@ fn two_node_paced(
                     category: ServiceCategory::Ubr,
                     pcr: None,
                     contract: None,
+                    vc_name: None,
                 },
                 Adaptation::Aal5,
             )
@@ -135,7 +136,14 @@ fn build_errors_are_reported_not_panicked() {
     assert!(b.add_host("h1", 100).unwrap_err().0.contains("duplicate node name 'h1'"));
     let e = b
         .add_route(
-            VcSpec { name: "v".into(), path: vec![h1, h2], category: ServiceCategory::Ubr, pcr: None, contract: None },
+            VcSpec {
+                name: "v".into(),
+                path: vec![h1, h2],
+                category: ServiceCategory::Ubr,
+                pcr: None,
+                contract: None,
+                vc_name: None,
+            },
             Adaptation::Aal5,
         )
         .unwrap_err();
@@ -149,6 +157,7 @@ fn build_errors_are_reported_not_panicked() {
                 category: ServiceCategory::Ubr,
                 pcr: Some(BitRate::from_bps(200_000_000)),
                 contract: None,
+                vc_name: None,
             },
             Adaptation::Aal5,
         )

@@ -116,15 +116,20 @@ pub fn compile_source(
             let both = v.opt_duration("processing")?;
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
-            let ras = v.opt_duration("reassembly_timeout")?;
-            if ras.is_some_and(|t| t.is_zero()) {
-                return Err(v.key_error("reassembly_timeout", "must be positive"));
+            let adapter_rate = v.opt_rate("adapter_rate")?;
+            if adapter_rate.is_some_and(|r| r.as_bps() == 0) {
+                return Err(v.key_error("adapter_rate", "must be positive"));
             }
+            // "0 s" means no timer, so that a parameter can switch it off.
+            let ras = v.opt_duration("reassembly_timeout")?.filter(|t| !t.is_zero());
             for name in names {
                 let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
                 b.set_processing(h, send, recv);
                 if let Some(t) = ras {
                     b.set_reassembly_timeout(h, t);
+                }
+                if let Some(r) = adapter_rate {
+                    b.set_adapter_rate(h, r);
                 }
             }
             v.finish()?;
@@ -181,6 +186,12 @@ pub fn compile_source(
         }
     }
     if let Some(m) = root.opt_table("metrics")? {
+        if let Some(gap) = m.opt_duration("burst_gap")? {
+            if gap.is_zero() {
+                return Err(m.key_error("burst_gap", "must be positive"));
+            }
+            b.set_burst_gap(gap);
+        }
         if let Some(pair) = m.opt_str_list("bottleneck")? {
             let [a, c] = pair.as_slice() else {
                 return Err(m.key_error("bottleneck", "expected two node names [from, to]"));
@@ -395,7 +406,7 @@ fn add_flow(
         .get(..2)
         .and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
     let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
-    let (category, pcr, contract) = match v.opt_table("vc")? {
+    let (category, pcr, contract, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
                 Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
@@ -411,9 +422,10 @@ fn add_flow(
                 return Err(vc.key_error("pcr", "must be positive"));
             }
             let contract = traffic_contract(&vc, pcr.unwrap_or(line))?;
-            (cat, pcr, contract)
+            let shared = vc.opt_str("name")?.map(str::to_string);
+            (cat, pcr, contract, shared)
         }
-        None => (ServiceCategory::Ubr, None, None),
+        None => (ServiceCategory::Ubr, None, None, None),
     };
     let app = v.req_table("app")?;
     let kind = app.req_keyword("kind", &["udp", "onoff", "tcp"])?;
@@ -436,7 +448,7 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
-    let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract };
+    let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
         let config = tcp_config(&app)?;
         let bytes = app.opt_bytes("bytes")?;
