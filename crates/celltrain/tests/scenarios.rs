@@ -457,6 +457,10 @@ fn seed000_policed_vbr_shapes() {
     let f4 = &v4.flows[0];
     assert!(f4.transfer_throughput_bps.unwrap() > 3.0 * f1.transfer_throughput_bps.unwrap());
     assert!(f4.retransmission_ratio.unwrap() > 0.2, "V4 retransmissions {:?}", f4.retransmission_ratio);
+    // A dual-leaky-bucket shaper in the adapter: always conforming, so nothing is policed.
+    let shaped = run("V1", &[("shaping", "dual")], None);
+    assert_eq!(shaped.vcs[0].cells_policed, 0);
+    assert!(shaped.flows[0].transfer_throughput_bps.unwrap() > 8e6);
     // V7: the connections share one VC (and one back).
     let v7 = run("V7", &[("duration", "60 s")], None);
     assert_eq!(v7.vcs.len(), 2);

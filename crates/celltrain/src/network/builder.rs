@@ -10,7 +10,7 @@ use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
-use celltrain_atm::contract::{TrafficDescriptor, Upc};
+use celltrain_atm::contract::{Shaper, ShaperConfig, TrafficDescriptor, Upc};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
@@ -50,6 +50,8 @@ struct NodeSpec {
     reassembly_timeout: Option<SimDuration>,
     /// Cell rate the node's adapter sends at, when set (else the VCs' PCR).
     adapter_rate: Option<BitRate>,
+    /// The adapter shapes its VC's cells with a dual leaky bucket to the VC's contract.
+    shaping: bool,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -182,6 +184,7 @@ impl NetworkBuilder {
             packet_limit: None,
             reassembly_timeout: None,
             adapter_rate: None,
+            shaping: false,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -214,6 +217,12 @@ impl NetworkBuilder {
     /// Makes a host's adapter send cells at `rate` (e.g. the VC's SCR: shaping in the adapter).
     pub fn set_adapter_rate(&mut self, node: NodeId, rate: BitRate) {
         self.nodes[node.index()].adapter_rate = Some(rate);
+    }
+
+    /// Makes a host's adapter shape its VC's cells to the VC's traffic contract (dual leaky
+    /// bucket: each cell leaves at its earliest conforming time).
+    pub fn set_shaping(&mut self, node: NodeId) {
+        self.nodes[node.index()].shaping = true;
     }
 
     /// Gives a host's (or router's) adapter an AAL5 reassembly timer.
@@ -523,7 +532,7 @@ impl NetworkBuilder {
         if port_specs.len() > super::MAX_COMPONENTS || self.sources.len() > super::MAX_COMPONENTS {
             return err(format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
         }
-        let ports: Vec<Port> = port_specs
+        let mut ports: Vec<Port> = port_specs
             .iter()
             .enumerate()
             .map(|(i, &(from, to, rate, delay, medium))| {
@@ -563,9 +572,30 @@ impl NetworkBuilder {
                     }),
                     packet_pipe: VecDeque::new(),
                     capture: None,
+                    shaper: None,
                 }
             })
             .collect();
+        for (i, port) in ports.iter_mut().enumerate() {
+            let node = &self.nodes[port.from.index()];
+            if !node.shaping || !port.is_nic {
+                continue;
+            }
+            let Some(vc) = vcs.iter().find(|v| v.route[0].index() == i) else { continue };
+            let Some(desc) = self.routes.iter().find_map(|(spec, _)| {
+                (spec.path.first() == Some(&port.from) && spec.contract.is_some())
+                    .then(|| spec.contract.expect("checked"))
+            }) else {
+                return err(format!("host '{}' shapes, but VC '{}' has no traffic contract", node.name, vc.name));
+            };
+            if !port.analytic {
+                return err(format!("host '{}': shaping needs a single-FIFO adapter", node.name));
+            }
+            let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
+                .map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?;
+            port.shaper =
+                Some(Shaper::new(config).map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?);
+        }
         let mut flows: Vec<Flow> = self
             .flows
             .iter()

@@ -157,6 +157,9 @@ pub struct Port {
     packet_pipe: VecDeque<(SimTime, Packet)>,
     /// Index of the capture recording this link, if any.
     capture: Option<u32>,
+    /// A host adapter's dual-leaky-bucket shaper: cells leave at their earliest conforming
+    /// time for the VC's contract (analytic ports only).
+    shaper: Option<celltrain_atm::contract::Shaper>,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -538,9 +541,18 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if port.analytic {
             port.release_started(now);
-            if port.starts.is_empty() && now >= port.clock.free_at() {
+            let start = match &mut port.shaper {
+                Some(shaper) => {
+                    // The shaper's own queue is the port's (virtual) buffer: unbounded here.
+                    let departure = shaper.on_arrival(now).expect("shaper queue is unbounded");
+                    shaper.on_departure();
+                    departure.max(port.clock.free_at())
+                }
+                None => port.clock.free_at().max(now),
+            };
+            if port.starts.is_empty() && start == now {
                 match port.queue.pass_through(&cell) {
-                    Ok(()) => self.start_cell(p, cell),
+                    Ok(()) => self.start_cell(p, cell, now),
                     Err(_) => self.cell_lost(cell),
                 }
                 return;
@@ -549,9 +561,8 @@ impl Network {
                 self.cell_lost(cell);
                 return;
             }
-            let start = port.clock.free_at().max(now);
             port.starts.push_back(start);
-            self.start_cell(p, cell);
+            self.start_cell(p, cell, start);
             return;
         }
         // Two transmitters at the same rate round their slot grids independently, so a cell
@@ -561,8 +572,9 @@ impl Network {
         let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
         if !port.free_pending && transmitter_free {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
+            let at = now.max(port.clock.free_at());
             match port.queue.pass_through(&cell) {
-                Ok(()) => self.start_cell(p, cell),
+                Ok(()) => self.start_cell(p, cell, at),
                 Err(_) => self.cell_lost(cell),
             }
             return;
@@ -580,7 +592,8 @@ impl Network {
     /// The transmitter of `p` is free: start the next queued cell, if any.
     fn transmit(&mut self, p: PortId) {
         let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else { return };
-        self.start_cell(p, cell);
+        let at = self.now.max(self.ports[p.index()].clock.free_at());
+        self.start_cell(p, cell, at);
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             port.free_pending = true;
@@ -588,10 +601,10 @@ impl Network {
         }
     }
 
-    /// Puts `cell` on the wire of `p` now (or on the slot that starts within the rounding
-    /// slack) and into the pipe towards the far end.
+    /// Puts `cell` on the wire of `p` at `at` (now, the slot that starts within the rounding
+    /// slack, or an analytic port's computed start) and into the pipe towards the far end.
     #[inline]
-    fn start_cell(&mut self, p: PortId, cell: Cell) {
+    fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
         let port = &mut self.ports[p.index()];
         if cell.end_of_frame && cell.kind == CellKind::Aal5 {
             if let Some(i) = port.capture {
@@ -601,7 +614,7 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         self.cell_hops += 1;
-        let arrival = port.clock.start(self.now.max(port.clock.free_at())) + port.delay;
+        let arrival = port.clock.start(at) + port.delay;
         if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }

@@ -116,6 +116,7 @@ pub fn compile_source(
             let both = v.opt_duration("processing")?;
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
+            let shaping = v.opt_keyword("shaping", &["off", "dual"])?.unwrap_or("off") == "dual";
             let adapter_rate = v.opt_rate("adapter_rate")?;
             if adapter_rate.is_some_and(|r| r.as_bps() == 0) {
                 return Err(v.key_error("adapter_rate", "must be positive"));
@@ -130,6 +131,9 @@ pub fn compile_source(
                 }
                 if let Some(r) = adapter_rate {
                     b.set_adapter_rate(h, r);
+                }
+                if shaping {
+                    b.set_shaping(h);
                 }
             }
             v.finish()?;
