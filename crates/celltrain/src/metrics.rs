@@ -92,6 +92,8 @@ pub struct VcSummary {
     pub cells_tagged: u64,
     /// Partial frames the destination's reassembly timer discarded.
     pub reassembly_timeouts: u64,
+    /// Frames the source adapter tagged preventively.
+    pub frames_tagged: u64,
     /// Cells lost / cells whose fate became known in the window (dropped + delivered), so
     /// that cells sent before the warm-up ended cannot push it above 1.
     pub clr: f64,
@@ -233,6 +235,7 @@ impl Summary {
                 cells_policed: v.stats.cells_policed,
                 cells_tagged: v.stats.cells_tagged,
                 reassembly_timeouts: v.stats.reassembly_timeouts,
+                frames_tagged: v.stats.frames_tagged,
                 clr: ratio(v.stats.cells_dropped, v.stats.cells_dropped + v.stats.cells_delivered),
                 frames_sent: v.stats.frames_sent,
                 frames_delivered: v.stats.frames_delivered,

@@ -466,3 +466,29 @@ fn seed000_policed_vbr_shapes() {
     assert_eq!(v7.vcs.len(), 2);
     assert!(v7.flows.iter().all(|f| f.vc == "vbr"));
 }
+
+/// Seed 000's preventive tagging keeps whole PDUs: every cell but the last of a
+/// non-conforming PDU leaves CLP = 1. With a switch that refuses all CLP = 1 cells, each
+/// tagged PDU then dies alone — its CLP = 0 end-of-frame cell still delimits it, so it never
+/// takes the next PDU with it — and the untagged ones get through.
+#[test]
+fn preventive_tagging_keeps_whole_pdus() {
+    use celltrain::scenario::{compile_source, Source};
+    let text = builtin::find("V1")
+        .unwrap()
+        .text
+        .replace("conformance = \"vbr.1\"", "conformance = \"vbr.2\"")
+        .replace("shaping = \"${shaping}\"", "shaping = \"${shaping}\"\npreventive_tagging = true")
+        .replace("buffer = \"100000 cells\"", "buffer = \"100000 cells\"\nclp1_threshold = \"0 cells\"");
+    let c = compile_source(Source::new("tag.toml", text), &[("duration".into(), "60 s".into())], None).unwrap();
+    let mut net = c.network;
+    net.run(&mut |_| {});
+    let s = Summary::from_network(&net, c.meta, 0.0);
+    assert_invariants(&s);
+    let v = &s.vcs[0];
+    assert!(v.frames_tagged > 0, "some PDUs must need tagging");
+    assert_eq!(v.cells_policed, 0, "tagged cells pass a VBR.2 UPC");
+    assert_eq!(v.frames_lost, v.frames_tagged, "exactly the tagged PDUs are lost");
+    assert_eq!(v.corrupted_pdus, v.frames_tagged, "each alone: only its CLP 0 end-of-frame cell arrives");
+    assert!(v.frames_delivered > 0);
+}

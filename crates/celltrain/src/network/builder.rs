@@ -10,7 +10,7 @@ use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
-use celltrain_atm::contract::{Shaper, ShaperConfig, TrafficDescriptor, Upc};
+use celltrain_atm::contract::{ConformanceDef, Shaper, ShaperConfig, TrafficDescriptor, Upc};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
@@ -52,6 +52,8 @@ struct NodeSpec {
     adapter_rate: Option<BitRate>,
     /// The adapter shapes its VC's cells with a dual leaky bucket to the VC's contract.
     shaping: bool,
+    /// The adapter tags PDUs that would not conform (seed 000's preventive tagging).
+    tagging: bool,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -185,6 +187,7 @@ impl NetworkBuilder {
             reassembly_timeout: None,
             adapter_rate: None,
             shaping: false,
+            tagging: false,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -223,6 +226,12 @@ impl NetworkBuilder {
     /// bucket: each cell leaves at its earliest conforming time).
     pub fn set_shaping(&mut self, node: NodeId) {
         self.nodes[node.index()].shaping = true;
+    }
+
+    /// Makes a host's adapter tag, whole PDU at a time, the cells that would not conform to its
+    /// VC's contract (CLP = 1 on every cell but the last).
+    pub fn set_tagging(&mut self, node: NodeId) {
+        self.nodes[node.index()].tagging = true;
     }
 
     /// Gives a host's (or router's) adapter an AAL5 reassembly timer.
@@ -573,12 +582,13 @@ impl NetworkBuilder {
                     packet_pipe: VecDeque::new(),
                     capture: None,
                     shaper: None,
+                    tagger: None,
                 }
             })
             .collect();
         for (i, port) in ports.iter_mut().enumerate() {
             let node = &self.nodes[port.from.index()];
-            if !node.shaping || !port.is_nic {
+            if !(node.shaping || node.tagging) || !port.is_nic {
                 continue;
             }
             let Some(vc) = vcs.iter().find(|v| v.route[0].index() == i) else { continue };
@@ -589,12 +599,20 @@ impl NetworkBuilder {
                 return err(format!("host '{}' shapes, but VC '{}' has no traffic contract", node.name, vc.name));
             };
             if !port.analytic {
-                return err(format!("host '{}': shaping needs a single-FIFO adapter", node.name));
+                return err(format!("host '{}': shaping and tagging need a single-FIFO adapter", node.name));
             }
-            let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
-                .map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?;
-            port.shaper =
-                Some(Shaper::new(config).map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?);
+            if node.tagging {
+                // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
+                let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
+                port.tagger =
+                    Some(Upc::new(&tagging).map_err(|e| BuildError(format!("host '{}': tagging: {e}", node.name)))?);
+            }
+            if node.shaping {
+                let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
+                    .map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?;
+                port.shaper =
+                    Some(Shaper::new(config).map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?);
+            }
         }
         let mut flows: Vec<Flow> = self
             .flows

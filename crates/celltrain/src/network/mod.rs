@@ -160,6 +160,10 @@ pub struct Port {
     /// A host adapter's dual-leaky-bucket shaper: cells leave at their earliest conforming
     /// time for the VC's contract (analytic ports only).
     shaper: Option<celltrain_atm::contract::Shaper>,
+    /// A host adapter's preventive tagging (seed 000): a UPC for the VC's contract under
+    /// VBR.2 rules; a PDU that would not conform whole is sent with every cell but the last
+    /// CLP = 1 (analytic ports only).
+    tagger: Option<celltrain_atm::contract::Upc>,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -194,6 +198,8 @@ pub struct VcStats {
     pub cells_tagged: u64,
     /// Partial frames the destination adapter's reassembly timer discarded.
     pub reassembly_timeouts: u64,
+    /// Frames the source adapter tagged preventively (all cells but the last CLP = 1).
+    pub frames_tagged: u64,
     pub frames_sent: u64,
     pub frames_delivered: u64,
     /// Frames whose fate became final without delivery (a cell dropped, or killed at
@@ -761,6 +767,34 @@ impl Network {
         }
     }
 
+    /// Preventive tagging: would a PDU of `cells` cells, leaving adapter `p` now, conform
+    /// whole to the VC's contract? Decided on a copy of the adapter's UPC at the cells' own
+    /// departure times; the adapter's UPC then takes the cells as they will be sent.
+    fn preventive_tag(&mut self, p: PortId, cells: u32) -> bool {
+        use celltrain_atm::contract::{Clp, UpcAction};
+        let port = &mut self.ports[p.index()];
+        let Some(tagger) = &mut port.tagger else { return false };
+        let mut clock = port.clock.clone();
+        let mut t = self.now.max(clock.free_at());
+        let mut times = Vec::with_capacity(cells as usize);
+        for _ in 0..cells {
+            times.push(t);
+            clock.start(t);
+            t = clock.free_at();
+        }
+        let mut trial = tagger.clone();
+        let conforms = times.iter().all(|&t| trial.on_cell(t, Clp::Zero) == UpcAction::Pass);
+        if conforms {
+            *tagger = trial;
+            return false;
+        }
+        let last = times.len() - 1;
+        for (i, &t) in times.iter().enumerate() {
+            tagger.on_cell(t, if i < last { Clp::One } else { Clp::Zero });
+        }
+        true
+    }
+
     /// A host sends `packet` along `route`.
     fn send(&mut self, route: RouteId, mut packet: Packet) {
         packet.route = route;
@@ -778,6 +812,10 @@ impl Network {
         vc.stats.frames_sent += 1;
         vc.stats.cells_sent += cells;
         let first = vc.route[0];
+        let tag = self.preventive_tag(first, cells32);
+        if tag {
+            self.vcs[vc_id.index()].stats.frames_tagged += 1;
+        }
         for index in 0..cells32 {
             let cell = Cell {
                 vc: vc_id,
@@ -785,7 +823,8 @@ impl Network {
                 index: u16::try_from(index).expect("frame size checked at build"),
                 hop: 0,
                 end_of_frame: index + 1 == cells32,
-                clp: false,
+                // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
+                clp: tag && index + 1 < cells32,
                 efci: false,
                 kind: CellKind::Aal5,
             };

@@ -117,6 +117,7 @@ pub fn compile_source(
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let shaping = v.opt_keyword("shaping", &["off", "dual"])?.unwrap_or("off") == "dual";
+            let tagging = v.opt_bool("preventive_tagging")?.unwrap_or(false);
             let adapter_rate = v.opt_rate("adapter_rate")?;
             if adapter_rate.is_some_and(|r| r.as_bps() == 0) {
                 return Err(v.key_error("adapter_rate", "must be positive"));
@@ -134,6 +135,9 @@ pub fn compile_source(
                 }
                 if shaping {
                     b.set_shaping(h);
+                }
+                if tagging {
+                    b.set_tagging(h);
                 }
             }
             v.finish()?;
