@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import ast
 import datetime as _dt
+import functools
 import html
 import math
 import operator
 import os
 import re
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -82,10 +85,18 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
     if measure == "total_timeouts":
         return f"{value:.3g}"
+    if measure in ("retransmitted_fraction", "scr_utilisation"):
+        return f"{value * 100:.1f} %"
+    if measure in _TIMES:
+        if abs(value) < 1e-3:
+            return f"{value * 1e6:.4g} µs"
+        return f"{value * 1e3:.4g} ms" if abs(value) < 1 else f"{value:.4g} s"
     if measure == "fairness_index":
         return f"{value:.3f}"
     return f"{value:.4g}"
 
+
+_TIMES = ("completion_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s")
 
 MEASURE_NAMES = {
     "goodput_bps": "aggregate goodput",
@@ -98,6 +109,16 @@ MEASURE_NAMES = {
     "data_clr": "cell loss ratio of the data VCs",
     "data_flr": "frame loss ratio of the data VCs",
     "total_timeouts": "retransmission timeouts (sum over flows)",
+    "transfer_throughput_bps": "transfer throughput",
+    "completion_s": "transfer completion time",
+    "retransmitted_fraction": "retransmitted share of the data packets",
+    "mean_burst_segments": "mean burst length (segments)",
+    "mean_idle_s": "mean idle time between bursts",
+    "train_pdus": "longest conforming train, eq. (2) (PDUs)",
+    "train_recovery_s": "recovery idle c·(T_SCR − T_PCR)",
+    "inter_pdu_idle_s": "inter-PDU idle time I_p",
+    "scr_max_goodput_bps": "most TCP data the SCR carries",
+    "scr_utilisation": "throughput / the SCR's maximum",
 }
 
 
@@ -156,6 +177,7 @@ class RunSpec:
     seeds: List[int]
     params: Dict[str, Any]
     variants: List[Dict[str, Any]]
+    model: Optional[str] = None
 
     @classmethod
     def of(cls, d: Mapping[str, Any], quick: bool) -> "RunSpec":
@@ -167,6 +189,7 @@ class RunSpec:
             seeds=list(pick("seeds", [1])),
             params=dict(pick("params", {})),
             variants=list(d.get("variants", [])),
+            model=d.get("model"),
         )
 
 
@@ -296,6 +319,114 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "data_clr": dropped / cells if cells else nan,
         "data_flr": lost / frames if frames else nan,
         "total_timeouts": float(sum(timeouts)) if timeouts else nan,
+        **_transfer_measures(summary, data),
+    }
+
+
+def _transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str, Any]]) -> Dict[str, float]:
+    """Seed 000's measures of finite TCP transfers, over all the TCP flows of a run.
+
+    ``transfer_throughput_bps``: the bytes the TCP flows delivered × 8 over the time the last
+    one completed (the run's duration if one did not); ``completion_s``: that time (NaN if a
+    transfer did not complete); ``segments_sent`` / ``segments_retransmitted``: sums;
+    ``retransmitted_fraction``: retransmitted segments per original data segment (what
+    ``netstat -s`` counts over the packets a transfer needs); ``mean_burst_segments`` and
+    ``mean_idle_s``: over all the flows' bursts and the idle gaps between them;
+    ``cells_policed``, ``corrupted_pdus``, ``reassembly_timeouts``: sums over the data VCs.
+    NaN without TCP flows."""
+    nan = float("nan")
+    tcp = [f for f in summary.get("flows", []) if f.get("segments_sent") is not None]
+    vc_sum = lambda k: float(sum(v.get(k) or 0 for v in data_vcs)) if data_vcs else nan  # noqa: E731
+    out = {k: vc_sum(k) for k in ("cells_policed", "corrupted_pdus", "reassembly_timeouts")}
+    if not tcp:
+        return {**out, **dict.fromkeys(
+            ("transfer_throughput_bps", "completion_s", "segments_sent", "segments_retransmitted",
+             "retransmitted_fraction", "mean_burst_segments", "mean_idle_s"), nan)}  # fmt: skip
+    done = [f.get("completion_s") for f in tcp]
+    completion = max(done) if all(t is not None for t in done) else nan
+    span = completion if completion == completion else float(summary.get("duration_s") or nan)
+    sent = sum(f["segments_sent"] for f in tcp)
+    retx = sum(f["segments_retransmitted"] for f in tcp)
+    bursts = sum(f.get("bursts") or 0 for f in tcp)
+    gaps = sum(max((f.get("bursts") or 0) - 1, 0) for f in tcp)
+    return {
+        **out,
+        "transfer_throughput_bps": sum(f["bytes_delivered"] for f in tcp) * 8.0 / span if span > 0 else nan,
+        "completion_s": completion,
+        "segments_sent": float(sent),
+        "segments_retransmitted": float(retx),
+        "retransmitted_fraction": retx / (sent - retx) if sent > retx else nan,
+        "mean_burst_segments": sum((f.get("mean_burst_segments") or 0) * (f.get("bursts") or 0) for f in tcp) / bursts if bursts else nan,
+        "mean_idle_s": sum((f.get("mean_idle_s") or 0) * max((f.get("bursts") or 0) - 1, 0) for f in tcp) / gaps if gaps else nan,
+    }
+
+
+_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
+
+
+def _seconds(text: str) -> float:
+    """``"900 us"``, ``"7.617343296ms"`` → seconds."""
+    m = re.fullmatch(r"\s*([-+0-9.eE]+)\s*(s|ms|us|µs|ns|ps)\s*", str(text))
+    if not m:
+        raise ValueError(f"not a duration: {text!r}")
+    return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+@functools.lru_cache(maxsize=None)
+def gcra_train(scr: str, mbs: int, mtu: int, gap_s: float) -> Dict[str, float]:
+    """Seed 000's packet-train model, from ``celltrain gcra train`` (the Rust
+    ``celltrain_atm::contract::train``), run in a child process of this very package:
+    ``cells_per_pdu`` (c), ``t_pcr_s``, ``t_scr_s``, ``train_pdus`` (the longest conforming
+    train of PDUs separated by ``gap_s`` of idle, eq. 2), ``train_min_gap_s`` (the smallest
+    idle for an endless train, eq. 3) and ``train_recovery_s`` (the idle after a maximal
+    burst before a whole PDU is accepted again, c·(T_SCR − T_PCR))."""
+    parent = str(Path(_celltrain.__file__).resolve().parent.parent)  # the package this one runs
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from celltrain import _celltrain; sys.exit(_celltrain.main(sys.argv[2:]))"
+    args = ["celltrain", "gcra", "train", "--scr", scr, "--mbs", str(mbs), "--mtu", str(mtu), "--gap", f"{gap_s * 1e6:.6f} us"]
+    proc = subprocess.run([sys.executable, "-c", code, parent, *args], capture_output=True, text=True, encoding="utf-8")
+    if proc.returncode != 0:
+        raise RuntimeError(f"celltrain gcra train failed: {proc.stderr.strip()}")
+    text = proc.stdout
+    head = re.search(r"c = (\d+) cells/PDU, T_PCR = ([^,]+), T_SCR = ([^,]+),", text)
+    a = re.search(r"\(a\)[^:]*: (\d+) PDUs", text)
+    b = re.search(r"\(b\)[^:]*: (\S+)", text)
+    c = re.search(r"\(c\)[^:]*: (\S+)", text)
+    if not (head and a and b and c):
+        raise RuntimeError(f"unexpected output of celltrain gcra train: {text!r}")
+    return {
+        "cells_per_pdu": float(head.group(1)),
+        "t_pcr_s": _seconds(head.group(2)),
+        "t_scr_s": _seconds(head.group(3)),
+        "train_pdus": float(a.group(1)),
+        "train_min_gap_s": _seconds(b.group(1)),
+        "train_recovery_s": _seconds(c.group(1)),
+    }
+
+
+def packet_train_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """The packet-train model at one run's parameters (``scr``, ``mbs``, ``mtu``,
+    ``processing``: the host's inter-PDU time), for runs with ``model = "packet_train"``.
+
+    The PDUs leave the adapter at the line rate (T_PCR per cell) every ``processing``, so
+    the idle between them is I_p = processing − c·T_PCR (``inter_pdu_idle_s``, at least 0);
+    ``train_*`` are :func:`gcra_train` at that I_p. ``scr_max_goodput_bps``: the most TCP
+    data the SCR carries, full segments of MTU − 40 bytes in c cells each sent every
+    c·T_SCR; ``scr_utilisation``: ``transfer_throughput_bps`` over it."""
+    p = summary["params"]
+    mtu = int(re.match(r"\s*(\d+)", str(p["mtu"])).group(1))  # type: ignore[union-attr]
+    base = gcra_train(str(p["scr"]), int(p["mbs"]), mtu, 0.0)
+    gap = max(_seconds(p["processing"]) - base["cells_per_pdu"] * base["t_pcr_s"], 0.0)
+    model = gcra_train(str(p["scr"]), int(p["mbs"]), mtu, round(gap, 12))
+    max_goodput = (mtu - 40) * 8.0 / (model["cells_per_pdu"] * model["t_scr_s"])
+    throughput = _transfer_measures(summary, [])["transfer_throughput_bps"]
+    return {
+        "cells_per_pdu": model["cells_per_pdu"],
+        "inter_pdu_idle_s": gap,
+        "train_pdus": model["train_pdus"],
+        "train_min_gap_s": model["train_min_gap_s"],
+        "train_recovery_s": model["train_recovery_s"],
+        "scr_max_goodput_bps": max_goodput,
+        "scr_utilisation": throughput / max_goodput,
     }
 
 
@@ -340,6 +471,11 @@ def _run(
         by_key = {k: s for (_l, s, k) in result._entries}
         result.summaries = [by_key[k] for k in result.aggregate["key"]]
     derived = pd.DataFrame([derived_measures(s) for s in result.summaries], index=result.aggregate.index)
+    if spec.model == "packet_train":
+        model = pd.DataFrame([packet_train_measures(s) for s in result.summaries], index=result.aggregate.index)
+        derived = pd.concat([derived, model], axis=1)
+    elif spec.model is not None:
+        raise ValueError(f"run {spec.name}: unknown model {spec.model!r}")
     result.aggregate = pd.concat([result.aggregate.drop(columns=list(derived.columns), errors="ignore"), derived], axis=1)
     result._grid = list(spec.grid)  # type: ignore[attr-defined]
     return result
@@ -404,24 +540,65 @@ def _series_text(means: pd.Series, measure: str, x: str) -> str:
 
 #: Claim kinds judged once per variant of their run (the others compare variants, or have none).
 _PER_VARIANT = (
-    "close_to", "all_at_least", "all_at_most", "decreases", "increases", "min_flow_at_most", "best_at",
-    "ratio_at_least", "ratio_at_most",
+    "close_to", "all_at_least", "all_at_most", "all_between", "decreases", "increases", "min_flow_at_most", "best_at",
+    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio",
 )  # fmt: skip
 
 
-def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str], model: Mapping[str, Any]) -> Tuple[str, str]:
+def _check(
+    claim: Mapping[str, Any],
+    result: SweepResult,
+    variant: Optional[str],
+    model: Mapping[str, Any],
+    runs: Optional[Mapping[str, SweepResult]] = None,
+) -> Tuple[str, str]:
     kind = claim["kind"]
     measure = claim.get("measure", "")
     seeds = result.aggregate["seed"].nunique()
     over = f" (mean over {seeds} seeds)" if seeds > 1 else ""
     if kind == "close_to":
-        m = float(_of_variant(result.aggregate, variant)[measure].mean())
+        m = float(_at_x(_of_variant(result.aggregate, variant), claim)[measure].mean())
         v = float(claim["value"])
         err = (m - v) / v
         ok = abs(err) <= float(claim["rel_tol"])
+        where = f" at {claim['x']}=" + ", ".join(map(str, claim["at_x"])) if "at_x" in claim else ""
         return (HOLDS if ok else FAILS), (
-            f"measured {fmt(measure, m)}{over} vs {fmt(measure, v)}: {err * 100:+.3f} % "
+            f"measured {fmt(measure, m)}{over}{where} vs {fmt(measure, v)}: {err * 100:+.3f} % "
             f"({'within' if ok else 'outside'} the ±{float(claim['rel_tol']) * 100:g} % criterion)"
+        )
+    if kind == "all_between":
+        means = _means(result, variant, measure, claim).dropna()
+        if means.empty:
+            return FAILS, f"no point has a value of {_mname(measure)}, so there is nothing to judge"
+        names = list(means.index.names) if means.index.name != None or means.index.nlevels > 1 else []  # noqa: E711
+        lo, hi = float(claim["min"]), float(claim["max"])
+        out = means[(means < lo) | (means > hi)]
+        ok = out.empty
+        return (HOLDS if ok else FAILS), (
+            f"{_mname(measure)}{over} ranges from {fmt(measure, float(means.min()))}{_where(means.idxmin(), names)} "
+            f"to {fmt(measure, float(means.max()))}{_where(means.idxmax(), names)} (criterion: every point in "
+            f"[{fmt(measure, lo)}, {fmt(measure, hi)}]"
+            + ("" if ok else f"; {len(out)} of {len(means)} points outside") + ")"
+            + (f"; all: {_series_text(means, measure, names[0])}" if len(names) == 1 else "")
+        )
+    if kind == "run_ratio":
+        # At every point (of `at_x`), this run's seed-mean over run `than_run`'s, same variant.
+        other = (runs or {})[claim["than_run"]]
+        a = _means(result, variant, measure, claim)
+        b = _means(other, variant, measure, claim)
+        ratio = (a / b).replace([np.inf, -np.inf], np.nan).dropna()
+        if ratio.empty:
+            return FAILS, f"no point where both runs have a non-zero {_mname(measure)}, so there is nothing to judge"
+        names = list(ratio.index.names) if ratio.index.name != None or ratio.index.nlevels > 1 else []  # noqa: E711
+        lo, hi = claim.get("min_ratio"), claim.get("max_ratio")
+        ok = (lo is None or bool((ratio >= float(lo)).all())) and (hi is None or bool((ratio <= float(hi)).all()))
+        crit = " and ".join(([f"≥ {float(lo):g}"] if lo is not None else []) + ([f"≤ {float(hi):g}"] if hi is not None else []))
+        label = names[0] if len(names) == 1 else "point"
+        return (HOLDS if ok else FAILS), (
+            f"{_mname(measure)}{over}, run '{claim['run']}' / run '{claim['than_run']}' ranges from {ratio.min():.3f}"
+            f"{_where(ratio.idxmin(), names)} to {ratio.max():.3f}{_where(ratio.idxmax(), names)} "
+            f"(criterion: {crit} at every point); "
+            + ", ".join(f"{label}={k}: {fmt(measure, a[k])} / {fmt(measure, b[k])} = {ratio[k]:.3f}" for k in ratio.index)
         )
     if kind in ("all_at_least", "all_at_most"):
         means = _means(result, variant, measure, claim).dropna()
@@ -486,17 +663,23 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
             f"criterion: ≤ {fmt(measure, v)}"
         )
     if kind == "variant_greater":
+        # `than` may be a list: above each of those variants at every x.
         x = claim["x"]
-        a, b = claim["variant"], claim["than"]
+        a = claim["variant"]
+        thans = claim["than"] if isinstance(claim["than"], list) else [claim["than"]]
         ma = _at_x(_of_variant(result.aggregate, a), claim).groupby(x, sort=True)[measure].mean()
-        mb = _at_x(_of_variant(result.aggregate, b), claim).groupby(x, sort=True)[measure].mean()
         margin = float(claim.get("margin", 0.0))
-        diff = (ma - mb).dropna()
-        ok = bool(len(diff)) and bool((diff > margin).all())
-        pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
+        ok, texts = True, []
+        for b in thans:
+            mb = _at_x(_of_variant(result.aggregate, b), claim).groupby(x, sort=True)[measure].mean()
+            diff = (ma - mb).dropna()
+            ok = ok and bool(len(diff)) and bool((diff > margin).all())
+            pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
+            texts.append(f"'{a}' vs '{b}': {pairs}")
         return (HOLDS if ok else FAILS), (
-            f"{_mname(measure)}{over}, '{a}' vs '{b}': {pairs} (criterion: higher at every {x}"
+            f"{_mname(measure)}{over}, " + "; ".join(texts) + f" (criterion: higher at every {x}"
             + (f" by more than {margin:g}" if margin else "")
+            + (" than each" if len(thans) > 1 else "")
             + ")"
         )
     if kind in ("variant_ratio", "variant_spread_greater"):
@@ -524,7 +707,7 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
             f"({fmt(measure, float(mb.min()))} to {fmt(measure, float(mb.max()))}) "
             f"(criterion: '{a}' spread > {'' if factor == 1 else f'{factor:g} × '}'{b}' spread)"
         )
-    if kind in ("ratio_at_least", "ratio_at_most"):
+    if kind in ("ratio_at_least", "ratio_at_most", "ratio_between"):
         # Seed-mean of `measure` over seed-mean of `over`, at every point (of `at_x`).
         x, den = claim["x"], claim["over"]
         df = _at_x(_of_variant(result.aggregate, variant), claim)
@@ -536,12 +719,17 @@ def _check(claim: Mapping[str, Any], result: SweepResult, variant: Optional[str]
         if not len(judged):
             return FAILS, f"{_mname(den)}{over} is 0 or undefined at every {x} considered (no loss), so there is nothing to judge"
         ratio = num_m[judged] / den_m[judged]
-        v = float(claim["value"])
-        ok = bool((ratio >= v).all()) if kind == "ratio_at_least" else bool((ratio <= v).all())
-        rel = "≥" if kind == "ratio_at_least" else "≤"
+        if kind == "ratio_between":
+            lo, hi = float(claim["min"]), float(claim["max"])
+            ok = bool(((ratio >= lo) & (ratio <= hi)).all())
+            crit = f"in [{lo:g}, {hi:g}]"
+        else:
+            v = float(claim["value"])
+            ok = bool((ratio >= v).all()) if kind == "ratio_at_least" else bool((ratio <= v).all())
+            crit = f"{'≥' if kind == 'ratio_at_least' else '≤'} {v:g}"
         return (HOLDS if ok else FAILS), (
             f"{_mname(measure)} / {_mname(den)}{over} ranges from {ratio.min():.3g} to {ratio.max():.3g} "
-            f"(criterion: {rel} {v:g} at every {x}); "
+            f"(criterion: {crit} at every {x}); "
             + ", ".join(f"{x}={k}: {fmt(measure, num_m[k])} / {fmt(den, den_m[k])} = {ratio[k]:.3g}" for k in ratio.index)
             + skip_text
         )
@@ -804,8 +992,23 @@ def _figure(spec: Mapping[str, Any], result: SweepResult, published: Optional[Ma
             rows = [r for r in published["rows"] if y in r]
             reference = {published.get("label", "paper"): ([r[x] for r in rows], [r[y] for r in rows])}
         by = "variant" if "variant" in result.aggregate.columns else None
+        if "model" in spec:  # a model column of the run (e.g. eq. 2's train_pdus), one dashed line per variant
+            reference = dict(reference or {})
+            for v in _variants(result.aggregate):
+                m = _of_variant(result.aggregate, v).groupby(x, sort=True)[spec["model"]].mean()
+                label = spec.get("model_label", spec["model"]) + (f", {v}" if v else "")
+                reference[label] = (list(m.index), list(m.to_numpy(dtype=float)))
         ylim = tuple(spec["ylim"]) if "ylim" in spec else None
-        return _plot.measure_vs_param(result.aggregate, x, y, by=by, reference=reference, ylim=ylim, title=spec.get("caption"))
+        auto = y.endswith("_bps") and y not in _plot._LABELS  # e.g. transfer_throughput_bps in Mbit/s
+        scale = spec.get("scale", 1e-6 if auto else None)
+        ylabel = spec.get("ylabel", f"{_mname(y)} (Mbit/s)" if auto else None)
+        fig = _plot.measure_vs_param(
+            result.aggregate, x, y, by=by, reference=reference, ylim=ylim, title=spec.get("title", spec.get("caption")),
+            scale=scale, ylabel=ylabel,
+        )  # fmt: skip
+        if spec.get("logy"):
+            fig.axes[0].set_yscale("log")
+        return fig
     if kind == "flow_bars":
         from matplotlib.figure import Figure
 
@@ -882,13 +1085,20 @@ def _experiment(
                         explanation=f"needs the built-in scenario {scenario}, which this celltrain does not have yet")  # fmt: skip
             )
             continue
+        if "than_run" in claim and claim["than_run"] not in out.runs:
+            scenario = out.missing.get(claim["than_run"], "?")
+            out.verdicts.append(
+                Verdict(**base, status=NOT_RUNNABLE,
+                        explanation=f"needs the built-in scenario {scenario}, which this celltrain does not have yet")  # fmt: skip
+            )
+            continue
         result = out.runs[run]
         per_variant = claim["kind"] in _PER_VARIANT
         scope = claim.get("variants")
         for v in _variants(result.aggregate) if per_variant else [None]:
             if scope is not None and v not in scope:
                 continue
-            status, why = _check(claim, result, v, model)
+            status, why = _check(claim, result, v, model, out.runs)
             out.verdicts.append(Verdict(**base, status=status, explanation=why, variant=v))
     out.wall_s = time.perf_counter() - started
     return out

@@ -29,7 +29,7 @@ def test_quick_report_files(report_dir):
     html = (report_dir / "index.html").read_text()
     pngs = sorted((report_dir / "img").glob("*.png"))
     assert len(pngs) >= 6
-    for exp in ("A1", "A3", "A4", "A5", "E1", "T1", "E2", "E3", "E4"):
+    for exp in ("A1", "A3", "A4", "A5", "E1", "T1", "E2", "E3", "E4", "V1", "V2", "V3", "V4", "V5", "V6", "V7"):
         assert f"\n## {exp}\n" in md, exp
         assert f'id="{exp.lower()}"' in html, exp
     # Every image of the markdown exists; the HTML embeds them all, and loads nothing else.
@@ -42,9 +42,9 @@ def test_quick_report_files(report_dir):
     assert "Table 5.6" in md and "0.780" in md and "98.70 %" in md and "134.513 Mbit/s" in md
     # Not-yet-runnable experiments are listed.
     section = md.split("## Not yet runnable", 1)[1]
-    for exp in ("V1", "A2", "T2", "T6", "G1"):
+    for exp in ("A2", "T2", "T6", "G1"):
         assert f"| {exp} |" in section, exp
-    for exp in ("A5", "T1", "E2", "E3", "E4"):
+    for exp in ("A5", "T1", "E2", "E3", "E4", "V1", "V4", "V7"):
         assert f"| {exp} |" not in section, exp
     # Every claim has one of the three verdicts; ABR claims are not yet runnable.
     table = md.split("\n## ", 1)[0]
@@ -59,6 +59,12 @@ def test_quick_report_files(report_dir):
                   "E3.clr-approx-flr", "E4.dack-goodput-ppd", "E4.dack-fairness-epd", "E4.epd-fairness"):  # fmt: skip
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "![" in md.split("\n## T1\n", 1)[1] and "img/E3-" in md
+    # Seed 000 (V1-V7) runs whole: each of its claims holds or does not, none is left pending.
+    v_claims = {c: v for c, v in claims if c.startswith("V")}
+    assert len(v_claims) >= 20 and {c.split(".")[0] for c in v_claims} == {f"V{i}" for i in range(1, 8)}
+    for claim, verdicts in v_claims.items():
+        assert "not yet runnable" not in verdicts, claim
+    assert "img/V2-" in md and "eq. (2)" in md and "7.6 ms" in md
     assert verdict_of["A5.udp-gain"] == "⏳ not yet runnable"
     assert verdict_of["A3.abr-wins"] == "⏳ not yet runnable"
     assert verdict_of["A1.udp-ubr"] == "✅ holds"
@@ -142,6 +148,55 @@ def test_derived_measures_and_new_claim_kinds():
     assert rep._check({**rises, "monotonic": True}, r, "a", {})[0] == rep.FAILS  # 0.8 → 0.7 at x=3
     at_most = {"kind": "all_at_most", "measure": "clr", "x": "x", "at_x": [2, 3], "value": 0.0}
     assert rep._check(at_most, r, "a", {})[0] == rep.HOLDS and rep._check(at_most, r, "b", {})[0] == rep.FAILS
+
+
+def test_seed000_measures_and_claim_kinds():
+    tcp = lambda seg, retx, done, bursts, burst, idle: dict(  # noqa: E731
+        segments_sent=seg, segments_retransmitted=retx, completion_s=done, bytes_delivered=1_000_000,
+        bursts=bursts, mean_burst_segments=burst, mean_idle_s=idle, timeouts=1)  # fmt: skip
+    vc = lambda name, policed, corrupted: dict(  # noqa: E731
+        name=name, cells_dropped=policed, cells_delivered=1000, frames_lost=1, frames_delivered=10,
+        cells_policed=policed, corrupted_pdus=corrupted, reassembly_timeouts=0)  # fmt: skip
+    summary = {"duration_s": 100.0, "flows": [tcp(120, 20, 4.0, 10, 12.0, 1.0), tcp(130, 30, 8.0, 4, 32.5, 2.0)],
+               "vcs": [vc("vbr", 50, 3), vc("vbr-ack", 0, 0)]}  # fmt: skip
+    d = rep.derived_measures(summary)
+    assert d["transfer_throughput_bps"] == pytest.approx(2e6 * 8 / 8.0)  # all bytes over the last completion
+    assert d["retransmitted_fraction"] == pytest.approx(50 / 200)
+    assert d["mean_burst_segments"] == pytest.approx(250 / 14) and d["mean_idle_s"] == pytest.approx((9 + 6) / 12)
+    assert (d["cells_policed"], d["corrupted_pdus"], d["completion_s"]) == (50, 3, 8.0)
+    summary["flows"][1]["completion_s"] = None  # one transfer unfinished: over the run's duration
+    d = rep.derived_measures(summary)
+    assert d["transfer_throughput_bps"] == pytest.approx(2e6 * 8 / 100.0) and d["completion_s"] != d["completion_s"]
+    # The packet-train model is the command line's (eq. 2 and the recovery idle at two points).
+    m = rep.gcra_train("10 Mbit/s", 1000, 9188, 376e-6)
+    assert (m["cells_per_pdu"], m["train_pdus"]) == (192, 5) and m["train_recovery_s"] == pytest.approx(7.617e-3, rel=1e-3)
+    assert rep.gcra_train("10 Mbit/s", 1000, 552, 272e-6)["train_pdus"] == 193
+    p = rep.packet_train_measures({"params": {"scr": "10 Mbit/s", "mbs": 1000, "mtu": "9188 B", "processing": "900 us"},
+                                   "flows": [tcp(500, 40, 4.0, 1, 500, 0)], "vcs": []})  # fmt: skip
+    assert p["inter_pdu_idle_s"] == pytest.approx(900e-6 - 192 * 2.726337e-6, rel=1e-6)
+    assert p["scr_max_goodput_bps"] == pytest.approx(9148 * 8 / (192 * 42.4e-6))
+
+    def fake(rows):
+        r = SweepResult.__new__(SweepResult)
+        r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["x"], ["x"]
+        return r
+
+    a = fake([dict(variant=v, x=x, seed=1, y=y, m=mo) for v, x, y, mo in
+              [("p", 1, 1.0, 1.0), ("p", 2, 2.0, 2.5), ("q", 1, 3.0, 1.0), ("q", 2, 4.0, 2.0)]])  # fmt: skip
+    b = fake([dict(variant=v, x=x, seed=1, y=y) for v, x, y in [("p", 1, 0.5), ("p", 2, 1.0), ("q", 1, 3.0), ("q", 2, 1.0)]])
+    between = {"kind": "all_between", "measure": "y", "x": "x", "min": 0.5, "max": 2.0}
+    assert rep._check(between, a, "p", {})[0] == rep.HOLDS and rep._check(between, a, "q", {})[0] == rep.FAILS
+    rb = {"kind": "ratio_between", "measure": "y", "over": "m", "x": "x", "min": 0.75, "max": 1.25}
+    assert rep._check(rb, a, "p", {})[0] == rep.HOLDS  # 1 / 1 and 2 / 2.5
+    assert rep._check({**rb, "min": 0.85}, a, "p", {})[0] == rep.FAILS
+    rr = {"kind": "run_ratio", "run": "a", "than_run": "b", "measure": "y", "min_ratio": 1.5, "max_ratio": 2.5}
+    status, why = rep._check(rr, a, "p", {}, {"a": a, "b": b})
+    assert status == rep.HOLDS and "2.000" in why
+    assert rep._check(rr, a, "q", {}, {"a": a, "b": b})[0] == rep.FAILS  # 1.0 and 4.0
+    vg = {"kind": "variant_greater", "measure": "y", "x": "x", "variant": "q", "than": ["p"]}
+    assert rep._check(vg, a, None, {})[0] == rep.HOLDS
+    close = {"kind": "close_to", "measure": "y", "x": "x", "at_x": [2], "value": 2.0, "rel_tol": 0.01}
+    assert rep._check(close, a, "p", {})[0] == rep.HOLDS and rep._check(close, a, "q", {})[0] == rep.FAILS
 
 
 def test_missing_scenarios_make_claims_not_yet_runnable(tmp_path, monkeypatch):

@@ -449,65 +449,6 @@ impl Network {
         }
     }
 
-    /// Packet mode: a packet arrives at output port `p`.
-    fn packet_arrive(&mut self, p: PortId, packet: Packet) {
-        let now = self.now;
-        let port = &mut self.ports[p.index()];
-        let q = port.packets.as_mut().expect("packet port");
-        if q.offer(packet, now).is_err() {
-            self.packet_lost(&packet);
-            return;
-        }
-        if port.free_pending {
-            return;
-        }
-        if now >= q.busy_until {
-            self.packet_transmit(p);
-        } else {
-            port.free_pending = true;
-            let at = q.busy_until;
-            self.queue.schedule(at, Event::PortFree(p));
-        }
-    }
-
-    /// Packet mode: the transmitter of `p` is free; send the head packet, if any.
-    fn packet_transmit(&mut self, p: PortId) {
-        let now = self.now;
-        let port = &mut self.ports[p.index()];
-        let q = port.packets.as_mut().expect("packet port");
-        let Some(packet) = q.take(now) else { return };
-        self.packet_hops += 1;
-        if let Some(i) = port.capture {
-            let from = port.from;
-            self.capture_into(i as usize, &packet, from);
-        }
-        let port = &mut self.ports[p.index()];
-        let q = port.packets.as_mut().expect("packet port");
-        let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
-        q.busy_until = done;
-        let more = !q.is_empty();
-        let arrival = done + port.delay;
-        if port.packet_pipe.is_empty() {
-            self.queue.schedule(arrival, Event::PipeHead(p));
-        }
-        port.packet_pipe.push_back((arrival, packet));
-        if more {
-            port.free_pending = true;
-            self.queue.schedule(done, Event::PortFree(p));
-        }
-    }
-
-    /// Packet mode: the oldest packet on `p`'s link reaches the far end.
-    fn packet_pipe_head(&mut self, p: PortId) {
-        let port = &mut self.ports[p.index()];
-        let (_, mut packet) = port.packet_pipe.pop_front().expect("pipe event without a packet");
-        if let Some(&(next, _)) = port.packet_pipe.front() {
-            self.queue.schedule(next, Event::PipeHead(p));
-        }
-        packet.hop += 1;
-        self.forward(packet);
-    }
-
     /// Sends `packet` on its next hop, or hands it to its destination when the route ends.
     fn forward(&mut self, packet: Packet) {
         match self.routes[packet.route.index()].hops.get(usize::from(packet.hop)) {
@@ -515,30 +456,6 @@ impl Network {
             Some(&Hop::Vc(vc)) => self.segment(vc, packet),
             None => self.packet_receive(packet),
         }
-    }
-
-    /// A packet reaches the destination host of its route.
-    fn packet_receive(&mut self, packet: Packet) {
-        self.trace.fold(self.now, TRACE_DELIVERY, packet.route.0);
-        self.capture(self.routes[packet.route.index()].dst, &packet);
-        let flow = &mut self.flows[packet.flow.index()];
-        match packet.payload {
-            Payload::Udp { .. } => {
-                flow.stats.packets_delivered += 1;
-                flow.stats.bytes_delivered += packet.app_bytes;
-            }
-            Payload::Tcp { .. } => {
-                if packet.app_bytes > 0 {
-                    flow.stats.packets_delivered += 1;
-                }
-                self.tcp_arrive(packet);
-            }
-        }
-    }
-
-    fn packet_lost(&mut self, packet: &Packet) {
-        self.trace.fold(self.now, TRACE_DROP, packet.route.0);
-        self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 
     /// A cell arrives at output port `p`.
