@@ -1,6 +1,6 @@
 """The compiled half of celltrain (crates/celltrain-py). Use the ``celltrain`` package instead."""
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 __version__: str
 
@@ -40,3 +40,18 @@ def run_with_series(
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
     scenario's ``[record]`` table asks for no sampling)."""
     ...
+
+
+def gcra_train(
+    scr: str,
+    mbs: int,
+    gap: str,
+    mtu: Optional[int] = None,
+    cells_per_pdu: Optional[int] = None,
+    pcr: str = "155.52 Mbit/s",
+) -> Dict[str, Optional[float]]:
+    """Seed 000's packet-train model (``celltrain gcra train``) for PDUs of ``mtu`` bytes
+    (or ``cells_per_pdu`` cells) sent at the PCR with ``gap`` of idle between them:
+    cells_per_pdu, t_pcr_s, t_scr_s, tau_scr_s, idle_s, train_pdus (eq. 2; None if
+    unbounded), train_min_gap_s, train_min_spacing_s (eq. 3; None if one PDU exceeds the
+    MBS), train_recovery_s."""

@@ -26,8 +26,6 @@ import math
 import operator
 import os
 import re
-import subprocess
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -204,6 +202,9 @@ class Verdict:
     explanation: str
     variant: Optional[str] = None
     experiment: str = ""
+    #: The claim's ``if_not`` text: what the investigation found when the verdict came out
+    #: "does not hold" (shown only then).
+    finding: str = ""
 
 
 @dataclass
@@ -365,7 +366,7 @@ _UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12
 
 
 def _seconds(text: str) -> float:
-    """``"900 us"``, ``"7.617343296ms"`` → seconds."""
+    """``"900 us"``, ``"7.6 ms"`` → seconds."""
     m = re.fullmatch(r"\s*([-+0-9.eE]+)\s*(s|ms|us|µs|ns|ps)\s*", str(text))
     if not m:
         raise ValueError(f"not a duration: {text!r}")
@@ -374,32 +375,22 @@ def _seconds(text: str) -> float:
 
 @functools.lru_cache(maxsize=None)
 def gcra_train(scr: str, mbs: int, mtu: int, gap_s: float) -> Dict[str, float]:
-    """Seed 000's packet-train model, from ``celltrain gcra train`` (the Rust
-    ``celltrain_atm::contract::train``), run in a child process of this very package:
+    """Seed 000's packet-train model at PCR = line rate, as ``celltrain gcra train`` computes
+    it (the Rust ``celltrain_atm::contract::train``, on the UPC's own integer intervals):
     ``cells_per_pdu`` (c), ``t_pcr_s``, ``t_scr_s``, ``train_pdus`` (the longest conforming
-    train of PDUs separated by ``gap_s`` of idle, eq. 2), ``train_min_gap_s`` (the smallest
-    idle for an endless train, eq. 3) and ``train_recovery_s`` (the idle after a maximal
-    burst before a whole PDU is accepted again, c·(T_SCR − T_PCR))."""
-    parent = str(Path(_celltrain.__file__).resolve().parent.parent)  # the package this one runs
-    code = "import sys; sys.path.insert(0, sys.argv[1]); from celltrain import _celltrain; sys.exit(_celltrain.main(sys.argv[2:]))"
-    args = ["celltrain", "gcra", "train", "--scr", scr, "--mbs", str(mbs), "--mtu", str(mtu), "--gap", f"{gap_s * 1e6:.6f} us"]
-    proc = subprocess.run([sys.executable, "-c", code, parent, *args], capture_output=True, text=True, encoding="utf-8")
-    if proc.returncode != 0:
-        raise RuntimeError(f"celltrain gcra train failed: {proc.stderr.strip()}")
-    text = proc.stdout
-    head = re.search(r"c = (\d+) cells/PDU, T_PCR = ([^,]+), T_SCR = ([^,]+),", text)
-    a = re.search(r"\(a\)[^:]*: (\d+) PDUs", text)
-    b = re.search(r"\(b\)[^:]*: (\S+)", text)
-    c = re.search(r"\(c\)[^:]*: (\S+)", text)
-    if not (head and a and b and c):
-        raise RuntimeError(f"unexpected output of celltrain gcra train: {text!r}")
+    train of PDUs separated by ``gap_s`` of idle, eq. 2; inf when unbounded),
+    ``train_min_gap_s`` (the smallest idle for an endless train, eq. 3; NaN when one PDU
+    exceeds the MBS) and ``train_recovery_s`` (the idle after a maximal burst before a whole
+    PDU is accepted again, c·(T_SCR − T_PCR))."""
+    m = _celltrain.gcra_train(scr, mbs, f"{gap_s * 1e12:.0f} ps", mtu=mtu)
+    nan = float("nan")
     return {
-        "cells_per_pdu": float(head.group(1)),
-        "t_pcr_s": _seconds(head.group(2)),
-        "t_scr_s": _seconds(head.group(3)),
-        "train_pdus": float(a.group(1)),
-        "train_min_gap_s": _seconds(b.group(1)),
-        "train_recovery_s": _seconds(c.group(1)),
+        "cells_per_pdu": float(m["cells_per_pdu"]),
+        "t_pcr_s": m["t_pcr_s"],
+        "t_scr_s": m["t_scr_s"],
+        "train_pdus": float("inf") if m["train_pdus"] is None else float(m["train_pdus"]),
+        "train_min_gap_s": nan if m["train_min_gap_s"] is None else m["train_min_gap_s"],
+        "train_recovery_s": m["train_recovery_s"],
     }
 
 
@@ -1099,7 +1090,8 @@ def _experiment(
             if scope is not None and v not in scope:
                 continue
             status, why = _check(claim, result, v, model, out.runs)
-            out.verdicts.append(Verdict(**base, status=status, explanation=why, variant=v))
+            finding = claim.get("if_not", "") if status == FAILS else ""
+            out.verdicts.append(Verdict(**base, status=status, explanation=why, variant=v, finding=finding))
     out.wall_s = time.perf_counter() - started
     return out
 
@@ -1179,6 +1171,11 @@ def _verdict_md(v: Verdict) -> str:
     return f"- **{_BADGE[v.status]}**{scope}: {v.explanation}."
 
 
+def _finding(vs: List[Verdict]) -> str:
+    """The claim's explanation, if any of its verdicts is "does not hold"."""
+    return next((v.finding for v in vs if v.finding), "")
+
+
 def _grouped(verdicts: List[Verdict]) -> List[Tuple[Verdict, List[Verdict]]]:
     groups: Dict[str, List[Verdict]] = {}
     for v in verdicts:
@@ -1248,6 +1245,9 @@ def _write(report: Report, target: str, paper_info: Mapping[str, Any]) -> None:
             md.append("")
             md += [_verdict_md(v) for v in vs]
             md.append("")
+            finding = _finding(vs)
+            if finding:
+                md += [f"*Why it does not hold:* {finding}", ""]
     md += ["## Not yet runnable", ""]
     if report.not_runnable:
         md += ["| experiment | paper | title | needs |", "|---|---|---|---|"]
@@ -1355,9 +1355,11 @@ def _html(report: Report, target: str, when: str) -> str:
                 f"<li>{_badge(v.status)}" + (f" <em>{html.escape(v.variant)}</em>" if v.variant else "") + f": {html.escape(v.explanation)}.</li>"
                 for v in vs
             )
+            finding = _finding(vs)
+            why = f'<p class="finding"><em>Why it does not hold:</em> {html.escape(finding)}</p>' if finding else ""
             parts.append(
                 f'<div class="claim"><p><strong>{html.escape(first.claim)}</strong> — {html.escape(first.text)} '
-                f'<span class="note">({html.escape(first.source)})</span></p><ul class="verdicts">{items}</ul></div>'
+                f'<span class="note">({html.escape(first.source)})</span></p><ul class="verdicts">{items}</ul>{why}</div>'
             )
     parts.append('<h2 id="not-yet-runnable">Not yet runnable</h2>')
     if report.not_runnable:

@@ -120,7 +120,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         }
     };
     match execute(cli.command) {
-        Ok(()) => 0,
+        Ok(()) | Err(Failure::Closed) => 0,
         Err(Failure::Input(e)) => {
             eprintln!("error: {e}");
             2
@@ -132,7 +132,34 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     }
 }
 
+/// Writes to standard output; a reader that went away (`celltrain run … | head`) ends the
+/// command quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*).map_err(Failure::from)
+    }};
+}
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(Failure::from)
+    }};
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::Closed
+        } else {
+            Failure::Other(format!("standard output: {e}"))
+        }
+    }
+}
+
 enum Failure {
+    /// Standard output was closed by its reader: stop, exit 0.
+    Closed,
     /// The user's input is wrong: exit code 2.
     Input(String),
     /// Anything else (I/O): exit code 1.
@@ -175,60 +202,86 @@ fn execute(command: Command) -> Result<(), Failure> {
                 output::write_results(dir, &summary, network.recorder.series.as_ref()).map_err(|e| io_err(dir, e))?;
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"));
+                outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"))?;
             } else {
-                print!("{}", output::summary_table(&summary));
+                out!("{}", output::summary_table(&summary))?;
                 if let Some(dir) = &out {
-                    println!("results written to {}", dir.join("summary.json").display());
+                    outln!("results written to {}", dir.join("summary.json").display())?;
                 }
             }
             Ok(())
         }
         Command::Check { scenario } => {
             let compiled = compile(&scenario)?;
-            println!(
+            outln!(
                 "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
                 scenario.scenario,
                 compiled.network.nodes.len(),
                 compiled.network.ports.len(),
                 compiled.network.vcs.len(),
                 compiled.network.flows.len()
-            );
+            )?;
             Ok(())
         }
         Command::List => {
-            println!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER");
+            outln!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER")?;
             for b in celltrain::builtin::all() {
-                println!("{:<10} {:<8} {}", b.name, b.source, b.title);
+                outln!("{:<10} {:<8} {}", b.name, b.source, b.title)?;
             }
             Ok(())
         }
         Command::Show { name } => {
             let b = celltrain::builtin::find(&name)
                 .ok_or_else(|| Failure::Input(format!("no built-in scenario named '{name}' (see `celltrain list`)")))?;
-            print!("{}", b.text);
+            out!("{}", b.text)?;
             Ok(())
         }
         Command::Bench { scenario, set, repeat, hops, seconds } => bench(&scenario, &set, repeat.max(1), hops, seconds),
         Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap } } => {
-            use celltrain::scenario::units::{parse_duration, parse_rate};
-            use celltrain_atm::contract::{train, ConformanceDef, TrafficDescriptor, TrainModel};
-            let bad = |flag: &str, e: String| Failure::Input(format!("--{flag}: {e}"));
-            let pcr = parse_rate(&pcr).map_err(|e| bad("pcr", e))?;
-            let scr = parse_rate(&scr).map_err(|e| bad("scr", e))?;
-            let gap = parse_duration(&gap).map_err(|e| bad("gap", e))?;
             let cells = match (cells_per_pdu, mtu) {
-                (Some(c), None) => c,
-                (None, Some(m)) => train::cells_per_pdu(m),
+                (Some(c), None) => PduSize::Cells(c),
+                (None, Some(m)) => PduSize::Mtu(m),
                 _ => return Err(Failure::Input("give --cells-per-pdu or --mtu".into())),
             };
-            let desc = TrafficDescriptor::vbr(ConformanceDef::Vbr1, pcr, celltrain_core::SimDuration::ZERO, scr, mbs);
-            desc.validate().map_err(|e| Failure::Input(e.to_string()))?;
-            let model = TrainModel::from_descriptor(&desc, cells).map_err(|e| Failure::Input(e.to_string()))?;
-            println!("{}", model.report(gap));
+            let report = train_report(&pcr, &scr, mbs, cells, &gap).map_err(Failure::Input)?;
+            outln!("{report}")?;
             Ok(())
         }
     }
+}
+
+/// The size of the PDUs of a packet train.
+#[derive(Clone, Copy, Debug)]
+pub enum PduSize {
+    /// c cells per PDU.
+    Cells(u64),
+    /// An IP MTU in bytes: c = ceil((MTU + 8 LLC/SNAP + 8 trailer) / 48).
+    Mtu(u64),
+}
+
+/// Seed 000's packet-train model for a VBR contract (PCR, SCR, MBS; no CDVT) and an idle time
+/// `gap` between PDUs, from the rates and durations as text: what `celltrain gcra train`
+/// prints, and what the Python front asks for. Errors name the flag.
+pub fn train_report(
+    pcr: &str,
+    scr: &str,
+    mbs: u32,
+    size: PduSize,
+    gap: &str,
+) -> Result<celltrain_atm::contract::TrainReport, String> {
+    use celltrain::scenario::units::{parse_duration, parse_rate};
+    use celltrain_atm::contract::{train, ConformanceDef, TrafficDescriptor, TrainModel};
+    let pcr = parse_rate(pcr).map_err(|e| format!("--pcr: {e}"))?;
+    let scr = parse_rate(scr).map_err(|e| format!("--scr: {e}"))?;
+    let gap = parse_duration(gap).map_err(|e| format!("--gap: {e}"))?;
+    let cells = match size {
+        PduSize::Cells(c) => c,
+        PduSize::Mtu(m) => train::cells_per_pdu(m),
+    };
+    let desc = TrafficDescriptor::vbr(ConformanceDef::Vbr1, pcr, celltrain_core::SimDuration::ZERO, scr, mbs);
+    desc.validate().map_err(|e| e.to_string())?;
+    let model = TrainModel::from_descriptor(&desc, cells).map_err(|e| e.to_string())?;
+    Ok(model.report(gap))
 }
 
 /// Runs a compiled scenario with a progress bar on a terminal; returns the summary and the
@@ -275,10 +328,10 @@ fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) 
     }
     let (wall, cells, packets, events) = best.expect("at least one run");
     let (hops, unit) = if packets > 0 { (packets, "packet-hops") } else { (cells, "cell-hops") };
-    println!(
+    outln!(
         "{scenario}: {hops} {unit}, {events} events in {wall:.3} s wall = {:.2} M {unit}/s, {:.2} M events/s (best of {repeat})",
         hops as f64 / wall / 1e6,
         events as f64 / wall / 1e6
-    );
+    )?;
     Ok(())
 }

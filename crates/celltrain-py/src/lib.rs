@@ -3,15 +3,18 @@
 //! into dicts and DataFrames.
 
 use celltrain::metrics::Summary;
-use celltrain::scenario::{self, ScenarioError};
+use celltrain::scenario::{self, ScenarioError as InvalidScenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::time::Instant;
 
-pyo3::create_exception!(_celltrain, ScenarioErrorPy, PyValueError, "A scenario is invalid.");
+// Named and placed as Python sees it (`celltrain._celltrain.ScenarioError`), so that an error
+// raised in a worker process pickles back to the caller as itself.
+pyo3::create_exception!(celltrain._celltrain, ScenarioError, PyValueError, "A scenario is invalid.");
 
-fn to_py_err(e: &ScenarioError) -> PyErr {
-    ScenarioErrorPy::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
+fn to_py_err(e: &InvalidScenario) -> PyErr {
+    ScenarioError::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
 }
 
 /// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
@@ -22,7 +25,7 @@ fn compile_and_run(
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-) -> Result<(Summary, Option<String>), ScenarioError> {
+) -> Result<(Summary, Option<String>), InvalidScenario> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
     } else {
@@ -90,6 +93,48 @@ fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, 
     compiled.map(|_| ()).map_err(|e| to_py_err(&e))
 }
 
+/// Seed 000's packet-train model (`celltrain gcra train`) as a dict: `cells_per_pdu`,
+/// `t_pcr_s`, `t_scr_s`, `tau_scr_s`, `idle_s`, `train_pdus` (eq. 2; None when unbounded),
+/// `train_min_gap_s` (eq. 2 reading; None when one PDU exceeds the MBS), `train_min_spacing_s`
+/// (eq. 3 as written) and `train_recovery_s`. Raises ValueError on bad arguments.
+#[pyfunction]
+#[pyo3(signature = (scr, mbs, gap, mtu=None, cells_per_pdu=None, pcr="155.52 Mbit/s"))]
+fn gcra_train<'py>(
+    py: Python<'py>,
+    scr: &str,
+    mbs: u32,
+    gap: &str,
+    mtu: Option<u64>,
+    cells_per_pdu: Option<u64>,
+    pcr: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    use celltrain_atm::contract::Bound as Count;
+    use celltrain_cli::PduSize;
+    let size = match (mtu, cells_per_pdu) {
+        (Some(m), None) => PduSize::Mtu(m),
+        (None, Some(c)) => PduSize::Cells(c),
+        _ => return Err(PyValueError::new_err("give exactly one of mtu and cells_per_pdu")),
+    };
+    let r = celltrain_cli::train_report(pcr, scr, mbs, size, gap).map_err(PyValueError::new_err)?;
+    let d = PyDict::new(py);
+    d.set_item("cells_per_pdu", r.model.cells_per_pdu())?;
+    d.set_item("t_pcr_s", r.model.t_pcr().as_duration().as_secs_f64())?;
+    d.set_item("t_scr_s", r.model.t_scr().as_duration().as_secs_f64())?;
+    d.set_item("tau_scr_s", r.model.tau_scr().as_secs_f64())?;
+    d.set_item("idle_s", r.idle.as_secs_f64())?;
+    d.set_item(
+        "train_pdus",
+        match r.max_pdus {
+            Count::Finite(n) => Some(n),
+            Count::Unbounded => None,
+        },
+    )?;
+    d.set_item("train_min_gap_s", r.min_idle_infinite.map(|t| t.as_secs_f64()))?;
+    d.set_item("train_min_spacing_s", r.min_spacing_eq3.map(|t| t.as_secs_f64()))?;
+    d.set_item("train_recovery_s", r.recovery_idle.as_secs_f64())?;
+    Ok(d)
+}
+
 /// The built-in scenarios as (name, paper, title).
 #[pyfunction]
 fn scenarios() -> Vec<(String, String, String)> {
@@ -98,12 +143,13 @@ fn scenarios() -> Vec<(String, String, String)> {
 
 #[pymodule]
 fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("ScenarioError", m.py().get_type::<ScenarioErrorPy>())?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", celltrain::VERSION)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(gcra_train, m)?)?;
     Ok(())
 }

@@ -25,5 +25,7 @@ pub mod trace;
 pub use metrics::Summary;
 pub use network::{Network, NetworkBuilder};
 
-/// The simulator's version, recorded in every result.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The simulator's version, recorded in every result: the package version and a fingerprint
+/// of the sources it was built from (`build.rs`), so results of different code never compare
+/// equal.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+src.", env!("CELLTRAIN_SOURCE_ID"));

@@ -14,7 +14,9 @@ fn run(name: &str, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
     let c = compile(name, &overrides, seed).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut net = c.network;
     net.run(&mut |_| {});
-    Summary::from_network(&net, c.meta, 0.0)
+    let s = Summary::from_network(&net, c.meta, 0.0);
+    assert_invariants(&s);
+    s
 }
 
 /// Short versions of the built-ins, so the whole table runs in seconds.
@@ -221,6 +223,37 @@ fn e1_rt_cells_are_protected_by_priority() {
     // The rt queue is served first, so nrt-VBR absorbs the overload.
     assert!(clr("nrt-vbr") > clr("rt-vbr"), "nrt {} rt {}", clr("nrt-vbr"), clr("rt-vbr"));
     assert!(clr("nrt-vbr") > 0.0);
+}
+
+/// An on/off source sends at its peak rate, one cell per slot of an adapter paced at that
+/// rate: it never queues, so even a small adapter buffer loses nothing (whole bursts handed
+/// over at once must not count as queued there), and the results match the unbounded adapter.
+#[test]
+fn on_off_sources_never_overflow_a_small_adapter_buffer() {
+    use celltrain::scenario::{compile_source, Source};
+    let sets = [("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "6"), ("n_nrt", "6")];
+    let big = run("E1-mux", &sets, Some(5));
+    let text = builtin::find("E1-mux").unwrap().text.replacen(
+        "name = \"rt{i}\"",
+        "name = \"rt{i}\"\nnic_buffer = \"4 cells\"",
+        1,
+    );
+    let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let c = compile_source(Source::new("small-nic.toml", text), &overrides, Some(5)).unwrap();
+    let mut net = c.network;
+    net.run(&mut |_| {});
+    let small = Summary::from_network(&net, c.meta, 0.0);
+    assert_invariants(&small);
+    for p in small.ports.iter().filter(|p| p.name.starts_with("rt")) {
+        assert_eq!(p.dropped_total, 0, "{}: dropped at the adapter", p.name);
+        assert!(p.max_queue_cells <= 1, "{}: max queue {}", p.name, p.max_queue_cells);
+    }
+    let clr = |s: &Summary, c: &str| s.categories.iter().find(|x| x.category == c).unwrap().clr;
+    assert_eq!(clr(&small, "rt-vbr"), clr(&big, "rt-vbr"));
+    assert_eq!(
+        small.vcs.iter().map(|v| v.cells_delivered).sum::<u64>(),
+        big.vcs.iter().map(|v| v.cells_delivered).sum::<u64>()
+    );
 }
 
 #[test]
@@ -465,6 +498,26 @@ fn seed000_policed_vbr_shapes() {
     let v7 = run("V7", &[("duration", "60 s")], None);
     assert_eq!(v7.vcs.len(), 2);
     assert!(v7.flows.iter().all(|f| f.vc == "vbr"));
+}
+
+/// Seed 000's PDU-level rate control (eq. 3): an adapter that keeps c·(T_SCR − T_PCR) of idle
+/// between PDUs (7.617 ms for 192-cell PDUs at SCR 10 Mbit/s) sends an endless conforming
+/// train, so the UPC never discards and TCP never retransmits; a shorter gap (eq. 2: a finite
+/// train) gets policed.
+#[test]
+fn pdu_rate_control_at_the_eq3_gap_is_never_policed() {
+    let long = &[("duration", "30 s")];
+    let at_eq3 = run("V1", &[long[0], ("pdu_gap", "7.618 ms")], None);
+    assert_invariants(&at_eq3);
+    assert_eq!(at_eq3.vcs[0].cells_policed, 0, "an eq. 3 train conforms");
+    assert_eq!(at_eq3.flows[0].segments_retransmitted, Some(0));
+    // One 9148-byte segment per 192 cells at the PCR + 7.618 ms: 8.99 Mbit/s at most.
+    let t = at_eq3.flows[0].transfer_throughput_bps.unwrap();
+    assert!((8.0e6..8.99e6).contains(&t), "throughput {t}");
+    let short_gap = run("V1", &[long[0], ("pdu_gap", "5 ms")], None);
+    assert!(short_gap.vcs[0].cells_policed > 0, "a gap below eq. 3 ends in policing");
+    assert!(short_gap.flows[0].segments_retransmitted.unwrap() > 0);
+    assert!(short_gap.flows[0].transfer_throughput_bps.is_none_or(|x| x < t), "unfinished, or slower");
 }
 
 /// Seed 000's preventive tagging keeps whole PDUs: every cell but the last of a

@@ -54,6 +54,8 @@ struct NodeSpec {
     shaping: bool,
     /// The adapter tags PDUs that would not conform (seed 000's preventive tagging).
     tagging: bool,
+    /// PDU-level rate control in the adapter: the least idle time between two PDUs (eq. 3).
+    pdu_gap: Option<SimDuration>,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -188,6 +190,7 @@ impl NetworkBuilder {
             adapter_rate: None,
             shaping: false,
             tagging: false,
+            pdu_gap: None,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -232,6 +235,12 @@ impl NetworkBuilder {
     /// VC's contract (CLP = 1 on every cell but the last).
     pub fn set_tagging(&mut self, node: NodeId) {
         self.nodes[node.index()].tagging = true;
+    }
+
+    /// Makes a host's adapter keep at least `gap` of idle time between the last cell of a PDU
+    /// and the first cell of the next (seed 000's PDU-level rate control, eq. 3).
+    pub fn set_pdu_gap(&mut self, node: NodeId, gap: SimDuration) {
+        self.nodes[node.index()].pdu_gap = Some(gap);
     }
 
     /// Gives a host's (or router's) adapter an AAL5 reassembly timer.
@@ -583,9 +592,23 @@ impl NetworkBuilder {
                     capture: None,
                     shaper: None,
                     tagger: None,
+                    pdu_gap: None,
+                    pdu_end: SimTime::ZERO,
+                    // A whole on/off burst may be handed over at once only where the buffer
+                    // cannot fill: the burst's cells count as queued until they start.
+                    burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
                 }
             })
             .collect();
+        for port in ports.iter_mut().filter(|p| p.is_nic) {
+            let node = &self.nodes[port.from.index()];
+            if let Some(gap) = node.pdu_gap {
+                if !port.analytic {
+                    return err(format!("host '{}': pdu_gap needs a single-FIFO adapter", node.name));
+                }
+                port.pdu_gap = Some(gap);
+            }
+        }
         for (i, port) in ports.iter_mut().enumerate() {
             let node = &self.nodes[port.from.index()];
             if !(node.shaping || node.tagging) || !port.is_nic {

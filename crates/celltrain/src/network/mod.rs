@@ -164,6 +164,14 @@ pub struct Port {
     /// VBR.2 rules; a PDU that would not conform whole is sent with every cell but the last
     /// CLP = 1 (analytic ports only).
     tagger: Option<celltrain_atm::contract::Upc>,
+    /// A host adapter's PDU-level rate control (seed 000, eq. 3): the least idle time between
+    /// the end of one PDU and the first cell of the next (analytic ports only).
+    pdu_gap: Option<SimDuration>,
+    /// When the last PDU's last cell finished leaving (with `pdu_gap`).
+    pdu_end: SimTime,
+    /// An on/off source on this adapter may hand over a whole burst at once (the adapter's
+    /// buffer is unbounded, so the burst's cells, queued until they start, are never dropped).
+    burst_handoff: bool,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -473,19 +481,24 @@ impl Network {
                 }
                 None => port.clock.free_at().max(now),
             };
-            if port.starts.is_empty() && start == now {
-                match port.queue.pass_through(&cell) {
-                    Ok(()) => self.start_cell(p, cell, now),
-                    Err(_) => self.cell_lost(cell),
-                }
-                return;
-            }
-            if port.queue.admit_virtual(&cell, now).is_err() {
+            let start = match port.pdu_gap {
+                Some(gap) if cell.index == 0 && cell.kind == CellKind::Aal5 => start.max(port.pdu_end + gap),
+                _ => start,
+            };
+            let admitted = if port.starts.is_empty() && start == now {
+                port.queue.pass_through(&cell)
+            } else {
+                port.queue.admit_virtual(&cell, now).map(|()| port.starts.push_back(start))
+            };
+            if admitted.is_err() {
                 self.cell_lost(cell);
                 return;
             }
-            port.starts.push_back(start);
             self.start_cell(p, cell, start);
+            let port = &mut self.ports[p.index()];
+            if port.pdu_gap.is_some() && cell.end_of_frame {
+                port.pdu_end = port.clock.free_at();
+            }
             return;
         }
         // Two transmitters at the same rate round their slot grids independently, so a cell
@@ -667,7 +680,7 @@ impl Network {
                 let port = &self.ports[first.index()];
                 // An adapter that is a single FIFO paced at exactly the source's peak rate
                 // spaces a burst's cells as the source would: hand it the whole burst.
-                let (cells, next) = if port.analytic && port.clock.service_rate() == src.pcr {
+                let (cells, next) = if port.analytic && port.burst_handoff && port.clock.service_rate() == src.pcr {
                     src.burst(now)
                 } else {
                     (1, src.step(now))

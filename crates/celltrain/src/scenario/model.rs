@@ -22,6 +22,9 @@ pub struct Compiled {
     pub meta: RunMeta,
 }
 
+/// Error locations of named hosts and VCs, keyed by how the builder's messages name them.
+type Places = std::collections::BTreeMap<String, ScenarioError>;
+
 /// Default switch output buffer (seed 001: 8192 cells).
 const DEFAULT_BUFFER_CELLS: u64 = 8192;
 /// Default IP MTU for EPD thresholds written in MTUs (Classical IP over ATM, RFC 1626).
@@ -79,6 +82,9 @@ pub fn compile_source(
 
     let mode = sim.opt_keyword("mode", &["cell", "packet"])?.unwrap_or("cell");
     let mut b = NetworkBuilder::new(seed, duration, warmup);
+    // Where each host and VC is written, for the errors the builder can only find once the
+    // whole network is known ("VC 'x': …", "host 'y': …").
+    let mut places = Places::new();
     if mode == "packet" {
         b.set_mode(Mode::Packet);
     }
@@ -124,8 +130,11 @@ pub fn compile_source(
             }
             // "0 s" means no timer, so that a parameter can switch it off.
             let ras = v.opt_duration("reassembly_timeout")?.filter(|t| !t.is_zero());
+            // Likewise "0 s": no PDU-level rate control.
+            let pdu_gap = v.opt_duration("pdu_gap")?.filter(|t| !t.is_zero());
             for name in names {
                 let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                places.entry(format!("host '{name}'")).or_insert_with(|| v.key_error(name_key(&v), ""));
                 b.set_processing(h, send, recv);
                 if let Some(t) = ras {
                     b.set_reassembly_timeout(h, t);
@@ -138,6 +147,9 @@ pub fn compile_source(
                 }
                 if tagging {
                     b.set_tagging(h);
+                }
+                if let Some(gap) = pdu_gap {
+                    b.set_pdu_gap(h, gap);
                 }
             }
             v.finish()?;
@@ -189,7 +201,7 @@ pub fn compile_source(
     for flow in root.array_of_tables("flow")? {
         for inst in expand(&flow)? {
             let v = inst.view(&loaded.source);
-            add_flow(&mut b, &v, inst.index, seed, &link_rates)?;
+            add_flow(&mut b, &v, inst.index, seed, &link_rates, &mut places)?;
             v.finish()?;
         }
     }
@@ -237,7 +249,11 @@ pub fn compile_source(
         b.set_record(req);
     }
     root.finish()?;
-    let network = b.build().map_err(|e| root.error(e.0))?;
+    let network =
+        b.build().map_err(|e| match places.iter().find(|(subject, _)| e.0.starts_with(subject.as_str())) {
+            Some((_, at)) => ScenarioError { message: e.0, ..at.clone() },
+            None => root.error(e.0),
+        })?;
     let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
     Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
 }
@@ -351,7 +367,11 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
         ));
     }
     if cells < 0 {
-        return Err(v.key_error("epd_excess", format!("EPD threshold of {cells} cells is below zero")));
+        // The automatic threshold min{0.8·B, B − 3·MTU} comes from the buffer itself.
+        let key = ["epd_excess", "epd_threshold"].into_iter().find(|k| v.contains(k)).unwrap_or("buffer");
+        return Err(
+            v.key_error(key, format!("EPD threshold of {cells} cells is below zero (buffer of {buffer} cells)"))
+        );
     }
     Ok(PortConfig {
         buffer_cells: buffer,
@@ -406,6 +426,7 @@ fn add_flow(
     index: u64,
     seed: u64,
     links: &[((NodeId, NodeId), BitRate)],
+    places: &mut Places,
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = v.req_str_list("path")?;
@@ -456,6 +477,8 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
+    let vc_key = if v.contains("vc") { "vc" } else { "path" };
+    places.entry(format!("VC '{}'", vc_name.as_deref().unwrap_or(&name))).or_insert_with(|| v.key_error(vc_key, ""));
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
         let config = tcp_config(&app)?;
