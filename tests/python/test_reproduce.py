@@ -65,6 +65,12 @@ def test_quick_report_files(report_dir):
     for claim, verdicts in v_claims.items():
         assert "not yet runnable" not in verdicts, claim
     assert "img/V2-" in md and "eq. (2)" in md and "7.6 ms" in md
+    # Every seed-000 claim that does not hold says why (its if_not finding); one that holds does not.
+    for block in re.split(r"\n(?=\*\*V\d\.)", md.split("\n## V1\n", 1)[1].split("\n## Not yet runnable", 1)[0])[1:]:
+        claim = block.split("**", 2)[1]
+        fails = "❌ does not hold" in block.split("\n## ", 1)[0]
+        assert fails == ("*Why it does not hold:*" in block.split("\n## ", 1)[0]), claim
+    assert "V5.pdu-rate-conforms" in md
     assert verdict_of["A5.udp-gain"] == "⏳ not yet runnable"
     assert verdict_of["A3.abr-wins"] == "⏳ not yet runnable"
     assert verdict_of["A1.udp-ubr"] == "✅ holds"
