@@ -276,8 +276,14 @@ fn same_seed_same_run_other_seed_other_run() {
 #[test]
 fn golden_results() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
-    for b in builtin::all() {
-        let s = run(b.name, &short(b.name), None);
+    // Every built-in, and T1 as a packet network too (seed 002's comparison).
+    let cases = builtin::all().iter().map(|b| (b.name.to_string(), b.name, short(b.name))).chain(std::iter::once((
+        "T1-packet".to_string(),
+        "T1",
+        [short("T1"), vec![("mode", "packet")]].concat(),
+    )));
+    for (golden_name, name, sets) in cases {
+        let s = run(name, &sets, None);
         let golden = serde_json::json!({
             "scenario": s.scenario,
             "trace_hash": s.trace_hash,
@@ -286,8 +292,9 @@ fn golden_results() {
             "flows": s.flows.iter().map(|f| serde_json::json!([f.name, f.packets_sent, f.packets_delivered, f.packets_lost])).collect::<Vec<_>>(),
             "vcs": s.vcs.iter().map(|v| serde_json::json!([v.name, v.cells_sent, v.cells_delivered, v.cells_dropped, v.frames_lost])).collect::<Vec<_>>(),
             "ports": s.ports.iter().filter(|p| p.cells_in > 0).map(|p| serde_json::json!([p.name, p.cells_out, p.dropped_total, p.max_queue_cells])).collect::<Vec<_>>(),
+            "packet_ports": s.ports.iter().filter(|p| p.packets_in.is_some_and(|n| n > 0)).map(|p| serde_json::json!([p.name, p.packets_out, p.packets_dropped, p.max_queue_bytes])).collect::<Vec<_>>(),
         });
-        let path = dir.join(format!("{}.json", b.name));
+        let path = dir.join(format!("{golden_name}.json"));
         let text = serde_json::to_string_pretty(&golden).unwrap() + "\n";
         if std::env::var_os("CELLTRAIN_BLESS").is_some() {
             std::fs::write(&path, &text).unwrap();
@@ -295,7 +302,7 @@ fn golden_results() {
         }
         let expected = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| panic!("{}: no golden file; run with CELLTRAIN_BLESS=1", path.display()));
-        assert_eq!(text, expected, "{}: result differs from the golden file", b.name);
+        assert_eq!(text, expected, "{golden_name}: result differs from the golden file");
     }
 }
 
