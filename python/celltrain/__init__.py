@@ -57,6 +57,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'celltrain' has no attribute {name!r}")
 
 
+# The compiled class is ``celltrain._celltrain.ScenarioError`` and its ``args`` are
+# (message, file, line, key, detail): pickle rebuilds it from them, so an error raised in a
+# worker process reaches the caller whole; the properties below only read ``args``.
 def _error_fields(self: ScenarioError) -> tuple:
     args = self.args
     return args if len(args) == 5 else (str(self.args[0]) if self.args else "", None, None, None, "")

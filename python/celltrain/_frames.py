@@ -1,8 +1,11 @@
 """Summaries as pandas DataFrames with explicit dtypes.
 
-Counts are ``int64``, rates, ratios and times ``float64``, names strings, and the
-few low-cardinality labels (flow kind, service category, port policy) ``category``.
-Fields that a later simulator version adds to a summary come along as extra columns.
+Counts are ``int64`` (``Int64`` when some are null: the TCP counters of UDP flows, the
+packet counters of cell-mode ports), rates, ratios and times ``float64`` (NaN when
+null), names strings, and the few low-cardinality labels (flow kind, service category,
+port policy) ``category``: no column is ``object``. Fields that a later simulator version
+adds to a summary come along as extra columns, typed from their values (all-null ones as
+``float64``).
 """
 
 from __future__ import annotations
@@ -24,17 +27,26 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     # TCP flows only (null for the others); present when the simulator reports them.
     ("segments_sent", I64 + "?"), ("segments_retransmitted", I64 + "?"),
     ("retransmission_ratio", F64 + "?"), ("timeouts", I64 + "?"), ("fast_retransmits", I64 + "?"),
+    # Sized TCP transfers and TCP senders' bursts (null when they do not apply).
+    ("completion_s", F64 + "?"), ("transfer_throughput_bps", F64 + "?"), ("bursts", I64 + "?"),
+    ("mean_burst_segments", F64 + "?"), ("mean_idle_s", F64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),
     ("cells_dropped", I64), ("clr", F64), ("frames_sent", I64), ("frames_delivered", I64),
     ("frames_lost", I64), ("flr", F64), ("corrupted_pdus", I64),
+    # UPC, preventive tagging and reassembly timer.
+    ("cells_policed", I64 + "?"), ("cells_tagged", I64 + "?"), ("frames_tagged", I64 + "?"),
+    ("reassembly_timeouts", I64 + "?"),
 ]  # fmt: skip
 PORT_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("rate_bps", I64), ("policy", CAT), ("cells_in", I64), ("cells_out", I64),
     ("dropped_total", I64), ("dropped_buffer_full", I64), ("dropped_epd", I64),
     ("dropped_ppd", I64), ("dropped_clp1", I64), ("queued_at_start", I64), ("queued_at_end", I64),
     ("max_queue_cells", I64), ("mean_queue_cells", F64), ("utilization", F64),
+    # Packet mode only (null in cell mode).
+    ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
+    ("max_queue_bytes", I64 + "?"), ("mean_queue_bytes", F64 + "?"),
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [
     ("category", CAT), ("cells_sent", I64), ("cells_dropped", I64), ("clr", F64),
@@ -45,7 +57,7 @@ AGGREGATE_COLUMNS: List[Tuple[str, str]] = [
     ("goodput_bps", F64), ("max_goodput_bps", F64), ("efficiency", F64),
     ("fairness_index", F64), ("bottleneck", STR), ("n_flows", I64), ("mean_plr", F64),
     ("mean_clr", F64), ("mean_retransmission_ratio", F64), ("duration_s", F64), ("warmup_s", F64), ("events", I64),
-    ("wall_s", F64), ("trace_hash", STR), ("version", STR), ("key", STR),
+    ("wall_s", F64), ("trace_hash", STR), ("scenario_sha256", STR), ("version", STR), ("key", STR),
 ]  # fmt: skip
 
 
@@ -79,7 +91,7 @@ def _typed(rows: Sequence[Mapping[str, Any]], columns: Sequence[Tuple[str, str]]
         else:
             data[name] = pd.Series([np.nan if v is None else v for v in values], dtype=F64)
     for name in extra:
-        data[name] = pd.Series([row.get(name) for row in rows])
+        data[name] = _column_values([row.get(name) for row in rows], missing=F64)
     return pd.DataFrame(data, columns=names + extra)
 
 
@@ -112,7 +124,9 @@ def categories_frame(categories: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 # Sweeps: many summaries, one tidy table per kind of row
 
 
-def aggregate_row(summary: Mapping[str, Any], key: Optional[str] = None) -> Dict[str, Any]:
+def aggregate_row(
+    summary: Mapping[str, Any], key: Optional[str] = None, scenario_sha256: Optional[str] = None
+) -> Dict[str, Any]:
     a = summary["aggregate"]
     flows = summary["flows"]
     vcs = summary["vcs"]
@@ -132,6 +146,7 @@ def aggregate_row(summary: Mapping[str, Any], key: Optional[str] = None) -> Dict
         "events": summary.get("events"),
         "wall_s": summary.get("wall_s"),
         "trace_hash": summary.get("trace_hash"),
+        "scenario_sha256": scenario_sha256,
         "version": summary.get("version"),
         "key": key,
     }
@@ -147,8 +162,12 @@ def _value_sort_key(v: Any) -> Tuple[int, Any]:
     return (1, str(v))
 
 
-def _column_values(values: List[Any]) -> pd.Series:
+def _column_values(values: List[Any], missing: Any = object) -> pd.Series:
+    """A column of values whose type is not declared: ``int64`` (``Int64`` with nulls),
+    ``float64``, strings, or ``missing`` when every value is null."""
     kinds = {type(v) for v in values if v is not None}
+    if not kinds and values:
+        return pd.Series([np.nan] * len(values) if missing == F64 else values, dtype=missing)
     if kinds and kinds <= {int}:
         return pd.Series(values, dtype="Int64" if None in values else I64)
     if kinds and kinds <= {int, float}:
@@ -162,14 +181,17 @@ def tidy_tables(
     entries: Iterable[Tuple[Mapping[str, Any], Mapping[str, Any], Optional[str]]],
     param_names: Sequence[str] = (),
     extra_labels: Sequence[str] = (),
+    scenario_hashes: Optional[Mapping[str, str]] = None,
 ) -> Dict[str, pd.DataFrame]:
     """Builds the tidy tables of a sweep from ``(labels, summary, key)`` entries.
 
     ``labels`` maps swept parameter names (and e.g. ``variant``) to the values of the
     point. The identifying columns are ``scenario``, the labels in ``extra_labels``, the
     swept parameters (plus every resolved parameter that differs between entries) and
-    ``seed``; rows are sorted by them.
+    ``seed``; rows are sorted by them. ``scenario_hashes`` maps keys to the
+    ``scenario_sha256`` column of ``aggregate``.
     """
+    hashes = dict(scenario_hashes or {})
     entries = list(entries)
     names = list(param_names)
     for labels, _s, _k in entries:
@@ -210,6 +232,15 @@ def tidy_tables(
     )
     id_cols = ["scenario", *extra_labels, *[n if n not in _RESERVED else f"param_{n}" for n in names], "seed"]
 
+    # A column that is null throughout one table (a parameter of the scenarios without
+    # VCs, in ``vcs``) takes the type it has over all the entries.
+    src_names = ["scenario", *extra_labels, *names, "seed"]
+    every = [ident(labels, s) for labels, s, _k in entries]
+    null_dtype = {}
+    for src in src_names:
+        dtype = _column_values([r[src] for r in every]).dtype
+        null_dtype[src] = "Int64" if str(dtype) in (I64, "Int64") else dtype
+
     def build(rows_of, columns) -> pd.DataFrame:
         idents: List[Dict[str, Any]] = []
         rows: List[Mapping[str, Any]] = []
@@ -220,9 +251,8 @@ def tidy_tables(
                 rows.append(row)
         body = _typed(rows, columns)
         head: Dict[str, Any] = {}
-        src_names = ["scenario", *extra_labels, *names, "seed"]
         for col, src in zip(id_cols, src_names):
-            head[col] = _column_values([r[src] for r in idents])
+            head[col] = _column_values([r[src] for r in idents], missing=null_dtype[src])
         head_df = pd.DataFrame(head, columns=id_cols, index=body.index)
         return pd.concat([head_df, body], axis=1)
 
@@ -231,7 +261,7 @@ def tidy_tables(
         "vcs": build(lambda s, k: s["vcs"], VC_COLUMNS),
         "ports": build(lambda s, k: [_flat_port(p) for p in s["ports"]], PORT_COLUMNS),
         "categories": build(lambda s, k: s["categories"], CATEGORY_COLUMNS),
-        "aggregate": build(lambda s, k: [aggregate_row(s, k)], AGGREGATE_COLUMNS),
+        "aggregate": build(lambda s, k: [aggregate_row(s, k, hashes.get(k or ""))], AGGREGATE_COLUMNS),
     }
 
 

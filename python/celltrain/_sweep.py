@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import re
+import sys
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, 
 from . import _celltrain
 from ._atomic import write_atomic
 from ._core import ResolvedScenario, Scenario, param_text
-from ._store import Store, key_of, point_identity
+from ._store import Store, canonical, key_of, point_identity
 from ._worker import run_point
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +39,9 @@ class SweepResult:
         ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
         (mean of the VCs' cell loss ratios), ``mean_retransmission_ratio`` (mean over the
         TCP flows; NaN without TCP), ``duration_s``, ``warmup_s``, ``events``,
-        ``wall_s``, ``trace_hash``, ``version`` and ``key`` (the store key).
+        ``wall_s``, ``trace_hash``, ``scenario_sha256`` (the first 12 hex digits of the
+        SHA-256 of the scenario text the run used), ``version`` (the simulator's) and
+        ``key`` (the store key).
     vcs, ports, categories : pandas.DataFrame
         Tidy tables of the VCs, ports and service categories, like ``flows``.
     summaries : list of dict
@@ -48,7 +51,9 @@ class SweepResult:
     stats : dict
         ``total``, ``reused`` (valid stored results), ``computed`` (new runs, including
         ``recomputed``), ``recomputed`` (stored results found invalid and replaced) and
-        ``problems`` (``[(path, reason), …]`` of the invalid ones).
+        ``problems`` (``[(path, reason), …]`` of the invalid ones); from :func:`load`,
+        also ``conflicts`` (points with results of more than one scenario text or
+        simulator version) and ``filtered`` (records left out by its filters).
     store : pathlib.Path or None
     """
 
@@ -58,12 +63,15 @@ class SweepResult:
         params: Sequence[str],
         stats: Dict[str, Any],
         store: Optional[Path],
+        identities: Optional[Mapping[str, Mapping[str, Any]]] = None,
     ) -> None:
         from ._frames import tidy_tables
 
         self._entries = entries
         self._names = list(params)
-        tables = tidy_tables(entries, params)
+        self._identities = dict(identities or {})
+        hashes = {k: i["scenario_sha256"][:12] for k, i in self._identities.items() if i.get("scenario_sha256")}
+        tables = tidy_tables(entries, params, scenario_hashes=hashes)
         self.flows: "pd.DataFrame" = tables["flows"]
         self.vcs: "pd.DataFrame" = tables["vcs"]
         self.ports: "pd.DataFrame" = tables["ports"]
@@ -105,10 +113,12 @@ class SweepResult:
 def combine(results: Sequence[SweepResult]) -> SweepResult:
     """One :class:`SweepResult` of several (e.g. one sweep per variant)."""
     entries: List[Tuple[Dict[str, Any], Dict[str, Any], Optional[str]]] = []
+    identities: Dict[str, Mapping[str, Any]] = {}
     names: List[str] = []
     stats: Dict[str, Any] = {"total": 0, "reused": 0, "computed": 0, "recomputed": 0, "problems": []}
     for r in results:
         entries += r._entries
+        identities.update(r._identities)
         for n in r._names:
             if n not in names:
                 names.append(n)
@@ -116,7 +126,7 @@ def combine(results: Sequence[SweepResult]) -> SweepResult:
             stats[k] += r.stats.get(k, 0)
         stats["problems"] += r.stats.get("problems", [])
     store = results[0].store if results else None
-    return SweepResult(entries, names, stats, store)
+    return SweepResult(entries, names, stats, store, identities)
 
 
 def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
@@ -151,6 +161,21 @@ def grid_points(grid: Grid) -> List[Dict[str, Any]]:
             if not isinstance(v, (str, int, float, bool)):
                 raise TypeError(f"grid[{name!r}]: {v!r} is not a str, int, float or bool")
     return [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+
+
+def interactive() -> bool:
+    """True when a progress bar has a watcher: stderr is a terminal or we run in Jupyter."""
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):  # a replaced or closed stderr
+        pass
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+        return shell is not None and "IPKernelApp" in shell.config
+    except Exception:  # an IPython without a shell, or not the real one
+        return False
 
 
 def _is_dask_client(executor: Any) -> bool:
@@ -195,7 +220,8 @@ def sweep(
         (a ``ThreadPoolExecutor`` works well: the simulator releases the interpreter lock),
         or a Dask ``distributed.Client`` (its workers need celltrain installed).
     progress
-        A progress bar with ETA (tqdm) when stderr is a terminal.
+        A progress bar with ETA (tqdm) when someone watches: stderr is a terminal, or this
+        is a Jupyter kernel (a widget there). ``False``: never.
     params
         Parameters set at every point (``{"duration": "0.5 s"}``), or a function of the
         point returning them (derived parameters: ``lambda p: {"udp_rate":
@@ -263,15 +289,14 @@ def sweep(
         )
 
     bar = None
-    if progress:
-        from tqdm import tqdm
+    if progress and interactive():
+        from tqdm.auto import tqdm  # a widget in Jupyter (text without ipywidgets)
 
         bar = tqdm(
             total=len(tasks),
             initial=len(tasks) - len(todo),
             desc=f"sweep {resolved.ref if resolved.kind != 'text' else 'scenario'}",
             unit="run",
-            disable=None,  # only on a terminal
             dynamic_ncols=True,
             smoothing=0.05,
         )
@@ -307,7 +332,8 @@ def sweep(
         "recomputed": len(problems),
         "problems": problems,
     }
-    return SweepResult(entries, names, stats, the_store.root if the_store else None)
+    identities = {t[4]: t[3] for t in tasks}
+    return SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
 
 
 def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:
@@ -343,28 +369,48 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
             owned.shutdown(wait=True)
 
 
-def load(store: Union[str, "os.PathLike[str]"], strict: bool = False) -> SweepResult:
+def load(
+    store: Union[str, "os.PathLike[str]"],
+    strict: bool = False,
+    *,
+    latest: bool = False,
+    scenario: Optional[str] = None,
+    version: Optional[str] = None,
+) -> SweepResult:
     """Reads every valid result of a store back as a :class:`SweepResult`.
 
     Invalid records (corrupted, truncated, under a wrong key) are never used: they are
     listed in ``stats["problems"]`` with a warning, or raise ``ValueError`` if ``strict``.
     A sweep over the same store recomputes them.
+
+    A store keeps the results of every scenario text and simulator version it was swept
+    with (they have other keys), so after a scenario was edited — in a way that leaves its
+    parameters as they were — or the simulator changed, a point and seed can have two
+    results that look like two runs of one seed. The ``aggregate`` table tells them apart
+    by ``scenario_sha256`` and ``version``; ``load`` warns about such points (counted in
+    ``stats["conflicts"]``), and these keyword arguments select records:
+
+    latest
+        For each scenario (by its ``[scenario] id``), only the records of the scenario text
+        and simulator version of its most recently written record.
+    scenario
+        Only the records of the scenario text whose SHA-256 starts with this (the
+        ``scenario_sha256`` column's value, or more digits).
+    version
+        Only the records of this simulator version (``celltrain.__version__``).
+
+    A ``scenario`` or ``version`` that no valid record has raises ``ValueError``.
     """
     the_store = Store(store)
     if not the_store.root.is_dir():
         raise FileNotFoundError(f"{the_store.root}: no such store")
-    entries = []
+    records = []
     problems = []
-    names: List[str] = []
     for path, record, problem in the_store.scan():
         if record is None:
             problems.append((str(path), problem or "invalid"))
-            continue
-        labels = {str(k): v for k, v in record.get("labels") or []}
-        for k in labels:
-            if k not in names:
-                names.append(k)
-        entries.append((labels, record["summary"], record["key"]))
+        else:
+            records.append(record)
     if problems:
         message = f"{len(problems)} invalid record(s) in {the_store.root} skipped: " + "; ".join(
             f"{Path(p).name}: {why}" for p, why in problems[:5]
@@ -372,8 +418,71 @@ def load(store: Union[str, "os.PathLike[str]"], strict: bool = False) -> SweepRe
         if strict:
             raise ValueError(message)
         warnings.warn(message, RuntimeWarning, stacklevel=2)
-    stats = {"total": len(entries), "reused": len(entries), "computed": 0, "recomputed": 0, "problems": problems}
-    return SweepResult(entries, names, stats, the_store.root)
+
+    def text_of(r: Mapping[str, Any]) -> Tuple[str, str]:
+        return (str(r["identity"].get("scenario_sha256")), str(r["identity"].get("simulator")))
+
+    total = len(records)
+    if scenario is not None:
+        prefix = scenario.strip().lower()
+        chosen = [r for r in records if prefix and text_of(r)[0].startswith(prefix)]
+        if not chosen:
+            known = ", ".join(sorted({text_of(r)[0][:12] for r in records})) or "none"
+            raise ValueError(f"{the_store.root}: no record of scenario {scenario!r} (stored: {known})")
+        records = chosen
+    if version is not None:
+        chosen = [r for r in records if text_of(r)[1] == version]
+        if not chosen:
+            known = ", ".join(sorted({text_of(r)[1] for r in records})) or "none"
+            raise ValueError(f"{the_store.root}: no record of version {version!r} (stored: {known})")
+        records = chosen
+    if latest:
+        newest: Dict[str, Tuple[float, Tuple[str, str]]] = {}
+        for r in records:
+            name = r["summary"]["scenario"]
+            when = float(r.get("written_unix") or 0)
+            if name not in newest or when > newest[name][0]:
+                newest[name] = (when, text_of(r))
+        records = [r for r in records if text_of(r) == newest[r["summary"]["scenario"]][1]]
+
+    # Points (scenario, resolved parameters, other labels, seed) with more than one text.
+    texts: Dict[str, set] = {}
+    for r in records:
+        summary = r["summary"]
+        labels = {str(k): v for k, v in r.get("labels") or [] if str(k) not in summary.get("params", {})}
+        point = canonical([summary["scenario"], summary.get("params", {}), labels, summary["seed"]])
+        texts.setdefault(point, set()).add(text_of(r))
+    conflicts = [(json.loads(p), t) for p, t in texts.items() if len(t) > 1]
+    if conflicts:
+        (name, _params, _labels, seed), seen = conflicts[0]
+        warnings.warn(
+            f"{the_store.root}: {len(conflicts)} point(s) have results of more than one scenario text or "
+            f"simulator version, which look like duplicate seeds (e.g. {name} seed {seed}: "
+            + ", ".join(f"scenario {sha[:12]} version {v}" for sha, v in sorted(seen))
+            + "); load(..., latest=True), scenario=SHA256 or version=V selects one",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+    entries = []
+    names: List[str] = []
+    for record in records:
+        labels = {str(k): v for k, v in record.get("labels") or []}
+        for k in labels:
+            if k not in names:
+                names.append(k)
+        entries.append((labels, record["summary"], record["key"]))
+    stats = {
+        "total": len(entries),
+        "reused": len(entries),
+        "computed": 0,
+        "recomputed": 0,
+        "problems": problems,
+        "conflicts": len(conflicts),
+        "filtered": total - len(records),
+    }
+    identities = {r["key"]: r["identity"] for r in records}
+    return SweepResult(entries, names, stats, the_store.root, identities)
 
 
 # --------------------------------------------------------------------------------------

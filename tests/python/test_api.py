@@ -213,3 +213,118 @@ def test_timeseries_is_a_dataframe_when_recorded(tmp_path):
     r.write(tmp_path)
     assert (tmp_path / "timeseries.csv").read_text().startswith("time_s,h1->sw1.queue\n")
     assert celltrain.run("A4", params={"duration": "0.2 s", "warmup": "0.1 s"}).timeseries is None
+
+
+BAD_DURATION = '[scenario]\nid = "x"\ntitle = "y"\n[simulation]\nduration = "1 parsec"\n'
+
+
+def _assert_bad_duration(err):
+    assert type(err) is celltrain.ScenarioError
+    assert (err.file, err.line, err.key) == ("<string>", 5, "simulation.duration")
+    assert str(err).startswith('<string>:5: simulation.duration: bad duration "1 parsec"')
+
+
+def test_scenario_error_survives_pickling_and_worker_processes():
+    import multiprocessing
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    from celltrain._worker import run_point
+
+    assert (celltrain.ScenarioError.__module__, celltrain.ScenarioError.__qualname__) == (
+        "celltrain._celltrain", "ScenarioError",
+    )  # fmt: skip
+    with pytest.raises(celltrain.ScenarioError) as info:
+        celltrain.run(BAD_DURATION)
+    _assert_bad_duration(pickle.loads(pickle.dumps(info.value)))
+    # Unpickled by a fresh interpreter (which imports celltrain to find the class).
+    code = (
+        "import pickle, sys; e = pickle.loads(sys.stdin.buffer.read()); "
+        "print(type(e).__module__, type(e).__name__, e.file, e.line, e.key, sep='|')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(info.value), capture_output=True, check=True)
+    assert out.stdout.decode().strip() == "celltrain._celltrain|ScenarioError|<string>|5|simulation.duration"
+    # Raised in the worker processes of a sweep (sweep itself validates first, so run the
+    # function its workers run), forked and spawned.
+    for method in ("fork", "spawn"):
+        if method not in multiprocessing.get_all_start_methods():
+            continue
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method)) as pool:
+            with pytest.raises(celltrain.ScenarioError) as info:
+                pool.submit(run_point, BAD_DURATION, [], None).result()
+        _assert_bad_duration(info.value)
+
+
+TYPED_RUNS = [
+    ("A1-tcp", {"duration": "0.3 s", "warmup": "0.1 s"}),
+    ("A1-udp", {"duration": "0.3 s", "warmup": "0.1 s"}),
+    ("V1", {"duration": "20 s"}),
+    ("T1", {"mode": "packet", "duration": "0.3 s", "warmup": "0.1 s"}),
+]
+STRING_COLUMNS = {"scenario", "name", "vc", "bottleneck", "trace_hash", "scenario_sha256", "version", "key"}
+CATEGORY_COLUMNS = {"kind", "category", "policy"}
+
+
+def _assert_typed(df: pd.DataFrame, what: str, params: frozenset = frozenset()) -> None:
+    for col, dtype in df.dtypes.items():
+        where = f"{what}.{col} ({dtype})"
+        if col in STRING_COLUMNS:
+            assert pd.api.types.is_string_dtype(dtype), where
+        elif col in CATEGORY_COLUMNS:
+            assert isinstance(dtype, pd.CategoricalDtype), where
+        elif col in params:  # "0.3 s" or 5: text or a number
+            assert dtype != object, where
+            assert pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_string_dtype(dtype), where
+        else:
+            assert dtype != object and pd.api.types.is_numeric_dtype(dtype), where
+
+
+def test_every_numeric_column_has_a_numeric_dtype():
+    from celltrain._frames import tidy_tables
+
+    results = [celltrain.run(name, params=params) for name, params in TYPED_RUNS]
+    kinds = set()
+    for (name, _p), r in zip(TYPED_RUNS, results):
+        for table in ("flows", "vcs", "ports", "categories"):
+            _assert_typed(getattr(r, table), f"{name} {table}")
+        kinds |= set(r.flows["kind"])
+    assert kinds == {"tcp", "udp"}
+    tcp, udp, v1, packet = results
+    assert tcp.flows["bursts"].dtype == "int64" and tcp.flows["mean_idle_s"].dtype == "float64"
+    assert udp.flows["bursts"].dtype == "Int64" and udp.flows["bursts"].isna().all()
+    assert udp.flows["completion_s"].dtype == "float64" and udp.flows["completion_s"].isna().all()
+    assert tcp.ports["packets_in"].dtype == "Int64" and tcp.ports["mean_queue_bytes"].isna().all()
+    assert packet.ports["packets_in"].dtype == "int64" and (packet.ports["packets_in"] > 0).any()
+    assert packet.ports["max_queue_bytes"].dtype == "int64" and packet.ports["mean_queue_bytes"].dtype == "float64"
+    assert v1.vcs["cells_policed"].dtype == "int64"
+    # The tidy tables of a sweep mixing them (nulls where a scenario lacks a measure).
+    tables = tidy_tables([({}, r.summary, str(i)) for i, r in enumerate(results)])
+    params = frozenset(p for r in results for p in r.params) | {"seed"}
+    for table, df in tables.items():
+        _assert_typed(df, f"sweep {table}", params)
+    assert tables["vcs"]["n_senders"].dtype == "Int64"  # T1 (packet mode) has no VCs: null throughout
+
+
+def test_the_typed_stub_declares_exactly_the_compiled_modules_names():
+    import ast
+    import inspect
+
+    from celltrain import _celltrain
+
+    stub = ast.parse((Path(celltrain.__file__).parent / "_celltrain.pyi").read_text())
+    declared = {}
+    for node in stub.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            declared[node.name] = node
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            declared[node.target.id] = node
+        elif isinstance(node, ast.Assign):
+            declared.update((t.id, node) for t in node.targets if isinstance(t, ast.Name))
+    public = {n for n in dir(_celltrain) if not (n.startswith("__") and n.endswith("__"))} | {"__version__"}
+    assert set(declared) == public
+    # And each function with the compiled one's parameters, in order.
+    for name, node in declared.items():
+        if isinstance(node, ast.FunctionDef):
+            args = node.args
+            stub_params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+            assert stub_params == list(inspect.signature(getattr(_celltrain, name)).parameters), name

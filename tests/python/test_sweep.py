@@ -1,5 +1,6 @@
 """Sweeps: parallel engines agree, the store resumes and never reuses a bad result."""
 
+import hashlib
 import json
 import os
 import signal
@@ -7,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 import time
+import types
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -91,11 +94,15 @@ def test_parallel_engines_give_identical_results(serial, tmp_path):
 
 
 def test_dask_local_cluster_gives_identical_results(serial):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            on_dask = celltrain.sweep("A5-udp", grid=GRID, seeds=SEEDS, executor=client, progress=False, params=PARAMS)
-    assert_same(serial, on_dask)
+    distributed = pytest.importorskip("distributed", reason="Dask's `distributed` is not installed")
+    # Worker processes, as on a real cluster: the runs and their results cross process boundaries.
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        on_dask = celltrain.sweep("A5-udp", grid=GRID, seeds=SEEDS, executor=client, progress=False, params=PARAMS)
+        workers = client.run(os.getpid)
+    assert len(set(workers.values())) == 2 and os.getpid() not in workers.values()
+    assert_same(serial, on_dask)  # aggregate (but wall time), flows, vcs, ports, categories
 
 
 def test_rerun_reuses_and_load_reads_the_store(serial, tmp_path):
@@ -298,3 +305,120 @@ def test_cli_sweep_on_dask_local(tmp_path, cli):
               "--dask", "local", "--jobs", "1", "--quiet")  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert "2 runs: 0 reused from the store, 2 computed" in res.stderr
+
+
+def test_load_tells_apart_the_results_of_two_scenario_texts(tmp_path):
+    path = tmp_path / "a4.toml"
+    text = celltrain.show("A4")
+    path.write_text(text)
+    store = tmp_path / "store"
+    old = celltrain.sweep(str(path), grid={"n_sources": [2, 3]}, store=store, jobs=1, progress=False, params=SHORT)
+    sha_old = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert list(old.aggregate["scenario_sha256"]) == [sha_old[:12]] * 2
+    assert list(old.aggregate["version"]) == [celltrain.__version__] * 2
+    # An edit that leaves the parameters as they were: the same point and seed, a new key.
+    path.write_text(text.replace('title = "', 'title = "edited: ', 1))
+    new = celltrain.sweep(str(path), grid={"n_sources": [2]}, store=store, jobs=1, progress=False, params=SHORT)
+    sha_new = new.aggregate["scenario_sha256"][0]
+    assert sha_new != sha_old[:12] and len(sha_new) == 12
+
+    with pytest.warns(RuntimeWarning, match=r"1 point\(s\) have results of more than one scenario text") as caught:
+        both = celltrain.load(store)
+    assert sha_old[:12] in str(caught[0].message) and sha_new in str(caught[0].message)
+    assert both.stats["conflicts"] == 1 and both.stats["filtered"] == 0
+    agg = both.aggregate
+    assert list(agg["n_sources"]) == [2, 2, 3] and list(agg["seed"]) == [1, 1, 1]  # as if seed 1 ran twice
+    assert sorted(agg["scenario_sha256"]) == sorted([sha_old[:12], sha_old[:12], sha_new])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no conflict left
+        latest = celltrain.load(store, latest=True)
+        older = celltrain.load(store, scenario=sha_old[:8])
+        exact = celltrain.load(store, scenario=sha_new.upper())
+    assert list(latest.aggregate["scenario_sha256"]) == [sha_new] and latest.stats["filtered"] == 2
+    assert latest.summaries[0]["title"].startswith("edited: ")
+    assert_same(new, latest)
+    assert_same(old, older)
+    pd.testing.assert_frame_equal(exact.aggregate, latest.aggregate)
+    with pytest.warns(RuntimeWarning, match="more than one scenario text"):
+        assert len(celltrain.load(store, version=celltrain.__version__).aggregate) == 3
+    with pytest.raises(ValueError, match=f"no record of scenario '0000'.*{sha_new}"):
+        celltrain.load(store, scenario="0000")
+    with pytest.raises(ValueError, match="no record of version '0.0.0'"):
+        celltrain.load(store, version="0.0.0")
+
+
+class _Bar:
+    """Stands for tqdm.auto.tqdm: records the bars a sweep makes."""
+
+    made: list = []
+
+    def __init__(self, **kwargs):
+        self.kwargs, self.n, self.closed = kwargs, kwargs.get("initial", 0), False
+        _Bar.made.append(self)
+
+    def update(self, n):
+        self.n += n
+
+    def close(self):
+        self.closed = True
+
+
+def test_progress_bar_only_when_someone_watches(monkeypatch):
+    import io
+
+    import tqdm.auto
+
+    from celltrain import _sweep
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
+    monkeypatch.setattr(_Bar, "made", [])
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal
+    monkeypatch.delitem(sys.modules, "IPython", raising=False)
+    args = dict(grid={"n_sources": [2, 3]}, jobs=1, params=SHORT)
+    assert not _sweep.interactive()
+    celltrain.sweep("A4", **args)
+    assert _Bar.made == []
+    # A Jupyter kernel: the bar is tqdm.auto's (a widget, or text without ipywidgets).
+    shell = types.SimpleNamespace(config={"IPKernelApp": {}})
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    assert _sweep.interactive()
+    celltrain.sweep("A4", **args)
+    assert len(_Bar.made) == 1
+    bar = _Bar.made[0]
+    assert bar.kwargs["total"] == 2 and bar.n == 2 and bar.closed and bar.kwargs["desc"] == "sweep A4"
+    celltrain.sweep("A4", progress=False, **args)
+    assert len(_Bar.made) == 1
+    shell.config = {"TerminalIPythonApp": {}}  # IPython in a terminal: stderr decides
+    assert not _sweep.interactive()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_cli_sweep_shows_a_progress_bar_on_a_terminal_only():
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    args = [sys.executable, "-m", "celltrain", "sweep", "A4", "--grid", "n_sources=2,3",
+            "--set", "duration=0.3 s", "--set", "warmup=0.1 s", "--jobs", "1"]  # fmt: skip
+    piped = subprocess.run(args, capture_output=True, text=True)
+    assert piped.returncode == 0, piped.stderr
+    assert "sweep A4" not in piped.stderr and "run/s" not in piped.stderr
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns for the bar
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    text = out.decode("utf-8", errors="replace")
+    assert "sweep A4" in text and "2/2" in text, text
