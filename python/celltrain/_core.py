@@ -153,7 +153,7 @@ class Result:
     timeseries : pandas.DataFrame or None
         The time series the scenario's ``[record]`` table asked for (``interval``, ``flows``,
         ``ports``): a ``time_s`` column and one column per sampled quantity (e.g.
-        ``tcp1.cwnd_bytes``, ``sw1->sw2.queue``); ``None`` when nothing was sampled.
+        ``tcp1.cwnd_bytes``, ``sw1->sw2.queue_cells`` or ``r1->r2.queue_bytes`` on a packet link); ``None`` when nothing was sampled.
     out : pathlib.Path or None
         The directory the result files were written to, when ``out=`` was given.
     """

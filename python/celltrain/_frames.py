@@ -46,6 +46,7 @@ PORT_COLUMNS: List[Tuple[str, str]] = [
     ("max_queue_cells", I64), ("mean_queue_cells", F64), ("utilization", F64),
     # Packet mode only (null in cell mode).
     ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
+    ("packets_queued_at_start", I64 + "?"), ("packets_queued_at_end", I64 + "?"),
     ("max_queue_bytes", I64 + "?"), ("mean_queue_bytes", F64 + "?"),
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [

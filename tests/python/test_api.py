@@ -207,11 +207,11 @@ def test_timeseries_is_a_dataframe_when_recorded(tmp_path):
     toml += '\n[record]\ninterval = "10 ms"\nports = ["h1->sw1"]\n'
     r = celltrain.run(toml)
     ts = r.timeseries
-    assert list(ts.columns) == ["time_s", "h1->sw1.queue"]
+    assert list(ts.columns) == ["time_s", "h1->sw1.queue_cells"]
     assert len(ts) == 101  # 0 s to 1 s every 10 ms
     assert ts["time_s"].iloc[1] == 0.01
     r.write(tmp_path)
-    assert (tmp_path / "timeseries.csv").read_text().startswith("time_s,h1->sw1.queue\n")
+    assert (tmp_path / "timeseries.csv").read_text().startswith("time_s,h1->sw1.queue_cells\n")
     assert celltrain.run("A4", params={"duration": "0.2 s", "warmup": "0.1 s"}).timeseries is None
 
 

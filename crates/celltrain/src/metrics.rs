@@ -125,6 +125,10 @@ pub struct PortSummary {
     pub packets_in: Option<u64>,
     pub packets_out: Option<u64>,
     pub packets_dropped: Option<u64>,
+    /// Packets queued when the window opened and when the run ended: with these,
+    /// `packets_in + packets_queued_at_start = packets_out + packets_dropped + packets_queued_at_end`.
+    pub packets_queued_at_start: Option<u64>,
+    pub packets_queued_at_end: Option<u64>,
     pub max_queue_bytes: Option<u64>,
     pub mean_queue_bytes: Option<f64>,
 }
@@ -256,7 +260,7 @@ impl Summary {
                 let slots = p.line_rate.cell_slots_floor(window);
                 let pq = p.packets.as_ref();
                 let packet_utilization =
-                    pq.map(|q| q.stats.bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
+                    pq.map(|q| q.stats.wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
                 PortSummary {
                     name: p.name.clone(),
                     rate_bps: p.line_rate.as_bps(),
@@ -273,6 +277,8 @@ impl Summary {
                     packets_in: pq.map(|q| q.stats.packets_in),
                     packets_out: pq.map(|q| q.stats.packets_out),
                     packets_dropped: pq.map(|q| q.stats.dropped),
+                    packets_queued_at_start: pq.map(|q| q.stats.queued_at_start),
+                    packets_queued_at_end: pq.map(|q| q.len() as u64),
                     max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
                     mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end)),
                 }

@@ -4,19 +4,21 @@
 use celltrain_core::ids::FlowId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
-use celltrain_core::units::{BitRate, SlotCounter, CELL_BITS};
+use celltrain_core::units::{BitRate, SlotCounter};
 
-/// Constant-rate UDP: one datagram every `cells · 424 / rate` seconds, the n-th at
-/// `start + ceil(n · cells · 424 / rate)` (no drift). At the NIC's own rate it keeps the
-/// adapter exactly busy ("greedy at line rate"); below it, datagrams are paced.
+/// Constant-rate UDP: one datagram every `wire_bits / rate` seconds, the n-th at
+/// `start + ceil(n · wire_bits / rate)` (no drift), where `wire_bits` is what one datagram
+/// occupies on the first hop (its cells × 424 on ATM, its framed octets × 8 on a packet link).
+/// At the first hop's own rate it keeps that link exactly busy ("greedy at line rate"); below
+/// it, datagrams are paced.
 #[derive(Clone, Debug)]
 pub struct UdpSource {
     pub flow: FlowId,
     /// Application bytes per datagram.
     pub app_bytes: u64,
-    /// Cells per datagram after encapsulation (sets the spacing).
-    pub cells: u64,
-    /// Datagram rate expressed as the cell rate it fills.
+    /// Bits one datagram occupies on the first hop, encapsulation included (sets the spacing).
+    pub wire_bits: u64,
+    /// Datagram rate expressed as the first hop's bit rate it fills.
     pub rate: BitRate,
     pub start: SimTime,
     /// Datagrams emitted so far.
@@ -26,7 +28,7 @@ pub struct UdpSource {
 impl UdpSource {
     /// Time of the next datagram.
     pub fn next_time(&self) -> SimTime {
-        self.start + self.rate.tx_time_ceil(self.sent * self.cells * CELL_BITS)
+        self.start + self.rate.tx_time_ceil(self.sent * self.wire_bits)
     }
 }
 
@@ -121,13 +123,14 @@ impl OnOffSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use celltrain_core::units::CELL_BITS;
 
     #[test]
     fn udp_spacing_does_not_drift() {
         let s = UdpSource {
             flow: FlowId(0),
             app_bytes: 9140,
-            cells: 192,
+            wire_bits: 192 * CELL_BITS,
             rate: BitRate::from_bps(149_760_000),
             start: SimTime::ZERO,
             sent: 1000,

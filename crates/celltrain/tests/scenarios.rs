@@ -44,6 +44,11 @@ fn assert_invariants(s: &Summary) {
         // A cell that starts exactly on the window's closing boundary may count: one cell over.
         assert!(p.utilization <= 1.0 + 1e-5, "{}: port {} utilisation {}", s.scenario, p.name, p.utilization);
         assert!(p.max_queue_cells as f64 + 1e-9 >= p.mean_queue_cells);
+        if let (Some(i), Some(o), Some(d), Some(a), Some(e)) =
+            (p.packets_in, p.packets_out, p.packets_dropped, p.packets_queued_at_start, p.packets_queued_at_end)
+        {
+            assert_eq!(i + a, o + d + e, "{}: packet port {} identity", s.scenario, p.name);
+        }
     }
     for v in &s.vcs {
         assert!(
@@ -505,6 +510,42 @@ fn seed000_policed_vbr_shapes() {
     let v7 = run("V7", &[("duration", "60 s")], None);
     assert_eq!(v7.vcs.len(), 2);
     assert!(v7.flows.iter().all(|f| f.vc == "vbr"));
+}
+
+/// Ethernet LANs as packet links: 38 octets of framing per packet and a 1500-byte MTU. Greedy
+/// UDP with 1472-byte datagrams over a 10 Mbit/s LAN, a router and another LAN delivers
+/// 1472 · 8 bits per 1538-octet frame time: 9.5709 Mbit/s; TCP with a 1500-byte MTU stays under
+/// its framing bound of 1460/1538 of the line; a 9180-byte MTU is refused, naming the flow.
+#[test]
+fn ethernet_lans_frame_packets_and_enforce_their_mtu() {
+    use celltrain::scenario::{compile_source, Source};
+    let lan = |app: &str| {
+        format!(
+            "[scenario]\nid = \"lan\"\ntitle = \"two 10 Mbit/s Ethernet LANs and a router\"\n\n\
+             [simulation]\nduration = \"2 s\"\nwarmup = \"0.5 s\"\n\n\
+             [[host]]\nnames = [\"a\", \"b\"]\n\n[[router]]\nname = \"r\"\n\n\
+             [[link]]\nbetween = [[\"a\", \"r\"], [\"r\", \"b\"]]\nrate = \"10 Mbit/s\"\ndelay = \"10 us\"\nmedium = \"ethernet\"\n\n\
+             [[flow]]\nname = \"f\"\npath = [\"a\", \"r\", \"b\"]\napp = {app}\n"
+        )
+    };
+    let go = |app: &str| {
+        let c = compile_source(Source::new("lan.toml", lan(app)), &[], None)?;
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        let s = Summary::from_network(&net, c.meta, 0.0);
+        assert_invariants(&s);
+        Ok::<_, celltrain::scenario::ScenarioError>(s)
+    };
+    let udp = go("{ kind = \"udp\", datagram = \"1472 B\" }").unwrap();
+    let expected = 1472.0 * 8.0 / (1538.0 * 8.0 / 10e6);
+    let g = udp.flows[0].goodput_bps;
+    assert!((g - expected).abs() / expected < 2e-3, "UDP goodput {g} vs {expected}");
+    let tcp = go("{ kind = \"tcp\", variant = \"reno\", mtu = \"1500 B\", window = \"64 KB\" }").unwrap();
+    let g = tcp.flows[0].goodput_bps;
+    assert!(g < 1460.0 / 1538.0 * 10e6 && g > 0.85 * 1460.0 / 1538.0 * 10e6, "TCP goodput {g}");
+    let e = go("{ kind = \"tcp\", variant = \"reno\", mtu = \"9180 B\" }").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(24), "flow[1].app"), "{e}");
+    assert!(e.message.contains("9180-byte IP packets cross the Ethernet link a->r (MTU 1500 bytes)"), "{e}");
 }
 
 /// Seed 000's PDU-level rate control (eq. 3): an adapter that keeps c·(T_SCR − T_PCR) of idle

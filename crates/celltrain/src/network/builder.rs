@@ -18,6 +18,7 @@ use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, RouteId, SourceId, VcI
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
+use celltrain_core::units::CELL_BITS;
 use celltrain_core::{EventQueue, TraceHash};
 use celltrain_tcp::{SeqNum, TcpConfig, TcpEndpoint, TimerGranularity};
 use std::collections::VecDeque;
@@ -88,9 +89,27 @@ struct LinkSpec {
 pub enum Medium {
     /// ATM cells (in packet mode, every link carries packets).
     Atm,
-    /// Whole packets (an Ethernet LAN, or any link of a packet network).
+    /// Whole packets, with no framing of their own (any link of a packet network).
     Packet,
+    /// Whole packets in Ethernet frames: 38 octets of framing on the wire per packet (preamble
+    /// and start delimiter 8, header 14, FCS 4, inter-frame gap 12), payloads padded to 46
+    /// octets, IP packets of at most 1500 octets.
+    Ethernet,
 }
+
+impl Medium {
+    /// Carries whole packets rather than cells.
+    pub const fn is_packet(self) -> bool {
+        !matches!(self, Medium::Atm)
+    }
+}
+
+/// Ethernet framing per packet on the wire, octets.
+pub const ETHERNET_OVERHEAD_BYTES: u64 = 38;
+/// Ethernet's smallest payload, octets (shorter IP packets are padded).
+pub const ETHERNET_MIN_PAYLOAD_BYTES: u64 = 46;
+/// Ethernet's MTU, octets.
+pub const ETHERNET_MTU_BYTES: u64 = 1500;
 
 /// A virtual circuit to set up.
 #[derive(Clone, Debug)]
@@ -306,7 +325,7 @@ impl NetworkBuilder {
         medium: Medium,
     ) -> Result<(), BuildError> {
         let switch = |n: NodeId| self.nodes[n.index()].kind == NodeKind::Switch;
-        if medium == Medium::Packet && (switch(a) || switch(b)) {
+        if medium.is_packet() && (switch(a) || switch(b)) {
             return err("a packet link cannot end at an ATM switch (use a router)");
         }
         if a == b {
@@ -453,7 +472,7 @@ impl NetworkBuilder {
         // Ports: one per direction of each link, indexed by (from, to).
         let mut port_specs: Vec<(NodeId, NodeId, BitRate, SimDuration, Medium)> = Vec::new();
         for l in &self.links {
-            let medium = if self.mode == Mode::Packet { Medium::Packet } else { l.medium };
+            let medium = if self.mode == Mode::Packet && l.medium == Medium::Atm { Medium::Packet } else { l.medium };
             port_specs.push((l.a, l.b, l.rate, l.delay, medium));
             port_specs.push((l.b, l.a, l.rate, l.delay, medium));
         }
@@ -473,7 +492,7 @@ impl NetworkBuilder {
             let mut i = 0;
             while i + 1 < path.len() {
                 let first = port_of(path[i], path[i + 1]);
-                if port_specs[first.index()].4 == Medium::Packet {
+                if port_specs[first.index()].4.is_packet() {
                     hops.push(Hop::Port(first));
                     i += 1;
                     continue;
@@ -497,7 +516,7 @@ impl NetworkBuilder {
                     Some(_) => return err(format!("VC '{vc_name}': two flows take different paths between its ends")),
                     None => {
                         let ports: Vec<PortId> = nodes.windows(2).map(|w| port_of(w[0], w[1])).collect();
-                        if ports.iter().any(|p| port_specs[p.index()].4 == Medium::Packet) {
+                        if ports.iter().any(|p| port_specs[p.index()].4.is_packet()) {
                             return err(format!("VC '{vc_name}': crosses a packet link"));
                         }
                         if ports.len() > usize::from(u8::MAX) {
@@ -583,10 +602,15 @@ impl NetworkBuilder {
                     analytic: queue.is_single_fifo(),
                     starts: VecDeque::new(),
                     queue,
-                    packets: (medium == Medium::Packet).then(|| {
+                    packets: medium.is_packet().then(|| {
                         let (bytes, count) =
                             node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
-                        PacketQueue::new(rate, bytes, count)
+                        let q = PacketQueue::new(rate, bytes, count);
+                        if medium == Medium::Ethernet {
+                            q.with_framing(ETHERNET_OVERHEAD_BYTES, ETHERNET_MIN_PAYLOAD_BYTES)
+                        } else {
+                            q
+                        }
                     }),
                     packet_pipe: VecDeque::new(),
                     capture: None,
@@ -650,6 +674,34 @@ impl NetworkBuilder {
                 conns: None,
             })
             .collect();
+        // An IP packet larger than an Ethernet link's MTU would need fragmenting, which no
+        // router here does: refuse such a route, naming the flow.
+        let tcp_mtu: Vec<(FlowId, u64)> = self
+            .tcps
+            .iter()
+            .map(|(f, _, spec)| {
+                let options = if spec.config.timestamps { 12 } else { 0 };
+                (*f, u64::from(spec.config.mss.offer()) + 40 + options)
+            })
+            .collect();
+        for (i, f) in flows.iter().enumerate() {
+            let largest = match tcp_mtu.iter().find(|(id, _)| id.index() == i) {
+                Some(&(_, bytes)) => bytes,
+                None => f.app_bytes + f.header_bytes,
+            };
+            let on_ethernet = route_ports(&routes[f.route.index()], &vcs)
+                .into_iter()
+                .find(|p| port_specs[p.index()].4 == Medium::Ethernet);
+            if let Some(p) = on_ethernet.filter(|_| largest > ETHERNET_MTU_BYTES) {
+                let (a, b) = (port_specs[p.index()].0, port_specs[p.index()].1);
+                return err(format!(
+                    "flow '{}': {largest}-byte IP packets cross the Ethernet link {}->{} (MTU {ETHERNET_MTU_BYTES} bytes); use a smaller mtu or mss, or medium = \"packet\"",
+                    f.name,
+                    self.nodes[a.index()].name,
+                    self.nodes[b.index()].name
+                ));
+            }
+        }
         let mut queue = EventQueue::new();
         // Scheduled first so that, at equal times, the window opens before any source acts.
         let warmup = SimTime::ZERO + self.warmup;
@@ -700,15 +752,18 @@ impl NetworkBuilder {
             let id = SourceId::from_index(i);
             let (source, first) = match spec {
                 SourceSpec::Udp { flow, app_bytes, rate, start } => {
-                    let cells = aal5::cells_for_ip_datagram(app_bytes + flows[flow.index()].header_bytes);
-                    // Greedy: one datagram per cell train at the first hop's rate. On a packet
-                    // first hop the spacing still uses the cell count (a paced rate is given
-                    // as the cell rate it fills), so give packet-mode UDP an explicit rate.
-                    let rate = rate.unwrap_or(match routes[flows[flow.index()].route.index()].hops[0] {
-                        Hop::Vc(v) => vcs[v.index()].pcr,
-                        Hop::Port(p) => port_specs[p.index()].2,
-                    });
-                    (Source::Udp(UdpSource { flow, app_bytes, cells, rate, start, sent: 0 }), start)
+                    // Greedy: one datagram per datagram-time of the first hop, at its rate (a
+                    // paced rate is given as the first hop's bit rate it fills).
+                    let ip_bytes = app_bytes + flows[flow.index()].header_bytes;
+                    let (line, wire_bits) = match routes[flows[flow.index()].route.index()].hops[0] {
+                        Hop::Vc(v) => (vcs[v.index()].pcr, aal5::cells_for_ip_datagram(ip_bytes) * CELL_BITS),
+                        Hop::Port(p) => {
+                            let q = ports[p.index()].packets.as_ref().expect("a packet hop has a packet queue");
+                            (port_specs[p.index()].2, q.wire_bytes(ip_bytes) * 8)
+                        }
+                    };
+                    let rate = rate.unwrap_or(line);
+                    (Source::Udp(UdpSource { flow, app_bytes, wire_bits, rate, start, sent: 0 }), start)
                 }
                 SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start } => {
                     let route = &routes[flows[flow.index()].route.index()];
@@ -753,8 +808,12 @@ impl NetworkBuilder {
         } else {
             self.record.ports.iter().map(|&(a, b)| port_of(a, b)).collect()
         };
-        let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-        let recorder = Recorder::new(spec, self.nodes.len(), &port_names);
+        // A port's queue is sampled in its own unit: cells, or bytes on a packet link.
+        let queue_columns: Vec<String> = ports
+            .iter()
+            .map(|p| format!("{}.queue_{}", p.name, if p.packets.is_some() { "bytes" } else { "cells" }))
+            .collect();
+        let recorder = Recorder::new(spec, self.nodes.len(), &queue_columns);
         if let Some(first) = recorder.first_sample() {
             queue.schedule(first, Event::Sample);
         }

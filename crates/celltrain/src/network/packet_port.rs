@@ -17,6 +17,8 @@ pub struct PacketPortStats {
     pub packets_out: u64,
     pub dropped: u64,
     pub bytes_out: u64,
+    /// Octets put on the wire: `bytes_out` plus the link's framing.
+    pub wire_bytes_out: u64,
     pub queued_at_start: u64,
     pub max_queue_bytes: u64,
     /// ∫ queued bytes dt, in byte·picoseconds.
@@ -34,6 +36,10 @@ pub struct PacketQueue {
     pub limit_packets: Option<u64>,
     queue: VecDeque<Packet>,
     queued_bytes: u64,
+    /// Framing octets each packet costs on the wire (Ethernet: 38), and the smallest payload
+    /// a frame carries (Ethernet: 46; shorter packets are padded).
+    frame_overhead_bytes: u64,
+    min_payload_bytes: u64,
     /// The transmitter is busy until then.
     pub busy_until: SimTime,
     pub stats: PacketPortStats,
@@ -47,14 +53,29 @@ impl PacketQueue {
             limit_packets,
             queue: VecDeque::new(),
             queued_bytes: 0,
+            frame_overhead_bytes: 0,
+            min_payload_bytes: 0,
             busy_until: SimTime::ZERO,
             stats: PacketPortStats::default(),
         }
     }
 
-    /// Time to serialise `bytes` on this link, rounded up.
-    pub fn tx_time(&self, bytes: u64) -> SimDuration {
-        self.rate.tx_time_ceil(bytes * 8)
+    /// A link with framing: every packet costs `overhead_bytes` more on the wire, and payloads
+    /// shorter than `min_payload_bytes` are padded.
+    pub fn with_framing(mut self, overhead_bytes: u64, min_payload_bytes: u64) -> Self {
+        self.frame_overhead_bytes = overhead_bytes;
+        self.min_payload_bytes = min_payload_bytes;
+        self
+    }
+
+    /// Octets an IP packet of `ip_bytes` occupies on the wire.
+    pub fn wire_bytes(&self, ip_bytes: u64) -> u64 {
+        ip_bytes.max(self.min_payload_bytes) + self.frame_overhead_bytes
+    }
+
+    /// Time to serialise an IP packet of `ip_bytes` (and its framing) on this link, rounded up.
+    pub fn tx_time(&self, ip_bytes: u64) -> SimDuration {
+        self.rate.tx_time_ceil(self.wire_bytes(ip_bytes) * 8)
     }
 
     fn note_change(&mut self, now: SimTime) {
@@ -86,6 +107,7 @@ impl PacketQueue {
         self.queued_bytes -= packet.ip_bytes;
         self.stats.packets_out += 1;
         self.stats.bytes_out += packet.ip_bytes;
+        self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
         Some(packet)
     }
 
@@ -204,5 +226,78 @@ impl Network {
     pub(super) fn packet_lost(&mut self, packet: &Packet) {
         self.trace.fold(self.now, TRACE_DROP, packet.route.0);
         self.flows[packet.flow.index()].stats.packets_lost += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use celltrain_core::ids::{FlowId, RouteId};
+
+    fn packet(ip_bytes: u64) -> Packet {
+        Packet {
+            flow: FlowId(0),
+            payload: Payload::Udp { seq: 0 },
+            app_bytes: ip_bytes - 28,
+            ip_bytes,
+            sent_at: SimTime::ZERO,
+            route: RouteId(0),
+            hop: 0,
+        }
+    }
+
+    /// 10 Mbit/s: a 1500-byte datagram takes exactly 1.2 ms; in an Ethernet frame 1538
+    /// octets on the wire (1.2304 ms), and a 40-byte ACK is padded to 46: 84 octets, 67.2 µs.
+    #[test]
+    fn serialisation_time_is_exact() {
+        let q = PacketQueue::new(BitRate::from_bps(10_000_000), 10_000, None);
+        assert_eq!(q.tx_time(1500), SimDuration::from_micros(1200));
+        let e = PacketQueue::new(BitRate::from_bps(10_000_000), 10_000, None).with_framing(38, 46);
+        assert_eq!(e.tx_time(1500), SimDuration::from_nanos(1_230_400));
+        assert_eq!(e.tx_time(40), SimDuration::from_nanos(67_200));
+    }
+
+    /// Drop-tail on bytes: 3 × 1500 fit in 4500 bytes, the fourth does not, a 40-byte one
+    /// neither (the limit is exact); the counters keep their identity.
+    #[test]
+    fn byte_limit_is_exact_and_counted() {
+        let t = SimTime::ZERO;
+        let mut q = PacketQueue::new(BitRate::from_bps(10_000_000), 4500, None);
+        for _ in 0..3 {
+            assert!(q.offer(packet(1500), t).is_ok());
+        }
+        assert!(q.offer(packet(1500), t).is_err());
+        assert!(q.offer(packet(40), t).is_err());
+        assert_eq!((q.len(), q.queued_bytes(), q.stats.max_queue_bytes), (3, 4500, 4500));
+        assert_eq!(q.take(t).map(|p| p.ip_bytes), Some(1500));
+        assert!(q.offer(packet(40), t).is_ok(), "room again after a departure");
+        let s = &q.stats;
+        assert_eq!(s.packets_in, s.packets_out + s.dropped + q.len() as u64);
+        assert_eq!((s.packets_in, s.packets_out, s.dropped, s.bytes_out), (6, 1, 2, 1500));
+    }
+
+    /// Drop-tail on packets: the count limit binds before the byte limit.
+    #[test]
+    fn packet_limit_binds_first() {
+        let t = SimTime::ZERO;
+        let mut q = PacketQueue::new(BitRate::from_bps(10_000_000), 1_000_000, Some(2));
+        assert!(q.offer(packet(40), t).is_ok() && q.offer(packet(40), t).is_ok());
+        assert!(q.offer(packet(40), t).is_err());
+        assert_eq!(q.len(), 2);
+    }
+
+    /// The time-averaged queue: 3000 bytes for the first half of the window, 1500 for the
+    /// second: 2250 on average; a window opened with packets queued counts them as queued at start.
+    #[test]
+    fn mean_queue_is_time_weighted() {
+        let mut q = PacketQueue::new(BitRate::from_bps(10_000_000), 10_000, None);
+        let t0 = SimTime::ZERO;
+        q.offer(packet(1500), t0).unwrap();
+        q.offer(packet(1500), t0).unwrap();
+        q.open_window(t0);
+        assert_eq!(q.stats.queued_at_start, 2);
+        q.take(t0 + SimDuration::from_millis(1)).unwrap();
+        let mean = q.mean_queue_bytes(t0 + SimDuration::from_millis(2));
+        assert!((mean - 2250.0).abs() < 1e-9, "{mean}");
     }
 }

@@ -4,7 +4,7 @@
 //! Captures are opened only when the run has an output directory ([`Network::attach_output`]);
 //! the time series is kept in memory and written by the caller.
 
-use super::{Event, Mode, Network};
+use super::{Event, Network};
 use crate::packet::{Packet, Payload};
 use crate::trace::{PacketRecord, PcapWriter, Sampler, TimeSeries};
 use celltrain_core::ids::{ConnId, NodeId, PortId};
@@ -52,14 +52,15 @@ pub fn node_address(node: NodeId) -> Ipv4Addr {
 }
 
 impl Recorder {
-    /// `port_names` names every port of the network (for the series' column names).
-    pub fn new(spec: RecordSpec, nodes: usize, port_names: &[String]) -> Self {
+    /// `queue_columns` names the queue column of every port of the network
+    /// (`<port>.queue_cells`, or `<port>.queue_bytes` on a packet link).
+    pub fn new(spec: RecordSpec, nodes: usize, queue_columns: &[String]) -> Self {
         let series = spec.interval.map(|_| {
             let mut names: Vec<String> = Vec::new();
             for (_, flow) in &spec.senders {
                 names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
             }
-            names.extend(spec.ports.iter().map(|p| format!("{}.queue", port_names[p.index()])));
+            names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
             TimeSeries::new(&names.iter().map(String::as_str).collect::<Vec<_>>())
         });
         Recorder {
@@ -148,9 +149,9 @@ impl Network {
         for p in &self.recorder.spec.ports {
             let port = &mut self.ports[p.index()];
             port.release_started(now);
-            let queue = match (self.mode, &port.packets) {
-                (Mode::Packet, Some(q)) => q.queued_bytes() as f64,
-                _ => f64::from(port.queue.occupancy()),
+            let queue = match &port.packets {
+                Some(q) => q.queued_bytes() as f64,
+                None => f64::from(port.queue.occupancy()),
             };
             row.push(queue);
         }

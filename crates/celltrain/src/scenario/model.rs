@@ -187,6 +187,7 @@ pub fn compile_source(
             let delay = v.opt_duration("delay")?.unwrap_or(SimDuration::ZERO);
             let medium = match v.opt_keyword("medium", &["atm", "ethernet", "packet"])?.unwrap_or("atm") {
                 "atm" => Medium::Atm,
+                "ethernet" => Medium::Ethernet,
                 _ => Medium::Packet,
             };
             for (a, c) in pairs(&v, "between")? {
@@ -477,6 +478,7 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
+    places.entry(format!("flow '{name}'")).or_insert_with(|| v.key_error("app", ""));
     let vc_key = if v.contains("vc") { "vc" } else { "path" };
     places.entry(format!("VC '{}'", vc_name.as_deref().unwrap_or(&name))).or_insert_with(|| v.key_error(vc_key, ""));
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
