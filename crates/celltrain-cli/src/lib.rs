@@ -312,7 +312,8 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain:
 
 fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) -> Result<(), Failure> {
     let overrides = parse_sets(sets)?;
-    let mut best: Option<(f64, u64, u64, u64)> = None;
+    // (wall, cell-hops, packet-hops, events, packets out of the bottleneck port)
+    let mut best: Option<(f64, u64, u64, u64, Option<u64>)> = None;
     for _ in 0..repeat {
         let mut network = if scenario == "null" {
             celltrain::bench::null_pipeline(hops, seconds).map_err(|e| Failure::Input(e.to_string()))?
@@ -323,15 +324,20 @@ fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) 
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();
         if best.is_none_or(|(w, ..)| wall < w) {
-            best = Some((wall, network.cell_hops(), network.packet_hops(), network.events()));
+            let bottleneck_packets =
+                network.bottleneck.and_then(|p| network.ports[p.index()].packets.as_ref()).map(|q| q.stats.packets_out);
+            best = Some((wall, network.cell_hops(), network.packet_hops(), network.events(), bottleneck_packets));
         }
     }
-    let (wall, cells, packets, events) = best.expect("at least one run");
+    let (wall, cells, packets, events, bottleneck_packets) = best.expect("at least one run");
     let (hops, unit) = if packets > 0 { (packets, "packet-hops") } else { (cells, "cell-hops") };
     outln!(
         "{scenario}: {hops} {unit}, {events} events in {wall:.3} s wall = {:.2} M {unit}/s, {:.2} M events/s (best of {repeat})",
         hops as f64 / wall / 1e6,
         events as f64 / wall / 1e6
     )?;
+    if let Some(n) = bottleneck_packets.filter(|&n| n > 0) {
+        outln!("  bottleneck: {n} packets = {:.3} M packets/s", n as f64 / wall / 1e6)?;
+    }
     Ok(())
 }

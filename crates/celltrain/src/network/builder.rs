@@ -104,6 +104,9 @@ impl Medium {
     }
 }
 
+/// The most entries of the per-port VC tables together (4 octets each: 1 GiB).
+const MAX_VC_TABLE_ENTRIES: u64 = 1 << 28;
+
 /// Ethernet framing per packet on the wire, octets.
 pub const ETHERNET_OVERHEAD_BYTES: u64 = 38;
 /// Ethernet's smallest payload, octets (shorter IP packets are padded).
@@ -568,6 +571,17 @@ impl NetworkBuilder {
         let vc_count = vcs.len();
         if port_specs.len() > super::MAX_COMPONENTS || self.sources.len() > super::MAX_COMPONENTS {
             return err(format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
+        }
+        // Every port keeps a dense VC → queue table (one lookup per cell, no hashing); refuse a
+        // network whose tables would not fit rather than abort on allocation.
+        let table_entries = port_specs.len() as u64 * vc_count as u64;
+        if table_entries > MAX_VC_TABLE_ENTRIES {
+            return err(format!(
+                "network too large: {} ports × {vc_count} VCs need {} MiB of per-port VC tables (at most {} MiB)",
+                port_specs.len(),
+                table_entries * 4 >> 20,
+                MAX_VC_TABLE_ENTRIES * 4 >> 20
+            ));
         }
         let mut ports: Vec<Port> = port_specs
             .iter()
