@@ -632,6 +632,7 @@ impl NetworkBuilder {
                     tagger: None,
                     pdu_gap: None,
                     pdu_end: SimTime::ZERO,
+                    adapter_rules: false,
                     // A whole on/off burst may be handed over at once only where the buffer
                     // cannot fill: the burst's cells count as queued until they start.
                     burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
@@ -674,6 +675,9 @@ impl NetworkBuilder {
                 port.shaper =
                     Some(Shaper::new(config).map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?);
             }
+        }
+        for port in &mut ports {
+            port.adapter_rules = port.shaper.is_some() || port.pdu_gap.is_some();
         }
         let mut flows: Vec<Flow> = self
             .flows

@@ -169,6 +169,9 @@ pub struct Port {
     pdu_gap: Option<SimDuration>,
     /// When the last PDU's last cell finished leaving (with `pdu_gap`).
     pdu_end: SimTime,
+    /// The adapter shapes (`shaper` or `pdu_gap`): its cells' start times need
+    /// [`Network::adapter_start`].
+    adapter_rules: bool,
     /// An on/off source on this adapter may hand over a whole burst at once (the adapter's
     /// buffer is unbounded, so the burst's cells, queued until they start, are never dropped).
     burst_handoff: bool,
@@ -466,39 +469,47 @@ impl Network {
         }
     }
 
+    /// When a cell arriving at `now` may start on an adapter that shapes its stream: at the
+    /// dual leaky bucket's earliest conforming time, and the first cell of a PDU no sooner than
+    /// `pdu_gap` after the last PDU ended.
+    #[cold]
+    fn adapter_start(port: &mut Port, cell: &Cell, now: SimTime) -> SimTime {
+        let start = match &mut port.shaper {
+            Some(shaper) => {
+                // The shaper's own queue is the port's (virtual) buffer: unbounded here.
+                let departure = shaper.on_arrival(now).expect("shaper queue is unbounded");
+                shaper.on_departure();
+                departure.max(port.clock.free_at())
+            }
+            None => port.clock.free_at().max(now),
+        };
+        match port.pdu_gap {
+            Some(gap) if cell.index == 0 && cell.kind == CellKind::Aal5 => start.max(port.pdu_end + gap),
+            _ => start,
+        }
+    }
+
     /// A cell arrives at output port `p`.
     fn arrive(&mut self, p: PortId, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         if port.analytic {
             port.release_started(now);
-            let start = match &mut port.shaper {
-                Some(shaper) => {
-                    // The shaper's own queue is the port's (virtual) buffer: unbounded here.
-                    let departure = shaper.on_arrival(now).expect("shaper queue is unbounded");
-                    shaper.on_departure();
-                    departure.max(port.clock.free_at())
+            let start =
+                if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
+            if port.starts.is_empty() && start == now {
+                match port.queue.pass_through(&cell) {
+                    Ok(()) => self.start_cell(p, cell, now),
+                    Err(_) => self.cell_lost(cell),
                 }
-                None => port.clock.free_at().max(now),
-            };
-            let start = match port.pdu_gap {
-                Some(gap) if cell.index == 0 && cell.kind == CellKind::Aal5 => start.max(port.pdu_end + gap),
-                _ => start,
-            };
-            let admitted = if port.starts.is_empty() && start == now {
-                port.queue.pass_through(&cell)
-            } else {
-                port.queue.admit_virtual(&cell, now).map(|()| port.starts.push_back(start))
-            };
-            if admitted.is_err() {
+                return;
+            }
+            if port.queue.admit_virtual(&cell, now).is_err() {
                 self.cell_lost(cell);
                 return;
             }
+            port.starts.push_back(start);
             self.start_cell(p, cell, start);
-            let port = &mut self.ports[p.index()];
-            if port.pdu_gap.is_some() && cell.end_of_frame {
-                port.pdu_end = port.clock.free_at();
-            }
             return;
         }
         // Two transmitters at the same rate round their slot grids independently, so a cell
@@ -550,7 +561,11 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         self.cell_hops += 1;
-        let arrival = port.clock.start(at) + port.delay;
+        let end = port.clock.start(at);
+        if port.adapter_rules && cell.end_of_frame {
+            port.pdu_end = end;
+        }
+        let arrival = end + port.delay;
         if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
