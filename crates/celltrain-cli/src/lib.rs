@@ -4,6 +4,8 @@
 //! `--set`), printed as one line naming the file, line and key; 1 any other failure (I/O).
 //! The same entry point serves the Rust binary and the Python console script.
 
+#![forbid(unsafe_code)]
+
 mod output;
 
 use celltrain::metrics::Summary;

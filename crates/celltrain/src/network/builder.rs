@@ -579,8 +579,8 @@ impl NetworkBuilder {
             return err(format!(
                 "network too large: {} ports × {vc_count} VCs need {} MiB of per-port VC tables (at most {} MiB)",
                 port_specs.len(),
-                table_entries * 4 >> 20,
-                MAX_VC_TABLE_ENTRIES * 4 >> 20
+                (table_entries * 4) >> 20,
+                (MAX_VC_TABLE_ENTRIES * 4) >> 20
             ));
         }
         let mut ports: Vec<Port> = port_specs
