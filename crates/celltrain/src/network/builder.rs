@@ -24,9 +24,35 @@ use celltrain_tcp::{SeqNum, TcpConfig, TcpEndpoint, TimerGranularity};
 use std::collections::VecDeque;
 use std::fmt;
 
-/// Why a network could not be built; the scenario layer adds file, line and key.
+/// Why a network could not be built; the scenario layer adds file, line and key — those of
+/// the error's subject, when it has one (an error found only once the whole network is known).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildError(pub String);
+pub struct BuildError(pub String, pub Option<Subject>);
+
+/// The named part of a scenario an error is about.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject {
+    Host(String),
+    Vc(String),
+    Flow(String),
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Host(n) => write!(f, "host '{n}'"),
+            Subject::Vc(n) => write!(f, "VC '{n}'"),
+            Subject::Flow(n) => write!(f, "flow '{n}'"),
+        }
+    }
+}
+
+impl BuildError {
+    /// An error about `subject`, shown as "<subject>: <message>".
+    pub fn about(subject: Subject, message: impl fmt::Display) -> Self {
+        BuildError(format!("{subject}: {message}"), Some(subject))
+    }
+}
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -36,7 +62,7 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 fn err<T>(msg: impl Into<String>) -> Result<T, BuildError> {
-    Err(BuildError(msg.into()))
+    Err(BuildError(msg.into(), None))
 }
 
 struct NodeSpec {
@@ -280,7 +306,7 @@ impl NetworkBuilder {
     /// A TCP connection along `spec_vc.path` (data) and back (acknowledgements, on a VC
     /// named "<name>-ack" with the same category and PCR).
     pub fn add_tcp(&mut self, name: &str, spec_vc: VcSpec, tcp: TcpSpec) -> Result<FlowId, BuildError> {
-        tcp.config.validate().map_err(|e| BuildError(format!("tcp: {e}")))?;
+        tcp.config.validate().map_err(|e| BuildError(format!("tcp: {e}"), None))?;
         let mut back = spec_vc.clone();
         back.name = format!("{name}-ack");
         back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
@@ -516,28 +542,34 @@ impl NetworkBuilder {
                 let existing = vcs.iter().position(|v| v.name == vc_name);
                 let vc = match existing {
                     Some(v) if vc_paths[v] == nodes => VcId::from_index(v),
-                    Some(_) => return err(format!("VC '{vc_name}': two flows take different paths between its ends")),
+                    Some(_) => {
+                        return Err(BuildError::about(
+                            Subject::Vc(vc_name.clone()),
+                            "two flows take different paths between its ends",
+                        ))
+                    }
                     None => {
                         let ports: Vec<PortId> = nodes.windows(2).map(|w| port_of(w[0], w[1])).collect();
                         if ports.iter().any(|p| port_specs[p.index()].4.is_packet()) {
-                            return err(format!("VC '{vc_name}': crosses a packet link"));
+                            return Err(BuildError::about(Subject::Vc(vc_name.clone()), "crosses a packet link"));
                         }
                         if ports.len() > usize::from(u8::MAX) {
-                            return err(format!("VC '{vc_name}': longer than 255 hops"));
+                            return Err(BuildError::about(Subject::Vc(vc_name.clone()), "longer than 255 hops"));
                         }
                         let first_rate = port_specs[ports[0].index()].2;
                         let pcr = spec.pcr.unwrap_or(first_rate);
                         if pcr > first_rate {
-                            return err(format!(
-                                "VC '{vc_name}': pcr {pcr} exceeds the first link's rate {first_rate}"
+                            return Err(BuildError::about(
+                                Subject::Vc(vc_name.clone()),
+                                format!("pcr {pcr} exceeds the first link's rate {first_rate}"),
                             ));
                         }
                         let id = VcId::from_index(vcs.len());
                         // The UPC sits where the VC enters the first switch.
                         let upc = match (&spec.contract, self.nodes[nodes[1].index()].kind) {
-                            (Some(desc), NodeKind::Switch) => {
-                                Some(Upc::new(desc).map_err(|e| BuildError(format!("VC '{vc_name}': contract: {e}")))?)
-                            }
+                            (Some(desc), NodeKind::Switch) => Some(Upc::new(desc).map_err(|e| {
+                                BuildError::about(Subject::Vc(vc_name.clone()), format!("contract: {e}"))
+                            })?),
                             _ => None,
                         };
                         for &p in &ports {
@@ -643,7 +675,10 @@ impl NetworkBuilder {
             let node = &self.nodes[port.from.index()];
             if let Some(gap) = node.pdu_gap {
                 if !port.analytic {
-                    return err(format!("host '{}': pdu_gap needs a single-FIFO adapter", node.name));
+                    return Err(BuildError::about(
+                        Subject::Host(node.name.clone()),
+                        "pdu_gap needs a single-FIFO adapter",
+                    ));
                 }
                 port.pdu_gap = Some(gap);
             }
@@ -658,22 +693,32 @@ impl NetworkBuilder {
                 (spec.path.first() == Some(&port.from) && spec.contract.is_some())
                     .then(|| spec.contract.expect("checked"))
             }) else {
-                return err(format!("host '{}' shapes, but VC '{}' has no traffic contract", node.name, vc.name));
+                return Err(BuildError::about(
+                    Subject::Host(node.name.clone()),
+                    format!("shapes, but VC '{}' has no traffic contract", vc.name),
+                ));
             };
             if !port.analytic {
-                return err(format!("host '{}': shaping and tagging need a single-FIFO adapter", node.name));
+                return Err(BuildError::about(
+                    Subject::Host(node.name.clone()),
+                    "shaping and tagging need a single-FIFO adapter",
+                ));
             }
             if node.tagging {
                 // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
                 let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
-                port.tagger =
-                    Some(Upc::new(&tagging).map_err(|e| BuildError(format!("host '{}': tagging: {e}", node.name)))?);
+                port.tagger = Some(
+                    Upc::new(&tagging)
+                        .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("tagging: {e}")))?,
+                );
             }
             if node.shaping {
                 let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
-                    .map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?;
-                port.shaper =
-                    Some(Shaper::new(config).map_err(|e| BuildError(format!("host '{}': shaper: {e}", node.name)))?);
+                    .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?;
+                port.shaper = Some(
+                    Shaper::new(config)
+                        .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?,
+                );
             }
         }
         for port in &mut ports {
@@ -694,30 +739,27 @@ impl NetworkBuilder {
             .collect();
         // An IP packet larger than an Ethernet link's MTU would need fragmenting, which no
         // router here does: refuse such a route, naming the flow.
-        let tcp_mtu: Vec<(FlowId, u64)> = self
-            .tcps
-            .iter()
-            .map(|(f, _, spec)| {
+        if port_specs.iter().any(|p| p.4 == Medium::Ethernet) {
+            let mut largest: Vec<u64> = flows.iter().map(|f| f.app_bytes + f.header_bytes).collect();
+            for (f, _, spec) in &self.tcps {
                 let options = if spec.config.timestamps { 12 } else { 0 };
-                (*f, u64::from(spec.config.mss.offer()) + 40 + options)
-            })
-            .collect();
-        for (i, f) in flows.iter().enumerate() {
-            let largest = match tcp_mtu.iter().find(|(id, _)| id.index() == i) {
-                Some(&(_, bytes)) => bytes,
-                None => f.app_bytes + f.header_bytes,
-            };
-            let on_ethernet = route_ports(&routes[f.route.index()], &vcs)
-                .into_iter()
-                .find(|p| port_specs[p.index()].4 == Medium::Ethernet);
-            if let Some(p) = on_ethernet.filter(|_| largest > ETHERNET_MTU_BYTES) {
-                let (a, b) = (port_specs[p.index()].0, port_specs[p.index()].1);
-                return err(format!(
-                    "flow '{}': {largest}-byte IP packets cross the Ethernet link {}->{} (MTU {ETHERNET_MTU_BYTES} bytes); use a smaller mtu or mss, or medium = \"packet\"",
-                    f.name,
-                    self.nodes[a.index()].name,
-                    self.nodes[b.index()].name
-                ));
+                largest[f.index()] = u64::from(spec.config.mss.offer()) + 40 + options;
+            }
+            for (f, &bytes) in flows.iter().zip(&largest).filter(|(_, &b)| b > ETHERNET_MTU_BYTES) {
+                let on_ethernet = route_ports(&routes[f.route.index()], &vcs)
+                    .into_iter()
+                    .find(|p| port_specs[p.index()].4 == Medium::Ethernet);
+                if let Some(p) = on_ethernet {
+                    let (a, b) = (port_specs[p.index()].0, port_specs[p.index()].1);
+                    return Err(BuildError::about(
+                        Subject::Flow(f.name.clone()),
+                        format!(
+                            "{bytes}-byte IP packets cross the Ethernet link {}->{} (MTU {ETHERNET_MTU_BYTES} bytes); use a smaller mtu or mss, or medium = \"packet\"",
+                            self.nodes[a.index()].name,
+                            self.nodes[b.index()].name
+                        ),
+                    ));
+                }
             }
         }
         let mut queue = EventQueue::new();

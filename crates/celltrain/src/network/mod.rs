@@ -12,7 +12,7 @@ mod tcp;
 mod tests;
 
 pub use builder::{
-    route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
+    route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
 };
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use record::{node_address, RecordSpec, Recorder};

@@ -5,7 +5,7 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Medium, Mode, Network, NetworkBuilder, RecordRequest, TcpSpec, VcSpec};
+use crate::network::{Adaptation, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -22,8 +22,9 @@ pub struct Compiled {
     pub meta: RunMeta,
 }
 
-/// Error locations of named hosts and VCs, keyed by how the builder's messages name them.
-type Places = std::collections::BTreeMap<String, ScenarioError>;
+/// Where each named host, VC and flow is written, for the errors the builder finds only once
+/// the whole network is known.
+type Places = std::collections::BTreeMap<Subject, ScenarioError>;
 
 /// Default switch output buffer (seed 001: 8192 cells).
 const DEFAULT_BUFFER_CELLS: u64 = 8192;
@@ -82,8 +83,6 @@ pub fn compile_source(
 
     let mode = sim.opt_keyword("mode", &["cell", "packet"])?.unwrap_or("cell");
     let mut b = NetworkBuilder::new(seed, duration, warmup);
-    // Where each host and VC is written, for the errors the builder can only find once the
-    // whole network is known ("VC 'x': …", "host 'y': …").
     let mut places = Places::new();
     if mode == "packet" {
         b.set_mode(Mode::Packet);
@@ -134,7 +133,7 @@ pub fn compile_source(
             let pdu_gap = v.opt_duration("pdu_gap")?.filter(|t| !t.is_zero());
             for name in names {
                 let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
-                places.entry(format!("host '{name}'")).or_insert_with(|| v.key_error(name_key(&v), ""));
+                places.entry(Subject::Host(name.clone())).or_insert_with(|| v.key_error(name_key(&v), ""));
                 b.set_processing(h, send, recv);
                 if let Some(t) = ras {
                     b.set_reassembly_timeout(h, t);
@@ -250,11 +249,10 @@ pub fn compile_source(
         b.set_record(req);
     }
     root.finish()?;
-    let network =
-        b.build().map_err(|e| match places.iter().find(|(subject, _)| e.0.starts_with(subject.as_str())) {
-            Some((_, at)) => ScenarioError { message: e.0, ..at.clone() },
-            None => root.error(e.0),
-        })?;
+    let network = b.build().map_err(|e| match e.1.as_ref().and_then(|subject| places.get(subject)) {
+        Some(at) => ScenarioError { message: e.0, ..at.clone() },
+        None => root.error(e.0),
+    })?;
     let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
     Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
 }
@@ -478,9 +476,11 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
-    places.entry(format!("flow '{name}'")).or_insert_with(|| v.key_error("app", ""));
+    places.entry(Subject::Flow(name.clone())).or_insert_with(|| v.key_error("app", ""));
     let vc_key = if v.contains("vc") { "vc" } else { "path" };
-    places.entry(format!("VC '{}'", vc_name.as_deref().unwrap_or(&name))).or_insert_with(|| v.key_error(vc_key, ""));
+    places
+        .entry(Subject::Vc(vc_name.clone().unwrap_or_else(|| name.clone())))
+        .or_insert_with(|| v.key_error(vc_key, ""));
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
         let config = tcp_config(&app)?;
