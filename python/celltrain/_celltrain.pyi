@@ -45,13 +45,15 @@ def run_with_series(
 def gcra_train(
     scr: str,
     mbs: int,
-    gap: str,
+    gap: Optional[str] = None,
     mtu: Optional[int] = None,
     cells_per_pdu: Optional[int] = None,
     pcr: str = "155.52 Mbit/s",
+    inter_pdu: Optional[str] = None,
 ) -> Dict[str, Optional[float]]:
     """Seed 000's packet-train model (``celltrain gcra train``) for PDUs of ``mtu`` bytes
-    (or ``cells_per_pdu`` cells) sent at the PCR with ``gap`` of idle between them:
+    (or ``cells_per_pdu`` cells) sent at the PCR with ``gap`` of idle between them, or every
+    ``inter_pdu`` (the host's inter-PDU time, start to start; at most one of the two):
     cells_per_pdu, t_pcr_s, t_scr_s, tau_scr_s, idle_s, train_pdus (eq. 2; None if
     unbounded), train_min_gap_s, train_min_spacing_s (eq. 3; None if one PDU exceeds the
     MBS), train_recovery_s."""

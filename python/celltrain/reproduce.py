@@ -362,32 +362,27 @@ def _transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[st
     }
 
 
-_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
-
-
-def _seconds(text: str) -> float:
-    """``"900 us"``, ``"7.6 ms"`` → seconds."""
-    m = re.fullmatch(r"\s*([-+0-9.eE]+)\s*(s|ms|us|µs|ns|ps)\s*", str(text))
-    if not m:
-        raise ValueError(f"not a duration: {text!r}")
-    return float(m.group(1)) * _UNITS[m.group(2)]
-
-
 @functools.lru_cache(maxsize=None)
-def gcra_train(scr: str, mbs: int, mtu: int, gap_s: float) -> Dict[str, float]:
+def gcra_train(scr: str, mbs: int, mtu: int, gap_s: float = 0.0, inter_pdu: Optional[str] = None) -> Dict[str, float]:
     """Seed 000's packet-train model at PCR = line rate, as ``celltrain gcra train`` computes
-    it (the Rust ``celltrain_atm::contract::train``, on the UPC's own integer intervals):
-    ``cells_per_pdu`` (c), ``t_pcr_s``, ``t_scr_s``, ``train_pdus`` (the longest conforming
-    train of PDUs separated by ``gap_s`` of idle, eq. 2; inf when unbounded),
+    it (the Rust ``celltrain_atm::contract::train``, on the UPC's own integer intervals), for
+    PDUs separated by ``gap_s`` of idle, or sent every ``inter_pdu`` (the host's inter-PDU
+    time as text, e.g. ``"900 us"``; the idle is then what remains once the c cells are sent):
+    ``cells_per_pdu`` (c), ``t_pcr_s``, ``t_scr_s``, ``idle_s`` (I_p), ``train_pdus`` (the
+    longest conforming train, eq. 2; inf when unbounded),
     ``train_min_gap_s`` (the smallest idle for an endless train, eq. 3; NaN when one PDU
     exceeds the MBS) and ``train_recovery_s`` (the idle after a maximal burst before a whole
     PDU is accepted again, c·(T_SCR − T_PCR))."""
-    m = _celltrain.gcra_train(scr, mbs, f"{gap_s * 1e12:.0f} ps", mtu=mtu)
+    if inter_pdu is None:
+        m = _celltrain.gcra_train(scr, mbs, gap=f"{gap_s * 1e12:.0f} ps", mtu=mtu)
+    else:
+        m = _celltrain.gcra_train(scr, mbs, inter_pdu=inter_pdu, mtu=mtu)
     nan = float("nan")
     return {
         "cells_per_pdu": float(m["cells_per_pdu"]),
         "t_pcr_s": m["t_pcr_s"],
         "t_scr_s": m["t_scr_s"],
+        "idle_s": m["idle_s"],
         "train_pdus": float("inf") if m["train_pdus"] is None else float(m["train_pdus"]),
         "train_min_gap_s": nan if m["train_min_gap_s"] is None else m["train_min_gap_s"],
         "train_recovery_s": m["train_recovery_s"],
@@ -405,14 +400,12 @@ def packet_train_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     c·T_SCR; ``scr_utilisation``: ``transfer_throughput_bps`` over it."""
     p = summary["params"]
     mtu = int(re.match(r"\s*(\d+)", str(p["mtu"])).group(1))  # type: ignore[union-attr]
-    base = gcra_train(str(p["scr"]), int(p["mbs"]), mtu, 0.0)
-    gap = max(_seconds(p["processing"]) - base["cells_per_pdu"] * base["t_pcr_s"], 0.0)
-    model = gcra_train(str(p["scr"]), int(p["mbs"]), mtu, round(gap, 12))
+    model = gcra_train(str(p["scr"]), int(p["mbs"]), mtu, inter_pdu=str(p["processing"]))
     max_goodput = (mtu - 40) * 8.0 / (model["cells_per_pdu"] * model["t_scr_s"])
     throughput = _transfer_measures(summary, [])["transfer_throughput_bps"]
     return {
         "cells_per_pdu": model["cells_per_pdu"],
-        "inter_pdu_idle_s": gap,
+        "inter_pdu_idle_s": model["idle_s"],
         "train_pdus": model["train_pdus"],
         "train_min_gap_s": model["train_min_gap_s"],
         "train_recovery_s": model["train_recovery_s"],

@@ -108,6 +108,10 @@ enum GcraCommand {
         /// Idle time between PDUs on the link, I_p, e.g. "376 us".
         #[arg(long, default_value = "0 us")]
         gap: String,
+        /// Or the host's inter-PDU time (start to start), e.g. "900 us": I_p is what remains
+        /// of it once the PDU's c cells are sent at the PCR.
+        #[arg(long, conflicts_with = "gap")]
+        inter_pdu: Option<String>,
     },
 }
 
@@ -239,13 +243,17 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Bench { scenario, set, repeat, hops, seconds } => bench(&scenario, &set, repeat.max(1), hops, seconds),
-        Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap } } => {
+        Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap, inter_pdu } } => {
             let cells = match (cells_per_pdu, mtu) {
                 (Some(c), None) => PduSize::Cells(c),
                 (None, Some(m)) => PduSize::Mtu(m),
                 _ => return Err(Failure::Input("give --cells-per-pdu or --mtu".into())),
             };
-            let report = train_report(&pcr, &scr, mbs, cells, &gap).map_err(Failure::Input)?;
+            let spacing = match &inter_pdu {
+                Some(t) => PduSpacing::InterPdu(t),
+                None => PduSpacing::Idle(&gap),
+            };
+            let report = train_report(&pcr, &scr, mbs, cells, spacing).map_err(Failure::Input)?;
             outln!("{report}")?;
             Ok(())
         }
@@ -261,21 +269,29 @@ pub enum PduSize {
     Mtu(u64),
 }
 
-/// Seed 000's packet-train model for a VBR contract (PCR, SCR, MBS; no CDVT) and an idle time
-/// `gap` between PDUs, from the rates and durations as text: what `celltrain gcra train`
-/// prints, and what the Python front asks for. Errors name the flag.
+/// How the PDUs of a packet train are spaced, as text ("376 us").
+#[derive(Clone, Copy, Debug)]
+pub enum PduSpacing<'a> {
+    /// I_p: the idle time between the last cell of a PDU and the first of the next.
+    Idle(&'a str),
+    /// The host's inter-PDU time, start to start; I_p = it − c·T_PCR (at least 0).
+    InterPdu(&'a str),
+}
+
+/// Seed 000's packet-train model for a VBR contract (PCR, SCR, MBS; no CDVT) and PDUs spaced
+/// by `spacing`, from the rates and durations as text: what `celltrain gcra train` prints, and
+/// what the Python front asks for. Errors name the flag.
 pub fn train_report(
     pcr: &str,
     scr: &str,
     mbs: u32,
     size: PduSize,
-    gap: &str,
+    spacing: PduSpacing<'_>,
 ) -> Result<celltrain_atm::contract::TrainReport, String> {
     use celltrain::scenario::units::{parse_duration, parse_rate};
     use celltrain_atm::contract::{train, ConformanceDef, TrafficDescriptor, TrainModel};
     let pcr = parse_rate(pcr).map_err(|e| format!("--pcr: {e}"))?;
     let scr = parse_rate(scr).map_err(|e| format!("--scr: {e}"))?;
-    let gap = parse_duration(gap).map_err(|e| format!("--gap: {e}"))?;
     let cells = match size {
         PduSize::Cells(c) => c,
         PduSize::Mtu(m) => train::cells_per_pdu(m),
@@ -283,6 +299,14 @@ pub fn train_report(
     let desc = TrafficDescriptor::vbr(ConformanceDef::Vbr1, pcr, celltrain_core::SimDuration::ZERO, scr, mbs);
     desc.validate().map_err(|e| e.to_string())?;
     let model = TrainModel::from_descriptor(&desc, cells).map_err(|e| e.to_string())?;
+    let gap = match spacing {
+        PduSpacing::Idle(t) => parse_duration(t).map_err(|e| format!("--gap: {e}"))?,
+        PduSpacing::InterPdu(t) => {
+            let period = parse_duration(t).map_err(|e| format!("--inter-pdu: {e}"))?;
+            let sending = model.t_pcr().times(model.cells_per_pdu());
+            celltrain_core::SimDuration::from_picos(period.as_picos().saturating_sub(sending.as_picos()))
+        }
+    };
     Ok(model.report(gap))
 }
 

@@ -255,6 +255,11 @@ fn gcra_train_calculator() {
     assert!(text.contains("c = 192 cells/PDU"), "{text}");
     assert!(text.contains("eq. (2): 5 PDUs"), "{text}");
     assert!(text.contains("whole PDU is accepted: 7.617343296ms"), "{text}");
+    // The host's inter-AAL-SDU time instead: 900 µs less 192 cells at T_PCR leaves I_p ≈ 376 µs.
+    let out =
+        celltrain(&["gcra", "train", "--scr", "10 Mbit/s", "--mbs", "1000", "--mtu", "9188", "--inter-pdu", "900 us"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("I_p = 376.543296us") && text.contains("eq. (2): 5 PDUs"), "{text}");
     let bad = celltrain(&["gcra", "train", "--scr", "200 Mbit/s", "--mbs", "1000", "--mtu", "9188"]);
     assert_eq!(bad.status.code(), Some(2), "SCR above PCR is bad input");
     assert_eq!(stderr(&bad).lines().count(), 1);

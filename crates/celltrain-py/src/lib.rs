@@ -93,29 +93,38 @@ fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, 
     compiled.map(|_| ()).map_err(|e| to_py_err(&e))
 }
 
-/// Seed 000's packet-train model (`celltrain gcra train`) as a dict: `cells_per_pdu`,
+/// Seed 000's packet-train model (`celltrain gcra train`) for PDUs spaced by `gap` (the idle
+/// time I_p) or by `inter_pdu` (the host's inter-PDU time, start to start), as a dict: `cells_per_pdu`,
 /// `t_pcr_s`, `t_scr_s`, `tau_scr_s`, `idle_s`, `train_pdus` (eq. 2; None when unbounded),
 /// `train_min_gap_s` (eq. 2 reading; None when one PDU exceeds the MBS), `train_min_spacing_s`
 /// (eq. 3 as written) and `train_recovery_s`. Raises ValueError on bad arguments.
 #[pyfunction]
-#[pyo3(signature = (scr, mbs, gap, mtu=None, cells_per_pdu=None, pcr="155.52 Mbit/s"))]
+#[pyo3(signature = (scr, mbs, gap=None, mtu=None, cells_per_pdu=None, pcr="155.52 Mbit/s", inter_pdu=None))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
 fn gcra_train<'py>(
     py: Python<'py>,
     scr: &str,
     mbs: u32,
-    gap: &str,
+    gap: Option<&str>,
     mtu: Option<u64>,
     cells_per_pdu: Option<u64>,
     pcr: &str,
+    inter_pdu: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use celltrain_atm::contract::Bound as Count;
-    use celltrain_cli::PduSize;
+    use celltrain_cli::{PduSize, PduSpacing};
     let size = match (mtu, cells_per_pdu) {
         (Some(m), None) => PduSize::Mtu(m),
         (None, Some(c)) => PduSize::Cells(c),
         _ => return Err(PyValueError::new_err("give exactly one of mtu and cells_per_pdu")),
     };
-    let r = celltrain_cli::train_report(pcr, scr, mbs, size, gap).map_err(PyValueError::new_err)?;
+    let spacing = match (gap, inter_pdu) {
+        (Some(g), None) => PduSpacing::Idle(g),
+        (None, Some(t)) => PduSpacing::InterPdu(t),
+        (None, None) => PduSpacing::Idle("0 s"),
+        _ => return Err(PyValueError::new_err("give at most one of gap and inter_pdu")),
+    };
+    let r = celltrain_cli::train_report(pcr, scr, mbs, size, spacing).map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("cells_per_pdu", r.model.cells_per_pdu())?;
     d.set_item("t_pcr_s", r.model.t_pcr().as_duration().as_secs_f64())?;
