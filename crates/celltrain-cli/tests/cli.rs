@@ -141,6 +141,21 @@ fn run_writes_a_complete_summary_and_is_deterministic() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// `segments_retransmitted` of flow `name` in the run written to `out`.
+fn retransmitted_segments(out: &Path, name: &str) -> u64 {
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let flow = summary["flows"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
+    flow["segments_retransmitted"].as_u64().unwrap()
+}
+
+/// How many packets of the capture `file` tshark's display `filter` matches.
+fn tshark_count(file: &Path, filter: &str) -> u64 {
+    let o = Command::new("tshark").args(["-r", file.to_str().unwrap(), "-Y", filter]).output().unwrap();
+    assert!(o.status.success(), "tshark failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).lines().count() as u64
+}
+
 /// A lossy TCP run captured at the sender: the pcap is well formed, and tshark's TCP analysis
 /// counts the same retransmissions as the summary (skipped, with a message, without tshark).
 #[test]
@@ -166,10 +181,7 @@ fn pcap_capture_agrees_with_tshark() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    let flow = summary["flows"].as_array().unwrap().iter().find(|f| f["name"] == "tcp1").unwrap().clone();
-    let retransmitted = flow["segments_retransmitted"].as_u64().unwrap();
+    let retransmitted = retransmitted_segments(&out, "tcp1");
     assert!(retransmitted > 0, "the small buffer must cause retransmissions");
     let pcap = std::fs::read(out.join("src1.pcap")).unwrap();
     assert_eq!(&pcap[..4], &0xa1b2_3c4du32.to_le_bytes(), "nanosecond pcap magic");
@@ -182,11 +194,7 @@ fn pcap_capture_agrees_with_tshark() {
     };
     assert!(tshark.status.success());
     let file = out.join("src1.pcap");
-    let count = |filter: &str| {
-        let o = Command::new("tshark").args(["-r", file.to_str().unwrap(), "-Y", filter]).output().unwrap();
-        assert!(o.status.success(), "tshark failed: {}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).lines().count() as u64
-    };
+    let count = |filter: &str| tshark_count(&file, filter);
     assert_eq!(count("_ws.malformed"), 0, "malformed packets");
     assert_eq!(count("tcp.analysis.retransmission && tcp.srcport == 1024"), retransmitted);
     // The bottleneck link's capture: both flows' data, well formed.
@@ -228,19 +236,12 @@ fn every_tcp_variant_retransmits_what_tshark_sees() {
         }
         let run = celltrain(&args);
         assert_eq!(run.status.code(), Some(0), "{variant}: {}", stderr(&run));
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-        let flow = summary["flows"].as_array().unwrap().iter().find(|f| f["name"] == "tcp1").unwrap().clone();
-        let retransmitted = flow["segments_retransmitted"].as_u64().unwrap();
+        let retransmitted = retransmitted_segments(&out, "tcp1");
         assert!(retransmitted > 0, "{variant}: the small buffer must cause retransmissions");
         let file = out.join("S1.pcap");
         let filter = "(tcp.analysis.retransmission || tcp.analysis.out_of_order) && tcp.len > 0";
-        let o = Command::new("tshark").args(["-r", file.to_str().unwrap(), "-Y", filter]).output().unwrap();
-        assert!(o.status.success(), "tshark failed: {}", String::from_utf8_lossy(&o.stderr));
-        let seen = String::from_utf8_lossy(&o.stdout).lines().count() as u64;
-        assert_eq!(seen, retransmitted, "{variant}: tshark vs summary");
-        let o = Command::new("tshark").args(["-r", file.to_str().unwrap(), "-Y", "_ws.malformed"]).output().unwrap();
-        assert!(o.stdout.is_empty(), "{variant}: malformed packets");
+        assert_eq!(tshark_count(&file, filter), retransmitted, "{variant}: tshark vs summary");
+        assert_eq!(tshark_count(&file, "_ws.malformed"), 0, "{variant}: malformed packets");
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
