@@ -668,6 +668,7 @@ impl NetworkBuilder {
                     // A whole on/off burst may be handed over at once only where the buffer
                     // cannot fill: the burst's cells count as queued until they start.
                     burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    carry: false,
                 }
             })
             .collect();
@@ -878,7 +879,7 @@ impl NetworkBuilder {
             queue.schedule(first, Event::Sample);
         }
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
-        Ok(Network {
+        let mut network = Network {
             mode: self.mode,
             nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
             ports,
@@ -900,7 +901,13 @@ impl NetworkBuilder {
             bottleneck,
             burst_gap: self.burst_gap,
             recorder,
-        })
+            carry_enabled: true,
+            carry_before: SimTime::ZERO,
+            window_open: false,
+        };
+        network.plan_carry();
+        network.refresh_carry_bound();
+        Ok(network)
     }
 }
 

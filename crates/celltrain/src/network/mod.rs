@@ -5,6 +5,7 @@
 //! event set grows with the number of components, never with the number of cells.
 
 mod builder;
+mod carry;
 mod packet_port;
 mod record;
 mod tcp;
@@ -175,6 +176,8 @@ pub struct Port {
     /// An on/off source on this adapter may hand over a whole burst at once (the adapter's
     /// buffer is unbounded, so the burst's cells, queued until they start, are never dropped).
     burst_handoff: bool,
+    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    carry: bool,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -350,6 +353,12 @@ pub struct Network {
     pub burst_gap: SimDuration,
     /// Captures and time series.
     pub recorder: Recorder,
+    /// Links may be carried ahead (see `carry`).
+    carry_enabled: bool,
+    /// Cells arriving before this instant may be carried ahead.
+    carry_before: SimTime,
+    /// The measurement window has opened.
+    window_open: bool,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -442,6 +451,8 @@ impl Network {
 
     fn open_window(&mut self) {
         let now = self.now;
+        self.window_open = true;
+        self.refresh_carry_bound();
         for port in &mut self.ports {
             port.release_started(now);
             port.queue.open_window(now);
@@ -566,6 +577,11 @@ impl Network {
             port.pdu_end = end;
         }
         let arrival = end + port.delay;
+        if self.may_carry(p, arrival) {
+            self.carry(p, cell, arrival);
+            return;
+        }
+        let port = &mut self.ports[p.index()];
         if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
@@ -574,10 +590,19 @@ impl Network {
 
     fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        let (_, mut cell) = port.pipe.pop_front().expect("pipe event without a cell");
+        // A carried pipe may have been emptied ahead of its event (see `carry`).
+        if !port.pipe.front().is_some_and(|&(arrival, _)| arrival <= self.now) {
+            return;
+        }
+        let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
         if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         }
+        self.cross(cell);
+    }
+
+    /// A cell reaches the far end of a link: the next port of its VC, or its destination.
+    fn cross(&mut self, mut cell: Cell) {
         cell.hop += 1;
         if cell.hop == 1 {
             let vc = &mut self.vcs[cell.vc.index()];

@@ -75,7 +75,17 @@ impl Recorder {
 
     /// First sampling instant, to be scheduled at build.
     pub fn first_sample(&self) -> Option<SimTime> {
+        self.next_sample()
+    }
+
+    /// The next sampling instant, if the run samples.
+    pub fn next_sample(&self) -> Option<SimTime> {
         self.sampler.as_ref().map(Sampler::next_at)
+    }
+
+    /// Whether `host`'s packets are captured.
+    pub fn captures(&self, host: NodeId) -> bool {
+        self.capture_of.get(host.index()).is_some_and(Option::is_some)
     }
 }
 
@@ -96,6 +106,8 @@ impl Network {
             self.recorder.capture_of[host.index()] = Some(self.recorder.pcaps.len());
             self.recorder.pcaps.push(writer);
         }
+        // A captured link or host must see its packets in time order: no carrying into it.
+        self.plan_carry();
         Ok(())
     }
 
@@ -164,5 +176,6 @@ impl Network {
                 self.queue.schedule(next, Event::Sample);
             }
         }
+        self.refresh_carry_bound();
     }
 }

@@ -1,0 +1,153 @@
+//! Carrying cells across a link at once, without a pipe event.
+//!
+//! A cell put on a link normally waits in the link's pipe for a `PipeHead` event at its arrival
+//! time, because what happens at the far end may depend on other events in between. It does
+//! not when the far end hears only from this link:
+//! - a single-FIFO switch port (no shaping, no capture) whose every cell comes through this
+//!   link: its state changes only with the cells this port sends it, in order, and the start
+//!   times of its cells are known when they arrive;
+//! - the destination adapter of VCs whose delivery has no consequence elsewhere: ATM-layer
+//!   (raw) cells, and AAL5 frames of UDP flows that end there (no capture at that host).
+//!
+//! Such a link is "carried ahead": the far end handles the cell right away, with the network's
+//! clock set to the cell's arrival time. The outcome is the one the pipe event would have had
+//! (tests compare every summary field with carrying off); only the processing order differs, so
+//! the trace hash and the event count change. Carrying stops at the next observation of the
+//! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
+//! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
+
+use super::{Adaptation, FlowKind, Hop, Network};
+use celltrain_atm::cell::Cell;
+use celltrain_core::ids::PortId;
+use celltrain_core::time::{SimDuration, SimTime};
+
+/// Trace-hash kind of a carried cell: the kind of the `PipeHead` event it replaces.
+const TRACE_PIPE_HEAD: u32 = 1;
+
+impl Network {
+    /// Whether cells may be carried ahead (on by default; off runs every pipe by events, the
+    /// reference the tests compare against).
+    pub fn set_carry_ahead(&mut self, on: bool) {
+        self.carry_enabled = on;
+        self.plan_carry();
+        self.refresh_carry_bound();
+    }
+
+    /// Decides which links are carried ahead (after build, and again when captures open).
+    pub(super) fn plan_carry(&mut self) {
+        let n = self.ports.len();
+        for port in &mut self.ports {
+            port.carry = false;
+        }
+        if !self.carry_enabled {
+            return;
+        }
+        // The ports that feed each port (None: fed by its own node, or by several ports).
+        const UNFED: u32 = u32::MAX;
+        const MANY: u32 = u32::MAX - 1;
+        let mut feeder = vec![UNFED; n];
+        for vc in &self.vcs {
+            for (h, &q) in vc.route.iter().enumerate() {
+                let from = if h == 0 { MANY } else { vc.route[h - 1].0 };
+                let f = &mut feeder[q.index()];
+                *f = if *f == UNFED || *f == from { from } else { MANY };
+            }
+        }
+        // VCs whose delivery at their destination has no consequence elsewhere.
+        let mut udp_route = vec![false; self.routes.len()];
+        let mut other_route = vec![false; self.routes.len()];
+        for flow in &self.flows {
+            match flow.kind {
+                FlowKind::Udp => udp_route[flow.route.index()] = true,
+                _ => other_route[flow.route.index()] = true,
+            }
+        }
+        let mut terminal_safe: Vec<bool> = self.vcs.iter().map(|vc| vc.adaptation == Adaptation::Raw).collect();
+        let mut terminal_unsafe = vec![false; self.vcs.len()];
+        for (r, route) in self.routes.iter().enumerate() {
+            let udp = udp_route[r] && !other_route[r];
+            for (i, hop) in route.hops.iter().enumerate() {
+                if let Hop::Vc(v) = *hop {
+                    if udp && i + 1 == route.hops.len() && !self.recorder.captures(route.dst) {
+                        terminal_safe[v.index()] = true;
+                    } else {
+                        terminal_unsafe[v.index()] = true;
+                    }
+                }
+            }
+        }
+        for (v, vc) in self.vcs.iter().enumerate() {
+            if vc.adaptation == Adaptation::Aal5 && terminal_unsafe[v] {
+                terminal_safe[v] = false;
+            }
+        }
+        let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
+            let port = &ports[q.index()];
+            feeder[q.index()] == from.0
+                && port.analytic
+                && !port.adapter_rules
+                && port.capture.is_none()
+                && port.packets.is_none()
+        };
+        let mut carry = vec![true; n];
+        let mut used = vec![false; n];
+        for (v, vc) in self.vcs.iter().enumerate() {
+            for (h, &p) in vc.route.iter().enumerate() {
+                used[p.index()] = true;
+                let ok = match vc.route.get(h + 1) {
+                    Some(&q) => target_ok(q, p, &self.ports),
+                    None => terminal_safe[v],
+                };
+                carry[p.index()] &= ok;
+            }
+        }
+        for (i, port) in self.ports.iter_mut().enumerate() {
+            port.carry = carry[i] && used[i] && port.packets.is_none();
+        }
+    }
+
+    /// Cells arriving before this instant may be carried ahead: the next observation of the
+    /// network (window opening, sample) or just past the end.
+    pub(super) fn refresh_carry_bound(&mut self) {
+        let mut bound = self.end + SimDuration::from_picos(1);
+        if !self.window_open {
+            bound = bound.min(self.warmup);
+        }
+        if let Some(next) = self.recorder.next_sample() {
+            bound = bound.min(next);
+        }
+        self.carry_before = bound;
+    }
+
+    /// Whether a cell put on the wire of `p`, arriving at `arrival`, may be carried now.
+    #[inline]
+    pub(super) fn may_carry(&self, p: PortId, arrival: SimTime) -> bool {
+        self.ports[p.index()].carry && arrival < self.carry_before
+    }
+
+    /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe
+    /// (they arrive no later, and were held back by an earlier bound) go first.
+    pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if !self.ports[p.index()].pipe.is_empty() {
+            self.carry_pipe(p);
+        }
+        let now = std::mem::replace(&mut self.now, arrival);
+        self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+        self.cross(cell);
+        self.now = now;
+    }
+
+    /// Carries every cell of the pipe of `p`; the pipe's pending event will find it empty, or
+    /// headed by a later cell, and do nothing.
+    #[cold]
+    fn carry_pipe(&mut self, p: PortId) {
+        let now = self.now;
+        while let Some((arrival, cell)) = self.ports[p.index()].pipe.pop_front() {
+            debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
+            self.now = arrival;
+            self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+            self.cross(cell);
+        }
+        self.now = now;
+    }
+}
