@@ -6,6 +6,7 @@
 
 mod builder;
 mod carry;
+mod gather;
 mod packet_port;
 mod record;
 mod tcp;
@@ -178,6 +179,11 @@ pub struct Port {
     burst_handoff: bool,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     carry: bool,
+    /// The port gathers its arrivals from its inputs' pipes and serves its transmitter without
+    /// events (see `gather`).
+    gathered: bool,
+    /// This link's far end gathers: its pipe has no events.
+    feeds_gather: bool,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -359,6 +365,13 @@ pub struct Network {
     carry_before: SimTime,
     /// The measurement window has opened.
     window_open: bool,
+    /// Ports that gather (see `gather`), and the one each source feeds.
+    gathers: Vec<gather::Gather>,
+    source_gather: Vec<Option<usize>>,
+    /// When each source next acts.
+    source_next: Vec<SimTime>,
+    /// Scratch space of `gather` (kept to avoid an allocation per gathering).
+    gather_heads: Vec<std::cmp::Reverse<(SimTime, u32)>>,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -368,12 +381,13 @@ const TRACE_DELIVERY: u32 = 17;
 /// Slot-grid rounding tolerated when a cell reaches an idle port (see [`Network::arrive`]).
 const ROUNDING_SLACK: SimDuration = SimDuration::from_picos(1);
 
-/// Events between two progress callbacks.
+/// Work (events and cell-hops: most cells move without events) between two progress callbacks.
 const PROGRESS_EVERY: u64 = 1 << 18;
 
 impl Network {
     /// Runs to the end time, calling `progress` now and then.
     pub fn run(&mut self, progress: &mut dyn FnMut(Progress)) {
+        let mut next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
         while let Some((now, event)) = self.queue.pop_until(self.end) {
             self.now = now;
             let (kind, target) = event.trace_key();
@@ -397,11 +411,13 @@ impl Network {
                 Event::HostRecv(h) => self.host_recv_done(h),
                 Event::Sample => self.sample(),
             }
-            if self.events.is_multiple_of(PROGRESS_EVERY) {
+            if self.events + self.cell_hops >= next_progress {
+                next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
                 progress(Progress { now, end: self.end, events: self.events });
             }
         }
         self.now = self.end;
+        self.gather_all();
         let end = self.end;
         for port in &mut self.ports {
             port.release_started(end);
@@ -451,8 +467,7 @@ impl Network {
 
     fn open_window(&mut self) {
         let now = self.now;
-        self.window_open = true;
-        self.refresh_carry_bound();
+        self.gather_all();
         for port in &mut self.ports {
             port.release_started(now);
             port.queue.open_window(now);
@@ -469,6 +484,9 @@ impl Network {
         for conn in &mut self.conns {
             conn.stats_at_window = tcp::lifetime_stats(conn);
         }
+        self.window_open = true;
+        self.refresh_carry_bound();
+        self.gather_all();
     }
 
     /// Sends `packet` on its next hop, or hands it to its destination when the route ends.
@@ -543,7 +561,9 @@ impl Network {
         }
         if !port.free_pending {
             port.free_pending = true;
-            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            if !port.gathered {
+                self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            }
         }
     }
 
@@ -555,7 +575,9 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             port.free_pending = true;
-            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            if !port.gathered {
+                self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            }
         }
     }
 
@@ -582,7 +604,7 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
-        if port.pipe.is_empty() {
+        if port.pipe.is_empty() && !port.feeds_gather {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
         port.pipe.push_back((arrival, cell));
@@ -591,7 +613,7 @@ impl Network {
     fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if !port.pipe.front().is_some_and(|&(arrival, _)| arrival <= self.now) {
+        if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
             return;
         }
         let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
@@ -734,6 +756,10 @@ impl Network {
         };
         if next <= self.end {
             self.queue.schedule(next, Event::Source(s));
+        }
+        self.source_next[s.index()] = next;
+        if let Some(g) = self.source_gather[s.index()] {
+            self.gather(g);
         }
     }
 
