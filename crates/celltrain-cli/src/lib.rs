@@ -51,6 +51,10 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Move every cell across every link by a pipe event, never carried at once (the
+        /// reference carrying is checked against; slower).
+        #[arg(long)]
+        pipe_events: bool,
     },
     /// Validate a scenario without running it.
     Check {
@@ -81,6 +85,9 @@ enum Command {
         /// Simulated seconds of the null pipeline.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Move every cell by pipe and port events (see `run --pipe-events`).
+        #[arg(long)]
+        pipe_events: bool,
     },
 }
 
@@ -194,8 +201,9 @@ fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, out, json, quiet } => {
+        Command::Run { scenario, out, json, quiet, pipe_events } => {
             let mut compiled = compile(&scenario)?;
+            compiled.network.set_carry_ahead(!pipe_events);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             if let Some(dir) = &out {
                 compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
@@ -242,7 +250,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             out!("{}", b.text)?;
             Ok(())
         }
-        Command::Bench { scenario, set, repeat, hops, seconds } => bench(&scenario, &set, repeat.max(1), hops, seconds),
+        Command::Bench { scenario, set, repeat, hops, seconds, pipe_events } => {
+            bench(&scenario, &set, repeat.max(1), hops, seconds, pipe_events)
+        }
         Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap, inter_pdu } } => {
             let cells = match (cells_per_pdu, mtu) {
                 (Some(c), None) => PduSize::Cells(c),
@@ -336,7 +346,14 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain:
     (summary, network)
 }
 
-fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) -> Result<(), Failure> {
+fn bench(
+    scenario: &str,
+    sets: &[String],
+    repeat: u32,
+    hops: u32,
+    seconds: f64,
+    pipe_events: bool,
+) -> Result<(), Failure> {
     let overrides = parse_sets(sets)?;
     // (wall, cell-hops, packet-hops, events, packets out of the bottleneck port)
     let mut best: Option<(f64, u64, u64, u64, Option<u64>)> = None;
@@ -346,6 +363,7 @@ fn bench(scenario: &str, sets: &[String], repeat: u32, hops: u32, seconds: f64) 
         } else {
             scenario::compile(scenario, &overrides, None)?.network
         };
+        network.set_carry_ahead(!pipe_events);
         let started = Instant::now();
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();

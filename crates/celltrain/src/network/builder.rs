@@ -669,8 +669,6 @@ impl NetworkBuilder {
                     // cannot fill: the burst's cells count as queued until they start.
                     burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
                     carry: false,
-                    gathered: false,
-                    feeds_gather: false,
                 }
             })
             .collect();
@@ -811,7 +809,6 @@ impl NetworkBuilder {
             return err(format!("too many TCP connections (at most {})", super::MAX_COMPONENTS / 2));
         }
         let mut sources = Vec::with_capacity(self.sources.len());
-        let mut source_next = Vec::with_capacity(self.sources.len());
         for (i, (name, spec)) in self.sources.into_iter().enumerate() {
             let id = SourceId::from_index(i);
             let (source, first) = match spec {
@@ -845,7 +842,6 @@ impl NetworkBuilder {
             };
             queue.schedule(first, Event::Source(id));
             sources.push(source);
-            source_next.push(first);
         }
         let bottleneck = match self.bottleneck {
             Some((a, b)) => Some(port_of(a, b)),
@@ -908,10 +904,6 @@ impl NetworkBuilder {
             carry_enabled: true,
             carry_before: SimTime::ZERO,
             window_open: false,
-            gathers: Vec::new(),
-            source_gather: vec![None; source_next.len()],
-            source_next,
-            gather_heads: Vec::new(),
         };
         network.plan_carry();
         network.refresh_carry_bound();

@@ -104,7 +104,6 @@ impl Network {
         for (i, port) in self.ports.iter_mut().enumerate() {
             port.carry = carry[i] && used[i] && port.packets.is_none();
         }
-        self.plan_gathers();
     }
 
     /// Cells arriving before this instant may be carried ahead: the next observation of the

@@ -6,7 +6,6 @@
 
 mod builder;
 mod carry;
-mod gather;
 mod packet_port;
 mod record;
 mod tcp;
@@ -179,11 +178,6 @@ pub struct Port {
     burst_handoff: bool,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     carry: bool,
-    /// The port gathers its arrivals from its inputs' pipes and serves its transmitter without
-    /// events (see `gather`).
-    gathered: bool,
-    /// This link's far end gathers: its pipe has no events.
-    feeds_gather: bool,
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -365,13 +359,6 @@ pub struct Network {
     carry_before: SimTime,
     /// The measurement window has opened.
     window_open: bool,
-    /// Ports that gather (see `gather`), and the one each source feeds.
-    gathers: Vec<gather::Gather>,
-    source_gather: Vec<Option<usize>>,
-    /// When each source next acts.
-    source_next: Vec<SimTime>,
-    /// Scratch space of `gather` (kept to avoid an allocation per gathering).
-    gather_heads: Vec<std::cmp::Reverse<(SimTime, u32)>>,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -417,7 +404,6 @@ impl Network {
             }
         }
         self.now = self.end;
-        self.gather_all();
         let end = self.end;
         for port in &mut self.ports {
             port.release_started(end);
@@ -467,7 +453,6 @@ impl Network {
 
     fn open_window(&mut self) {
         let now = self.now;
-        self.gather_all();
         for port in &mut self.ports {
             port.release_started(now);
             port.queue.open_window(now);
@@ -486,7 +471,6 @@ impl Network {
         }
         self.window_open = true;
         self.refresh_carry_bound();
-        self.gather_all();
     }
 
     /// Sends `packet` on its next hop, or hands it to its destination when the route ends.
@@ -561,9 +545,7 @@ impl Network {
         }
         if !port.free_pending {
             port.free_pending = true;
-            if !port.gathered {
-                self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
-            }
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
         }
     }
 
@@ -575,9 +557,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             port.free_pending = true;
-            if !port.gathered {
-                self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
-            }
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
         }
     }
 
@@ -604,7 +584,7 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
-        if port.pipe.is_empty() && !port.feeds_gather {
+        if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
         port.pipe.push_back((arrival, cell));
@@ -756,10 +736,6 @@ impl Network {
         };
         if next <= self.end {
             self.queue.schedule(next, Event::Source(s));
-        }
-        self.source_next[s.index()] = next;
-        if let Some(g) = self.source_gather[s.index()] {
-            self.gather(g);
         }
     }
 

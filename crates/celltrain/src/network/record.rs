@@ -152,7 +152,6 @@ impl Network {
 
     /// A sampling instant: one row of the time series.
     pub(super) fn sample(&mut self) {
-        self.gather_all();
         let now = self.now;
         let mut row = Vec::with_capacity(3 * self.recorder.spec.senders.len() + self.recorder.spec.ports.len());
         for (c, _) in &self.recorder.spec.senders {
