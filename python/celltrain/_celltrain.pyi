@@ -35,10 +35,15 @@ def scenarios() -> List[Tuple[str, str, str]]:
     """The built-in scenarios as ``(name, paper, title)``."""
 
 def run_with_series(
-    scenario: str, overrides: list[tuple[str, str]], seed: Optional[int] = None, is_text: bool = False
+    scenario: str,
+    overrides: list[tuple[str, str]],
+    seed: Optional[int] = None,
+    is_text: bool = False,
+    pcap_dir: Optional[str] = None,
 ) -> tuple[str, Optional[str]]:
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
-    scenario's ``[record]`` table asks for no sampling)."""
+    scenario's ``[record]`` table asks for no sampling). With ``pcap_dir``, the pcap captures
+    the ``[record]`` table asks for are written there (``OSError`` if they cannot be)."""
     ...
 
 

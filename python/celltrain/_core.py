@@ -265,13 +265,15 @@ def run(
         Seed of every random stream (default: the scenario's).
     out
         If given, a directory to write ``summary.json`` and the CSV tables into, as
-        ``celltrain run --out`` does (atomically).
+        ``celltrain run --out`` does (atomically), and the pcap captures the scenario's
+        ``[record]`` table asks for (written while the run goes on; ``summary.json`` last).
 
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
     """
+    pcap_dir = None if out is None else os.fspath(out)
     summary_json, series_csv = _celltrain.run_with_series(
-        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario)
+        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir
     )
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:

@@ -215,6 +215,31 @@ def test_timeseries_is_a_dataframe_when_recorded(tmp_path):
     assert celltrain.run("A4", params={"duration": "0.2 s", "warmup": "0.1 s"}).timeseries is None
 
 
+def test_run_out_writes_the_pcaps_the_cli_writes(tmp_path, cli):
+    toml = GOOD_MINIMAL.read_text()
+    toml = toml.replace('duration = "1 s"', 'duration = "20 ms"')
+    toml += '\n[record]\npcap = ["h2"]\npcap_links = ["sw1->h2"]\n'
+    scenario = tmp_path / "captured.toml"
+    scenario.write_text(toml)
+    r = celltrain.run(str(scenario), out=tmp_path / "py")
+    res = cli("run", str(scenario), "--out", str(tmp_path / "cli"), "--quiet")
+    assert res.returncode == 0, res.stderr
+    delivered = r.summary["flows"][0]["packets_delivered"]
+    assert delivered > 10
+    for name in ("h2.pcap", "sw1_h2.pcap"):
+        data = (tmp_path / "py" / name).read_bytes()
+        assert data == (tmp_path / "cli" / name).read_bytes(), name
+        # The pcap header (24 bytes), then one 16-byte record header per packet, each followed by
+        # its captured bytes: count the records.
+        records, at = 0, 24
+        while at < len(data):
+            at += 16 + int.from_bytes(data[at + 8 : at + 12], "little")
+            records += 1
+        assert at == len(data) and records >= delivered, (name, records, delivered)
+    with pytest.raises(OSError):
+        celltrain.run(str(scenario), out=tmp_path / "py" / "h2.pcap" / "inside")
+
+
 BAD_DURATION = '[scenario]\nid = "x"\ntitle = "y"\n[simulation]\nduration = "1 parsec"\n'
 
 

@@ -4,9 +4,10 @@
 
 use celltrain::metrics::Summary;
 use celltrain::scenario::{self, ScenarioError as InvalidScenario};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::path::PathBuf;
 use std::time::Instant;
 
 // Named and placed as Python sees it (`celltrain._celltrain.ScenarioError`), so that an error
@@ -17,15 +18,38 @@ fn to_py_err(e: &InvalidScenario) -> PyErr {
     ScenarioError::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
 }
 
+/// Why a run could not be made: its scenario, or the captures' directory.
+enum RunError {
+    Scenario(InvalidScenario),
+    Capture(String),
+}
+
+impl From<InvalidScenario> for RunError {
+    fn from(e: InvalidScenario) -> Self {
+        RunError::Scenario(e)
+    }
+}
+
+impl From<RunError> for PyErr {
+    fn from(e: RunError) -> PyErr {
+        match e {
+            RunError::Scenario(e) => to_py_err(&e),
+            RunError::Capture(message) => PyOSError::new_err(message),
+        }
+    }
+}
+
 /// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
-/// its summary and the recorded time series as CSV text, if any. The network stays inside
-/// (it is not `Send`, and runs with the interpreter released).
+/// its summary and the recorded time series as CSV text, if any. With `pcap_dir`, the pcap
+/// captures the scenario's `[record]` table asks for are written there (as `run --out`
+/// does). The network stays inside (it is not `Send`, and runs with the interpreter released).
 fn compile_and_run(
     scenario: String,
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-) -> Result<(Summary, Option<String>), InvalidScenario> {
+    pcap_dir: Option<PathBuf>,
+) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
     } else {
@@ -33,7 +57,14 @@ fn compile_and_run(
     }?;
     let started = Instant::now();
     let scenario::Compiled { mut network, meta } = compiled;
+    let capture_error = |dir: &PathBuf, e: std::io::Error| RunError::Capture(format!("{}: {e}", dir.display()));
+    if let Some(dir) = &pcap_dir {
+        network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
+    }
     network.run(&mut |_| {});
+    if let Some(dir) = &pcap_dir {
+        network.finish_output().map_err(|e| capture_error(dir, e))?;
+    }
     let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
     let series = network.recorder.series.as_ref().map(|s| {
         let mut csv = Vec::new();
@@ -60,24 +91,24 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let result = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text));
-    let (summary, _) = result.map_err(|e| to_py_err(&e))?;
+    let (summary, _) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, None))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
-/// text (None when nothing was sampled).
+/// text (None when nothing was sampled); with `pcap_dir`, the captures it asked for are
+/// written there (OSError if they cannot be).
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None))]
 fn run_with_series(
     py: Python<'_>,
     scenario: String,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
     is_text: bool,
+    pcap_dir: Option<PathBuf>,
 ) -> PyResult<(String, Option<String>)> {
-    let result = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text));
-    let (summary, series) = result.map_err(|e| to_py_err(&e))?;
+    let (summary, series) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, pcap_dir))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
