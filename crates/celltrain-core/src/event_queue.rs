@@ -19,26 +19,27 @@ pub trait EventCode: Copy {
     fn decode(code: u32) -> Self;
 }
 
-#[derive(Clone, Copy)]
-struct Entry {
-    time: u64,
-    /// seq << 24 | event code.
-    tie: u64,
+/// An entry as the heap stores it: time in the upper 64 bits, then the insertion sequence
+/// (upper 40 bits of the lower word) and the event code (lower 24 bits), so that one
+/// 128-bit comparison orders by (time, insertion sequence). Keys are unique (the sequence is).
+type Key = u128;
+
+#[inline]
+fn key(time: u64, tie: u64) -> Key {
+    (u128::from(time) << 64) | u128::from(tie)
 }
 
-impl Entry {
-    #[inline]
-    fn before(&self, other: &Entry) -> bool {
-        (self.time, self.tie) < (other.time, other.tie)
-    }
+#[inline]
+fn key_time(key: Key) -> u64 {
+    (key >> 64) as u64
 }
 
 /// A min-priority queue of events keyed by (time, insertion sequence): FIFO among equal times.
-/// A binary heap written out so that an entry is 16 bytes and a comparison is two words.
-/// (A sorted deque for small pending sets was measured and cost more instructions per event
-/// on the null pipeline; see benches/README.md.)
+/// A binary heap written out so that an entry is 16 bytes and a comparison is one 128-bit
+/// compare. (A sorted deque for small pending sets was measured and cost more instructions
+/// per event on the null pipeline; see benches/README.md.)
 pub struct EventQueue<E> {
-    heap: Vec<Entry>,
+    heap: Vec<Key>,
     next_seq: u64,
     _event: std::marker::PhantomData<E>,
 }
@@ -59,7 +60,7 @@ impl<E: EventCode> EventQueue<E> {
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let code = u64::from(event.encode());
         debug_assert!(code <= CODE_MASK, "event code wider than 24 bits");
-        let entry = Entry { time: time.as_picos(), tie: (self.next_seq << CODE_BITS) | code };
+        let entry = key(time.as_picos(), (self.next_seq << CODE_BITS) | code);
         self.next_seq += 1;
         heap_push(&mut self.heap, entry);
     }
@@ -67,17 +68,17 @@ impl<E: EventCode> EventQueue<E> {
     /// Removes and returns the earliest event if it is due no later than `deadline`.
     #[inline]
     pub fn pop_until(&mut self, deadline: SimTime) -> Option<(SimTime, E)> {
-        if self.heap.first()?.time > deadline.as_picos() {
+        if key_time(*self.heap.first()?) > deadline.as_picos() {
             return None;
         }
         let top = heap_pop(&mut self.heap);
-        let code = u32::try_from(top.tie & CODE_MASK).expect("24-bit code");
-        Some((SimTime::from_picos(top.time), E::decode(code)))
+        let code = (top as u64 & CODE_MASK) as u32;
+        Some((SimTime::from_picos(key_time(top)), E::decode(code)))
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|e| SimTime::from_picos(e.time))
+        self.heap.first().map(|&k| SimTime::from_picos(key_time(k)))
     }
 
     pub fn len(&self) -> usize {
@@ -89,12 +90,13 @@ impl<E: EventCode> EventQueue<E> {
 }
 
 /// Binary-heap insertion with a hole: parents move down until the entry's place is found.
-fn heap_push(heap: &mut Vec<Entry>, entry: Entry) {
+#[inline]
+fn heap_push(heap: &mut Vec<Key>, entry: Key) {
     let mut i = heap.len();
     heap.push(entry);
     while i > 0 {
         let parent = (i - 1) / 2;
-        if !entry.before(&heap[parent]) {
+        if entry >= heap[parent] {
             break;
         }
         heap[i] = heap[parent];
@@ -103,28 +105,36 @@ fn heap_push(heap: &mut Vec<Entry>, entry: Entry) {
     heap[i] = entry;
 }
 
-/// Removes the root of a non-empty binary heap, sifting the last entry down with a hole.
-fn heap_pop(heap: &mut Vec<Entry>) -> Entry {
-    let top = heap[0];
+/// Removes the root of a non-empty binary heap. Bottom-up (Floyd): the hole at the root
+/// descends along the smaller children to a leaf (one comparison per level), then the last
+/// entry rises from there — usually not at all, since it came from the bottom.
+fn heap_pop(heap: &mut Vec<Key>) -> Key {
     let last = heap.pop().expect("heap is not empty");
     let n = heap.len();
-    if n > 0 {
-        let mut i = 0;
-        loop {
-            let left = 2 * i + 1;
-            if left >= n {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < n && heap[right].before(&heap[left]) { right } else { left };
-            if !heap[child].before(&last) {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
-        }
-        heap[i] = last;
+    if n == 0 {
+        return last;
     }
+    let top = heap[0];
+    let mut i = 0;
+    loop {
+        let left = 2 * i + 1;
+        if left >= n {
+            break;
+        }
+        let right = left + 1;
+        let child = if right < n && heap[right] < heap[left] { right } else { left };
+        heap[i] = heap[child];
+        i = child;
+    }
+    while i > 0 {
+        let parent = (i - 1) / 2;
+        if heap[parent] < last {
+            break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = last;
     top
 }
 
