@@ -38,6 +38,8 @@ VC_COLUMNS: List[Tuple[str, str]] = [
     # UPC, preventive tagging and reassembly timer.
     ("cells_policed", I64 + "?"), ("cells_tagged", I64 + "?"), ("frames_tagged", I64 + "?"),
     ("reassembly_timeouts", I64 + "?"),
+    # Cells in buffers and on links when the window opened and closed (the VC's identity).
+    ("cells_in_flight_at_start", I64 + "?"), ("cells_in_flight_at_end", I64 + "?"),
 ]  # fmt: skip
 PORT_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("rate_bps", I64), ("policy", CAT), ("cells_in", I64), ("cells_out", I64),

@@ -103,6 +103,10 @@ pub struct VcSummary {
     /// Frames lost / frames whose fate is known.
     pub flr: f64,
     pub corrupted_pdus: u64,
+    /// Cells in buffers and on links when the window opened and when it closed. Identity:
+    /// `cells_sent + cells_in_flight_at_start = cells_delivered + cells_dropped + cells_in_flight_at_end`.
+    pub cells_in_flight_at_start: u64,
+    pub cells_in_flight_at_end: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -227,10 +231,12 @@ impl Summary {
                 }
             })
             .collect();
+        let in_flight = net.vc_cells_in_flight();
         let vcs: Vec<VcSummary> = net
             .vcs
             .iter()
-            .map(|v| VcSummary {
+            .zip(in_flight)
+            .map(|(v, cells_in_flight_at_end)| VcSummary {
                 name: v.name.clone(),
                 category: v.category.name().to_string(),
                 cells_sent: v.stats.cells_sent,
@@ -250,6 +256,8 @@ impl Summary {
                     0.0
                 },
                 corrupted_pdus: v.stats.corrupted_pdus,
+                cells_in_flight_at_start: v.stats.cells_in_flight_at_start,
+                cells_in_flight_at_end,
             })
             .collect();
         let ports: Vec<PortSummary> = net

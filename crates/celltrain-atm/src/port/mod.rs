@@ -339,6 +339,12 @@ impl OutputPort {
         Some(cell)
     }
 
+    /// The cells held in the queues (not those of a single-FIFO port's virtual queue, which
+    /// the caller keeps).
+    pub fn queued_cells(&self) -> impl Iterator<Item = &Cell> {
+        self.queues.iter().flatten()
+    }
+
     /// Cells queued now.
     pub fn occupancy(&self) -> u32 {
         self.occupancy

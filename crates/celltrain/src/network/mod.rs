@@ -221,6 +221,9 @@ pub struct VcStats {
     pub frames_lost: u64,
     /// Reassembly errors seen by the receiver (one per discarded buffer).
     pub corrupted_pdus: u64,
+    /// Cells in buffers and on links when the window opened: with `cells_sent` in the window,
+    /// every one is delivered, dropped or still in flight at the end.
+    pub cells_in_flight_at_start: u64,
 }
 
 /// How a VC's cells are carried.
@@ -440,6 +443,23 @@ impl Network {
         self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.len() as u64)).sum()
     }
 
+    /// Per VC: its cells in buffers and on links now (an analytic port's waiting cells are
+    /// already in its pipe).
+    pub fn vc_cells_in_flight(&self) -> Vec<u64> {
+        let mut cells = vec![0u64; self.vcs.len()];
+        for port in &self.ports {
+            for (_, cell) in &port.pipe {
+                cells[cell.vc.index()] += 1;
+            }
+            if !port.analytic {
+                for cell in port.queue.queued_cells() {
+                    cells[cell.vc.index()] += 1;
+                }
+            }
+        }
+        cells
+    }
+
     pub fn cells_in_flight(&self) -> u64 {
         self.ports
             .iter()
@@ -460,8 +480,9 @@ impl Network {
                 q.open_window(now);
             }
         }
-        for vc in &mut self.vcs {
-            vc.stats = VcStats::default();
+        let in_flight = self.vc_cells_in_flight();
+        for (vc, cells) in self.vcs.iter_mut().zip(in_flight) {
+            vc.stats = VcStats { cells_in_flight_at_start: cells, ..VcStats::default() };
         }
         for flow in &mut self.flows {
             flow.stats = FlowStats::default();
