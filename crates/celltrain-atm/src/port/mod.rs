@@ -117,6 +117,7 @@ impl TxClock {
         self.free_at
     }
     /// Starts a cell at `now` (≥ `free_at`); returns when its last bit leaves the port.
+    #[inline]
     pub fn start(&mut self, now: SimTime) -> SimTime {
         debug_assert!(now >= self.free_at, "transmitter busy until {:?}", self.free_at);
         if now > self.free_at || self.count == 0 {
@@ -285,6 +286,7 @@ impl OutputPort {
     /// Single-FIFO ports: admits a cell that will wait in the buffer until a start time the
     /// caller has computed; the cell itself is not stored (the caller keeps its start time
     /// and reports it with [`depart_virtual`](Self::depart_virtual)).
+    #[inline]
     pub fn admit_virtual(&mut self, cell: &Cell, now: SimTime) -> Result<(), DropReason> {
         debug_assert!(self.is_single_fifo());
         self.stats.cells_in += 1;
@@ -307,6 +309,7 @@ impl OutputPort {
     }
 
     /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.
+    #[inline]
     pub fn depart_virtual(&mut self, at: SimTime) {
         debug_assert!(self.occupancy > 0, "departure from an empty buffer");
         self.pools[self.fifo_pool as usize].occupancy -= 1;

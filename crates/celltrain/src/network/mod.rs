@@ -189,6 +189,7 @@ pub enum Mode {
 
 impl Port {
     /// Analytic ports: the cells whose start time has come leave the buffer.
+    #[inline]
     fn release_started(&mut self, now: SimTime) {
         while let Some(&start) = self.starts.front() {
             if start > now {
