@@ -4,8 +4,8 @@
 //! time, because what happens at the far end may depend on other events in between. It does
 //! not when the far end hears only from this link:
 //! - a single-FIFO switch port (no shaping, no capture) whose every cell comes through this
-//!   link: its state changes only with the cells this port sends it, in order, and the start
-//!   times of its cells are known when they arrive;
+//!   link, and whose own link is carried in turn: its state changes only with the cells this
+//!   port sends it, in order, and the start times of its cells are known when they arrive;
 //! - the destination adapter of VCs whose delivery has no consequence elsewhere: ATM-layer
 //!   (raw) cells, and AAL5 frames of UDP flows that end there (no capture at that host).
 //!
@@ -99,6 +99,24 @@ impl Network {
                     None => terminal_safe[v],
                 };
                 carry[p.index()] &= ok;
+            }
+        }
+        // A carried cell must never put an event on the queue: one scheduled when the cell is
+        // carried, rather than when it arrives, would take another place among the events of
+        // its instant, and a far end that hears from other links as well could then see them in
+        // another order. So a port is carried into only if its own cells are carried on, down
+        // to a destination; drop the others until nothing changes.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for vc in &self.vcs {
+                for w in vc.route.windows(2) {
+                    let (p, q) = (w[0].index(), w[1].index());
+                    if carry[p] && !carry[q] {
+                        carry[p] = false;
+                        changed = true;
+                    }
+                }
             }
         }
         for (i, port) in self.ports.iter_mut().enumerate() {
