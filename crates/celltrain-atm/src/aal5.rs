@@ -104,6 +104,18 @@ pub enum ReassemblyAfterTimeout {
     Corrupted,
 }
 
+/// What the receiver knows of the frame a cell belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Cells of the CPCS-PDU, which the real receiver reads from the trailer's Length field
+    /// of the end-of-frame cell.
+    pub cells: u32,
+    /// Unique over the run. Frame ids are reused once a frame's every cell is accounted for,
+    /// so an id alone could let the head of one frame and the tail of a later frame with the
+    /// same id pass for one intact frame; the real receiver's CRC would reject that merge.
+    pub serial: u64,
+}
+
 /// Per-VC receive state of an AAL5 adapter.
 #[derive(Clone, Debug, Default)]
 pub struct Reassembler {
@@ -111,10 +123,10 @@ pub struct Reassembler {
     buffered_cells: u32,
     /// Distinct frames among the buffered cells (a merge spans several).
     buffered_frames: u32,
-    /// Frame of the first buffered cell.
-    first_frame: Option<FrameId>,
-    /// Frame of the last buffered cell and the index expected next if nothing was lost.
-    last: Option<(FrameId, u16)>,
+    /// Frame (its serial) of the first buffered cell.
+    first_frame: Option<u64>,
+    /// Frame (its serial) and index of the last buffered cell.
+    last: Option<(u64, u16)>,
     /// The buffered cells are still exactly the prefix of one frame.
     intact: bool,
     /// When the first buffered cell arrived (for the reassembly timer).
@@ -127,11 +139,11 @@ impl Reassembler {
     /// lost end-of-frame cell no longer merges two frames (seed 000's RAS timer). The timer
     /// is checked when the next cell arrives, which gives the same deliveries as a timer
     /// that fires on its own.
-    pub fn on_cell_timed(&mut self, cell: &Cell, frame_cells: u32, now: SimTime, timeout: SimDuration) -> Reassembly {
+    pub fn on_cell_timed(&mut self, cell: &Cell, frame: FrameInfo, now: SimTime, timeout: SimDuration) -> Reassembly {
         if self.buffered_cells > 0 && now.saturating_since(self.first_at) > timeout {
             let cells = self.buffered_cells;
             *self = Reassembler::default();
-            let then = match self.on_cell(cell, frame_cells) {
+            let then = match self.on_cell(cell, frame) {
                 Reassembly::Pending => ReassemblyAfterTimeout::Pending,
                 Reassembly::Delivered(f) => ReassemblyAfterTimeout::Delivered(f),
                 _ => ReassemblyAfterTimeout::Corrupted,
@@ -144,33 +156,32 @@ impl Reassembler {
         if self.buffered_cells == 0 {
             self.first_at = now;
         }
-        self.on_cell(cell, frame_cells)
+        self.on_cell(cell, frame)
     }
 
-    /// Feeds one cell; `frame_cells` is the cell count of the cell's own frame, which the real
-    /// receiver reads from the trailer's Length field of the end-of-frame cell.
-    pub fn on_cell(&mut self, cell: &Cell, frame_cells: u32) -> Reassembly {
+    /// Feeds one cell of `frame`.
+    pub fn on_cell(&mut self, cell: &Cell, frame: FrameInfo) -> Reassembly {
         let continues = match self.last {
             None => {
-                self.first_frame = Some(cell.frame);
+                self.first_frame = Some(frame.serial);
                 self.intact = cell.index == 0;
                 self.buffered_frames = 1;
                 true
             }
-            Some((frame, index)) => {
-                if frame != cell.frame {
+            Some((serial, index)) => {
+                if serial != frame.serial {
                     self.buffered_frames += 1;
                 }
-                frame == cell.frame && cell.index == index + 1
+                serial == frame.serial && cell.index == index + 1
             }
         };
         self.intact &= continues;
         self.buffered_cells += 1;
-        self.last = Some((cell.frame, cell.index));
+        self.last = Some((frame.serial, cell.index));
         if !cell.end_of_frame {
             return Reassembly::Pending;
         }
-        let good = self.intact && self.first_frame == Some(cell.frame) && self.buffered_cells == frame_cells;
+        let good = self.intact && self.first_frame == Some(frame.serial) && self.buffered_cells == frame.cells;
         let outcome = if good {
             Reassembly::Delivered(cell.frame)
         } else {
@@ -252,8 +263,29 @@ mod tests {
             .collect()
     }
 
+    /// In these tests a frame's serial is its id (no reuse), unless a test says otherwise.
+    fn info(c: &Cell, cells: u32) -> FrameInfo {
+        FrameInfo { cells, serial: u64::from(c.frame.0) }
+    }
+
     fn feed(r: &mut Reassembler, cs: &[Cell], frame_cells: u32) -> Vec<Reassembly> {
-        cs.iter().map(|c| r.on_cell(c, frame_cells)).filter(|o| *o != Reassembly::Pending).collect()
+        cs.iter().map(|c| r.on_cell(c, info(c, frame_cells))).filter(|o| *o != Reassembly::Pending).collect()
+    }
+
+    /// Frame ids are reused: the head of one frame and the tail of a later frame that got the
+    /// same id are two frames (the CRC fails), not one.
+    #[test]
+    fn a_reused_frame_id_does_not_join_two_frames() {
+        let mut r = Reassembler::default();
+        let (first, later) = (cells(7, 10), cells(7, 10));
+        let mut out = Vec::new();
+        for c in &first[..4] {
+            out.push(r.on_cell(c, FrameInfo { cells: 10, serial: 1 }));
+        }
+        for c in &later[4..] {
+            out.push(r.on_cell(c, FrameInfo { cells: 10, serial: 2 }));
+        }
+        assert_eq!(out.last(), Some(&Reassembly::Corrupted { cells: 10, frames: 2 }));
     }
 
     #[test]
@@ -283,22 +315,22 @@ mod tests {
         let mut a = cells(1, 10);
         a.pop(); // frame A loses its end-of-frame cell
         for (i, c) in a.iter().enumerate() {
-            assert_eq!(r.on_cell_timed(c, 10, t(i as u64), timeout), Reassembly::Pending);
+            assert_eq!(r.on_cell_timed(c, info(c, 10), t(i as u64), timeout), Reassembly::Pending);
         }
         // Frame B starts 5 ms later: the stale 9 cells are dropped, B is delivered whole.
         let b = cells(2, 10);
         let mut outcomes = Vec::new();
         for (i, c) in b.iter().enumerate() {
-            outcomes.push(r.on_cell_timed(c, 10, t(5_000 + i as u64), timeout));
+            outcomes.push(r.on_cell_timed(c, info(c, 10), t(5_000 + i as u64), timeout));
         }
         assert_eq!(outcomes[0], Reassembly::TimedOut { cells: 9, then: ReassemblyAfterTimeout::Pending });
         assert_eq!(outcomes[9], Reassembly::Delivered(FrameId(2)));
         // Without the timer (or with B arriving in time), both frames are lost.
         let mut r = Reassembler::default();
         for c in &a {
-            r.on_cell_timed(c, 10, t(0), timeout);
+            r.on_cell_timed(c, info(c, 10), t(0), timeout);
         }
-        let last = b.iter().map(|c| r.on_cell_timed(c, 10, t(500), timeout)).last().unwrap();
+        let last = b.iter().map(|c| r.on_cell_timed(c, info(c, 10), t(500), timeout)).last().unwrap();
         assert_eq!(last, Reassembly::Corrupted { cells: 19, frames: 2 });
     }
 

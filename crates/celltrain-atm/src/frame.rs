@@ -16,6 +16,8 @@ pub struct FrameRecord<P> {
     pub cells_accounted: u32,
     /// The reassembler delivered this frame intact.
     pub delivered: bool,
+    /// Unique over the run (ids are reused; see [`crate::aal5::FrameInfo`]).
+    pub serial: u64,
 }
 
 /// How a frame ended, reported when its last cell is accounted for.
@@ -30,17 +32,20 @@ pub struct FrameArena<P> {
     slots: Vec<Option<FrameRecord<P>>>,
     free: Vec<u32>,
     live: usize,
+    /// Frames inserted so far: the next frame's serial.
+    inserted: u64,
 }
 
 impl<P> Default for FrameArena<P> {
     fn default() -> Self {
-        FrameArena { slots: Vec::new(), free: Vec::new(), live: 0 }
+        FrameArena { slots: Vec::new(), free: Vec::new(), live: 0, inserted: 0 }
     }
 }
 
 impl<P> FrameArena<P> {
     pub fn insert(&mut self, payload: P, cells: u32) -> FrameId {
-        let rec = FrameRecord { payload, cells, cells_accounted: 0, delivered: false };
+        let rec = FrameRecord { payload, cells, cells_accounted: 0, delivered: false, serial: self.inserted };
+        self.inserted += 1;
         self.live += 1;
         if let Some(i) = self.free.pop() {
             self.slots[i as usize] = Some(rec);

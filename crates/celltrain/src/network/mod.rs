@@ -21,7 +21,7 @@ pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
 use crate::source::{OnOffSource, UdpSource};
-use celltrain_atm::aal5::{self, Reassembler, Reassembly, ReassemblyAfterTimeout};
+use celltrain_atm::aal5::{self, FrameInfo, Reassembler, Reassembly, ReassemblyAfterTimeout};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::frame::{FrameArena, FrameFate};
 use celltrain_atm::port::{OutputPort, TxClock};
@@ -660,10 +660,11 @@ impl Network {
         if cell.kind == CellKind::Raw {
             return;
         }
-        let frame_cells = self.frames.get(cell.frame).cells;
+        let record = self.frames.get(cell.frame);
+        let frame = FrameInfo { cells: record.cells, serial: record.serial };
         let outcome = match vc.reassembly_timeout {
-            None => vc.reassembler.on_cell(&cell, frame_cells),
-            Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame_cells, self.now, timeout) {
+            None => vc.reassembler.on_cell(&cell, frame),
+            Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame, self.now, timeout) {
                 Reassembly::TimedOut { then, .. } => {
                     vc.stats.reassembly_timeouts += 1;
                     match then {
