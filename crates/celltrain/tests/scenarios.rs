@@ -279,6 +279,25 @@ fn same_seed_same_run_other_seed_other_run() {
     assert_eq!(a.vcs[0].cells_sent, d.vcs[0].cells_sent, "rt1's traffic depends only on its own stream");
 }
 
+/// Runs a compiled scenario with pipe events and with carrying: (by events, carried ahead).
+fn by_events_and_carried(compile: impl Fn() -> celltrain::scenario::Compiled) -> (Summary, Summary) {
+    let summary = |carry: bool| {
+        let c = compile();
+        let mut net = c.network;
+        net.set_carry_ahead(carry);
+        net.run(&mut |_| {});
+        Summary::from_network(&net, c.meta, 0.0)
+    };
+    (summary(false), summary(true))
+}
+
+/// Every result the same, but for the trace hash and the event count.
+fn assert_same_results(by_events: &Summary, mut ahead: Summary, name: &str) {
+    ahead.trace_hash = by_events.trace_hash.clone();
+    ahead.events = by_events.events;
+    assert_eq!(ahead.without_wall_time(), by_events.without_wall_time(), "{name}: carrying changed a result");
+}
+
 /// Carrying cells across links whose far end hears only from them (see `network::carry`)
 /// gives every measure the pipe events give; only the trace hash and the event count differ.
 #[test]
@@ -290,14 +309,7 @@ fn carrying_ahead_changes_no_result() {
     let mut carried = 0;
     for (name, sets) in cases {
         let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let summary = |carry: bool| {
-            let c = compile(name, &overrides, None).unwrap();
-            let mut net = c.network;
-            net.set_carry_ahead(carry);
-            net.run(&mut |_| {});
-            Summary::from_network(&net, c.meta, 0.0)
-        };
-        let (by_events, mut ahead) = (summary(false), summary(true));
+        let (by_events, ahead) = by_events_and_carried(|| compile(name, &overrides, None).unwrap());
         assert!(ahead.events <= by_events.events, "{name}: carrying added events");
         if matches!(name, "A1-udp" | "A4" | "E1-mux") {
             // A1: the switch port and the destination hear only from one link; A4: the
@@ -311,9 +323,7 @@ fn carrying_ahead_changes_no_result() {
         }
         carried += usize::from(ahead.events < by_events.events);
         assert_ne!(ahead.events == by_events.events, ahead.trace_hash != by_events.trace_hash, "{name}: hash");
-        ahead.trace_hash = by_events.trace_hash.clone();
-        ahead.events = by_events.events;
-        assert_eq!(ahead.without_wall_time(), by_events.without_wall_time(), "{name}: carrying changed a result");
+        assert_same_results(&by_events, ahead, name);
     }
     assert!(carried >= 5, "carrying applies to few built-ins ({carried})");
 }
@@ -358,19 +368,11 @@ path = ["h4", "s2", "t", "h3"]
 vc = { category = "ubr", pcr = "line" }
 app = { kind = "udp", datagram = "9140 B", rate = "60 Mbit/s" }
 "#;
-    let summary = |carry: bool| {
-        let c = compile_source(Source::new("converging.toml", text.to_string()), &[], None).unwrap();
-        let mut net = c.network;
-        net.set_carry_ahead(carry);
-        net.run(&mut |_| {});
-        Summary::from_network(&net, c.meta, 0.0)
-    };
-    let (by_events, mut ahead) = (summary(false), summary(true));
+    let (by_events, ahead) =
+        by_events_and_carried(|| compile_source(Source::new("converging.toml", text.to_string()), &[], None).unwrap());
     let shared = by_events.ports.iter().find(|p| p.name == "t->h3").unwrap();
     assert!(shared.dropped_total > 1000, "the shared port must be overloaded: {}", shared.dropped_total);
-    ahead.trace_hash = by_events.trace_hash.clone();
-    ahead.events = by_events.events;
-    assert_eq!(ahead.without_wall_time(), by_events.without_wall_time());
+    assert_same_results(&by_events, ahead, "converging");
 }
 
 /// Observations bound carrying: a queue sampled every millisecond at a port that cells are
