@@ -12,7 +12,6 @@ mod tests;
 use crate::category::ServiceCategory;
 use crate::cell::Cell;
 use buffer::{Admission, BufferPolicy, DiscardConfig, DropReason};
-use celltrain_core::ids::VcId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::{BitRate, SlotCounter};
 use std::collections::VecDeque;
@@ -148,9 +147,11 @@ struct Pool {
 
 /// An output port: buffer pools, queues and scheduler.
 pub struct OutputPort {
-    /// Dense per-port slot of each VC using the port, indexed by `VcId` (u32::MAX = none).
-    vc_slot_of: Vec<u32>,
+    /// One per VC crossing the port, in the order given to [`OutputPort::new`]: the caller
+    /// keeps each VC's slot at each hop, so the port needs no table over all the network's VCs.
     slots: Vec<VcSlot>,
+    /// The pool of each queue (a queue holds one class, and a class draws on one pool).
+    queue_pool: Vec<u8>,
     pools: Vec<Pool>,
     queues: Vec<VecDeque<Cell>>,
     /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
@@ -165,8 +166,6 @@ pub struct OutputPort {
     pub stats: PortStats,
 }
 
-const NO_SLOT: u32 = u32::MAX;
-
 /// The admission decision for `cell` into `pool`: the CLP = 1 threshold first, then the
 /// pool's policy.
 #[inline]
@@ -178,23 +177,24 @@ fn admit(pool: &mut Pool, cell: &Cell, slot: usize, occupancy: u32, clp1_thresho
 }
 
 impl OutputPort {
-    /// Builds a port for the VCs that cross it (`vcs`, in any order; `vc_count` is the number of
-    /// VCs in the network).
-    pub fn new(config: &PortConfig, vcs: &[(VcId, ServiceCategory)], vc_count: usize) -> Self {
+    /// Builds a port for the VCs that cross it, given by their categories; the VC given k-th
+    /// has slot k (the `slot` of [`offer`](Self::offer) and the others).
+    pub fn new(config: &PortConfig, vcs: &[ServiceCategory]) -> Self {
         let mut pool_of_class = [0u8; ServiceCategory::COUNT];
         let mut capacities = vec![config.buffer_cells];
         for &(cat, cells) in &config.reserved {
             pool_of_class[cat.priority()] = u8::try_from(capacities.len()).expect("too many pools");
             capacities.push(cells);
         }
-        let mut vc_slot_of = vec![NO_SLOT; vc_count];
         let mut slots = Vec::with_capacity(vcs.len());
         let mut queues: Vec<VecDeque<Cell>> = Vec::new();
+        let mut queue_pool = Vec::new();
         let mut fifo_of_class = [u16::MAX; ServiceCategory::COUNT];
-        for &(vc, cat) in vcs {
+        for &cat in vcs {
             let class = cat.priority();
             let queue = if config.per_vc_queues || fifo_of_class[class] == u16::MAX {
                 queues.push(VecDeque::new());
+                queue_pool.push(pool_of_class[class]);
                 let q = u16::try_from(queues.len() - 1).expect("too many queues on a port");
                 if !config.per_vc_queues {
                     fifo_of_class[class] = q;
@@ -203,7 +203,6 @@ impl OutputPort {
             } else {
                 fifo_of_class[class]
             };
-            vc_slot_of[vc.index()] = u32::try_from(slots.len()).expect("too many VCs");
             slots.push(VcSlot { pool: pool_of_class[class], class: class as u8, queue });
         }
         let pools = capacities
@@ -213,8 +212,8 @@ impl OutputPort {
         OutputPort {
             clp1_threshold: config.clp1_threshold.unwrap_or(u32::MAX),
             fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
-            vc_slot_of,
             slots,
+            queue_pool,
             pools,
             queues,
             active: Default::default(),
@@ -224,11 +223,10 @@ impl OutputPort {
         }
     }
 
-    /// Offers an arriving cell to the buffer: queued, or dropped for the returned reason.
-    pub fn offer(&mut self, cell: Cell, now: SimTime) -> Result<(), DropReason> {
+    /// Offers an arriving cell of the VC in `slot` to the buffer: queued, or dropped for the
+    /// returned reason.
+    pub fn offer(&mut self, cell: Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         self.stats.cells_in += 1;
-        let slot_index = self.vc_slot_of[cell.vc.index()];
-        debug_assert!(slot_index != NO_SLOT, "{:?} does not cross this port", cell.vc);
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
         match admit(pool, &cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
@@ -257,10 +255,9 @@ impl OutputPort {
     /// [`offer`](Self::offer), and an accepted cell is counted in and out at once without
     /// touching the queues, since [`take_next`](Self::take_next) would return it immediately.
     #[inline]
-    pub fn pass_through(&mut self, cell: &Cell) -> Result<(), DropReason> {
+    pub fn pass_through(&mut self, cell: &Cell, slot_index: u32) -> Result<(), DropReason> {
         debug_assert!(self.occupancy == 0, "pass-through with cells queued");
         self.stats.cells_in += 1;
-        let slot_index = self.vc_slot_of[cell.vc.index()];
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
         match admit(pool, cell, slot_index as usize, 0, self.clp1_threshold) {
@@ -287,10 +284,9 @@ impl OutputPort {
     /// caller has computed; the cell itself is not stored (the caller keeps its start time
     /// and reports it with [`depart_virtual`](Self::depart_virtual)).
     #[inline]
-    pub fn admit_virtual(&mut self, cell: &Cell, now: SimTime) -> Result<(), DropReason> {
+    pub fn admit_virtual(&mut self, cell: &Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         debug_assert!(self.is_single_fifo());
         self.stats.cells_in += 1;
-        let slot_index = self.vc_slot_of[cell.vc.index()];
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
         match admit(pool, cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
@@ -334,8 +330,7 @@ impl OutputPort {
         } else if ring.is_empty() {
             self.backlogged_classes &= !(1 << class);
         }
-        let slot = self.slots[self.vc_slot_of[cell.vc.index()] as usize];
-        self.pools[slot.pool as usize].occupancy -= 1;
+        self.pools[self.queue_pool[q as usize] as usize].occupancy -= 1;
         self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy -= 1;
         self.stats.cells_out += 1;
@@ -355,11 +350,6 @@ impl OutputPort {
 
     pub fn is_empty(&self) -> bool {
         self.occupancy == 0
-    }
-
-    /// Whether `vc` was set up through this port.
-    pub fn carries(&self, vc: VcId) -> bool {
-        self.vc_slot_of.get(vc.index()).is_some_and(|&s| s != NO_SLOT)
     }
 
     /// EPD threshold of the shared pool, if the policy has one (for reports).

@@ -1,7 +1,7 @@
 use super::buffer::{DiscardConfig, DropReason, EpdThreshold};
 use super::*;
 use crate::cell::CellKind;
-use celltrain_core::ids::FrameId;
+use celltrain_core::ids::{FrameId, VcId};
 
 fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
     Cell {
@@ -16,17 +16,22 @@ fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
     }
 }
 
+/// Offers `c` to `port`; in these tests VC k has slot k.
+fn offer(port: &mut OutputPort, c: Cell, now: SimTime) -> Result<(), DropReason> {
+    port.offer(c, c.vc.0, now)
+}
+
 /// Reference §3.5 vector 3.a: K = 4, one arrival per slot, one departure at the end of every
 /// odd slot, three 6-cell frames. Returns (accepted, dropped) per frame.
 fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
     let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false, clp1_threshold: None };
-    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
+    let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let mut per_frame = vec![(0, 0); 3];
     for t in 0..18u16 {
         let now = SimTime::from_picos(u64::from(t));
         let frame = t / 6;
         let c = cell(0, u32::from(frame), t % 6, t % 6 == 5);
-        match port.offer(c, now) {
+        match offer(&mut port, c, now) {
             Ok(()) => per_frame[frame as usize].0 += 1,
             Err(_) => per_frame[frame as usize].1 += 1,
         }
@@ -63,27 +68,27 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
         per_vc_queues: false,
         clp1_threshold: None,
     };
-    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::Ubr)], 1);
+    let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let now = SimTime::ZERO;
     // Frame 0 (8 cells) starts with an empty buffer: accepted until the pool (5) is full, then
     // PPD drops the middle and keeps the end-of-frame cell once there is room.
-    let outcomes: Vec<_> = (0..7).map(|i| port.offer(cell(0, 0, i, false), now)).collect();
+    let outcomes: Vec<_> = (0..7).map(|i| offer(&mut port, cell(0, 0, i, false), now)).collect();
     assert_eq!(outcomes[..5], [Ok(()); 5]);
     assert_eq!(outcomes[5], Err(DropReason::BufferFull));
     assert_eq!(outcomes[6], Err(DropReason::PartialPacketDiscard));
     port.take_next(now);
-    assert_eq!(port.offer(cell(0, 0, 7, true), now), Ok(()), "EOM kept");
+    assert_eq!(offer(&mut port, cell(0, 0, 7, true), now), Ok(()), "EOM kept");
     // Next frame: occupancy 5 >= threshold 2: refused whole, EOM included.
-    assert_eq!(port.offer(cell(0, 1, 0, false), now), Err(DropReason::EarlyPacketDiscard));
+    assert_eq!(offer(&mut port, cell(0, 1, 0, false), now), Err(DropReason::EarlyPacketDiscard));
     for _ in 0..5 {
         port.take_next(now);
     }
     assert_eq!(
-        port.offer(cell(0, 1, 1, true), now),
+        offer(&mut port, cell(0, 1, 1, true), now),
         Err(DropReason::EarlyPacketDiscard),
         "decision holds for the frame"
     );
-    assert_eq!(port.offer(cell(0, 2, 0, true), now), Ok(()), "new frame, empty buffer");
+    assert_eq!(offer(&mut port, cell(0, 2, 0, true), now), Ok(()), "new frame, empty buffer");
 }
 
 #[test]
@@ -105,30 +110,30 @@ fn strict_priority_and_round_robin() {
         per_vc_queues: true,
         clp1_threshold: None,
     };
-    let vcs = [(VcId(0), ServiceCategory::Ubr), (VcId(1), ServiceCategory::Ubr), (VcId(2), ServiceCategory::NrtVbr)];
-    let mut port = OutputPort::new(&config, &vcs, 3);
+    let vcs = [ServiceCategory::Ubr, ServiceCategory::Ubr, ServiceCategory::NrtVbr];
+    let mut port = OutputPort::new(&config, &vcs);
     let now = SimTime::ZERO;
     for i in 0..3 {
-        port.offer(cell(0, 0, i, false), now).unwrap();
+        offer(&mut port, cell(0, 0, i, false), now).unwrap();
     }
-    port.offer(cell(1, 1, 0, false), now).unwrap();
-    port.offer(cell(2, 2, 0, false), now).unwrap();
+    offer(&mut port, cell(1, 1, 0, false), now).unwrap();
+    offer(&mut port, cell(2, 2, 0, false), now).unwrap();
     let order: Vec<u32> = std::iter::from_fn(|| port.take_next(now)).map(|c| c.vc.0).collect();
     assert_eq!(order, vec![2, 0, 1, 0, 0]);
     // The reserved VBR pool fills independently of the shared pool.
     for i in 0..10 {
-        port.offer(cell(2, 3, i, false), now).unwrap();
+        offer(&mut port, cell(2, 3, i, false), now).unwrap();
     }
-    assert_eq!(port.offer(cell(2, 3, 10, false), now), Err(DropReason::BufferFull));
-    assert_eq!(port.offer(cell(0, 4, 0, false), now), Ok(()));
+    assert_eq!(offer(&mut port, cell(2, 3, 10, false), now), Err(DropReason::BufferFull));
+    assert_eq!(offer(&mut port, cell(0, 4, 0, false), now), Ok(()));
 }
 
 #[test]
 fn mean_queue_is_time_weighted() {
-    let mut port = OutputPort::new(&PortConfig::fifo(10), &[(VcId(0), ServiceCategory::Ubr)], 1);
+    let mut port = OutputPort::new(&PortConfig::fifo(10), &[ServiceCategory::Ubr]);
     port.open_window(SimTime::ZERO);
-    port.offer(cell(0, 0, 0, false), SimTime::from_picos(0)).unwrap();
-    port.offer(cell(0, 0, 1, false), SimTime::from_picos(10)).unwrap();
+    offer(&mut port, cell(0, 0, 0, false), SimTime::from_picos(0)).unwrap();
+    offer(&mut port, cell(0, 0, 1, false), SimTime::from_picos(10)).unwrap();
     port.take_next(SimTime::from_picos(30));
     // 1 cell for 10 ps, 2 for 20 ps, 1 for 10 ps over 40 ps = 60/40.
     assert!((port.stats.mean_queue_cells(SimTime::from_picos(40), port.occupancy()) - 1.5).abs() < 1e-12);
@@ -174,8 +179,7 @@ fn policies_keep_their_promises_on_random_streams() {
             per_vc_queues: round % 2 == 0,
             clp1_threshold: None,
         };
-        let vcs: Vec<_> = (0..4).map(|v| (VcId(v), ServiceCategory::Ubr)).collect();
-        let mut port = OutputPort::new(&config, &vcs, 4);
+        let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr; 4]);
         // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
         let mut state: Vec<(u32, u16, u16, bool)> =
             (0..4).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16, false)).collect();
@@ -185,7 +189,7 @@ fn policies_keep_their_promises_on_random_streams() {
             let (frame, index, len, dropped_before) = state[v];
             let eof = index + 1 == len;
             let occupancy = port.occupancy();
-            let result = port.offer(cell(v as u32, frame, index, eof), now);
+            let result = offer(&mut port, cell(v as u32, frame, index, eof), now);
             assert!(port.occupancy() <= 32);
             if let Err(reason) = result {
                 if reason == DropReason::EarlyPacketDiscard && index == 0 {
@@ -217,12 +221,12 @@ fn policies_keep_their_promises_on_random_streams() {
 #[test]
 fn clp1_cells_are_refused_above_their_threshold() {
     let config = PortConfig { clp1_threshold: Some(2), ..PortConfig::fifo(4) };
-    let mut port = OutputPort::new(&config, &[(VcId(0), ServiceCategory::NrtVbr)], 1);
+    let mut port = OutputPort::new(&config, &[ServiceCategory::NrtVbr]);
     let now = SimTime::ZERO;
     let tagged = |i| Cell { clp: true, ..cell(0, 0, i, false) };
-    assert_eq!(port.offer(tagged(0), now), Ok(()));
-    assert_eq!(port.offer(cell(0, 0, 1, false), now), Ok(()));
-    assert_eq!(port.offer(tagged(2), now), Err(DropReason::ClpThreshold), "2 queued: CLP 1 refused");
-    assert_eq!(port.offer(cell(0, 0, 3, false), now), Ok(()), "CLP 0 still accepted");
+    assert_eq!(offer(&mut port, tagged(0), now), Ok(()));
+    assert_eq!(offer(&mut port, cell(0, 0, 1, false), now), Ok(()));
+    assert_eq!(offer(&mut port, tagged(2), now), Err(DropReason::ClpThreshold), "2 queued: CLP 1 refused");
+    assert_eq!(offer(&mut port, cell(0, 0, 3, false), now), Ok(()), "CLP 0 still accepted");
     assert_eq!(port.stats.dropped[DropReason::ClpThreshold as usize], 1);
 }

@@ -22,6 +22,7 @@ use celltrain_core::units::CELL_BITS;
 use celltrain_core::{EventQueue, TraceHash};
 use celltrain_tcp::{SeqNum, TcpConfig, TcpEndpoint, TimerGranularity};
 use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Why a network could not be built; the scenario layer adds file, line and key — those of
@@ -130,9 +131,6 @@ impl Medium {
     }
 }
 
-/// The most entries of the per-port VC tables together (4 octets each: 1 GiB).
-const MAX_VC_TABLE_ENTRIES: u64 = 1 << 28;
-
 /// Ethernet framing per packet on the wire, octets.
 pub const ETHERNET_OVERHEAD_BYTES: u64 = 38;
 /// Ethernet's smallest payload, octets (shorter IP packets are padded).
@@ -179,6 +177,12 @@ pub struct NetworkBuilder {
     burst_gap: SimDuration,
     /// What to record: hosts to capture, series to sample (flows and ports by name).
     record: RecordRequest,
+    /// Lookups that keep building linear in the size of the network.
+    node_by_name: BTreeMap<String, NodeId>,
+    /// Index in `links` of the link joining two nodes, under both orders.
+    link_of: BTreeMap<(NodeId, NodeId), usize>,
+    route_names: BTreeSet<String>,
+    flow_names: BTreeSet<String>,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -213,11 +217,15 @@ impl NetworkBuilder {
             mode: Mode::Cell,
             burst_gap: SimDuration::from_millis(10),
             record: RecordRequest::default(),
+            node_by_name: BTreeMap::new(),
+            link_of: BTreeMap::new(),
+            route_names: BTreeSet::new(),
+            flow_names: BTreeSet::new(),
         }
     }
 
     pub fn node_id(&self, name: &str) -> Option<NodeId> {
-        self.nodes.iter().position(|n| n.name == name).map(NodeId::from_index)
+        self.node_by_name.get(name).copied()
     }
 
     fn add_node(&mut self, name: &str, kind: NodeKind, port: PortConfig) -> Result<NodeId, BuildError> {
@@ -227,6 +235,7 @@ impl NetworkBuilder {
         if port.buffer_cells == 0 {
             return err(format!("node '{name}': buffer must be at least 1 cell"));
         }
+        self.node_by_name.insert(name.to_string(), NodeId::from_index(self.nodes.len()));
         self.nodes.push(NodeSpec {
             name: name.to_string(),
             kind,
@@ -363,13 +372,15 @@ impl NetworkBuilder {
         if rate.as_bps() == 0 {
             return err("link rate must be positive");
         }
-        if self.links.iter().any(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a)) {
+        if self.link_of.contains_key(&(a, b)) {
             return err(format!(
                 "duplicate link between '{}' and '{}'",
                 self.nodes[a.index()].name,
                 self.nodes[b.index()].name
             ));
         }
+        self.link_of.insert((a, b), self.links.len());
+        self.link_of.insert((b, a), self.links.len());
         self.links.push(LinkSpec { a, b, rate, delay, medium });
         Ok(())
     }
@@ -385,7 +396,7 @@ impl NetworkBuilder {
     }
 
     fn link_between(&self, a: NodeId, b: NodeId) -> Option<&LinkSpec> {
-        self.links.iter().find(|l| (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a))
+        self.link_of.get(&(a, b)).map(|&i| &self.links[i])
     }
 
     /// Sets up the way along `spec.path`: every consecutive pair must be linked, the ends
@@ -394,7 +405,7 @@ impl NetworkBuilder {
     /// is one VC — the flow's own VC (named after it) between two hosts, or a VC shared by
     /// every flow between the same two routers (or host and router), named "a->c".
     pub fn add_route(&mut self, spec: VcSpec, adaptation: Adaptation) -> Result<RouteId, BuildError> {
-        if self.routes.iter().any(|(v, _)| v.name == spec.name) {
+        if self.route_names.contains(&spec.name) {
             return err(format!("duplicate VC name '{}'", spec.name));
         }
         if spec.path.len() < 2 {
@@ -419,6 +430,7 @@ impl NetworkBuilder {
         if spec.pcr.is_some_and(|p| p.as_bps() == 0) {
             return err("pcr must be positive");
         }
+        self.route_names.insert(spec.name.clone());
         self.routes.push((spec, adaptation));
         Ok(RouteId::from_index(self.routes.len() - 1))
     }
@@ -431,7 +443,7 @@ impl NetworkBuilder {
         app_bytes: u64,
         header_bytes: u64,
     ) -> Result<FlowId, BuildError> {
-        if self.flows.iter().any(|f| f.0 == name) {
+        if !self.flow_names.insert(name.to_string()) {
             return err(format!("duplicate flow name '{name}'"));
         }
         self.flows.push((name.to_string(), kind, route, app_bytes, header_bytes));
@@ -505,15 +517,19 @@ impl NetworkBuilder {
             port_specs.push((l.a, l.b, l.rate, l.delay, medium));
             port_specs.push((l.b, l.a, l.rate, l.delay, medium));
         }
+        // Link i gives ports 2i (a to b) and 2i + 1 (b to a).
+        let link_of = &self.link_of;
+        let links = &self.links;
         let port_of = |from: NodeId, to: NodeId| -> PortId {
-            PortId::from_index(
-                port_specs.iter().position(|p| p.0 == from && p.1 == to).expect("link checked in add_route"),
-            )
+            let i = *link_of.get(&(from, to)).expect("link checked in add_route");
+            PortId::from_index(2 * i + usize::from(links[i].a != from))
         };
         // Routes: packet links are hops of their own; runs of ATM links through switches are VCs.
         let mut vcs: Vec<Vc> = Vec::new();
         let mut vc_paths: Vec<Vec<NodeId>> = Vec::new();
-        let mut vcs_on_port: Vec<Vec<(VcId, ServiceCategory)>> = vec![Vec::new(); port_specs.len()];
+        let mut vc_by_name: BTreeMap<String, usize> = BTreeMap::new();
+        // Per port, the category of each VC crossing it; a VC's index here is its slot there.
+        let mut vcs_on_port: Vec<Vec<ServiceCategory>> = vec![Vec::new(); port_specs.len()];
         let mut routes = Vec::with_capacity(self.routes.len());
         for (spec, adaptation) in &self.routes {
             let path = &spec.path;
@@ -539,7 +555,7 @@ impl NetworkBuilder {
                 } else {
                     format!("{}->{}", self.nodes[path[i].index()].name, self.nodes[path[k].index()].name)
                 };
-                let existing = vcs.iter().position(|v| v.name == vc_name);
+                let existing = vc_by_name.get(&vc_name).copied();
                 let vc = match existing {
                     Some(v) if vc_paths[v] == nodes => VcId::from_index(v),
                     Some(_) => {
@@ -572,9 +588,13 @@ impl NetworkBuilder {
                             })?),
                             _ => None,
                         };
+                        let mut hops = Vec::with_capacity(ports.len());
                         for &p in &ports {
-                            vcs_on_port[p.index()].push((id, spec.category));
+                            let slot = u32::try_from(vcs_on_port[p.index()].len()).expect("VCs per port fit 32 bits");
+                            hops.push((p, slot));
+                            vcs_on_port[p.index()].push(spec.category);
                         }
+                        vc_by_name.insert(vc_name.clone(), vcs.len());
                         vcs.push(Vc {
                             name: vc_name,
                             category: spec.category,
@@ -583,6 +603,7 @@ impl NetworkBuilder {
                             src: nodes[0],
                             dst: nodes[nodes.len() - 1],
                             route: ports,
+                            hops,
                             upc,
                             reassembly_timeout: self.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                             reassembler: Reassembler::default(),
@@ -600,20 +621,14 @@ impl NetworkBuilder {
             }
             routes.push(Route { name: spec.name.clone(), hops, src: path[0], dst: path[path.len() - 1] });
         }
-        let vc_count = vcs.len();
         if port_specs.len() > super::MAX_COMPONENTS || self.sources.len() > super::MAX_COMPONENTS {
             return err(format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
         }
-        // Every port keeps a dense VC → queue table (one lookup per cell, no hashing); refuse a
-        // network whose tables would not fit rather than abort on allocation.
-        let table_entries = port_specs.len() as u64 * vc_count as u64;
-        if table_entries > MAX_VC_TABLE_ENTRIES {
-            return err(format!(
-                "network too large: {} ports × {vc_count} VCs need {} MiB of per-port VC tables (at most {} MiB)",
-                port_specs.len(),
-                (table_entries * 4) >> 20,
-                (MAX_VC_TABLE_ENTRIES * 4) >> 20
-            ));
+        // The highest PCR of the VCs each port originates (an adapter's default cell rate).
+        let mut first_pcr: Vec<Option<BitRate>> = vec![None; port_specs.len()];
+        for v in &vcs {
+            let slot = &mut first_pcr[v.route[0].index()];
+            *slot = Some(slot.map_or(v.pcr, |r| r.max(v.pcr)));
         }
         let mut ports: Vec<Port> = port_specs
             .iter()
@@ -626,15 +641,11 @@ impl NetworkBuilder {
                 // An adapter serves cells at its configured cell rate (seed 000: shaping to the
                 // SCR in the adapter), else at the highest PCR of the VCs it originates.
                 let service = if is_nic {
-                    node.adapter_rate
-                        .unwrap_or_else(|| {
-                            vcs.iter().filter(|v| v.route[0].index() == i).map(|v| v.pcr).max().unwrap_or(rate)
-                        })
-                        .min(rate)
+                    node.adapter_rate.unwrap_or_else(|| first_pcr[i].unwrap_or(rate)).min(rate)
                 } else {
                     rate
                 };
-                let queue = OutputPort::new(&node.port, &vcs_on_port[i], vc_count);
+                let queue = OutputPort::new(&node.port, &vcs_on_port[i]);
                 Port {
                     name: format!("{}->{}", node.name, self.nodes[to.index()].name),
                     from,

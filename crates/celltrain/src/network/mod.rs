@@ -243,6 +243,9 @@ pub struct Vc {
     pub adaptation: Adaptation,
     /// Output ports crossed, the source's adapter first.
     pub route: Vec<PortId>,
+    /// The same ports with the VC's slot in each (see
+    /// [`OutputPort::new`](celltrain_atm::port::OutputPort::new)): what a cell needs per hop.
+    pub(crate) hops: Vec<(PortId, u32)>,
     /// Usage parameter control at the ingress of the first switch, when policed.
     pub upc: Option<celltrain_atm::contract::Upc>,
     /// The destination adapter's reassembly timer (None: none, as on the Fore adapters).
@@ -524,8 +527,8 @@ impl Network {
         }
     }
 
-    /// A cell arrives at output port `p`.
-    fn arrive(&mut self, p: PortId, cell: Cell) {
+    /// A cell arrives at output port `p`, where its VC has `slot`.
+    fn arrive(&mut self, p: PortId, slot: u32, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         if port.analytic {
@@ -533,13 +536,13 @@ impl Network {
             let start =
                 if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
             if port.starts.is_empty() && start == now {
-                match port.queue.pass_through(&cell) {
+                match port.queue.pass_through(&cell, slot) {
                     Ok(()) => self.start_cell(p, cell, now),
                     Err(_) => self.cell_lost(cell),
                 }
                 return;
             }
-            if port.queue.admit_virtual(&cell, now).is_err() {
+            if port.queue.admit_virtual(&cell, slot, now).is_err() {
                 self.cell_lost(cell);
                 return;
             }
@@ -555,13 +558,13 @@ impl Network {
         if !port.free_pending && transmitter_free {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
             let at = now.max(port.clock.free_at());
-            match port.queue.pass_through(&cell) {
+            match port.queue.pass_through(&cell, slot) {
                 Ok(()) => self.start_cell(p, cell, at),
                 Err(_) => self.cell_lost(cell),
             }
             return;
         }
-        if port.queue.offer(cell, now).is_err() {
+        if port.queue.offer(cell, slot, now).is_err() {
             self.cell_lost(cell);
             return;
         }
@@ -647,8 +650,8 @@ impl Network {
             }
         }
         let vc = &self.vcs[cell.vc.index()];
-        match vc.route.get(usize::from(cell.hop)) {
-            Some(&next) => self.arrive(next, cell),
+        match vc.hops.get(usize::from(cell.hop)) {
+            Some(&(next, slot)) => self.arrive(next, slot, cell),
             None => self.receive(cell),
         }
     }
@@ -741,7 +744,7 @@ impl Network {
                 let Hop::Vc(vc) = self.routes[self.flows[flow.index()].route.index()].hops[0] else {
                     unreachable!("an on/off route is one VC (checked at build)")
                 };
-                let first = self.vcs[vc.index()].route[0];
+                let (first, slot) = self.vcs[vc.index()].hops[0];
                 let port = &self.ports[first.index()];
                 // An adapter that is a single FIFO paced at exactly the source's peak rate
                 // spaces a burst's cells as the source would: hand it the whole burst.
@@ -752,7 +755,7 @@ impl Network {
                 };
                 self.vcs[vc.index()].stats.cells_sent += cells;
                 for _ in 0..cells {
-                    self.arrive(first, Cell::raw(vc));
+                    self.arrive(first, slot, Cell::raw(vc));
                 }
                 next
             }
@@ -806,7 +809,7 @@ impl Network {
         let vc = &mut self.vcs[vc_id.index()];
         vc.stats.frames_sent += 1;
         vc.stats.cells_sent += cells;
-        let first = vc.route[0];
+        let (first, slot) = vc.hops[0];
         let tag = self.preventive_tag(first, cells32);
         if tag {
             self.vcs[vc_id.index()].stats.frames_tagged += 1;
@@ -823,7 +826,7 @@ impl Network {
                 efci: false,
                 kind: CellKind::Aal5,
             };
-            self.arrive(first, cell);
+            self.arrive(first, slot, cell);
         }
     }
 }
