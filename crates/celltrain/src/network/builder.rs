@@ -602,8 +602,7 @@ impl NetworkBuilder {
                             adaptation: *adaptation,
                             src: nodes[0],
                             dst: nodes[nodes.len() - 1],
-                            route: ports,
-                            hops,
+                            route: hops,
                             upc,
                             reassembly_timeout: self.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                             reassembler: Reassembler::default(),
@@ -627,7 +626,7 @@ impl NetworkBuilder {
         // The highest PCR of the VCs each port originates (an adapter's default cell rate).
         let mut first_pcr: Vec<Option<BitRate>> = vec![None; port_specs.len()];
         for v in &vcs {
-            let slot = &mut first_pcr[v.route[0].index()];
+            let slot = &mut first_pcr[v.route[0].0.index()];
             *slot = Some(slot.map_or(v.pcr, |r| r.max(v.pcr)));
         }
         let mut ports: Vec<Port> = port_specs
@@ -700,7 +699,7 @@ impl NetworkBuilder {
             if !(node.shaping || node.tagging) || !port.is_nic {
                 continue;
             }
-            let Some(vc) = vcs.iter().find(|v| v.route[0].index() == i) else { continue };
+            let Some(vc) = vcs.iter().find(|v| v.route[0].0.index() == i) else { continue };
             let Some(desc) = self.routes.iter().find_map(|(spec, _)| {
                 (spec.path.first() == Some(&port.from) && spec.contract.is_some())
                     .then(|| spec.contract.expect("checked"))
@@ -950,7 +949,7 @@ pub fn route_ports(route: &Route, vcs: &[Vc]) -> Vec<PortId> {
     for hop in &route.hops {
         match *hop {
             Hop::Port(p) => out.push(p),
-            Hop::Vc(v) => out.extend_from_slice(&vcs[v.index()].route),
+            Hop::Vc(v) => out.extend(vcs[v.index()].route.iter().map(|&(p, _)| p)),
         }
     }
     out

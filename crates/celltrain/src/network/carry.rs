@@ -42,15 +42,20 @@ impl Network {
         if !self.carry_enabled {
             return;
         }
-        // The ports that feed each port (None: fed by its own node, or by several ports).
-        const UNFED: u32 = u32::MAX;
-        const MANY: u32 = u32::MAX - 1;
-        let mut feeder = vec![UNFED; n];
+        // The port that feeds each port, if exactly one does (its own node feeding it counts
+        // as another feeder).
+        #[derive(Clone, Copy, PartialEq)]
+        enum Feeder {
+            Unfed,
+            One(PortId),
+            Many,
+        }
+        let mut feeder = vec![Feeder::Unfed; n];
         for vc in &self.vcs {
-            for (h, &q) in vc.route.iter().enumerate() {
-                let from = if h == 0 { MANY } else { vc.route[h - 1].0 };
+            for (h, &(q, _)) in vc.route.iter().enumerate() {
+                let from = if h == 0 { Feeder::Many } else { Feeder::One(vc.route[h - 1].0) };
                 let f = &mut feeder[q.index()];
-                *f = if *f == UNFED || *f == from { from } else { MANY };
+                *f = if *f == Feeder::Unfed || *f == from { from } else { Feeder::Many };
             }
         }
         // VCs whose delivery at their destination has no consequence elsewhere.
@@ -62,28 +67,25 @@ impl Network {
                 _ => other_route[flow.route.index()] = true,
             }
         }
-        let mut terminal_safe: Vec<bool> = self.vcs.iter().map(|vc| vc.adaptation == Adaptation::Raw).collect();
-        let mut terminal_unsafe = vec![false; self.vcs.len()];
+        // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes to uncaptured hosts.
+        let mut seen_safe = vec![false; self.vcs.len()];
+        let mut seen_unsafe = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
             let udp = udp_route[r] && !other_route[r];
             for (i, hop) in route.hops.iter().enumerate() {
                 if let Hop::Vc(v) = *hop {
-                    if udp && i + 1 == route.hops.len() && !self.recorder.captures(route.dst) {
-                        terminal_safe[v.index()] = true;
-                    } else {
-                        terminal_unsafe[v.index()] = true;
-                    }
+                    let safe = udp && i + 1 == route.hops.len() && !self.recorder.captures(route.dst);
+                    let seen = if safe { &mut seen_safe } else { &mut seen_unsafe };
+                    seen[v.index()] = true;
                 }
             }
         }
-        for (v, vc) in self.vcs.iter().enumerate() {
-            if vc.adaptation == Adaptation::Aal5 && terminal_unsafe[v] {
-                terminal_safe[v] = false;
-            }
-        }
+        let terminal_safe: Vec<bool> = (0..self.vcs.len())
+            .map(|v| self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
+            .collect();
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
-            feeder[q.index()] == from.0
+            feeder[q.index()] == Feeder::One(from)
                 && port.analytic
                 && !port.adapter_rules
                 && port.capture.is_none()
@@ -92,10 +94,10 @@ impl Network {
         let mut carry = vec![true; n];
         let mut used = vec![false; n];
         for (v, vc) in self.vcs.iter().enumerate() {
-            for (h, &p) in vc.route.iter().enumerate() {
+            for (h, &(p, _)) in vc.route.iter().enumerate() {
                 used[p.index()] = true;
                 let ok = match vc.route.get(h + 1) {
-                    Some(&q) => target_ok(q, p, &self.ports),
+                    Some(&(q, _)) => target_ok(q, p, &self.ports),
                     None => terminal_safe[v],
                 };
                 carry[p.index()] &= ok;
@@ -111,7 +113,7 @@ impl Network {
             changed = false;
             for vc in &self.vcs {
                 for w in vc.route.windows(2) {
-                    let (p, q) = (w[0].index(), w[1].index());
+                    let (p, q) = (w[0].0.index(), w[1].0.index());
                     if carry[p] && !carry[q] {
                         carry[p] = false;
                         changed = true;
@@ -120,7 +122,8 @@ impl Network {
             }
         }
         for (i, port) in self.ports.iter_mut().enumerate() {
-            port.carry = carry[i] && used[i] && port.packets.is_none();
+            // (Packet ports are on no VC's route, so never used.)
+            port.carry = carry[i] && used[i];
         }
     }
 
@@ -149,10 +152,17 @@ impl Network {
         if !self.ports[p.index()].pipe.is_empty() {
             self.carry_pipe(p);
         }
-        let now = std::mem::replace(&mut self.now, arrival);
+        let now = self.now;
+        self.cross_at(p, cell, arrival);
+        self.now = now;
+    }
+
+    /// `cell` reaches the far end of `p` at `arrival` (the clock is left there).
+    #[inline]
+    fn cross_at(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        self.now = arrival;
         self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
         self.cross(cell);
-        self.now = now;
     }
 
     /// Carries every cell of the pipe of `p`; the pipe's pending event will find it empty, or
@@ -162,9 +172,7 @@ impl Network {
         let now = self.now;
         while let Some((arrival, cell)) = self.ports[p.index()].pipe.pop_front() {
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
-            self.now = arrival;
-            self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
-            self.cross(cell);
+            self.cross_at(p, cell, arrival);
         }
         self.now = now;
     }

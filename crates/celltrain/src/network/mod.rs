@@ -241,11 +241,9 @@ pub struct Vc {
     pub category: ServiceCategory,
     pub pcr: BitRate,
     pub adaptation: Adaptation,
-    /// Output ports crossed, the source's adapter first.
-    pub route: Vec<PortId>,
-    /// The same ports with the VC's slot in each (see
-    /// [`OutputPort::new`](celltrain_atm::port::OutputPort::new)): what a cell needs per hop.
-    pub(crate) hops: Vec<(PortId, u32)>,
+    /// Output ports crossed, the source's adapter first, each with the VC's slot in it (see
+    /// [`OutputPort::new`](celltrain_atm::port::OutputPort::new)).
+    pub route: Vec<(PortId, u32)>,
     /// Usage parameter control at the ingress of the first switch, when policed.
     pub upc: Option<celltrain_atm::contract::Upc>,
     /// The destination adapter's reassembly timer (None: none, as on the Fore adapters).
@@ -650,7 +648,7 @@ impl Network {
             }
         }
         let vc = &self.vcs[cell.vc.index()];
-        match vc.hops.get(usize::from(cell.hop)) {
+        match vc.route.get(usize::from(cell.hop)) {
             Some(&(next, slot)) => self.arrive(next, slot, cell),
             None => self.receive(cell),
         }
@@ -744,7 +742,7 @@ impl Network {
                 let Hop::Vc(vc) = self.routes[self.flows[flow.index()].route.index()].hops[0] else {
                     unreachable!("an on/off route is one VC (checked at build)")
                 };
-                let (first, slot) = self.vcs[vc.index()].hops[0];
+                let (first, slot) = self.vcs[vc.index()].route[0];
                 let port = &self.ports[first.index()];
                 // An adapter that is a single FIFO paced at exactly the source's peak rate
                 // spaces a burst's cells as the source would: hand it the whole burst.
@@ -809,7 +807,7 @@ impl Network {
         let vc = &mut self.vcs[vc_id.index()];
         vc.stats.frames_sent += 1;
         vc.stats.cells_sent += cells;
-        let (first, slot) = vc.hops[0];
+        let (first, slot) = vc.route[0];
         let tag = self.preventive_tag(first, cells32);
         if tag {
             self.vcs[vc_id.index()].stats.frames_tagged += 1;
