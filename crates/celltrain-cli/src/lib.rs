@@ -203,7 +203,9 @@ fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, out, json, quiet, pipe_events } => {
             let mut compiled = compile(&scenario)?;
-            compiled.network.set_carry_ahead(!pipe_events);
+            if pipe_events {
+                compiled.network.set_carry_ahead(false);
+            }
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             if let Some(dir) = &out {
                 compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
@@ -363,7 +365,9 @@ fn bench(
         } else {
             scenario::compile(scenario, &overrides, None)?.network
         };
-        network.set_carry_ahead(!pipe_events);
+        if pipe_events {
+            network.set_carry_ahead(false);
+        }
         let started = Instant::now();
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();
