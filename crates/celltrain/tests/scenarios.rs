@@ -740,3 +740,73 @@ fn preventive_tagging_keeps_whole_pdus() {
     assert_eq!(v.corrupted_pdus, v.frames_tagged, "each alone: only its CLP 0 end-of-frame cell arrives");
     assert!(v.frames_delivered > 0);
 }
+
+/// Cells handed to an adapter together (a frame from segmentation, an on/off burst) are
+/// admitted at once where the adapter only paces them (see `Network::set_run_admission`):
+/// every result, the trace hash and the event count included, is the one of offering each
+/// cell alone. The adapters below also refuse runs: a small NIC buffer drained slower than the
+/// source fills it, and preventive tagging behind a CLP = 1 threshold.
+#[test]
+fn admitting_runs_at_once_changes_nothing() {
+    use celltrain::scenario::{compile_source, Source};
+    let small_nic = r#"
+[scenario]
+id = "small-nic"
+title = "Line-rate datagrams into adapters paced at half the line rate, 300-cell NIC buffers"
+[simulation]
+duration = "0.4 s"
+warmup = "0.1 s"
+seed = 5
+[[switch]]
+name = "sw"
+buffer = "1000 cells"
+discard = "epd"
+[[host]]
+names = ["src1", "src2", "dst"]
+nic_buffer = "300 cells"
+adapter_rate = "74.88 Mbit/s"
+[[link]]
+between = [["src1", "sw"], ["src2", "sw"], ["sw", "dst"]]
+rate = "149.76 Mbit/s"
+delay = "20 us"
+[[flow]]
+name = "udp{i}"
+count = 2
+path = ["src{i}", "sw", "dst"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", start_jitter = "1 ms" }
+"#;
+    let inline = || compile_source(Source::new("small-nic.toml", small_nic.to_string()), &[], None).unwrap();
+    let cases: Vec<(String, Box<dyn Fn() -> celltrain::scenario::Compiled>)> = builtin::all()
+        .iter()
+        .map(|b| {
+            let overrides: Vec<(String, String)> =
+                short(b.name).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let name = b.name;
+            (name.to_string(), Box::new(move || compile(name, &overrides, None).unwrap()) as Box<dyn Fn() -> _>)
+        })
+        .chain(std::iter::once(("small-nic".to_string(), Box::new(inline) as Box<dyn Fn() -> _>)))
+        .collect();
+    let mut in_runs = Vec::new();
+    for (name, compile) in &cases {
+        let summary = |runs: bool| {
+            let c = compile();
+            let mut net = c.network;
+            net.set_run_admission(runs);
+            net.run(&mut |_| {});
+            (Summary::from_network(&net, c.meta, 0.0), net.run_admitted_cells())
+        };
+        let ((alone, none), (together, admitted)) = (summary(false), summary(true));
+        assert_eq!(none, 0, "{name}: runs admitted with run admission off");
+        assert_eq!(together.without_wall_time(), alone.without_wall_time(), "{name}: admitting runs changed a result");
+        in_runs.push((name.clone(), admitted, together));
+    }
+    let admitted = |name: &str| in_runs.iter().find(|(n, _, _)| n == name).map(|(_, a, s)| (*a, s)).unwrap();
+    for name in ["A4", "E1-mux"] {
+        assert!(admitted(name).0 > 100_000, "{name}: only {} cells admitted in runs", admitted(name).0);
+    }
+    // The small NIC both takes whole frames and refuses some: cells are dropped at the adapter.
+    let (cells, summary) = admitted("small-nic");
+    let nic = summary.ports.iter().find(|p| p.name == "src1->sw").unwrap();
+    assert!(cells > 500 && nic.dropped_total > 1000, "small NIC: {cells} cells in runs, {} dropped", nic.dropped_total);
+}

@@ -46,6 +46,11 @@ pub trait BufferPolicy: fmt::Debug {
     fn name(&self) -> &'static str;
     /// `occupancy` and `capacity` are the pool's, in cells; `slot` is the VC's per-port index.
     fn admit(&mut self, cell: &Cell, slot: usize, occupancy: u32, capacity: u32) -> Admission;
+    /// Whether the policy accepts every cell while the pool has room, keeping no state: a run
+    /// of cells that fits may then be admitted at once.
+    fn accepts_while_room(&self) -> bool {
+        false
+    }
 }
 
 /// Cell-level tail drop: accept while there is room.
@@ -55,6 +60,9 @@ pub struct TailDrop;
 impl BufferPolicy for TailDrop {
     fn name(&self) -> &'static str {
         "tail-drop"
+    }
+    fn accepts_while_room(&self) -> bool {
+        true
     }
     fn admit(&mut self, _cell: &Cell, _slot: usize, occupancy: u32, capacity: u32) -> Admission {
         if occupancy < capacity {

@@ -914,6 +914,8 @@ impl NetworkBuilder {
             carry_enabled: true,
             carry_before: SimTime::ZERO,
             window_open: false,
+            run_admission: true,
+            run_admitted_cells: 0,
         };
         network.plan_carry();
         network.refresh_carry_bound();
