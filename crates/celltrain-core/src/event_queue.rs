@@ -36,8 +36,8 @@ fn key_time(key: Key) -> u64 {
 
 /// A min-priority queue of events keyed by (time, insertion sequence): FIFO among equal times.
 /// A binary heap written out so that an entry is 16 bytes and a comparison is one 128-bit
-/// compare. (A sorted deque for small pending sets was measured and cost more instructions
-/// per event on the null pipeline; see benches/README.md.)
+/// compare. (Measured and not kept: a 4-ary heap, and a sorted vector with binary-search
+/// insertion; each cost more instructions on one of E1, A4 and T1. See benches/README.md.)
 pub struct EventQueue<E> {
     heap: Vec<Key>,
     /// The root was handed out by [`pop_until`](EventQueue::pop_until) but is still in the heap:
@@ -118,11 +118,38 @@ fn heap_push(heap: &mut Vec<Key>, entry: Key) {
     sift_up_from(heap, i, entry);
 }
 
-/// Replaces the root of a non-empty binary heap by `entry`. Bottom-up (Floyd): the hole at the
-/// root descends along the smaller children to a leaf (one comparison per level), then `entry`
-/// rises from there. (A 4-ary heap was measured: more instructions per event on E1 and A4.)
+/// Replaces the root of a non-empty binary heap by `entry`, sifting it down from the top: a
+/// successor scheduled by the event just handled is usually due soon, before most pending
+/// events (sources' next bursts, timers), so it stops within a level or two.
 #[inline]
 fn heap_replace_root(heap: &mut [Key], entry: Key) {
+    let n = heap.len();
+    let mut i = 0;
+    loop {
+        let left = 2 * i + 1;
+        if left >= n {
+            break;
+        }
+        let right = left + 1;
+        let child = if right < n && heap[right] < heap[left] { right } else { left };
+        if entry < heap[child] {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = entry;
+}
+
+/// Removes the root: the last entry fills the hole, sinking along the smaller children to a
+/// leaf and rising from there (Floyd: the last entry is usually among the latest, so this
+/// costs one comparison per level instead of two).
+fn heap_pop(heap: &mut Vec<Key>) -> Key {
+    let last = heap.pop().expect("heap is not empty");
+    if heap.is_empty() {
+        return last;
+    }
+    let top = heap[0];
     let n = heap.len();
     let mut i = 0;
     loop {
@@ -135,7 +162,8 @@ fn heap_replace_root(heap: &mut [Key], entry: Key) {
         heap[i] = heap[child];
         i = child;
     }
-    sift_up_from(heap, i, entry);
+    sift_up_from(heap, i, last);
+    top
 }
 
 /// Fills the hole at `i` with `entry`, moving parents down while they are larger.
@@ -150,18 +178,6 @@ fn sift_up_from(heap: &mut [Key], mut i: usize, entry: Key) {
         i = parent;
     }
     heap[i] = entry;
-}
-
-/// Removes the root of a non-empty binary heap; the last entry fills it (see
-/// [`heap_replace_root`]).
-fn heap_pop(heap: &mut Vec<Key>) -> Key {
-    let last = heap.pop().expect("heap is not empty");
-    if heap.is_empty() {
-        return last;
-    }
-    let top = heap[0];
-    heap_replace_root(heap, last);
-    top
 }
 
 #[cfg(test)]
