@@ -744,8 +744,8 @@ fn preventive_tagging_keeps_whole_pdus() {
 /// Cells handed to an adapter together (a frame from segmentation, an on/off burst) are
 /// admitted at once where the adapter only paces them (see `Network::set_run_admission`):
 /// every result, the trace hash and the event count included, is the one of offering each
-/// cell alone. The adapters below also refuse runs: a small NIC buffer drained slower than the
-/// source fills it, and preventive tagging behind a CLP = 1 threshold.
+/// cell alone. The adapters of the extra case below take whole runs at first and then refuse
+/// them: a small NIC buffer, drained slower than the source fills it, drops cells one by one.
 #[test]
 fn admitting_runs_at_once_changes_nothing() {
     use celltrain::scenario::{compile_source, Source};
