@@ -141,9 +141,9 @@ fn heap_replace_root(heap: &mut [Key], entry: Key) {
     heap[i] = entry;
 }
 
-/// Removes the root: the last entry fills the hole, sinking along the smaller children to a
-/// leaf and rising from there (Floyd: the last entry is usually among the latest, so this
-/// costs one comparison per level instead of two).
+/// Removes the root: the hole it leaves sinks along the smaller children to a leaf, and the
+/// last entry fills it from there, rising as far as it must (Floyd: the last entry is usually
+/// among the latest, so this costs one comparison per level instead of two).
 fn heap_pop(heap: &mut Vec<Key>) -> Key {
     let last = heap.pop().expect("heap is not empty");
     if heap.is_empty() {

@@ -776,7 +776,42 @@ path = ["src{i}", "sw", "dst"]
 vc = { category = "ubr", pcr = "line" }
 app = { kind = "udp", datagram = "9140 B", start_jitter = "1 ms" }
 "#;
-    let inline = || compile_source(Source::new("small-nic.toml", small_nic.to_string()), &[], None).unwrap();
+    // Tagged frames (CLP = 1 cells in a run) from two senders, the adapters' queues sampled.
+    let tagged = r#"
+[scenario]
+id = "tagged"
+title = "Preventively tagged UDP frames over VBR VCs, adapter queues sampled"
+[simulation]
+duration = "0.4 s"
+warmup = "0.1 s"
+seed = 6
+[[switch]]
+name = "sw"
+buffer = "2000 cells"
+discard = "epd"
+[[host]]
+names = ["src1", "src2"]
+preventive_tagging = true
+[[host]]
+name = "dst"
+[[link]]
+between = [["src1", "sw"], ["src2", "sw"], ["sw", "dst"]]
+rate = "149.76 Mbit/s"
+delay = "20 us"
+[[flow]]
+name = "udp{i}"
+count = 2
+path = ["src{i}", "sw", "dst"]
+vc = { category = "nrt-vbr", pcr = "line", scr = "20 Mbit/s", mbs = 300, conformance = "vbr.2" }
+app = { kind = "udp", datagram = "9140 B", rate = "60 Mbit/s", start_jitter = "1 ms" }
+[record]
+interval = "1 ms"
+ports = ["src1->sw", "sw->dst"]
+"#;
+    let inline = |name: &'static str, text: &'static str| {
+        let make = move || compile_source(Source::new(&format!("{name}.toml"), text.to_string()), &[], None).unwrap();
+        (name.to_string(), Box::new(make) as Box<dyn Fn() -> celltrain::scenario::Compiled>)
+    };
     let cases: Vec<(String, Box<dyn Fn() -> celltrain::scenario::Compiled>)> = builtin::all()
         .iter()
         .map(|b| {
@@ -785,21 +820,36 @@ app = { kind = "udp", datagram = "9140 B", start_jitter = "1 ms" }
             let name = b.name;
             (name.to_string(), Box::new(move || compile(name, &overrides, None).unwrap()) as Box<dyn Fn() -> _>)
         })
-        .chain(std::iter::once(("small-nic".to_string(), Box::new(inline) as Box<dyn Fn() -> _>)))
+        .chain([inline("small-nic", small_nic), inline("tagged", tagged)])
         .collect();
     let mut in_runs = Vec::new();
     for (name, compile) in &cases {
-        let summary = |runs: bool| {
-            let c = compile();
-            let mut net = c.network;
-            net.set_run_admission(runs);
-            net.run(&mut |_| {});
-            (Summary::from_network(&net, c.meta, 0.0), net.run_admitted_cells())
-        };
-        let ((alone, none), (together, admitted)) = (summary(false), summary(true));
-        assert_eq!(none, 0, "{name}: runs admitted with run admission off");
-        assert_eq!(together.without_wall_time(), alone.without_wall_time(), "{name}: admitting runs changed a result");
-        in_runs.push((name.clone(), admitted, together));
+        // The inline cases also run with every pipe by events.
+        let carrying: &[bool] = if builtin::all().iter().any(|b| b.name == name) { &[true] } else { &[true, false] };
+        for &carry in carrying {
+            let summary = |runs: bool| {
+                let c = compile();
+                let mut net = c.network;
+                net.set_carry_ahead(carry);
+                net.set_run_admission(runs);
+                net.run(&mut |_| {});
+                let admitted = net.run_admitted_cells();
+                let (hops, series) = (net.cell_hops(), net.recorder.series.take());
+                (Summary::from_network(&net, c.meta, 0.0), admitted, hops, series)
+            };
+            let ((alone, none, hops_alone, series_alone), (together, admitted, hops, series)) =
+                (summary(false), summary(true));
+            assert_eq!(none, 0, "{name}: runs admitted with run admission off");
+            assert_eq!(
+                together.without_wall_time(),
+                alone.without_wall_time(),
+                "{name} (carrying {carry}): admitting runs changed a result"
+            );
+            assert_eq!((hops, series), (hops_alone, series_alone), "{name} (carrying {carry}): cell-hops or samples");
+            if carry {
+                in_runs.push((name.clone(), admitted, together));
+            }
+        }
     }
     let admitted = |name: &str| in_runs.iter().find(|(n, _, _)| n == name).map(|(_, a, s)| (*a, s)).unwrap();
     for name in ["A4", "E1-mux"] {
@@ -809,4 +859,8 @@ app = { kind = "udp", datagram = "9140 B", start_jitter = "1 ms" }
     let (cells, summary) = admitted("small-nic");
     let nic = summary.ports.iter().find(|p| p.name == "src1->sw").unwrap();
     assert!(cells > 500 && nic.dropped_total > 1000, "small NIC: {cells} cells in runs, {} dropped", nic.dropped_total);
+    // Tagged frames go whole too.
+    let (cells, summary) = admitted("tagged");
+    let tagged: u64 = summary.vcs.iter().map(|v| v.frames_tagged).sum();
+    assert!(cells > 10_000 && tagged > 10, "tagged: {cells} cells in runs, {tagged} frames tagged");
 }

@@ -305,13 +305,16 @@ impl OutputPort {
     }
 
     /// Single-FIFO ports: admits `cells` cells of the VC in `slot` arriving together at `now`
-    /// (`any_clp1`: some are CLP = 1), as as many calls of
+    /// (`any_clp1`: some are CLP = 1), as that many calls of
     /// [`admit_virtual`](Self::admit_virtual) would, when the pool's policy takes every cell
     /// while there is room (tail drop), there is room for all, and no CLP = 1 threshold applies.
     /// Else admits none and returns false (the caller then offers them one by one).
     #[inline]
     pub fn admit_virtual_run(&mut self, slot_index: u32, cells: u32, any_clp1: bool, now: SimTime) -> bool {
         debug_assert!(self.is_single_fifo());
+        if cells == 0 {
+            return true;
+        }
         let slot = self.slots[slot_index as usize];
         let pool = &mut self.pools[slot.pool as usize];
         let clp1_applies = any_clp1 && self.clp1_threshold != u32::MAX;

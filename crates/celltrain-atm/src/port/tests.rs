@@ -230,3 +230,61 @@ fn clp1_cells_are_refused_above_their_threshold() {
     assert_eq!(offer(&mut port, cell(0, 0, 3, false), now), Ok(()), "CLP 0 still accepted");
     assert_eq!(port.stats.dropped[DropReason::ClpThreshold as usize], 1);
 }
+
+/// A run admitted at once leaves the port as that many single virtual admissions would, or is
+/// refused whole where one of them would not be accepted or the policy keeps per-cell state:
+/// random pre-filled single-FIFO ports (shared or reserved pool, CLP = 1 thresholds, every
+/// policy) against a copy offered the same cells one by one.
+#[test]
+fn a_run_admitted_at_once_is_as_single_admissions() {
+    use celltrain_core::rng::RngStream;
+    let mut rng = RngStream::derive(3, "runs");
+    let (mut taken, mut refused) = (0, 0);
+    for round in 0..2000u32 {
+        let discard = match rng.below(3) {
+            0 => DiscardConfig::TailDrop,
+            1 => DiscardConfig::Ppd,
+            _ => DiscardConfig::Epd(EpdThreshold::Cells(6)),
+        };
+        let category = if rng.below(2) == 0 { ServiceCategory::Ubr } else { ServiceCategory::NrtVbr };
+        let config = PortConfig {
+            buffer_cells: 12,
+            reserved: if rng.below(2) == 0 { vec![] } else { vec![(ServiceCategory::NrtVbr, 9)] },
+            discard,
+            per_vc_queues: false,
+            clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
+        };
+        let (mut one, mut each) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
+        let mut now = SimTime::from_picos(0);
+        for _ in 0..rng.below(14) {
+            let c = cell(0, 0, 0, true);
+            let (a, b) = (one.admit_virtual(&c, 0, now), each.admit_virtual(&c, 0, now));
+            assert_eq!(a, b);
+            now = now + SimDuration::from_picos(1 + rng.below(5));
+        }
+        let cells = rng.below(6) as u32;
+        let any_clp1 = rng.below(3) == 0;
+        let run = |k: u32| Cell { clp: any_clp1 && k + 1 < cells, ..cell(0, 1, k as u16, k + 1 == cells) };
+        if one.admit_virtual_run(0, cells, any_clp1 && cells > 1, now) {
+            for k in 0..cells {
+                assert!(
+                    each.admit_virtual(&run(k), 0, now).is_ok(),
+                    "round {round}: a run admitted a cell one alone is refused"
+                );
+            }
+            taken += u32::from(cells > 0);
+        } else {
+            assert_eq!(one.stats, each.stats, "round {round}: a refused run changed the port");
+            refused += 1;
+            continue;
+        }
+        let later = now + SimDuration::from_picos(7);
+        assert_eq!(one.stats, each.stats, "round {round}");
+        assert_eq!(one.occupancy(), each.occupancy());
+        assert_eq!(
+            one.stats.mean_queue_cells(later, one.occupancy()),
+            each.stats.mean_queue_cells(later, each.occupancy())
+        );
+    }
+    assert!(taken > 200 && refused > 200, "runs taken {taken}, refused {refused}");
+}

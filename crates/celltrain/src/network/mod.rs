@@ -648,6 +648,8 @@ impl Network {
 
     /// Puts `cell` on the wire of `p` at `at` (now, the slot that starts within the rounding
     /// slack, or an analytic port's computed start) and into the pipe towards the far end.
+    /// (`arrive_run` does this inline for the adapters it admits runs to: a duty added here must
+    /// be added there, or excluded by its `paces_only` condition.)
     #[inline]
     fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
         let port = &mut self.ports[p.index()];
@@ -815,7 +817,8 @@ impl Network {
                 };
                 self.vcs[vc.index()].stats.cells_sent += cells;
                 let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
-                self.arrive_run(first, slot, cells, false, |_| Cell::raw(vc));
+                let any_clp1 = Cell::raw(vc).clp;
+                self.arrive_run(first, slot, cells, any_clp1, |_| Cell::raw(vc));
                 next
             }
         };
@@ -877,7 +880,7 @@ impl Network {
         self.arrive_run(first, slot, cells32, any_clp1, |index| Cell {
             vc: vc_id,
             frame,
-            index: index as u16,
+            index: u16::try_from(index).expect("frame size checked at build"),
             hop: 0,
             end_of_frame: index + 1 == cells32,
             // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
