@@ -809,7 +809,7 @@ interval = "1 ms"
 ports = ["src1->sw", "sw->dst"]
 "#;
     let inline = |name: &'static str, text: &'static str| {
-        let make = move || compile_source(Source::new(&format!("{name}.toml"), text.to_string()), &[], None).unwrap();
+        let make = move || compile_source(Source::new(format!("{name}.toml"), text.to_string()), &[], None).unwrap();
         (name.to_string(), Box::new(make) as Box<dyn Fn() -> celltrain::scenario::Compiled>)
     };
     let cases: Vec<(String, Box<dyn Fn() -> celltrain::scenario::Compiled>)> = builtin::all()

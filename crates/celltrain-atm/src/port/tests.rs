@@ -260,7 +260,7 @@ fn a_run_admitted_at_once_is_as_single_admissions() {
             let c = cell(0, 0, 0, true);
             let (a, b) = (one.admit_virtual(&c, 0, now), each.admit_virtual(&c, 0, now));
             assert_eq!(a, b);
-            now = now + SimDuration::from_picos(1 + rng.below(5));
+            now += SimDuration::from_picos(1 + rng.below(5));
         }
         let cells = rng.below(6) as u32;
         let any_clp1 = rng.below(3) == 0;
