@@ -34,18 +34,34 @@ fn key_time(key: Key) -> u64 {
     (key >> 64) as u64
 }
 
+/// Events due further ahead than this from the last one popped go to the far heap.
+const HORIZON_PICOS: u64 = 100_000_000; // 100 µs
+
 /// A min-priority queue of events keyed by (time, insertion sequence): FIFO among equal times.
-/// A binary heap written out so that an entry is 16 bytes and a comparison is one 128-bit
-/// compare. (Measured and not kept: a 4-ary heap, and a sorted vector with binary-search
-/// insertion; each cost more instructions on one of E1, A4 and T1. See benches/README.md.)
+/// Two binary heaps written out so that an entry is 16 bytes and a comparison is one 128-bit
+/// compare: one for events due soon (cells reaching links' far ends, transmitters coming free),
+/// one for events further ahead (sources' next bursts, timers, the warm-up's end), so that the
+/// many near events sift through a shallow heap. The earliest event is the lesser of the two
+/// roots, so which heap an event is in never changes the order. (Measured and not kept: a 4-ary
+/// heap, and a sorted vector with binary-search insertion; see benches/README.md.)
 pub struct EventQueue<E> {
-    heap: Vec<Key>,
-    /// The root was handed out by [`pop_until`](EventQueue::pop_until) but is still in the heap:
-    /// the next insertion overwrites it (one sift instead of a pop and a push — most events
-    /// schedule a successor), else the next pop removes it first.
-    root_taken: bool,
+    near: Vec<Key>,
+    far: Vec<Key>,
+    /// The root of one heap was handed out by [`pop_until`](EventQueue::pop_until) but is still
+    /// in it: the next insertion into that heap overwrites it (one sift instead of a pop and a
+    /// push — most events schedule a successor), else the next pop removes it first.
+    root_taken: Taken,
+    /// Time of the last event handed out.
+    now_picos: u64,
     next_seq: u64,
     _event: std::marker::PhantomData<E>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Taken {
+    None,
+    Near,
+    Far,
 }
 
 impl<E: EventCode> Default for EventQueue<E> {
@@ -56,7 +72,14 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: Vec::with_capacity(64), root_taken: false, next_seq: 0, _event: std::marker::PhantomData }
+        EventQueue {
+            near: Vec::with_capacity(64),
+            far: Vec::with_capacity(64),
+            root_taken: Taken::None,
+            now_picos: 0,
+            next_seq: 0,
+            _event: std::marker::PhantomData,
+        }
     }
 
     /// Schedules `event` at `time`. Among events at the same time, earlier calls run first.
@@ -66,11 +89,13 @@ impl<E: EventCode> EventQueue<E> {
         debug_assert!(code <= CODE_MASK, "event code wider than 24 bits");
         let entry = key(time.as_picos(), (self.next_seq << CODE_BITS) | code);
         self.next_seq += 1;
-        if self.root_taken {
-            self.root_taken = false;
-            heap_replace_root(&mut self.heap, entry);
+        let near = time.as_picos() < self.now_picos.saturating_add(HORIZON_PICOS);
+        let (heap, side) = if near { (&mut self.near, Taken::Near) } else { (&mut self.far, Taken::Far) };
+        if self.root_taken == side {
+            self.root_taken = Taken::None;
+            heap_replace_root(heap, entry);
         } else {
-            heap_push(&mut self.heap, entry);
+            heap_push(heap, entry);
         }
     }
 
@@ -78,11 +103,17 @@ impl<E: EventCode> EventQueue<E> {
     #[inline]
     pub fn pop_until(&mut self, deadline: SimTime) -> Option<(SimTime, E)> {
         self.settle();
-        let top = *self.heap.first()?;
+        let (top, side) = match (self.near.first(), self.far.first()) {
+            (Some(&n), Some(&f)) if f < n => (f, Taken::Far),
+            (Some(&n), _) => (n, Taken::Near),
+            (None, Some(&f)) => (f, Taken::Far),
+            (None, None) => return None,
+        };
         if key_time(top) > deadline.as_picos() {
             return None;
         }
-        self.root_taken = true;
+        self.root_taken = side;
+        self.now_picos = key_time(top);
         let code = (top as u64 & CODE_MASK) as u32;
         Some((SimTime::from_picos(key_time(top)), E::decode(code)))
     }
@@ -90,20 +121,30 @@ impl<E: EventCode> EventQueue<E> {
     /// Removes a root handed out and not overwritten since.
     #[inline]
     fn settle(&mut self) {
-        if self.root_taken {
-            self.root_taken = false;
-            heap_pop(&mut self.heap);
+        match std::mem::replace(&mut self.root_taken, Taken::None) {
+            Taken::None => {}
+            Taken::Near => {
+                heap_pop(&mut self.near);
+            }
+            Taken::Far => {
+                heap_pop(&mut self.far);
+            }
         }
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.settle();
-        self.heap.first().map(|&k| SimTime::from_picos(key_time(k)))
+        let earliest = match (self.near.first(), self.far.first()) {
+            (Some(&n), Some(&f)) => n.min(f),
+            (Some(&k), None) | (None, Some(&k)) => k,
+            (None, None) => return None,
+        };
+        Some(SimTime::from_picos(key_time(earliest)))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() - usize::from(self.root_taken)
+        self.near.len() + self.far.len() - usize::from(self.root_taken != Taken::None)
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -227,7 +268,9 @@ mod tests {
             let mut now = 0;
             for _ in 0..600 {
                 if rng.below(push_bias) > 1 || reference.is_empty() {
-                    let time = now + rng.below(20);
+                    // Mostly near events, some beyond the far heap's horizon, ties frequent.
+                    let spread = if rng.below(5) == 0 { 3 * HORIZON_PICOS } else { 20 };
+                    let time = now + rng.below(spread);
                     let ev = u32::try_from(rng.below(1 << 24)).unwrap();
                     q.schedule(SimTime::from_picos(time), ev);
                     reference.push((time, seq, ev));
