@@ -103,12 +103,7 @@ impl<E: EventCode> EventQueue<E> {
     #[inline]
     pub fn pop_until(&mut self, deadline: SimTime) -> Option<(SimTime, E)> {
         self.settle();
-        let (top, side) = match (self.near.first(), self.far.first()) {
-            (Some(&n), Some(&f)) if f < n => (f, Taken::Far),
-            (Some(&n), _) => (n, Taken::Near),
-            (None, Some(&f)) => (f, Taken::Far),
-            (None, None) => return None,
-        };
+        let (top, side) = self.earliest()?;
         if key_time(top) > deadline.as_picos() {
             return None;
         }
@@ -118,29 +113,31 @@ impl<E: EventCode> EventQueue<E> {
         Some((SimTime::from_picos(key_time(top)), E::decode(code)))
     }
 
+    /// The lesser of the two roots, and its heap (a root handed out must be settled first).
+    #[inline]
+    fn earliest(&self) -> Option<(Key, Taken)> {
+        match (self.near.first(), self.far.first()) {
+            (Some(&n), Some(&f)) if f < n => Some((f, Taken::Far)),
+            (Some(&n), _) => Some((n, Taken::Near)),
+            (None, Some(&f)) => Some((f, Taken::Far)),
+            (None, None) => None,
+        }
+    }
+
     /// Removes a root handed out and not overwritten since.
     #[inline]
     fn settle(&mut self) {
         match std::mem::replace(&mut self.root_taken, Taken::None) {
             Taken::None => {}
-            Taken::Near => {
-                heap_pop(&mut self.near);
-            }
-            Taken::Far => {
-                heap_pop(&mut self.far);
-            }
+            Taken::Near => heap_remove_root(&mut self.near),
+            Taken::Far => heap_remove_root(&mut self.far),
         }
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.settle();
-        let earliest = match (self.near.first(), self.far.first()) {
-            (Some(&n), Some(&f)) => n.min(f),
-            (Some(&k), None) | (None, Some(&k)) => k,
-            (None, None) => return None,
-        };
-        Some(SimTime::from_picos(key_time(earliest)))
+        self.earliest().map(|(k, _)| SimTime::from_picos(key_time(k)))
     }
 
     pub fn len(&self) -> usize {
@@ -159,6 +156,17 @@ fn heap_push(heap: &mut Vec<Key>, entry: Key) {
     sift_up_from(heap, i, entry);
 }
 
+/// The smaller child of node `i` in a heap of `n` entries, if it has children.
+#[inline]
+fn smaller_child(heap: &[Key], i: usize, n: usize) -> Option<usize> {
+    let left = 2 * i + 1;
+    if left >= n {
+        return None;
+    }
+    let right = left + 1;
+    Some(if right < n && heap[right] < heap[left] { right } else { left })
+}
+
 /// Replaces the root of a non-empty binary heap by `entry`, sifting it down from the top: a
 /// successor scheduled by the event just handled is usually due soon, before most pending
 /// events (sources' next bursts, timers), so it stops within a level or two.
@@ -166,13 +174,7 @@ fn heap_push(heap: &mut Vec<Key>, entry: Key) {
 fn heap_replace_root(heap: &mut [Key], entry: Key) {
     let n = heap.len();
     let mut i = 0;
-    loop {
-        let left = 2 * i + 1;
-        if left >= n {
-            break;
-        }
-        let right = left + 1;
-        let child = if right < n && heap[right] < heap[left] { right } else { left };
+    while let Some(child) = smaller_child(heap, i, n) {
         if entry < heap[child] {
             break;
         }
@@ -182,29 +184,21 @@ fn heap_replace_root(heap: &mut [Key], entry: Key) {
     heap[i] = entry;
 }
 
-/// Removes the root: the hole it leaves sinks along the smaller children to a leaf, and the
-/// last entry fills it from there, rising as far as it must (Floyd: the last entry is usually
-/// among the latest, so this costs one comparison per level instead of two).
-fn heap_pop(heap: &mut Vec<Key>) -> Key {
+/// Removes the root of a non-empty heap: the hole it leaves sinks along the smaller children
+/// to a leaf, and the last entry fills it from there, rising as far as it must (Floyd: the
+/// last entry is usually among the latest, so this costs one comparison per level, not two).
+fn heap_remove_root(heap: &mut Vec<Key>) {
     let last = heap.pop().expect("heap is not empty");
-    if heap.is_empty() {
-        return last;
-    }
-    let top = heap[0];
     let n = heap.len();
+    if n == 0 {
+        return;
+    }
     let mut i = 0;
-    loop {
-        let left = 2 * i + 1;
-        if left >= n {
-            break;
-        }
-        let right = left + 1;
-        let child = if right < n && heap[right] < heap[left] { right } else { left };
+    while let Some(child) = smaller_child(heap, i, n) {
         heap[i] = heap[child];
         i = child;
     }
     sift_up_from(heap, i, last);
-    top
 }
 
 /// Fills the hole at `i` with `entry`, moving parents down while they are larger.
