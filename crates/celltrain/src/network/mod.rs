@@ -455,7 +455,6 @@ impl Network {
         self.packet_hops
     }
 
-    /// Cells in buffers and on links: sent by a source, neither dropped nor received yet.
     /// Packets in packet-mode buffers and on links.
     pub fn packets_in_flight(&self) -> u64 {
         self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.len() as u64)).sum()
@@ -478,15 +477,9 @@ impl Network {
         cells
     }
 
+    /// Cells in buffers and on links: sent by a source, neither dropped nor received yet.
     pub fn cells_in_flight(&self) -> u64 {
-        self.ports
-            .iter()
-            .map(|p| {
-                // An analytic port's waiting cells are already in its pipe.
-                let queued = if p.analytic { 0 } else { u64::from(p.queue.occupancy()) };
-                p.pipe.len() as u64 + queued
-            })
-            .sum()
+        self.vc_cells_in_flight().iter().sum()
     }
 
     fn open_window(&mut self) {
