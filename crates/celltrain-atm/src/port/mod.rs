@@ -236,10 +236,7 @@ impl OutputPort {
             }
             Admission::Accept => {
                 debug_assert!(pool.occupancy < pool.capacity, "policy accepted into a full pool");
-                pool.occupancy += 1;
-                self.stats.on_occupancy_change(now, self.occupancy);
-                self.occupancy += 1;
-                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+                self.fill(slot.pool, 1, now);
                 let queue = &mut self.queues[slot.queue as usize];
                 if queue.is_empty() {
                     self.active[slot.class as usize].push_back(slot.queue);
@@ -295,10 +292,7 @@ impl OutputPort {
                 Err(reason)
             }
             Admission::Accept => {
-                pool.occupancy += 1;
-                self.stats.on_occupancy_change(now, self.occupancy);
-                self.occupancy += 1;
-                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+                self.fill(slot.pool, 1, now);
                 Ok(())
             }
         }
@@ -321,13 +315,19 @@ impl OutputPort {
         if clp1_applies || !pool.policy.accepts_while_room() || pool.capacity.saturating_sub(pool.occupancy) < cells {
             return false;
         }
-        pool.occupancy += cells;
         self.stats.cells_in += u64::from(cells);
         // The occupancy steps up `cells` times at the same instant: one change of the area.
+        self.fill(slot.pool, cells, now);
+        true
+    }
+
+    /// `cells` accepted cells enter `pool` at `now`.
+    #[inline]
+    fn fill(&mut self, pool: u8, cells: u32, now: SimTime) {
+        self.pools[pool as usize].occupancy += cells;
         self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy += cells;
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
-        true
     }
 
     /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.
