@@ -40,6 +40,13 @@ impl BitRate {
     pub fn cell_offset_ceil(self, n: u64) -> SimDuration {
         self.tx_time_ceil(n * CELL_BITS)
     }
+    /// How many back-to-back cells after the first (n = 1, 2, …) start less than `span` after
+    /// the first: the largest n with ⌈n·424·10¹²/R⌉ < span, found by one division.
+    pub fn cells_starting_within(self, span: SimDuration) -> u64 {
+        let Some(last_ps) = span.as_picos().checked_sub(1) else { return 0 };
+        let n = u128::from(last_ps) * u128::from(self.0) / (u128::from(CELL_BITS) * u128::from(PS_PER_SEC));
+        u64::try_from(n).unwrap_or(u64::MAX)
+    }
     /// Duration of one cell at this rate, rounded up (for display and bounds only).
     pub fn cell_time_ceil(self) -> SimDuration {
         self.tx_time_ceil(CELL_BITS)
@@ -130,6 +137,23 @@ mod tests {
             let r = BitRate::from_bps(bps);
             assert_eq!(cells_in_one_second(r), bps / CELL_BITS, "rate {bps}");
             assert_eq!(r.cell_slots_floor(SimDuration::from_secs(1)), bps / CELL_BITS);
+        }
+    }
+
+    #[test]
+    fn cells_starting_within_a_span_are_counted_by_one_division() {
+        for bps in [149_760_000u64, 31_100_000, 10_000_000, 1_000_003, 7] {
+            let r = BitRate::from_bps(bps);
+            // Spans around each of the first cell offsets: one below, at and above.
+            for n in 1..=300u64 {
+                let at = r.cell_offset_ceil(n).as_picos();
+                for span in [at - 1, at, at + 1] {
+                    let by_steps = (1..=n + 1).filter(|&k| r.cell_offset_ceil(k).as_picos() < span).count() as u64;
+                    let got = r.cells_starting_within(SimDuration::from_picos(span));
+                    assert_eq!(got, by_steps, "rate {bps}, span {span} ps");
+                }
+            }
+            assert_eq!(r.cells_starting_within(SimDuration::ZERO), 0);
         }
     }
 

@@ -108,13 +108,9 @@ impl OnOffSource {
     pub fn burst(&mut self, now: SimTime) -> (u64, SimTime) {
         debug_assert_eq!(self.k, 0, "burst in the middle of a per-cell burst");
         let on_end = now + Self::draw(&mut self.rng, self.mean_on);
-        self.slots.reset();
-        let mut cells = 1;
-        let mut next = now + self.slots.advance();
-        while next < on_end {
-            cells += 1;
-            next = now + self.slots.advance();
-        }
+        // The first cell, and each later one that starts before the burst ends.
+        let cells = 1 + self.pcr.cells_starting_within(on_end.saturating_since(now));
+        let next = now + self.pcr.cell_offset_ceil(cells);
         let off = Self::draw(&mut self.rng, self.mean_off);
         (cells, on_end.max(next) + off)
     }
