@@ -348,13 +348,18 @@ impl OutputPort {
         }
         let class = self.backlogged_classes.trailing_zeros() as usize;
         let ring = &mut self.active[class];
-        let q = ring.pop_front().expect("backlogged class has an active queue");
+        let q = *ring.front().expect("backlogged class has an active queue");
         let queue = &mut self.queues[q as usize];
         let cell = queue.pop_front().expect("active queue is not empty");
-        if !queue.is_empty() {
+        if queue.is_empty() {
+            ring.pop_front();
+            if ring.is_empty() {
+                self.backlogged_classes &= !(1 << class);
+            }
+        } else if ring.len() > 1 {
+            // Round robin: the queue goes behind the others (alone, it stays where it is).
+            ring.pop_front();
             ring.push_back(q);
-        } else if ring.is_empty() {
-            self.backlogged_classes &= !(1 << class);
         }
         self.pools[self.queue_pool[q as usize] as usize].occupancy -= 1;
         self.stats.on_occupancy_change(now, self.occupancy);
