@@ -95,12 +95,11 @@ impl SlotCounter {
     /// Advances to n + 1 and returns offset(n + 1), rounded up to the picosecond.
     #[inline]
     pub fn advance(&mut self) -> SimDuration {
-        self.q += self.step_q;
         self.r += self.step_r;
-        if self.r >= self.rate_bps {
-            self.r -= self.rate_bps;
-            self.q += 1;
-        }
+        // The carry follows the rate's digits, which a branch predictor cannot: no branch.
+        let carry = u64::from(self.r >= self.rate_bps);
+        self.r -= carry * self.rate_bps;
+        self.q += self.step_q + carry;
         SimDuration::from_picos(self.q + u64::from(self.r > 0))
     }
 }
