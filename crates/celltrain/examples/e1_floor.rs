@@ -3,8 +3,8 @@
 //!
 //! Same events as the engine: one `Source` event per burst, one `PipeHead` event per cell
 //! crossing an access link, one `PortFree` event per cell that had to wait at the multiplexer;
-//! the same event heap (128-bit keys: time, insertion sequence, code); the same slot arithmetic
-//! (no drift); and the bookkeeping the engine must do per cell: a trace hash folded per event and
+//! the same event heap (128-bit keys: time, insertion sequence, code); the engine's own slot
+//! arithmetic (`SlotCounter`, `TxClock`, `BitRate`); and the bookkeeping the engine must do per cell: a trace hash folded per event and
 //! per delivered cell, the adapters' virtual queues with their time-weighted occupancy, the
 //! multiplexer's counters and occupancy integral, per-VC deliveries. What it lacks is
 //! generality: one topology, one port kind, no frames, no policies, no windows. Its random
@@ -14,60 +14,11 @@
 //! cargo run --release -p celltrain --example e1_floor -- 100    # simulated seconds
 //! ```
 
+use celltrain_atm::port::TxClock;
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::units::{BitRate, SlotCounter};
 use std::collections::VecDeque;
 use std::time::Instant;
-
-const PS_PER_S: u128 = 1_000_000_000_000;
-const CELL_BITS: u128 = 424;
-
-/// Start offsets of back-to-back cells at a rate: ⌈n·424·10¹²/R⌉ ps, by increments.
-struct Slots {
-    rate_bps: u64,
-    step_q: u64,
-    step_r: u64,
-    q: u64,
-    r: u64,
-}
-
-impl Slots {
-    fn new(rate_bps: u64) -> Self {
-        let cell_ps = CELL_BITS * PS_PER_S;
-        let step_q = u64::try_from(cell_ps / u128::from(rate_bps)).expect("rate above 0");
-        let step_r = u64::try_from(cell_ps % u128::from(rate_bps)).expect("below the rate");
-        Slots { rate_bps, step_q, step_r, q: 0, r: 0 }
-    }
-    fn reset(&mut self) {
-        self.q = 0;
-        self.r = 0;
-    }
-    fn advance(&mut self) -> u64 {
-        self.r += self.step_r;
-        let carry = u64::from(self.r >= self.rate_bps);
-        self.r -= carry * self.rate_bps;
-        self.q += self.step_q + carry;
-        self.q + u64::from(self.r > 0)
-    }
-}
-
-/// The multiplexer's transmitter: cell k of a busy period starts at origin + offset(k).
-struct Transmitter {
-    slots: Slots,
-    origin: u64,
-    started: u64,
-    free_at: u64,
-}
-
-impl Transmitter {
-    fn start(&mut self, at: u64) {
-        if at > self.free_at || self.started == 0 {
-            self.origin = at;
-            self.started = 0;
-            self.slots.reset();
-        }
-        self.started += 1;
-        self.free_at = self.origin + self.slots.advance();
-    }
-}
 
 /// xorshift64: fast, and good enough for exponential on and off periods.
 struct Rng(u64);
@@ -141,8 +92,8 @@ fn fold(trace: &mut u64, time_ps: u64, kind: u32, id: u32) {
 fn main() {
     let seconds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100);
     let end_ps = seconds * 1_000_000_000_000;
-    let (line_bps, pcr_bps) = (149_760_000u64, 31_100_000u64);
-    let line_cell_ps = Slots::new(line_bps).advance();
+    let (line, pcr) = (BitRate::from_bps(149_760_000), BitRate::from_bps(31_100_000));
+    let line_cell_ps = line.cell_time_ceil().as_picos();
     let delay_ps = 10_000_000u64;
     let (sources, rt_sources) = (10usize, 5usize);
     let (mean_on_ps, mean_off_ps) = (20e9, 80e9);
@@ -162,7 +113,7 @@ fn main() {
         (vec![0u64; sources], vec![0u128; sources], vec![0u64; sources]);
     // The multiplexer: one FIFO per class (rt first), its slot clock, counters.
     let mut queues: [VecDeque<u16>; 2] = [VecDeque::new(), VecDeque::new()];
-    let mut tx = Transmitter { slots: Slots::new(line_bps), origin: 0, started: 0, free_at: 0 };
+    let mut tx = TxClock::new(line, line);
     let mut free_pending = false;
     let (mut queued, mut area, mut changed, mut max_queued) = (0u64, 0u128, 0u64, 0u64);
     let (mut cells_in, mut cells_out, mut dropped, mut sent, mut event_count) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -191,18 +142,17 @@ fn main() {
                 }
                 // A whole burst at once: its cells' start times at the peak rate.
                 let on_ps = rng.exponential_ps(mean_on_ps);
-                let cells =
-                    (u128::from(on_ps.saturating_sub(1)) * u128::from(pcr_bps) / (CELL_BITS * PS_PER_S)) as u64 + 1;
+                let cells = 1 + pcr.cells_starting_within(SimDuration::from_picos(on_ps));
                 nic_area[s] += u128::from(nic_cells[s]) * u128::from(now - nic_changed[s]);
                 nic_changed[s] = now;
                 nic_cells[s] += cells;
                 let was_empty = pipes[s].is_empty();
-                let mut slots = Slots::new(pcr_bps);
+                let mut slots = SlotCounter::new(pcr);
                 let mut offset = 0;
                 for _ in 0..cells {
                     starts[s].push_back(now + offset);
                     pipes[s].push_back(now + offset + line_cell_ps + delay_ps);
-                    offset = slots.advance();
+                    offset = slots.advance().as_picos();
                 }
                 sent += cells;
                 if was_empty {
@@ -217,11 +167,12 @@ fn main() {
                 }
                 cells_in += 1;
                 let class = usize::from(s >= rt_sources);
-                if !free_pending && now + 1 >= tx.free_at {
+                let free_at = tx.free_at().as_picos();
+                if !free_pending && now + 1 >= free_at {
                     cells_out += 1;
                     max_queued = max_queued.max(1);
-                    let at = now.max(tx.free_at);
-                    tx.start(at);
+                    let at = now.max(free_at);
+                    tx.start(SimTime::from_picos(at));
                     fold(&mut trace, at + line_cell_ps + delay_ps, PIPE_HEAD, 99);
                     delivered[s] += 1;
                 } else if queues[class].len() < buffer_cells[class] {
@@ -232,7 +183,7 @@ fn main() {
                     queues[class].push_back(s as u16);
                     if !free_pending {
                         free_pending = true;
-                        events.schedule(tx.free_at, PORT_FREE << KIND_SHIFT);
+                        events.schedule(free_at, PORT_FREE << KIND_SHIFT);
                     }
                 } else {
                     dropped += 1;
@@ -246,12 +197,12 @@ fn main() {
                     changed = now;
                     queued -= 1;
                     cells_out += 1;
-                    tx.start(now);
+                    tx.start(SimTime::from_picos(now));
                     fold(&mut trace, now + line_cell_ps + delay_ps, PIPE_HEAD, 99);
                     delivered[usize::from(vc)] += 1;
                     if queued > 0 {
                         free_pending = true;
-                        events.schedule(tx.free_at, PORT_FREE << KIND_SHIFT);
+                        events.schedule(tx.free_at().as_picos(), PORT_FREE << KIND_SHIFT);
                     }
                 }
             }
