@@ -17,7 +17,7 @@
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
 
 use super::{Adaptation, FlowKind, Hop, Network};
-use celltrain_atm::cell::Cell;
+use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 
@@ -151,6 +151,16 @@ impl Network {
     pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if !self.ports[p.index()].pipe.is_empty() {
             self.carry_pipe(p);
+        }
+        // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
+        // is due) is only counted where it lands: what `cross` and `receive` would do.
+        if cell.kind == CellKind::Raw && cell.hop > 0 {
+            let vc = &mut self.vcs[cell.vc.index()];
+            if usize::from(cell.hop) + 1 == vc.route.len() {
+                vc.stats.cells_delivered += 1;
+                self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+                return;
+            }
         }
         let now = self.now;
         self.cross_at(p, cell, arrival);
