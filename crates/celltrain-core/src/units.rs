@@ -38,7 +38,8 @@ impl BitRate {
     /// period. Computed from `n` each time, never by adding rounded per-cell times, so a link
     /// does not drift: after one second it has sent exactly ⌊R/424⌋ cells.
     pub fn cell_offset_ceil(self, n: u64) -> SimDuration {
-        self.tx_time_ceil(n * CELL_BITS)
+        let ps = (u128::from(n) * u128::from(CELL_BITS) * u128::from(PS_PER_SEC)).div_ceil(u128::from(self.0));
+        SimDuration::from_picos(u64::try_from(ps).unwrap_or(u64::MAX))
     }
     /// How many back-to-back cells after the first (n = 1, 2, …) start less than `span` after
     /// the first: the largest n with ⌈n·424·10¹²/R⌉ < span, found by one division.
@@ -153,6 +154,20 @@ mod tests {
                 }
             }
             assert_eq!(r.cells_starting_within(SimDuration::ZERO), 0);
+        }
+        // A rate whose cell time is a whole number of picoseconds (1 µs): offsets fall exactly on
+        // span boundaries, and a span of n µs holds n − 1 cells after the first.
+        let exact = BitRate::from_bps(424_000_000);
+        for n in 1..=1000u64 {
+            assert_eq!(exact.cells_starting_within(SimDuration::from_micros(n)), n - 1);
+            assert_eq!(exact.cells_starting_within(SimDuration::from_picos(n * 1_000_000 + 1)), n);
+        }
+        // The longest span: the count is the boundary of the exact offsets there too.
+        for bps in [31_100_000u64, 149_760_000, 424_000_000] {
+            let r = BitRate::from_bps(bps);
+            let span = SimDuration::from_picos(u64::MAX);
+            let n = r.cells_starting_within(span);
+            assert!(r.cell_offset_ceil(n) < span && r.cell_offset_ceil(n + 1) >= span, "rate {bps}: {n}");
         }
     }
 

@@ -2,13 +2,15 @@
 //! measuring the floor the engine is compared with (benches/README.md), not a simulator.
 //!
 //! Same events as the engine: one `Source` event per burst, one `PipeHead` event per cell
-//! crossing an access link, one `PortFree` event per cell that had to wait at the multiplexer;
-//! the same event heap (128-bit keys: time, insertion sequence, code); the engine's own slot
-//! arithmetic (`SlotCounter`, `TxClock`, `BitRate`); and the bookkeeping the engine must do per cell: a trace hash folded per event and
+//! crossing an access link, one `PortFree` event per cell that had to wait at the multiplexer.
+//! The same event keys (time, insertion sequence, code in 128 bits), in one plain binary heap
+//! that pops and then pushes (the engine's queue, two heaps with the popped root replaced in
+//! place, does less work per event). The engine's own slot arithmetic (`SlotCounter`, `TxClock`,
+//! `BitRate`). And the bookkeeping the engine must do per cell: a trace hash folded per event and
 //! per delivered cell, the adapters' virtual queues with their time-weighted occupancy, the
 //! multiplexer's counters and occupancy integral, per-VC deliveries. What it lacks is
-//! generality: one topology, one port kind, no frames, no policies, no windows. Its random
-//! streams are its own, so its counts are close to E1's, not equal.
+//! generality: one topology, one port kind, no frames, no policies, no warm-up window. Its
+//! random streams are its own, so its counts are close to E1's, not equal.
 //!
 //! ```sh
 //! cargo run --release -p celltrain --example e1_floor -- 100    # simulated seconds
@@ -172,8 +174,8 @@ fn main() {
                     cells_out += 1;
                     max_queued = max_queued.max(1);
                     let at = now.max(free_at);
-                    tx.start(SimTime::from_picos(at));
-                    fold(&mut trace, at + line_cell_ps + delay_ps, PIPE_HEAD, 99);
+                    let end = tx.start(SimTime::from_picos(at)).as_picos();
+                    fold(&mut trace, end + delay_ps, PIPE_HEAD, 99);
                     delivered[s] += 1;
                 } else if queues[class].len() < buffer_cells[class] {
                     area += u128::from(queued) * u128::from(now - changed);
@@ -197,8 +199,8 @@ fn main() {
                     changed = now;
                     queued -= 1;
                     cells_out += 1;
-                    tx.start(SimTime::from_picos(now));
-                    fold(&mut trace, now + line_cell_ps + delay_ps, PIPE_HEAD, 99);
+                    let end = tx.start(SimTime::from_picos(now)).as_picos();
+                    fold(&mut trace, end + delay_ps, PIPE_HEAD, 99);
                     delivered[usize::from(vc)] += 1;
                     if queued > 0 {
                         free_pending = true;
@@ -207,6 +209,16 @@ fn main() {
                 }
             }
         }
+    }
+    // The adapters' occupancy integrals run to the end.
+    for s in 0..sources {
+        let ahead = starts[s].iter().filter(|&&start| start <= end_ps);
+        for &start in ahead {
+            nic_area[s] += u128::from(nic_cells[s]) * u128::from(start - nic_changed[s]);
+            nic_changed[s] = start;
+            nic_cells[s] -= 1;
+        }
+        nic_area[s] += u128::from(nic_cells[s]) * u128::from(end_ps.saturating_sub(nic_changed[s]));
     }
     let wall = started.elapsed().as_secs_f64();
     let mean_queue = area as f64 / end_ps as f64;
