@@ -38,15 +38,13 @@ impl BitRate {
     /// period. Computed from `n` each time, never by adding rounded per-cell times, so a link
     /// does not drift: after one second it has sent exactly ⌊R/424⌋ cells.
     pub fn cell_offset_ceil(self, n: u64) -> SimDuration {
-        let ps = (u128::from(n) * u128::from(CELL_BITS) * u128::from(PS_PER_SEC)).div_ceil(u128::from(self.0));
-        SimDuration::from_picos(u64::try_from(ps).unwrap_or(u64::MAX))
+        self.tx_time_ceil(n.saturating_mul(CELL_BITS))
     }
     /// How many back-to-back cells after the first (n = 1, 2, …) start less than `span` after
-    /// the first: the largest n with ⌈n·424·10¹²/R⌉ < span, found by one division.
+    /// the first: the largest n with ⌈n·424·10¹²/R⌉ < span, i.e. n·424·10¹²/R ≤ span − 1 ps,
+    /// the whole cell slots in `span` − 1 ps.
     pub fn cells_starting_within(self, span: SimDuration) -> u64 {
-        let Some(last_ps) = span.as_picos().checked_sub(1) else { return 0 };
-        let n = u128::from(last_ps) * u128::from(self.0) / (u128::from(CELL_BITS) * u128::from(PS_PER_SEC));
-        u64::try_from(n).unwrap_or(u64::MAX)
+        span.as_picos().checked_sub(1).map_or(0, |last| self.cell_slots_floor(SimDuration::from_picos(last)))
     }
     /// Duration of one cell at this rate, rounded up (for display and bounds only).
     pub fn cell_time_ceil(self) -> SimDuration {
