@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the command-line binary with profile-guided optimisation (PGO): an instrumented build
+# runs every built-in scenario and the three benchmark workloads, and the final build is laid
+# out and inlined for the paths those runs took. Results are identical to the plain release
+# build (same integer arithmetic, no fast-math); only speed differs (see benches/README.md).
+#
+#   bash scripts/build-pgo.sh            # -> target/pgo/release/celltrain
+#
+# Needs rustup's llvm-tools component (installed here if missing) for llvm-profdata.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+host=$(rustc -vV | sed -n 's/^host: //p')
+profdata="$(rustc --print sysroot)/lib/rustlib/$host/bin/llvm-profdata"
+if [ ! -x "$profdata" ]; then
+    rustup component add llvm-tools
+fi
+
+data=$(pwd)/target/pgo-data
+rm -rf "$data"
+mkdir -p "$data"
+
+echo "build-pgo: instrumented build" >&2
+RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$data" \
+    cargo build --quiet --release -p celltrain-cli --target-dir target/pgo-gen
+gen=target/pgo-gen/release/celltrain
+
+echo "build-pgo: training runs" >&2
+for scenario in $("$gen" list | awk 'NR > 1 { print $1 }'); do
+    "$gen" run "$scenario" > /dev/null
+done
+"$gen" bench null --hops 8 --seconds 0.5 --repeat 1 > /dev/null
+"$gen" bench A4 --set "duration=1 s" --repeat 1 > /dev/null
+"$gen" bench E1-mux --set "duration=10 s" --repeat 1 > /dev/null
+
+"$profdata" merge -o "$data/merged.profdata" "$data"/*.profraw
+
+echo "build-pgo: optimised build" >&2
+RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$data/merged.profdata" \
+    cargo build --quiet --release -p celltrain-cli --target-dir target/pgo
+echo "target/pgo/release/celltrain"
