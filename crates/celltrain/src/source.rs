@@ -82,6 +82,11 @@ impl OnOffSource {
 
     /// Called at the time the source asked to be woken: it emits one cell now and returns
     /// when it next needs waking.
+    /// Whether the next wake-up starts a burst (no cell of a burst emitted cell by cell is due).
+    pub fn at_burst_start(&self) -> bool {
+        self.k == 0
+    }
+
     pub fn step(&mut self, now: SimTime) -> SimTime {
         if self.k == 0 {
             // A burst starts: its length is drawn now; it always carries at least one cell.

@@ -115,6 +115,11 @@ impl TxClock {
     pub fn free_at(&self) -> SimTime {
         self.free_at
     }
+    /// Whether a cell starting at `now` begins a new busy period (the transmitter has been
+    /// idle since before `now`, or has never sent), so that its slots are counted from `now`.
+    pub fn is_idle_at(&self, now: SimTime) -> bool {
+        now > self.free_at || self.count == 0
+    }
     /// Starts a cell at `now` (≥ `free_at`); returns when its last bit leaves the port.
     #[inline]
     pub fn start(&mut self, now: SimTime) -> SimTime {
@@ -328,6 +333,17 @@ impl OutputPort {
         self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy += cells;
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+    }
+
+    /// Single-FIFO ports: `cells` cells that never waited — each started as it arrived, into an
+    /// empty buffer, accepted by tail drop — are counted in and out, as
+    /// [`pass_through`](Self::pass_through) would count them.
+    #[inline]
+    pub fn pass_virtual(&mut self, cells: u32) {
+        debug_assert!(self.is_single_fifo() && self.pools[self.fifo_pool as usize].policy.accepts_while_room());
+        self.stats.cells_in += u64::from(cells);
+        self.stats.cells_out += u64::from(cells);
+        self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
     }
 
     /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.

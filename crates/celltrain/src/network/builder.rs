@@ -675,9 +675,14 @@ impl NetworkBuilder {
                     pdu_gap: None,
                     pdu_end: SimTime::ZERO,
                     adapter_rules: false,
-                    // A whole on/off burst may be handed over at once only where the buffer
-                    // cannot fill: the burst's cells count as queued until they start.
-                    burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    // A whole on/off burst may be handed over at once only to an adapter that
+                    // carries the source's VC alone (another VC's cells would queue behind the
+                    // whole burst instead of between its cells), in a buffer no burst can fill.
+                    burst_handoff: is_nic
+                        && vcs_on_port[i].len() == 1
+                        && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    handed: 0,
+                    handed_vc: VcId(0),
                     carry: false,
                 }
             })

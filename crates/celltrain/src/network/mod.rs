@@ -173,9 +173,15 @@ pub struct Port {
     /// The adapter shapes (`shaper` or `pdu_gap`): its cells' start times need
     /// [`Network::adapter_start`].
     adapter_rules: bool,
-    /// An on/off source on this adapter may hand over a whole burst at once (the adapter's
-    /// buffer is unbounded, so the burst's cells, queued until they start, are never dropped).
+    /// An on/off source on this adapter may hand over a whole burst at once (see
+    /// [`Network::hand_over_burst`]): the adapter carries that source's VC alone, in a buffer
+    /// no burst can fill.
     burst_handoff: bool,
+    /// The first `handed` entries of `starts` are cells of a handed-over burst: not in the
+    /// buffer, they enter the adapter when they start, as the source emits them.
+    handed: u32,
+    /// The VC of the handed-over cells.
+    handed_vc: VcId,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     carry: bool,
 }
@@ -188,16 +194,29 @@ pub enum Mode {
 }
 
 impl Port {
-    /// Analytic ports: the cells whose start time has come leave the buffer.
+    /// Analytic ports: the cells whose start time has come leave the buffer; those of a
+    /// handed-over burst pass through it. Returns how many of the latter started (the caller
+    /// counts them sent: see [`Network::count_handed`]).
     #[inline]
-    fn release_started(&mut self, now: SimTime) {
+    #[must_use]
+    fn release_started(&mut self, now: SimTime) -> u32 {
+        let mut passed = 0;
         while let Some(&start) = self.starts.front() {
             if start > now {
                 break;
             }
             self.starts.pop_front();
-            self.queue.depart_virtual(start);
+            if self.handed > passed {
+                passed += 1;
+            } else {
+                self.queue.depart_virtual(start);
+            }
         }
+        if passed > 0 {
+            self.handed -= passed;
+            self.queue.pass_virtual(passed);
+        }
+        passed
     }
 }
 
@@ -414,9 +433,7 @@ impl Network {
         }
         self.now = self.end;
         let end = self.end;
-        for port in &mut self.ports {
-            port.release_started(end);
-        }
+        self.release_all(end);
         progress(Progress { now: self.end, end: self.end, events: self.events });
     }
 
@@ -424,7 +441,7 @@ impl Network {
         self.now
     }
 
-    /// Whether cells handed to an adapter together (a frame, an on/off burst) may be admitted
+    /// Whether cells handed to an adapter together (a frame from segmentation) may be admitted
     /// at once where that gives the same outcome (on by default; off offers every cell alone,
     /// the reference the tests compare against).
     pub fn set_run_admission(&mut self, on: bool) {
@@ -468,6 +485,10 @@ impl Network {
             for (_, cell) in &port.pipe {
                 cells[cell.vc.index()] += 1;
             }
+            // Handed-over cells that have not started are not sent yet.
+            if port.handed > 0 {
+                cells[port.handed_vc.index()] -= u64::from(port.handed);
+            }
             if !port.analytic {
                 for cell in port.queue.queued_cells() {
                     cells[cell.vc.index()] += 1;
@@ -484,8 +505,8 @@ impl Network {
 
     fn open_window(&mut self) {
         let now = self.now;
+        self.release_all(now);
         for port in &mut self.ports {
-            port.release_started(now);
             port.queue.open_window(now);
             if let Some(q) = &mut port.packets {
                 q.open_window(now);
@@ -539,7 +560,11 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         if port.analytic {
-            port.release_started(now);
+            let passed = port.release_started(now);
+            if passed > 0 {
+                self.count_handed(p, passed);
+            }
+            let port = &mut self.ports[p.index()];
             let start =
                 if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
             if port.starts.is_empty() && start == now {
@@ -582,7 +607,7 @@ impl Network {
     }
 
     /// `cells` cells arrive together at output port `p`, where their VC has `slot` (a frame's
-    /// cells from segmentation, an on/off burst): the k-th is `cell_at(k)`. The same as
+    /// cells from segmentation): the k-th is `cell_at(k)`. The same as
     /// `cells` calls of [`arrive`](Self::arrive); on an adapter that only paces (a single FIFO
     /// with a tail-drop buffer that holds them all, not shaping, captured or carried ahead)
     /// the admission is done once and the cells go straight onto the wire at their start times.
@@ -595,8 +620,11 @@ impl Network {
             // A cell that starts at once passes through (or is refused): the per-cell path.
             let now = self.now;
             while k < cells {
+                let passed = self.ports[p.index()].release_started(now);
+                if passed > 0 {
+                    self.count_handed(p, passed);
+                }
                 let port = &mut self.ports[p.index()];
-                port.release_started(now);
                 if !port.starts.is_empty() || port.clock.free_at() > now {
                     break;
                 }
@@ -800,23 +828,90 @@ impl Network {
                     unreachable!("an on/off route is one VC (checked at build)")
                 };
                 let (first, slot) = self.vcs[vc.index()].route[0];
-                let port = &self.ports[first.index()];
-                // An adapter that is a single FIFO paced at exactly the source's peak rate
-                // spaces a burst's cells as the source would: hand it the whole burst.
-                let (cells, next) = if port.analytic && port.burst_handoff && port.clock.service_rate() == src.pcr {
-                    src.burst(now)
+                let port = &mut self.ports[first.index()];
+                let passed = if port.analytic { port.release_started(now) } else { 0 };
+                // An idle adapter paced at exactly the source's peak rate starts each cell of a
+                // burst as the source emits it: it may take the whole burst now.
+                let whole_burst = src.at_burst_start()
+                    && port.burst_handoff
+                    && port.analytic
+                    && !port.adapter_rules
+                    && port.capture.is_none()
+                    && port.starts.is_empty()
+                    && port.clock.is_idle_at(now)
+                    && port.clock.service_rate() == src.pcr;
+                if whole_burst {
+                    let (cells, next) = src.burst(now);
+                    let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
+                    self.count_handed(first, passed);
+                    self.hand_over_burst(first, vc, cells);
+                    next
                 } else {
-                    (1, src.step(now))
-                };
-                self.vcs[vc.index()].stats.cells_sent += cells;
-                let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
-                let any_clp1 = Cell::raw(vc).clp;
-                self.arrive_run(first, slot, cells, any_clp1, |_| Cell::raw(vc));
-                next
+                    let next = src.step(now);
+                    self.count_handed(first, passed);
+                    self.vcs[vc.index()].stats.cells_sent += 1;
+                    self.arrive(first, slot, Cell::raw(vc));
+                    next
+                }
             }
         };
         if next <= self.end {
             self.queue.schedule(next, Event::Source(s));
+        }
+    }
+
+    /// An on/off burst of `cells` cells of `vc`, handed whole to its adapter `p` as it starts
+    /// (now): the adapter is idle and serves cells at the source's peak rate, so each cell
+    /// starts as the source emits it and never queues. Each cell is put on the wire at its
+    /// start time now, with no event per cell; it enters the adapter — port `cells_in` and
+    /// `cells_out`, VC `cells_sent` — only when it starts (`release_started`), as the cell the
+    /// source emits then would, so every counter reads as with one source event per cell.
+    fn hand_over_burst(&mut self, p: PortId, vc: VcId, cells: u32) {
+        let now = self.now;
+        let cell = Cell::raw(vc);
+        let port = &mut self.ports[p.index()];
+        debug_assert!(port.starts.is_empty() && port.handed == 0, "a burst handed over to a busy adapter");
+        port.handed = cells;
+        port.handed_vc = vc;
+        if port.carry {
+            for j in 0..cells {
+                let port = &mut self.ports[p.index()];
+                let start = if j == 0 { now } else { port.clock.free_at() };
+                port.starts.push_back(start);
+                self.start_cell(p, cell, start);
+            }
+            return;
+        }
+        // What `start_cell` does for each cell, less what this adapter cannot have (a capture,
+        // shaping rules, carrying ahead).
+        let was_empty = port.pipe.is_empty();
+        for j in 0..cells {
+            let start = if j == 0 { now } else { port.clock.free_at() };
+            port.starts.push_back(start);
+            let end = port.clock.start(start);
+            port.pipe.push_back((end + port.delay, cell));
+        }
+        self.cell_hops += u64::from(cells);
+        if was_empty {
+            let head = port.pipe.front().expect("cells were just put on the wire").0;
+            self.queue.schedule(head, Event::PipeHead(p));
+        }
+    }
+
+    /// `passed` cells of the burst handed over to adapter `p` have started: they are sent.
+    #[inline]
+    fn count_handed(&mut self, p: PortId, passed: u32) {
+        if passed > 0 {
+            let vc = self.ports[p.index()].handed_vc;
+            self.vcs[vc.index()].stats.cells_sent += u64::from(passed);
+        }
+    }
+
+    /// Every analytic port releases the cells that have started by `now`.
+    fn release_all(&mut self, now: SimTime) {
+        for i in 0..self.ports.len() {
+            let passed = self.ports[i].release_started(now);
+            self.count_handed(PortId(i as u32), passed);
         }
     }
 

@@ -158,9 +158,11 @@ impl Network {
             let e = &self.conns[c.index()].endpoint;
             row.extend([f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64()]);
         }
-        for p in &self.recorder.spec.ports {
-            let port = &mut self.ports[p.index()];
-            port.release_started(now);
+        for k in 0..self.recorder.spec.ports.len() {
+            let p = self.recorder.spec.ports[k];
+            let passed = self.ports[p.index()].release_started(now);
+            self.count_handed(p, passed);
+            let port = &self.ports[p.index()];
             let queue = match &port.packets {
                 Some(q) => q.queued_bytes() as f64,
                 None => f64::from(port.queue.occupancy()),
