@@ -681,8 +681,7 @@ impl NetworkBuilder {
                     burst_handoff: is_nic
                         && vcs_on_port[i].len() == 1
                         && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
-                    handed: 0,
-                    handed_vc: VcId(0),
+                    handed: super::HandedBurst::NONE,
                     carry: false,
                 }
             })

@@ -177,13 +177,47 @@ pub struct Port {
     /// [`Network::hand_over_burst`]): the adapter carries that source's VC alone, in a buffer
     /// no burst can fill.
     burst_handoff: bool,
-    /// The first `handed` entries of `starts` are cells of a handed-over burst: not in the
-    /// buffer, they enter the adapter when they start, as the source emits them.
-    handed: u32,
-    /// The VC of the handed-over cells.
-    handed_vc: VcId,
+    /// The last burst handed over whole: its cells are not in the buffer; they enter the
+    /// adapter when they start, as the source emits them.
+    handed: HandedBurst,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     carry: bool,
+}
+
+/// An on/off burst handed whole to its adapter (see [`Network::hand_over_burst`]): its k-th
+/// cell starts at `start + ⌈k·424/rate⌉` (k < `cells`), the adapter's own slots from an idle
+/// start; the first `started` have been counted in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HandedBurst {
+    pub(crate) vc: VcId,
+    pub(crate) start: SimTime,
+    pub(crate) rate: BitRate,
+    pub(crate) cells: u32,
+    pub(crate) started: u32,
+}
+
+impl HandedBurst {
+    pub(crate) const NONE: HandedBurst =
+        HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 };
+
+    /// Cells not started yet.
+    fn pending(&self) -> u32 {
+        self.cells - self.started
+    }
+
+    /// Counts in the cells that have started by `now` (k·424/rate ≤ now − start, as the slot's
+    /// start is a whole picosecond); returns how many were not counted before.
+    #[inline]
+    fn release(&mut self, now: SimTime) -> u32 {
+        if self.started == self.cells || now < self.start {
+            return 0;
+        }
+        let by_now = 1 + self.rate.cell_slots_floor(now.saturating_since(self.start));
+        let started = u32::try_from(by_now.min(u64::from(self.cells))).expect("at most `cells`");
+        let passed = started - self.started;
+        self.started = started;
+        passed
+    }
 }
 
 /// Whether the network carries cells (ATM) or whole packets (IP routers).
@@ -200,21 +234,16 @@ impl Port {
     #[inline]
     #[must_use]
     fn release_started(&mut self, now: SimTime) -> u32 {
-        let mut passed = 0;
+        let passed = self.handed.release(now);
+        if passed > 0 {
+            self.queue.pass_virtual(passed);
+        }
         while let Some(&start) = self.starts.front() {
             if start > now {
                 break;
             }
             self.starts.pop_front();
-            if self.handed > passed {
-                passed += 1;
-            } else {
-                self.queue.depart_virtual(start);
-            }
-        }
-        if passed > 0 {
-            self.handed -= passed;
-            self.queue.pass_virtual(passed);
+            self.queue.depart_virtual(start);
         }
         passed
     }
@@ -458,7 +487,7 @@ impl Network {
     /// Cells moved across one link, summed over links, since the start of the run (cells
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops - self.ports.iter().map(|p| p.starts.len() as u64).sum::<u64>()
+        self.cell_hops - self.ports.iter().map(|p| p.starts.len() as u64 + u64::from(p.handed.pending())).sum::<u64>()
     }
     pub fn trace_hash(&self) -> u64 {
         self.trace.value()
@@ -486,8 +515,8 @@ impl Network {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet.
-            if port.handed > 0 {
-                cells[port.handed_vc.index()] -= u64::from(port.handed);
+            if port.handed.pending() > 0 {
+                cells[port.handed.vc.index()] -= u64::from(port.handed.pending());
             }
             if !port.analytic {
                 for cell in port.queue.queued_cells() {
@@ -838,6 +867,7 @@ impl Network {
                     && !port.adapter_rules
                     && port.capture.is_none()
                     && port.starts.is_empty()
+                    && port.handed.pending() == 0
                     && port.clock.is_idle_at(now)
                     && port.clock.service_rate() == src.pcr;
                 if whole_burst {
@@ -870,14 +900,12 @@ impl Network {
         let now = self.now;
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.starts.is_empty() && port.handed == 0, "a burst handed over to a busy adapter");
-        port.handed = cells;
-        port.handed_vc = vc;
+        debug_assert!(port.starts.is_empty() && port.handed.pending() == 0, "a burst handed to a busy adapter");
+        port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
         if port.carry {
             for j in 0..cells {
-                let port = &mut self.ports[p.index()];
+                let port = &self.ports[p.index()];
                 let start = if j == 0 { now } else { port.clock.free_at() };
-                port.starts.push_back(start);
                 self.start_cell(p, cell, start);
             }
             return;
@@ -887,7 +915,6 @@ impl Network {
         let was_empty = port.pipe.is_empty();
         for j in 0..cells {
             let start = if j == 0 { now } else { port.clock.free_at() };
-            port.starts.push_back(start);
             let end = port.clock.start(start);
             port.pipe.push_back((end + port.delay, cell));
         }
@@ -902,7 +929,7 @@ impl Network {
     #[inline]
     fn count_handed(&mut self, p: PortId, passed: u32) {
         if passed > 0 {
-            let vc = self.ports[p.index()].handed_vc;
+            let vc = self.ports[p.index()].handed.vc;
             self.vcs[vc.index()].stats.cells_sent += u64::from(passed);
         }
     }

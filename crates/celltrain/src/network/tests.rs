@@ -177,3 +177,47 @@ fn many_vcs_over_many_ports_need_no_dense_tables() {
     assert_port_identities(&net);
     assert!(net.vcs.iter().all(|v| v.stats.cells_sent > 0), "every source sent cells");
 }
+
+/// A handed-over burst counts its cells in at the start times an idle adapter's transmitter
+/// gives them: the closed form against the transmitter's own slots, released at every start,
+/// a picosecond either side, and at random instants, for rates whose cell time is and is not a
+/// whole number of picoseconds.
+#[test]
+fn handed_burst_counts_cells_at_the_transmitters_start_times() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut draw = move |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    for bps in [31_100_000, 149_760_000, 424_000_000, 1_000_000, 599_040_000] {
+        let rate = BitRate::from_bps(bps);
+        let origin = SimTime::from_picos(1_000_000 + draw(1_000_000));
+        let cells = 1 + draw(3000) as u32;
+        let mut clock = TxClock::new(OC3.max(rate), rate);
+        let starts: Vec<SimTime> = (0..cells)
+            .map(|k| {
+                let start = if k == 0 { origin } else { clock.free_at() };
+                clock.start(start);
+                start
+            })
+            .collect();
+        let mut instants: Vec<SimTime> = starts
+            .iter()
+            .flat_map(|&t| [t, t + SimDuration::from_picos(1), SimTime::from_picos(t.as_picos() - 1)])
+            .collect();
+        let last = starts[starts.len() - 1].as_picos();
+        instants
+            .extend((0..200).map(|_| SimTime::from_picos(origin.as_picos() - 5 + draw(last - origin.as_picos() + 10))));
+        instants.sort();
+        let mut burst = HandedBurst { vc: VcId(0), start: origin, rate, cells, started: 0 };
+        let mut counted = 0u32;
+        for now in instants {
+            counted += burst.release(now);
+            let expected = starts.iter().filter(|&&s| s <= now).count() as u32;
+            assert_eq!(counted, expected, "{bps} bit/s, {cells} cells, at {now:?}");
+            assert_eq!(burst.pending(), cells - expected);
+        }
+    }
+}
