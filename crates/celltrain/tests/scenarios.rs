@@ -10,8 +10,21 @@ use celltrain::scenario::compile;
 use std::path::Path;
 
 fn run(name: &str, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
-    let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = compile(name, &overrides, seed).unwrap_or_else(|e| panic!("{name}: {e}"));
+    summarize(compile(name, &overrides(sets), seed).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+/// Runs a scenario given as text (a test's own, or a built-in edited).
+fn run_text(file: &str, text: String, sets: &[(&str, &str)], seed: Option<u64>) -> Summary {
+    use celltrain::scenario::{compile_source, Source};
+    summarize(compile_source(Source::new(file, text), &overrides(sets), seed).unwrap_or_else(|e| panic!("{file}: {e}")))
+}
+
+fn overrides(sets: &[(&str, &str)]) -> Vec<(String, String)> {
+    sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Runs a compiled scenario to its end: its summary, whose identities hold.
+fn summarize(c: celltrain::scenario::Compiled) -> Summary {
     let mut net = c.network;
     net.run(&mut |_| {});
     let s = Summary::from_network(&net, c.meta, 0.0);
@@ -235,19 +248,12 @@ fn e1_rt_cells_are_protected_by_priority() {
 /// E1-mux with every host's adapter buffer finite (so each on/off cell is emitted by its own
 /// source event and offered alone), for comparing with whole bursts handed over.
 fn e1_cell_by_cell(sets: &[(&str, &str)], seed: u64, nic_buffer: &str) -> Summary {
-    use celltrain::scenario::{compile_source, Source};
     let text = builtin::find("E1-mux")
         .unwrap()
         .text
         .replacen("name = \"rt{i}\"", &format!("name = \"rt{{i}}\"\nnic_buffer = \"{nic_buffer}\""), 1)
         .replacen("name = \"nrt{i}\"", &format!("name = \"nrt{{i}}\"\nnic_buffer = \"{nic_buffer}\""), 1);
-    let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = compile_source(Source::new("cell-by-cell.toml", text), &overrides, Some(seed)).unwrap();
-    let mut net = c.network;
-    net.run(&mut |_| {});
-    let summary = Summary::from_network(&net, c.meta, 0.0);
-    assert_invariants(&summary);
-    summary
+    run_text("cell-by-cell.toml", text, sets, Some(seed))
 }
 
 /// An on/off source sends at its peak rate, one cell per slot of an adapter paced at that
@@ -280,7 +286,6 @@ fn bursts_handed_over_read_as_cells_emitted_one_by_one() {
 /// are those of a finite adapter buffer (where every cell is emitted alone).
 #[test]
 fn on_off_sources_sharing_an_adapter_take_turns() {
-    use celltrain::scenario::{compile_source, Source};
     let text = r#"
 [scenario]
 id = "shared-adapter"
@@ -311,15 +316,7 @@ path = ["src", "mux", "dst"]
 vc = { category = "nrt-vbr", pcr = "60 Mbit/s" }
 app = { kind = "onoff", on = "20 ms", off = "20 ms" }
 "#;
-    let summary = |nic: &str| {
-        let sets = [("nic".to_string(), nic.to_string())];
-        let c = compile_source(Source::new("shared-adapter.toml", text.to_string()), &sets, None).unwrap();
-        let mut net = c.network;
-        net.run(&mut |_| {});
-        let s = Summary::from_network(&net, c.meta, 0.0);
-        assert_invariants(&s);
-        s
-    };
+    let summary = |nic: &str| run_text("shared-adapter.toml", text.to_string(), &[("nic", nic)], None);
     let (unbounded, mut finite) = (summary("1048576 cells"), summary("100000 cells"));
     finite.params = unbounded.params.clone();
     let adapter = unbounded.ports.iter().find(|p| p.name == "src->mux").unwrap();
