@@ -80,13 +80,13 @@ impl OnOffSource {
         SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
     }
 
-    /// Called at the time the source asked to be woken: it emits one cell now and returns
-    /// when it next needs waking.
     /// Whether the next wake-up starts a burst (no cell of a burst emitted cell by cell is due).
     pub fn at_burst_start(&self) -> bool {
         self.k == 0
     }
 
+    /// Called at the time the source asked to be woken: it emits one cell now and returns
+    /// when it next needs waking.
     pub fn step(&mut self, now: SimTime) -> SimTime {
         if self.k == 0 {
             // A burst starts: its length is drawn now; it always carries at least one cell.

@@ -280,6 +280,82 @@ fn bursts_handed_over_read_as_cells_emitted_one_by_one() {
     }
 }
 
+/// Whole bursts against cells emitted one by one where observations meet cell starts: at
+/// 42.4 Mbit/s a cell lasts exactly 10 µs, and a burst that starts at 0 puts a cell start on the
+/// warm-up instant, on the end and on every sampling instant. One host into a multiplexer (its
+/// adapter's link carried ahead) and three hosts (pipe events); then an on/off source and a UDP
+/// flow sharing one named VC, whose adapter must take their cells in turn (no whole bursts).
+#[test]
+fn handed_bursts_read_as_cells_at_observation_instants() {
+    let scenario = |hosts: u32, flows: &str, nic: &str| {
+        format!(
+            r#"
+[scenario]
+id = "edges"
+title = "Bursts on the window's edges"
+[simulation]
+duration = "0.25 s"
+warmup = "0.1 s"
+seed = 9
+[record]
+interval = "1 ms"
+ports = ["h1->mux", "mux->sink"]
+[[switch]]
+name = "mux"
+buffer = "200 cells"
+discard = "tail-drop"
+[[host]]
+name = "sink"
+[[host]]
+name = "h{{i}}"
+count = {hosts}
+nic_buffer = "{nic}"
+[[link]]
+between = ["mux", "sink"]
+rate = "149.76 Mbit/s"
+delay = "10 us"
+[[link]]
+count = {hosts}
+between = ["h{{i}}", "mux"]
+rate = "149.76 Mbit/s"
+delay = "10 us"
+{flows}"#
+        )
+    };
+    let onoff = |count: u32, path: &str, vc: &str, on: &str| {
+        format!(
+            "[[flow]]\nname = \"f{{i}}\"\ncount = {count}\npath = [{path}]\nvc = {{ {vc}category = \"nrt-vbr\", pcr = \"42.4 Mbit/s\" }}\n\
+             app = {{ kind = \"onoff\", on = \"{on}\", off = \"1 ms\", start = \"0 s\" }}\n"
+        )
+    };
+    let udp = "[[flow]]\nname = \"udp\"\npath = [\"h1\", \"mux\", \"sink\"]\nvc = { name = \"shared\", category = \"nrt-vbr\", \
+               pcr = \"42.4 Mbit/s\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"3 Mbit/s\" }\n";
+    let cases = [
+        ("one host", 1, onoff(1, "\"h{i}\", \"mux\", \"sink\"", "", "100 s")),
+        ("three hosts", 3, onoff(3, "\"h{i}\", \"mux\", \"sink\"", "", "30 ms")),
+        ("shared VC", 1, onoff(1, "\"h1\", \"mux\", \"sink\"", "name = \"shared\", ", "5 ms") + udp),
+    ];
+    for (name, hosts, flows) in cases {
+        let outcome = |nic: &str| {
+            let text = scenario(hosts, &flows, nic);
+            let c =
+                celltrain::scenario::compile_source(celltrain::scenario::Source::new("edges.toml", text), &[], None)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut net = c.network;
+            net.run(&mut |_| {});
+            let s = Summary::from_network(&net, c.meta, 0.0);
+            assert_invariants(&s);
+            (s, net.recorder.series.take())
+        };
+        let ((whole, whole_series), (mut by_cell, by_cell_series)) =
+            (outcome("1048576 cells"), outcome("1048575 cells"));
+        (by_cell.events, by_cell.trace_hash, by_cell.params) =
+            (whole.events, whole.trace_hash.clone(), whole.params.clone());
+        assert_eq!(whole.without_wall_time(), by_cell.without_wall_time(), "{name}");
+        assert_eq!(whole_series, by_cell_series, "{name}: samples");
+    }
+}
+
 /// Two on/off sources of one host share its adapter at the same peak rate: when their bursts
 /// overlap, their cells take turns in the adapter's queue. A burst handed over whole would put
 /// the other source's cells behind all of it, so bursts go cell by cell there, and the results

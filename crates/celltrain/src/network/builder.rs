@@ -675,12 +675,10 @@ impl NetworkBuilder {
                     pdu_gap: None,
                     pdu_end: SimTime::ZERO,
                     adapter_rules: false,
-                    // A whole on/off burst may be handed over at once only to an adapter that
-                    // carries the source's VC alone (another VC's cells would queue behind the
-                    // whole burst instead of between its cells), in a buffer no burst can fill.
-                    burst_handoff: is_nic
-                        && vcs_on_port[i].len() == 1
-                        && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    // A whole on/off burst may be handed over at once only to an adapter whose
+                    // buffer no burst can fill, and that sends for the source alone (see
+                    // `single_sender_ports`, applied below).
+                    burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
                     handed: super::HandedBurst::NONE,
                     carry: false,
                 }
@@ -892,6 +890,11 @@ impl NetworkBuilder {
         if let Some(first) = recorder.first_sample() {
             queue.schedule(first, Event::Sample);
         }
+        // Another sender's cells would queue behind a whole burst instead of between its cells.
+        let alone = single_sender_ports(ports.len(), &flows, &routes, &vcs);
+        for (port, alone) in ports.iter_mut().zip(alone) {
+            port.burst_handoff &= alone;
+        }
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
         let mut network = Network {
             mode: self.mode,
@@ -925,6 +928,25 @@ impl NetworkBuilder {
         network.refresh_carry_bound();
         Ok(network)
     }
+}
+
+/// Per port, whether one sender alone puts cells into it as the first port of a VC: one route
+/// enters a VC there, and at most one flow takes that route (several flows may share a named
+/// VC, or a route; a route no flow takes — a TCP flow's acknowledgements — is one sender).
+fn single_sender_ports(ports: usize, flows: &[Flow], routes: &[Route], vcs: &[Vc]) -> Vec<bool> {
+    let mut flows_on_route = vec![0usize; routes.len()];
+    for f in flows {
+        flows_on_route[f.route.index()] += 1;
+    }
+    let mut senders = vec![0usize; ports];
+    for (route, &flows) in routes.iter().zip(&flows_on_route) {
+        for hop in &route.hops {
+            if let Hop::Vc(v) = *hop {
+                senders[vcs[v.index()].route[0].0.index()] += flows.max(1);
+            }
+        }
+    }
+    senders.iter().map(|&n| n == 1).collect()
 }
 
 /// The port crossed by the most packet flows (ties: the slowest, then the first): the default

@@ -514,9 +514,13 @@ impl Network {
             for (_, cell) in &port.pipe {
                 cells[cell.vc.index()] += 1;
             }
-            // Handed-over cells that have not started are not sent yet.
+            // Handed-over cells that have not started are not sent yet. At an observation (the
+            // window's opening, the end) they are all still in the pipe, since carrying stops
+            // there; between observations a carried adapter's may have crossed already, and the
+            // count is only a lower bound.
             if port.handed.pending() > 0 {
-                cells[port.handed.vc.index()] -= u64::from(port.handed.pending());
+                let vc = &mut cells[port.handed.vc.index()];
+                *vc = vc.saturating_sub(u64::from(port.handed.pending()));
             }
             if !port.analytic {
                 for cell in port.queue.queued_cells() {
@@ -534,7 +538,10 @@ impl Network {
 
     fn open_window(&mut self) {
         let now = self.now;
-        self.release_all(now);
+        // Cells starting exactly now count in the window: the opening was scheduled before any
+        // event of the run, so the source event that would emit a handed-over cell now, or the
+        // port-free event that would start a queued one, comes after it.
+        self.release_all(SimTime::from_picos(now.as_picos().saturating_sub(1)));
         for port in &mut self.ports {
             port.queue.open_window(now);
             if let Some(q) = &mut port.packets {
@@ -545,6 +552,7 @@ impl Network {
         for (vc, cells) in self.vcs.iter_mut().zip(in_flight) {
             vc.stats = VcStats { cells_in_flight_at_start: cells, ..VcStats::default() };
         }
+        self.release_all(now);
         for flow in &mut self.flows {
             flow.stats = FlowStats::default();
         }
@@ -590,9 +598,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if port.analytic {
             let passed = port.release_started(now);
-            if passed > 0 {
-                self.count_handed(p, passed);
-            }
+            self.count_handed(p, passed);
             let port = &mut self.ports[p.index()];
             let start =
                 if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
@@ -650,9 +656,7 @@ impl Network {
             let now = self.now;
             while k < cells {
                 let passed = self.ports[p.index()].release_started(now);
-                if passed > 0 {
-                    self.count_handed(p, passed);
-                }
+                self.count_handed(p, passed);
                 let port = &mut self.ports[p.index()];
                 if !port.starts.is_empty() || port.clock.free_at() > now {
                     break;
