@@ -229,8 +229,8 @@ pub enum Mode {
 
 impl Port {
     /// Analytic ports: the cells whose start time has come leave the buffer; those of a
-    /// handed-over burst pass through it. Returns how many of the latter started (the caller
-    /// counts them sent: see [`Network::count_handed`]).
+    /// handed-over burst pass through it. Returns how many of the latter started (they are
+    /// sent then: see [`Network::release_started`], which counts them).
     #[inline]
     #[must_use]
     fn release_started(&mut self, now: SimTime) -> u32 {
@@ -595,10 +595,8 @@ impl Network {
     /// A cell arrives at output port `p`, where its VC has `slot`.
     fn arrive(&mut self, p: PortId, slot: u32, cell: Cell) {
         let now = self.now;
-        let port = &mut self.ports[p.index()];
-        if port.analytic {
-            let passed = port.release_started(now);
-            self.count_handed(p, passed);
+        if self.ports[p.index()].analytic {
+            self.release_started(p, now);
             let port = &mut self.ports[p.index()];
             let start =
                 if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
@@ -621,6 +619,7 @@ impl Network {
         // can arrive up to a picosecond before the next slot of an idle port; it then starts
         // on that slot without an event (exact to the picosecond, and no queueing decision
         // can intervene: the port holds nothing else).
+        let port = &mut self.ports[p.index()];
         let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
         if !port.free_pending && transmitter_free {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
@@ -655,8 +654,7 @@ impl Network {
             // A cell that starts at once passes through (or is refused): the per-cell path.
             let now = self.now;
             while k < cells {
-                let passed = self.ports[p.index()].release_started(now);
-                self.count_handed(p, passed);
+                self.release_started(p, now);
                 let port = &mut self.ports[p.index()];
                 if !port.starts.is_empty() || port.clock.free_at() > now {
                     break;
@@ -667,19 +665,8 @@ impl Network {
             let port = &mut self.ports[p.index()];
             if k < cells && port.queue.admit_virtual_run(slot, cells - k, any_clp1, now) {
                 // Every cell waits for the one before it: each starts when the transmitter is free.
-                let was_empty = port.pipe.is_empty();
-                for j in k..cells {
-                    let start = port.clock.free_at();
-                    port.starts.push_back(start);
-                    let end = port.clock.start(start);
-                    port.pipe.push_back((end + port.delay, cell_at(j)));
-                }
-                self.cell_hops += u64::from(cells - k);
                 self.run_admitted_cells += u64::from(cells - k);
-                if was_empty {
-                    let head = port.pipe.front().expect("cells were just put on the wire").0;
-                    self.queue.schedule(head, Event::PipeHead(p));
-                }
+                self.put_run_on_wire(p, k..cells, true, cell_at);
                 return;
             }
         }
@@ -702,8 +689,8 @@ impl Network {
 
     /// Puts `cell` on the wire of `p` at `at` (now, the slot that starts within the rounding
     /// slack, or an analytic port's computed start) and into the pipe towards the far end.
-    /// (`arrive_run` does this inline for the adapters it admits runs to: a duty added here must
-    /// be added there, or excluded by its `paces_only` condition.)
+    /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace: a duty
+    /// added here must be added there, or excluded by its callers' conditions.)
     #[inline]
     fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
         let port = &mut self.ports[p.index()];
@@ -861,8 +848,8 @@ impl Network {
                     unreachable!("an on/off route is one VC (checked at build)")
                 };
                 let (first, slot) = self.vcs[vc.index()].route[0];
-                let port = &mut self.ports[first.index()];
-                let passed = if port.analytic { port.release_started(now) } else { 0 };
+                Self::release_in(&mut self.ports, &mut self.vcs, first, now);
+                let port = &self.ports[first.index()];
                 // An idle adapter paced at exactly the source's peak rate starts each cell of a
                 // burst as the source emits it: it may take the whole burst now.
                 let whole_burst = src.at_burst_start()
@@ -877,12 +864,10 @@ impl Network {
                 if whole_burst {
                     let (cells, next) = src.burst(now);
                     let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
-                    self.count_handed(first, passed);
                     self.hand_over_burst(first, vc, cells);
                     next
                 } else {
                     let next = src.step(now);
-                    self.count_handed(first, passed);
                     self.vcs[vc.index()].stats.cells_sent += 1;
                     self.arrive(first, slot, Cell::raw(vc));
                     next
@@ -907,42 +892,62 @@ impl Network {
         debug_assert!(port.starts.is_empty() && port.handed.pending() == 0, "a burst handed to a busy adapter");
         port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
         if port.carry {
-            for j in 0..cells {
-                let port = &self.ports[p.index()];
-                let start = if j == 0 { now } else { port.clock.free_at() };
+            for _ in 0..cells {
+                let start = self.ports[p.index()].clock.free_at().max(now);
                 self.start_cell(p, cell, start);
             }
             return;
         }
-        // What `start_cell` does for each cell, less what this adapter cannot have (a capture,
-        // shaping rules, carrying ahead).
+        self.put_run_on_wire(p, 0..cells, false, |_| cell);
+    }
+
+    /// Puts cells `cell_at(j)`, j in `run`, on the wire of adapter `p` back to back, each when
+    /// the transmitter is free (from now), into the pipe: what `start_cell` does for each, less
+    /// what such an adapter cannot have (a capture, shaping rules, carrying ahead). `queued`:
+    /// they wait in the buffer until they start (admitted there), so their start times are kept.
+    fn put_run_on_wire(&mut self, p: PortId, run: std::ops::Range<u32>, queued: bool, cell_at: impl Fn(u32) -> Cell) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
         let was_empty = port.pipe.is_empty();
-        for j in 0..cells {
-            let start = if j == 0 { now } else { port.clock.free_at() };
+        self.cell_hops += u64::from(run.end - run.start);
+        for j in run {
+            let start = port.clock.free_at().max(now);
+            if queued {
+                port.starts.push_back(start);
+            }
             let end = port.clock.start(start);
-            port.pipe.push_back((end + port.delay, cell));
+            port.pipe.push_back((end + port.delay, cell_at(j)));
         }
-        self.cell_hops += u64::from(cells);
         if was_empty {
-            let head = port.pipe.front().expect("cells were just put on the wire").0;
-            self.queue.schedule(head, Event::PipeHead(p));
+            if let Some(&(head, _)) = port.pipe.front() {
+                self.queue.schedule(head, Event::PipeHead(p));
+            }
         }
     }
 
-    /// `passed` cells of the burst handed over to adapter `p` have started: they are sent.
+    /// Port `p` releases the cells that have started by `now`; those of a burst handed over
+    /// to it are sent then.
     #[inline]
-    fn count_handed(&mut self, p: PortId, passed: u32) {
+    pub(super) fn release_started(&mut self, p: PortId, now: SimTime) {
+        Self::release_in(&mut self.ports, &mut self.vcs, p, now);
+    }
+
+    /// [`release_started`](Self::release_started) on the network's ports and VCs, for a caller
+    /// that holds another part of the network (a source).
+    #[inline(always)]
+    fn release_in(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
+        let port = &mut ports[p.index()];
+        let passed = port.release_started(now);
         if passed > 0 {
-            let vc = self.ports[p.index()].handed.vc;
-            self.vcs[vc.index()].stats.cells_sent += u64::from(passed);
+            vcs[port.handed.vc.index()].stats.cells_sent += u64::from(passed);
         }
     }
 
-    /// Every analytic port releases the cells that have started by `now`.
+    /// Every port releases the cells that have started by `now`.
     fn release_all(&mut self, now: SimTime) {
         for i in 0..self.ports.len() {
-            let passed = self.ports[i].release_started(now);
-            self.count_handed(PortId(i as u32), passed);
+            self.release_started(PortId::from_index(i), now);
         }
     }
 

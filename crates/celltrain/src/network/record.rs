@@ -160,9 +160,7 @@ impl Network {
         }
         for k in 0..self.recorder.spec.ports.len() {
             let p = self.recorder.spec.ports[k];
-            // (Cells of a burst handed over never count as queued, but are counted in as they start.)
-            let passed = self.ports[p.index()].release_started(now);
-            self.count_handed(p, passed);
+            self.release_started(p, now);
             let port = &self.ports[p.index()];
             let queue = match &port.packets {
                 Some(q) => q.queued_bytes() as f64,
