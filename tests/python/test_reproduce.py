@@ -206,13 +206,30 @@ def test_seed000_measures_and_claim_kinds():
 
 
 def test_missing_scenarios_make_claims_not_yet_runnable(tmp_path, monkeypatch):
-    monkeypatch.setattr(rep, "builtin_names", lambda: ["A1-udp"])
+    monkeypatch.setattr(rep.report, "builtin_names", lambda: ["A1-udp"])  # where reproduce() looks it up
     report = rep.reproduce("seed001", out=tmp_path, quick=True, jobs=1, progress=False)
     assert [e.id for e in report.experiments] == ["A1"]
     assert {n["id"] for n in report.not_runnable} >= {"A4", "A5", "A13"}
     statuses = {v.claim: v.status for v in report.verdicts}
     assert statuses["A1.udp-ubr"] == rep.HOLDS
     assert statuses["A1.tcp-ubr"] == rep.NOT_RUNNABLE
+
+
+def test_every_kind_in_the_data_has_a_check_or_a_figure():
+    _, _, papers = rep.catalogue()
+    kinds = set()
+    for paper in papers.values():
+        for exp in paper.get("experiment", []):
+            for claim in exp.get("claim", []):
+                assert claim["kind"] in rep.CHECKS, claim["id"]
+                kinds.add(claim["kind"])
+            for plot in exp.get("plot", []):
+                assert plot["kind"] in rep.figures._KINDS, exp["id"]
+    assert kinds == set(rep.CHECKS)  # no check without a claim that uses it
+    r = SweepResult.__new__(SweepResult)
+    r.aggregate = pd.DataFrame([dict(seed=1, y=1.0)])
+    with pytest.raises(ValueError, match="unknown kind 'nope'"):
+        rep._check({"id": "t", "kind": "nope", "measure": "y"}, r, None, {})
 
 
 def test_targets():

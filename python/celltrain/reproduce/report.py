@@ -1,0 +1,158 @@
+"""Making a report: each experiment of the target run (its sweeps), drawn (figures and
+tables) and judged (its claims), then ``index.md``, ``img/*.png`` and ``index.html`` written."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from .. import plot as _plot
+from .._atomic import write_atomic
+from .._core import builtin_names
+from . import html as _html
+from . import markdown as _markdown
+from .claims import PER_VARIANT, check
+from .figures import figure
+from .outcome import FAILS, NOT_RUNNABLE, ExperimentOutcome, Figure_, Report, Verdict
+from .rows import variants
+from .running import run_sweeps
+from .specs import RunSpec, catalogue, select
+from .tables import cac_table, compare_tables
+
+
+def reproduce(
+    target: str = "all",
+    out: Union[str, "os.PathLike[str]"] = "results/report",
+    quick: bool = False,
+    jobs: Optional[int] = None,
+    progress: bool = True,
+    executor: Any = None,
+) -> Report:
+    """Runs the reproductions ``target`` names and writes the report into ``out``.
+
+    ``target``: an experiment id (``"A5"``), a paper (``"seed001"``, ``"001"``, ``"A"``) or
+    ``"all"``. ``quick`` runs short simulations with one seed. Runs are stored in
+    ``out/store`` and reused when the report is made again. Returns a :class:`Report`.
+    """
+    started = time.perf_counter()
+    ids = select(target)
+    paper_info, experiments, papers = catalogue()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    store = out / "store"
+    builtins = builtin_names()
+    by_id = {exp["id"]: (exp, paper) for paper in papers.values() for exp in paper.get("experiment", [])}
+    owned = None
+    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if executor is None and n_jobs > 1:
+        owned = executor = ProcessPoolExecutor(max_workers=n_jobs)
+    outcomes: List[ExperimentOutcome] = []
+    not_runnable: List[Dict[str, str]] = []
+    try:
+        for entry in experiments:
+            if entry["id"] not in ids:
+                continue
+            spec = by_id.get(entry["id"])
+            runnable = spec is not None and any(r["scenario"] in builtins for r in spec[0].get("run", []))
+            if not runnable:
+                paper = next((p for p, info in paper_info.items() if entry["id"].startswith(info["letter"])), "")
+                not_runnable.append({"id": entry["id"], "paper": paper, "title": entry["title"], "needs": entry["needs"]})
+                continue
+            run_jobs = 1 if executor is None else jobs
+            outcomes.append(run_experiment(spec[0], spec[1], quick, store, executor, run_jobs, progress, builtins))
+    finally:
+        if owned is not None:
+            owned.shutdown()
+    report = Report(
+        out=out, markdown=out / "index.md", html=out / "index.html", quick=quick, experiments=outcomes,
+        not_runnable=not_runnable, wall_s=time.perf_counter() - started,
+    )  # fmt: skip
+    write(report, target)
+    return report
+
+
+def run_experiment(
+    exp: Mapping[str, Any],
+    paper: Mapping[str, Any],
+    quick: bool,
+    store: Path,
+    executor: Any,
+    jobs: Optional[int],
+    progress: bool,
+    builtins: Sequence[str],
+) -> ExperimentOutcome:
+    """One ``[[experiment]]`` of a paper: its runs that have a built-in scenario, its figures,
+    tables and the verdict on each of its claims."""
+    started = time.perf_counter()
+    out = ExperimentOutcome(
+        id=exp["id"], title=exp["title"], paper=paper["paper"], source=exp.get("source", ""), notes=exp.get("notes", "")
+    )
+    for r in exp.get("run", []):
+        spec = RunSpec.of(r, quick)
+        if spec.scenario in builtins:
+            out.run_specs[spec.name] = spec
+            out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress)
+        else:
+            out.missing[spec.name] = spec.scenario
+    _draw(exp, out)
+    for claim in exp.get("claim", []):
+        out.verdicts += _judge(claim, exp, out)
+    out.wall_s = time.perf_counter() - started
+    return out
+
+
+def _draw(exp: Mapping[str, Any], out: ExperimentOutcome) -> None:
+    """The experiment's figures and tables, of the runs that were done."""
+    model = exp.get("model", {})
+    published = {p["name"]: p for p in exp.get("published", [])}
+    out.published_sources = [f"{p.get('label', p['name'])}: {p['source']}" for p in exp.get("published", [])]
+    for i, fspec in enumerate(exp.get("plot", [])):
+        if fspec["run"] not in out.runs:
+            continue
+        fig = figure(fspec, out.runs[fspec["run"]], published.get(fspec.get("published", "")), model)
+        name = f"{exp['id']}-{i + 1}-{fspec.get('y', fspec['kind'])}.png"
+        out.figures.append(Figure_(fspec.get("caption", ""), _plot.png_bytes(fig, dpi=90), name))
+    for tspec in exp.get("table", []):
+        if tspec["run"] not in out.runs:
+            continue
+        if tspec.get("kind") == "cac_boundaries":
+            out.tables.append(cac_table(out.runs[tspec["run"]], model, tspec["caption"]))
+        else:
+            out.tables += compare_tables(tspec, out.runs[tspec["run"]], published.get(tspec.get("published", "")))
+
+
+def _judge(claim: Mapping[str, Any], exp: Mapping[str, Any], out: ExperimentOutcome) -> List[Verdict]:
+    """The verdicts on one claim: once per variant of its run for the kinds judged so, else
+    once; *not yet runnable* when a run it needs has no built-in scenario."""
+    base = dict(claim=claim["id"], text=claim["text"], source=claim.get("source", ""), experiment=exp["id"])
+    for needed in [claim["run"]] + ([claim["than_run"]] if "than_run" in claim else []):
+        if needed not in out.runs:
+            scenario = out.missing.get(needed, "?")
+            return [Verdict(**base, status=NOT_RUNNABLE,
+                            explanation=f"needs the built-in scenario {scenario}, which this celltrain does not have yet")]  # fmt: skip
+    result = out.runs[claim["run"]]
+    scope = claim.get("variants")
+    verdicts = []
+    for v in variants(result.aggregate) if claim["kind"] in PER_VARIANT else [None]:
+        if scope is not None and v not in scope:
+            continue
+        status, why = check(claim, result, v, exp.get("model", {}), out.runs)
+        finding = claim.get("if_not", "") if status == FAILS else ""
+        verdicts.append(Verdict(**base, status=status, explanation=why, variant=v, finding=finding))
+    return verdicts
+
+
+def write(report: Report, target: str) -> None:
+    """Writes the report's figures into ``img/``, then ``index.md`` and ``index.html``."""
+    img = report.out / "img"
+    img.mkdir(exist_ok=True)
+    when = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    for e in report.experiments:
+        for f in e.figures:
+            write_atomic(img / f.filename, f.png)
+    write_atomic(report.markdown, _markdown.render(report, target, when))
+    write_atomic(report.html, _html.render(report, target, when))

@@ -1,0 +1,76 @@
+"""Running the sweeps of one run specification: each variant of it swept over the grid and
+seeds (into the shared result store, so a report made again reuses the runs), the variants
+combined in their declared order, and the derived and model columns added."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import pandas as pd
+
+from .._sweep import SweepResult, combine, sweep
+from .measures import derived_measures
+from .models import packet_train_measures
+from .specs import RunSpec, derive
+
+#: The models a run can ask for (``model = "..."``): columns computed from each run's summary.
+_MODELS = {"packet_train": packet_train_measures}
+
+
+def run_sweeps(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], progress: bool) -> SweepResult:
+    """Every variant of ``spec`` swept, combined into one result with the derived columns."""
+    variants = spec.variants or [{"name": None, "params": {}}]
+    result = combine([_sweep_variant(spec, v, store, executor, jobs, progress) for v in variants])
+    if spec.variants:
+        _order_by_variant(result, variants)
+    _add_derived_columns(result, spec)
+    result._grid = list(spec.grid)  # type: ignore[attr-defined]
+    return result
+
+
+def _sweep_variant(
+    spec: RunSpec, variant: Dict[str, Any], store: Path, executor: Any, jobs: Optional[int], progress: bool
+) -> SweepResult:
+    vparams = dict(variant.get("params", {}))
+
+    def params_for(point: Dict[str, Any]) -> Dict[str, Any]:
+        merged = {**spec.params, **vparams}
+        return {k: derive(v, point) for k, v in merged.items()}
+
+    labels = {"variant": variant["name"]} if variant.get("name") is not None else None
+    return sweep(
+        spec.scenario,
+        grid=spec.grid,
+        seeds=spec.seeds,
+        store=store,
+        executor=executor,
+        jobs=jobs,
+        progress=progress,
+        params=params_for,
+        labels=labels,
+    )
+
+
+def _order_by_variant(result: SweepResult, variants: List[Dict[str, Any]]) -> None:
+    """Sorts every table (stably) by the order the variants are declared in, and the
+    summaries as the aggregate table."""
+    order = {v["name"]: i for i, v in enumerate(variants)}
+    for name in ("flows", "vcs", "ports", "categories", "aggregate"):
+        df = getattr(result, name)
+        df = df.iloc[np.argsort(df["variant"].map(order).to_numpy(), kind="stable")].reset_index(drop=True)
+        setattr(result, name, df)
+    by_key = {k: s for (_l, s, k) in result._entries}
+    result.summaries = [by_key[k] for k in result.aggregate["key"]]
+
+
+def _add_derived_columns(result: SweepResult, spec: RunSpec) -> None:
+    derived = pd.DataFrame([derived_measures(s) for s in result.summaries], index=result.aggregate.index)
+    if spec.model is not None:
+        model_of = _MODELS.get(spec.model)
+        if model_of is None:
+            raise ValueError(f"run {spec.name}: unknown model {spec.model!r}")
+        model = pd.DataFrame([model_of(s) for s in result.summaries], index=result.aggregate.index)
+        derived = pd.concat([derived, model], axis=1)
+    result.aggregate = pd.concat([result.aggregate.drop(columns=list(derived.columns), errors="ignore"), derived], axis=1)

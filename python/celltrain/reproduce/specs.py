@@ -1,0 +1,138 @@
+"""The reproduction data: the catalogue of experiments, the per-paper specifications
+(``reproductions/seedNNN.toml``), the targets ``celltrain reproduce`` accepts, and run
+parameters derived from a grid point (``"{1.1 * 149.76 / n_sources} Mbit/s"``)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+try:  # Python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as _toml  # type: ignore[no-redef]
+
+
+class UnknownTarget(ValueError):
+    """``reproduce`` was given something that is neither an experiment, a paper nor ``all``."""
+
+
+def data_dir() -> Path:
+    """The directory of the reproduction data files (``reproductions/`` in the repository)."""
+    return Path(__file__).resolve().parent.parent / "reproductions"
+
+
+def load_toml(path: Path) -> Dict[str, Any]:
+    with open(path, "rb") as f:
+        return _toml.load(f)
+
+
+def catalogue() -> Tuple[Dict[str, Any], List[Dict[str, Any]], Dict[str, Dict[str, Any]]]:
+    """(the papers of the catalogue by name, every experiment of the catalogue in order,
+    each paper's specification by name)."""
+    cat = load_toml(data_dir() / "catalogue.toml")
+    papers: Dict[str, Dict[str, Any]] = {}
+    for path in sorted(data_dir().glob("seed*.toml")):
+        spec = load_toml(path)
+        papers[spec["paper"]] = spec
+    return cat["papers"], cat["experiment"], papers
+
+
+def select(target: str) -> List[str]:
+    """The experiment ids ``target`` names: an id (``A5``), a paper (``seed001``, ``001``,
+    ``1`` or its letter ``A``) or ``all``."""
+    paper_info, experiments, _ = catalogue()
+    ids = [e["id"] for e in experiments]
+    t = target.strip()
+    if t.lower() == "all":
+        return ids
+    for i in ids:
+        if i.lower() == t.lower():
+            return [i]
+    m = re.fullmatch(r"(?:seed)?0*(\d+)", t, re.IGNORECASE)
+    for name, info in paper_info.items():
+        number = int(name[len("seed") :])
+        if (m and int(m.group(1)) == number) or t.upper() == info["letter"]:
+            return [i for i in ids if re.fullmatch(re.escape(info["letter"]) + r"\d+", i)]
+    raise UnknownTarget(
+        f"unknown reproduction target {target!r}: use an experiment id ({', '.join(ids[:3])}, …), "
+        f"a paper ({', '.join(paper_info)} or its letter {'/'.join(p['letter'] for p in paper_info.values())}) or 'all'"
+    )
+
+
+@dataclass
+class RunSpec:
+    """One ``[[experiment.run]]``: a built-in scenario swept over a grid and seeds, with
+    parameters (possibly derived from the grid point) and named variants of them."""
+
+    name: str
+    scenario: str
+    grid: Dict[str, List[Any]]
+    seeds: List[int]
+    params: Dict[str, Any]
+    variants: List[Dict[str, Any]]
+    model: Optional[str] = None
+
+    @classmethod
+    def of(cls, d: Mapping[str, Any], quick: bool) -> "RunSpec":
+        pick = lambda k, default: d.get(f"quick_{k}", d.get(k, default)) if quick else d.get(k, default)  # noqa: E731
+        return cls(
+            name=d["name"],
+            scenario=d["scenario"],
+            grid={k: list(v) for k, v in (pick("grid", {}) or {}).items()},
+            seeds=list(pick("seeds", [1])),
+            params=dict(pick("params", {})),
+            variants=list(d.get("variants", [])),
+            model=d.get("model"),
+        )
+
+    def grid_text(self) -> str:
+        return ", ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in self.grid.items()) or "one point"
+
+    def params_text(self) -> str:
+        return ", ".join(f"{k} = {v}" for k, v in self.params.items())
+
+
+def variant_params_text(variant: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} = {val}" for k, val in variant.get("params", {}).items())
+
+
+_OPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+}
+
+
+def _arith(expr: str, names: Mapping[str, Any]) -> float:
+    """Evaluates + - * / ** on numbers and the point's parameters, nothing else."""
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in names:
+            return float(names[node.id])
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.operand))
+        raise ValueError(f"unsupported expression {expr!r}")
+
+    return ev(ast.parse(expr, mode="eval"))
+
+
+def derive(value: Any, point: Mapping[str, Any]) -> Any:
+    """``value`` with each ``{expression}`` replaced by its value at the grid ``point``."""
+    if not isinstance(value, str) or "{" not in value:
+        return value
+    return re.sub(r"\{([^{}]+)\}", lambda m: f"{_arith(m.group(1), point):.6g}", value)
