@@ -1,7 +1,8 @@
 //! AAL5: segmentation arithmetic, the CRC-32 and HEC of the standard, and reassembly as real
 //! adapters do it.
 //!
-//! Reassembly rule (reference §1.4): cells of a VC accumulate until a cell with AUU = 1; the
+//! Reassembly rule (ITU-T I.363.5; `docs/references.md#aal5-reassembly`): cells of a VC
+//! accumulate until a cell with AUU = 1; the
 //! accumulated cells form a good frame only if the trailer's Length matches the cell count and
 //! the CRC matches. We do not carry payload bytes, so the check is decided by the equivalent
 //! rule "the buffer holds exactly the cells 0..n−1 of one frame, in order". The consequence that
@@ -36,7 +37,7 @@ pub fn cells_for_ip_datagram(ip_bytes: Bytes) -> u64 {
 
 /// Maximum goodput of a link carrying back-to-back frames of `app_bytes` of application data
 /// each, with `header_bytes` of transport + IP headers, over LLC/SNAP and AAL5, in bit/s.
-/// Reference §1.6: G_max = R · MSS / (53 · ceil((MSS + H + 16) / 48)).
+/// G_max = R · MSS / (53 · ceil((MSS + H + 16) / 48)) (`docs/references.md#maximum-goodput`).
 pub fn max_goodput_bps(link_bps: f64, app_bytes: Bytes, header_bytes: Bytes) -> f64 {
     let cells = cells_for_ip_datagram(app_bytes + header_bytes);
     link_bps * app_bytes as f64 / (cells * CELL_BYTES) as f64

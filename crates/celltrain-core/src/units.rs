@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn oc3_cell_time() {
-        // 424 bit / 149.76 Mbit/s = 2.8311 us (reference §1.5)
+        // 424 bit / 149.76 Mbit/s = 2.8311 us (docs/references.md#cell-and-link-rates)
         let t = BitRate::from_bps(149_760_000).cell_time_ceil();
         assert_eq!(t.as_picos(), 2_831_197);
     }

@@ -3,7 +3,7 @@
 //! Classical-IP-over-ATM interface (MTU 9180).
 //!
 //! A configuration is a factory: [`Variant`] chooses which [`CongestionControl`] and
-//! [`LossRecovery`] implementations an endpoint composes (style §2.9), so adding a variant
+//! [`LossRecovery`] implementations an endpoint composes (policies, not flags), so adding a variant
 //! (Vegas, adaptive fast retransmit) means adding a policy file and a `Variant` arm.
 
 use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc};
@@ -20,7 +20,7 @@ use std::fmt;
 /// |---|---|---|
 /// | `tahoe` | BSD ([`BsdCc`]) | 4.3BSD-Tahoe fast retransmit, cwnd = 1 MSS, slow start |
 /// | `reno` | RFC 5681 ([`Rfc5681Cc`]) | RFC 5681 §3.2 fast retransmit / fast recovery |
-/// | `lite` | BSD ([`BsdCc`]) | 4.4BSD-Lite2 `tcp_input.c` Reno code, exact (ref §7.4), plus its header-prediction fast path |
+/// | `lite` | BSD ([`BsdCc`]) | 4.4BSD-Lite2 `tcp_input.c` Reno code, exact (`docs/references.md#reno`), plus its header-prediction fast path |
 /// | `newreno` | RFC 5681 | RFC 6582 (partial ACKs, "Impatient" timer) |
 /// | `sack` | RFC 5681 | RFC 2018 blocks + RFC 6675 conservative recovery (falls back to `newreno` if the peer does not permit SACK) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -29,7 +29,8 @@ pub enum Variant {
     Tahoe,
     /// RFC 5681 Reno: ssthresh = max(FlightSize/2, 2·SMSS), inflate, deflate to ssthresh.
     Reno,
-    /// 4.4BSD-Lite(2) exactly as its code ran (reference §7.3/§7.4).
+    /// 4.4BSD-Lite(2) exactly as its code ran (`docs/references.md#bsd-window-arithmetic` and
+    /// `docs/references.md#reno`).
     Lite,
     /// RFC 6582 NewReno.
     NewReno,
@@ -134,7 +135,8 @@ impl MssChoice {
 pub enum TimerGranularity {
     /// BSD `tcp_slowtimo`: a host-wide tick every `period` (phase [`TcpConfig::tick_phase`]).
     /// RTTs are counted in ticks, RTOs expire on tick boundaries, the estimator is BSD's
-    /// fixed-point `tcp_xmit_timer` (reference §7.2). `period` must divide one second.
+    /// fixed-point `tcp_xmit_timer` (`docs/references.md#bsd-rtt-estimator`). `period` must divide
+    /// one second.
     Ticks(SimDuration),
     /// No tick quantisation: RFC 6298 estimator on exact durations, RTO is a continuous
     /// deadline, delayed ACKs wait exactly `delayed_ack_timeout`.
@@ -165,13 +167,15 @@ pub enum DelayedAck {
     SunOs,
 }
 
-/// Congestion-avoidance increment of the BSD window arithmetic (reference §7.3).
+/// Congestion-avoidance increment of the BSD window arithmetic
+/// (`docs/references.md#bsd-window-arithmetic`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BsdCaIncrement {
     /// 4.4BSD-Lite2 code: `incr = maxseg·maxseg / cwnd` per ACK.
     #[default]
     MaxsegSquaredOverCwnd,
-    /// 4.3BSD-Reno / Net/3 as remembered in reference §7.3 (not confirmed from source, §12.12):
+    /// 4.3BSD-Reno / Net/3, from secondary descriptions (not confirmed from source,
+    /// `docs/references.md#unconfirmed-points`):
     /// `incr = maxseg·maxseg / cwnd + maxseg / 8`.
     PlusMaxsegOver8,
 }
@@ -373,7 +377,7 @@ mod tests {
         assert_eq!(exact.offer(), 9140);
         let i386 = MssChoice::FromMtu { mtu: 9180, mclbytes: Some(1024) };
         let hp300 = MssChoice::FromMtu { mtu: 9180, mclbytes: Some(2048) };
-        assert_eq!(i386.offer(), 8192, "reference §7.1: 9140 rounds down to 8192");
+        assert_eq!(i386.offer(), 8192, "4.4BSD tcp_mss: 9140 rounds down to 8192");
         assert_eq!(hp300.offer(), 8192);
         let small = MssChoice::FromMtu { mtu: 576, mclbytes: Some(1024) };
         assert_eq!(small.offer(), 536, "no rounding below MCLBYTES");

@@ -18,7 +18,8 @@
 //! * BSD timing: a host slow timer (`timer_granularity`: 500/200/10 ms or exact) with a
 //!   host-wide phase, RTTs counted in ticks, the 4.4BSD fixed-point estimator, `t_rttmin`,
 //!   back-off, 64 s cap, give-up after 12 retransmissions; the 200 ms fast timer for delayed
-//!   ACKs (reference §7.2, §7.8).
+//!   ACKs (`docs/references.md#bsd-timers`, `docs/references.md#bsd-rtt-estimator`,
+//!   `docs/references.md#delayed-acks`).
 //! * Congestion control and loss recovery as separate pluggable policies sharing a small
 //!   [`Tcb`] ([`CongestionControl`], [`LossRecovery`]); named variants `tahoe`, `reno`,
 //!   `lite`, `newreno`, `sack` ([`Variant`]).
@@ -29,19 +30,20 @@
 //! Payload bytes, checksums, urgent data, IP, PAWS, keep-alive and the connection-
 //! establishment timer, listen queues. See [`endpoint`] for the driving contract.
 //!
-//! # Choices and deviations (see also `/work/shared/reference.md` §7)
+//! # Choices and deviations (sources: `docs/references.md`, section "TCP")
 //! * `reno` is RFC 5681 Reno (ssthresh = max(FlightSize/2, 2·SMSS), deflate to ssthresh);
 //!   the 4.4BSD code, with its `min(snd_wnd, cwnd)` ssthresh rounded to whole segments and
-//!   its exit at ssthresh + 1 MSS (reference 7.e), is `lite`. `tahoe` uses the BSD
-//!   arithmetic; its Tahoe-only details are from memory (reference §12.12).
+//!   its exit at ssthresh + 1 MSS (vector 7.e), is `lite`. `tahoe` uses the BSD
+//!   arithmetic; its Tahoe-only details are not confirmed from Tahoe's code
+//!   (`docs/references.md#unconfirmed-points`).
 //! * `lite` also models 4.4BSD-Lite's header-prediction pure-ACK path (no window update,
 //!   no `t_dupacks` reset, no deflation when `snd_cwnd >= snd_wnd`), and the
 //!   `t_dupacks > tcprexmtthresh` deflation guard (no deflation after exactly three).
-//! * With timestamps, `t_maxseg` itself is 12 octets smaller (as the brief and FreeBSD do);
+//! * With timestamps, `t_maxseg` itself is 12 octets smaller (as FreeBSD does);
 //!   4.4BSD-Lite2 kept `t_maxseg` and trimmed each segment by the option length instead.
-//! * `t_rttmin` stays a tick count for every granularity (2 ticks, as the brief says); the
+//! * `t_rttmin` stays a tick count for every granularity (2 ticks, 4.4BSD's `TCPTV_MIN`); the
 //!   other BSD constants are seconds × ticks-per-second.
-//! * NewReno: full-ACK option (2) `cwnd = ssthresh` (reference 7.f), "Impatient" timer,
+//! * NewReno: full-ACK option (2) `cwnd = ssthresh` (vector 7.f), "Impatient" timer,
 //!   `recover` initialised to the ISS, so loss of the very first data segment is repaired
 //!   by the RTO, as RFC 6582 reads.
 //! * SACK blocks are sent on pure ACKs only (data segments keep their full payload).

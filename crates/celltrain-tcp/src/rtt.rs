@@ -4,7 +4,8 @@
 //!
 //! * [`BsdRtt`]: 4.4BSD-Lite2 `tcp_xmit_timer` in fixed point, on RTTs counted in slow-timer
 //!   ticks (`t_srtt` scaled ×8, `t_rttvar` ×4, `TCP_REXMTVAL = (t_srtt >> 3) + t_rttvar`,
-//!   `t_rttmin`, back-off table, give-up after `TCP_MAXRXTSHIFT`), reference §7.2. The tick
+//!   `t_rttmin`, back-off table, give-up after `TCP_MAXRXTSHIFT`),
+//!   `docs/references.md#bsd-rtt-estimator`. The tick
 //!   constants of 4.4BSD are defined in seconds × PR_SLOWHZ; for other periods they are
 //!   converted with `hz = 1 s / period` (TCPTV_SRTTDFLT = 3 s, TCPTV_REXMTMAX = 64 s,
 //!   TCPTV_PERSMIN = 5 s, TCPTV_PERSMAX = 60 s), except `t_rttmin`, which stays a tick count
@@ -283,7 +284,7 @@ mod tests {
 
     #[test]
     fn reference_vector_7a_samples() {
-        // Reference §7.10 7.a: samples 3, 2, 2, 5, 1 ticks.
+        // Vector 7.a (docs/references.md#test-vectors): samples 3, 2, 2, 5, 1 ticks.
         let mut r = lite();
         let expect = [(3, 24, 6, 9), (2, 22, 7, 9), (2, 21, 7, 9), (5, 23, 8, 10), (1, 21, 8, 10)];
         for (rtt, srtt, var, rto) in expect {

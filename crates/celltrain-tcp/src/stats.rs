@@ -39,7 +39,8 @@ pub struct TcpStats {
     pub ooo_segments: u64,
     /// Received segments whose data had all been received before.
     pub duplicate_segments: u64,
-    /// In-order payload octets delivered to the receive buffer (goodput numerator, §10).
+    /// In-order payload octets delivered to the receive buffer (goodput numerator,
+    /// `docs/references.md#metrics`).
     pub bytes_delivered: u64,
     /// Octets the application consumed with `read()`.
     pub bytes_read: u64,
@@ -57,7 +58,7 @@ impl TcpStats {
         ratio(self.segments_retransmitted, self.data_segments_sent)
     }
 
-    /// Retransmitted payload octets / payload octets sent (reference §10), 0 if none.
+    /// Retransmitted payload octets / payload octets sent (`docs/references.md#metrics`), 0 if none.
     pub fn byte_retransmission_ratio(&self) -> f64 {
         ratio(self.bytes_retransmitted, self.bytes_sent)
     }

@@ -4,7 +4,7 @@
 //! in 4.4BSD) decrements each connection's `t_timer[]` counters and `t_rtt`, and
 //! `tcp_fasttimo` (every 200 ms) releases delayed ACKs. A counter armed with `n` at time `t`
 //! therefore fires at the n-th slow tick *after* `t`, i.e. between (n−1)·period and
-//! n·period later (reference §7.2).
+//! n·period later (`docs/references.md#bsd-timers`).
 //!
 //! The sans-IO endpoint does not get woken on every tick. A [`TickClock`] computes tick
 //! instants from the host phase, so a counter is stored as the absolute time of the tick on

@@ -1,4 +1,5 @@
-//! The built-in scenarios, one per experiment id of `shared/experiments.md`, compiled into
+//! The built-in scenarios, one per experiment id of the reproduction catalogue
+//! (`python/celltrain/reproductions/catalogue.toml`, `docs/references.md#seed-papers`), compiled into
 //! the library so that `celltrain run A4` works from anywhere.
 
 /// A scenario shipped with celltrain.

@@ -10,7 +10,8 @@ use super::interval::{CellInterval, Rounding};
 use celltrain_core::{BitRate, SimDuration, CELL_BITS};
 use std::fmt;
 
-/// Conformance definitions of ATM Forum TM 4.0 (reference §2.3). ABR and GFR are handled
+/// Conformance definitions of ATM Forum TM 4.0 (`docs/references.md#conformance-definitions`).
+/// ABR and GFR are handled
 /// elsewhere (dynamic GCRA, [`super::Fgcra`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConformanceDef {
@@ -232,7 +233,7 @@ impl TrafficDescriptor {
                 let bt = burst_tolerance_from_rates(self.pcr, scr, mbs, rounding).ok_or(ContractError::Overflow)?;
                 Some(GcraParams {
                     increment: t_scr,
-                    //= reference.md#2.2
+                    //= docs/references.md#dual-gcra
                     //# GCRA(T_SCR = 1/SCR, τ_SCR = BT + CDVT_SCR)
                     limit: bt + self.cdvt_scr,
                 })
@@ -253,7 +254,7 @@ pub fn burst_tolerance_from_rates(pcr: BitRate, scr: BitRate, mbs: u32, rounding
     if pcr == 0 || scr == 0 || scr > pcr {
         return None;
     }
-    //= reference.md#2.2
+    //= docs/references.md#dual-gcra
     //# BT = (MBS − 1) · (1/SCR − 1/PCR)
     let num = u128::from(mbs.saturating_sub(1))
         .checked_mul(u128::from(CELL_BITS) * 1_000_000_000_000)?

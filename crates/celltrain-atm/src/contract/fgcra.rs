@@ -1,4 +1,4 @@
-//! F-GCRA(T, L): the frame-based GCRA of GFR (reference §5.2; ATM Forum TM 4.1, ITU-T I.371.1)
+//! F-GCRA(T, L): the frame-based GCRA of GFR (ATM Forum TM 4.1, ITU-T I.371.1; `docs/references.md#f-gcra`)
 //! that decides which AAL5 frames are eligible for the MCR guarantee.
 //!
 //! ```text
@@ -10,12 +10,13 @@
 //! Frame boundaries come from the cells themselves: a cell is the first of a frame if it is the
 //! first cell seen or follows a cell with AUU = 1 (end of frame).
 //!
-//! Uncertain points (reference §12 item 9; the TM 4.1 text was not available):
+//! Uncertain points (the TM 4.1 text was not available; `docs/references.md#unconfirmed-points`):
 //! * whether a CLP=1 first cell makes the frame ineligible *inside* the F-GCRA or only in the
-//!   frame-conformance check (implemented: inside, as reference §5.2 writes it);
+//!   frame-conformance check (implemented: inside, as seed 003's simple F-GCRA does);
 //! * whether L includes CDVT (implemented: L = BT + CDVT, [`Fgcra::for_gfr`]; pass CDVT = 0 to
-//!   get the brief's L);
-//! * later cells advance TAT by T without `max(t_a, ·)`, as written; a slow frame can therefore
+//!   get seed 003's L);
+//! * later cells advance TAT by T without `max(t_a, ·)` (seed 003's Fig. 1 writes
+//!   `max(t_a, TAT) + T` for them, see `docs/references.md#f-gcra`); a slow frame can therefore
 //!   leave TAT behind real time, which the next first cell's `max(t_a, TAT)` absorbs;
 //! * a later cell whose CLP differs from the first cell's is still given the frame's decision;
 //!   the "same CLP in every cell" and MFS rules are frame-conformance checks, not modelled here;
@@ -79,9 +80,9 @@ impl Fgcra {
         }
     }
 
-    /// F-GCRA(T_MCR, (MBS − 1)(T_MCR − T_PCR) + CDVT) (reference §5.1/§5.2).
+    /// F-GCRA(T_MCR, (MBS − 1)(T_MCR − T_PCR) + CDVT) (ATM Forum TM 4.1; seed 003 without CDVT).
     pub fn for_gfr(t_mcr: CellInterval, t_pcr: CellInterval, mbs: u32, cdvt: SimDuration) -> Self {
-        //= reference.md#5.2
+        //= docs/references.md#f-gcra
         //# T = 1/MCR, L = BT + CDVT = (MBS − 1)(1/MCR − 1/PCR) + CDVT
         Fgcra::new(t_mcr, burst_tolerance(t_pcr, t_mcr, mbs) + cdvt)
     }
@@ -102,7 +103,7 @@ impl Fgcra {
     /// A cell of this VC arrives at `t` with `clp`; `eom` is its AUU bit (last cell of frame).
     pub fn on_cell(&mut self, t: SimTime, clp: Clp, eom: bool) -> Eligibility {
         if !self.in_frame {
-            //= reference.md#5.2
+            //= docs/references.md#f-gcra
             //# on first cell of a frame at t_a:
             //#   if t_a < TAT - L or cell.clp == 1: eligible = false
             //#   else: eligible = true ; TAT = max(t_a, TAT) + T

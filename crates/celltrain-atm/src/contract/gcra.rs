@@ -11,7 +11,8 @@
 //! ```
 //!
 //! Naming follows ITU-T I.371 / ATM Forum TM 4.0: `increment` = T (I), `limit` = τ (L),
-//! `tat` = theoretical arrival time. (Not governor's `tau = t · max_burst`: style X23.)
+//! `tat` = theoretical arrival time. (Not a rate limiter's `tau = t · max_burst` convention: in
+//! ATM, τ is a tolerance derived from CDVT or from BT = (MBS − 1)(T_SCR − T_PCR).)
 
 use super::interval::CellInterval;
 use celltrain_core::{SimDuration, SimTime};
@@ -29,7 +30,7 @@ impl Conformance {
     }
 }
 
-/// GCRA(T, τ), virtual scheduling algorithm (reference §2.1; ITU-T I.371).
+/// GCRA(T, τ), virtual scheduling algorithm (ITU-T I.371; `docs/references.md#gcra`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gcra {
     /// T: nominal time between conforming cells (1/rate).
@@ -69,7 +70,7 @@ impl Gcra {
 
     /// Would a cell arriving at `t` conform? Does not change the state.
     pub fn test(&self, t: SimTime) -> bool {
-        //= reference.md#2.1 (Virtual Scheduling Algorithm)
+        //= docs/references.md#gcra (virtual scheduling)
         //# if t_a < TAT - τ:  cell NON-CONFORMING  # TAT unchanged
         // Written as t_a + τ < TAT so that nothing is subtracted from an unsigned time.
         t + self.limit >= self.tat
@@ -79,7 +80,7 @@ impl Gcra {
     /// from a shaper that delayed the cell to [`Gcra::earliest_conforming`]).
     pub fn update(&mut self, t: SimTime) {
         debug_assert!(self.test(t), "GCRA update for a non-conforming cell at {t:?}");
-        //= reference.md#2.1
+        //= docs/references.md#gcra
         //# else: TAT = max(t_a, TAT) + T ; cell CONFORMING
         self.tat = self.tat.max(t) + self.increment.as_duration();
     }
@@ -101,7 +102,8 @@ impl Gcra {
     }
 }
 
-/// GCRA(T, τ), continuous-state leaky bucket (reference §2.1). Same decisions as [`Gcra`];
+/// GCRA(T, τ), continuous-state leaky bucket (ITU-T I.371; `docs/references.md#gcra`). Same
+/// decisions as [`Gcra`];
 /// kept so that the equivalence is a test rather than a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeakyBucket {
@@ -134,7 +136,7 @@ impl LeakyBucket {
     /// Test and, if conforming, fill the bucket. Arrivals must not go back in time.
     pub fn check(&mut self, t: SimTime) -> Conformance {
         debug_assert!(t >= self.lct, "leaky bucket: arrival {t:?} before LCT");
-        //= reference.md#2.1 (Continuous-state Leaky Bucket)
+        //= docs/references.md#gcra (continuous-state leaky bucket)
         //# X' = X - (t_a - LCT) ; if X' < 0: X' = 0
         let drained = self.x - t.saturating_since(self.lct); // saturates at zero
                                                              //# if X' > τ: cell NON-CONFORMING  # X, LCT unchanged
@@ -170,7 +172,8 @@ pub enum Violation {
     Scr,
 }
 
-/// Dual GCRA of a VBR contract (reference §2.2): a cell conforms only if it conforms to both
+/// Dual GCRA of a VBR contract (`docs/references.md#dual-gcra`): a cell conforms only if it
+/// conforms to both
 /// GCRA(T_PCR, CDVT) and GCRA(T_SCR, BT + CDVT_SCR); both states advance only on conforming
 /// cells. Applies to every cell (CLP=0+1, i.e. VBR.1); [`super::Upc`] handles the CLP variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,7 +221,7 @@ impl DualGcra {
 
     /// Test both and update both only if the cell conforms to both.
     pub fn check(&mut self, t: SimTime) -> Conformance {
-        //= reference.md#2.2
+        //= docs/references.md#dual-gcra
         //# A cell conforms only if it conforms to both; the state (TAT) of each GCRA is
         //# updated only for conforming cells
         if self.first_violation(t).is_some() {

@@ -1,4 +1,5 @@
-//! Source traffic shaper: a dual leaky bucket scheduler (reference §2.4; YATS `dgcra_sh.c`).
+//! Source traffic shaper: a dual leaky bucket scheduler (`docs/references.md#shaper`; seed 000
+//! §5.3 shapes at the SCR in the sender's adapter).
 //!
 //! ```text
 //!  arrival t_a ─► queue full? ─yes─► None (shaper loss)
@@ -115,7 +116,7 @@ impl Shaper {
 
     /// A cell arrives at `t`: its departure time, or `None` if it was dropped (queue full).
     pub fn on_arrival(&mut self, t: SimTime) -> Option<SimTime> {
-        //= reference.md#2.4
+        //= docs/references.md#shaper
         //# (if the shaper queue is full: drop, count "shaper loss")
         if self.queued >= self.config.queue_limit {
             self.counters.dropped += 1;

@@ -29,7 +29,7 @@ pub const LLC_SNAP_BYTES: u64 = 8;
 pub const AAL5_TRAILER_BYTES: u64 = 8;
 
 /// Cells of one AAL5-PDU carrying an IP datagram of `mtu_bytes` with LLC/SNAP:
-/// ⌈(MTU + 8 + 8) / 48⌉ (reference §1.6: 9180 → 9188 AAL5 payload → 192 cells).
+/// ⌈(MTU + 8 + 8) / 48⌉ (`docs/references.md#maximum-goodput`: 9180 → 9188 AAL5 payload → 192 cells).
 ///
 /// Seed 000 calls 9188 bytes "the default MTU size for IP over ATM [RFC 1626]"; RFC 1626's MTU
 /// is 9180, and 9188 = 9180 + LLC/SNAP, i.e. the AAL5 payload. For the paper's sizes the count

@@ -10,7 +10,8 @@
 //!                            ├─ VBR.3 and CLP=0 ─► PCR.update ─► Tag (CLP 0→1)
 //!                            └─ otherwise ──────────────────────► Discard
 //! ```
-//! Exactly the pseudocode of reference §2.3. Sans-IO: the caller feeds arrival times in
+//! The UPC of ITU-T I.371 / ATM Forum TM 4.0, step by step as in `docs/references.md#upc`.
+//! Sans-IO: the caller feeds arrival times in
 //! non-decreasing order and applies the returned action to the cell.
 
 use super::descriptor::{Clp, ConformanceDef, ContractError, ContractParams, GcraParams, TrafficDescriptor};
@@ -113,7 +114,7 @@ impl Upc {
     /// Police one cell arriving at `t` with `clp`.
     pub fn on_cell(&mut self, t: SimTime, clp: Clp) -> UpcAction {
         let i = clp.index();
-        //= reference.md#2.3 (UPC behaviour)
+        //= docs/references.md#upc
         //# if not PCR.test(t): discard; return   # PCR(0+1) failure: always discard
         if !self.pcr.test(t) {
             self.counters.discarded_pcr[i] += 1;

@@ -1,4 +1,5 @@
-//! 4.4BSD window arithmetic (reference §7.3, `tcp_input.c` "open the congestion window").
+//! 4.4BSD window arithmetic (`docs/references.md#bsd-window-arithmetic`, `tcp_input.c` "open the
+//! congestion window").
 
 use super::CongestionControl;
 use crate::config::BsdCaIncrement;

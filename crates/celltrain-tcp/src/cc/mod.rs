@@ -6,7 +6,8 @@
 //! point acknowledged") is the separate [`crate::recovery::LossRecovery`] trait.
 //!
 //! Two implementations:
-//! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte; reference §7.3),
+//! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte;
+//!   `docs/references.md#bsd-window-arithmetic`),
 //!   used by `tahoe` and `lite`;
 //! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`).
 //!

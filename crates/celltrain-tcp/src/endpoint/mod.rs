@@ -1,6 +1,6 @@
 //! The sans-IO TCP endpoint: segments in, segments out, "when do you next need waking?".
 //!
-//! Heads up, required reading: reference §7 (BSD TCP as modelled), RFC 793 §3.9 event
+//! Heads up, required reading: `docs/references.md#bsd-tcp` (BSD TCP as modelled), RFC 793 §3.9 event
 //! processing, 4.4BSD-Lite2 `tcp_input.c` / `tcp_output.c` / `tcp_timer.c`. Variable names
 //! are BSD's (`snd_una`, `snd_max`, `rcv_adv`, `t_rxtcur`, `TF_ACKNOW`, ...).
 //!

@@ -59,7 +59,7 @@ impl TcpEndpoint {
         debug_assert!(false, "timer loop did not terminate");
     }
 
-    /// TCPT_REXMT (reference §7.2).
+    /// TCPT_REXMT (`docs/references.md#bsd-rtt-estimator`).
     fn rexmt_expired(&mut self, at: SimTime) {
         // "if (++t_rxtshift > TCP_MAXRXTSHIFT) drop connection".
         if !self.rtt.on_timeout(self.cfg.max_retransmissions) {

@@ -6,7 +6,7 @@ use crate::sack::Scoreboard;
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
 
-/// RFC 6582 §3.2 (reference §7.5), with the "Impatient" timer variant (§4: reset the
+/// RFC 6582 §3.2 (`docs/references.md#newreno`), with the "Impatient" timer variant (§4: reset the
 /// retransmit timer on the first partial ACK only) and full-ACK option (2)
 /// ("Set cwnd to ssthresh").
 ///
@@ -115,7 +115,8 @@ mod tests {
 
     #[test]
     fn reference_vector_7f_partial_and_full_acks() {
-        // Reference 7.f in SMSS units. Segments 1 and 2 were acknowledged and 11, 12 sent in
+        // Vector 7.f (docs/references.md#test-vectors) in SMSS units. Segments 1 and 2 were
+        // acknowledged and 11, 12 sent in
         // their place, so 3..=12 (ten segments) are outstanding when the duplicates for 4, 5
         // and 7 arrive; 3 and 6 are lost; recover = 12 (the vector's "10").
         let cc = Rfc5681Cc::new();

@@ -77,7 +77,7 @@ impl LossRecovery for RenoRecovery {
     }
 }
 
-/// 4.4BSD-Lite2 `tcp_input.c`, exactly (reference §7.4):
+/// 4.4BSD-Lite2 `tcp_input.c`, exactly (`docs/references.md#reno`):
 ///
 /// ```text
 /// on dup ACK:  if ++t_dupacks == tcprexmtthresh:
@@ -94,7 +94,7 @@ impl LossRecovery for RenoRecovery {
 ///   three duplicates the window is *not* deflated and stays `ssthresh + 3·MSS`;
 /// * the deflating ACK then gets the ordinary increment, and since `cwnd == ssthresh` is not
 ///   `> ssthresh` that is a full `t_maxseg`: Lite leaves recovery with
-///   **cwnd = ssthresh + 1 MSS** (reference vector 7.e: 4096 → 4608);
+///   **cwnd = ssthresh + 1 MSS** (vector 7.e, `docs/references.md#test-vectors`: 4096 → 4608);
 /// * any non-duplicate ACK that acknowledges nothing (a window update) resets `t_dupacks`
 ///   and so cancels the later deflation;
 /// * the header-prediction fast path of Lite's `tcp_input` (modelled by the endpoint for
@@ -167,7 +167,7 @@ mod tests {
     use crate::seq::SeqNum;
     use celltrain_core::SimTime;
 
-    /// Reference vector 7.e in units of MSS 512 (segments of 512 starting at 1001).
+    /// Vector 7.e in units of MSS 512 (segments of 512 starting at 1001).
     fn lite_tcb(cwnd: u32) -> Tcb {
         let mut t = Tcb::new(SeqNum(1000), 512, cwnd, 3);
         t.snd_wnd = 65_535;

@@ -6,7 +6,7 @@ use crate::sack::Scoreboard;
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
 
-/// RFC 6675 §5 (reference §7.6).
+/// RFC 6675 §5 (`docs/references.md#sack`).
 ///
 /// Sequence variables are stored one past RFC 6675's inclusive octets: `recovery_point` is
 /// RecoveryPoint + 1 (= `snd_max` at entry), `high_rxt` is HighRxt + 1.

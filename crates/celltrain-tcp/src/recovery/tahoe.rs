@@ -1,4 +1,5 @@
-//! 4.3BSD-Tahoe fast retransmit (reference §7.4; Tahoe-only details from memory, §12.12).
+//! 4.3BSD-Tahoe fast retransmit (`docs/references.md#tahoe`; the Tahoe-only details are not
+//! confirmed from Tahoe's code, see `docs/references.md#unconfirmed-points`).
 
 use super::{LossRecovery, RecoveryStep};
 use crate::cc::CongestionControl;

@@ -1,4 +1,5 @@
-//! Retransmission timing: tick quantisation and phase, the reference §7.10 vectors on the
+//! Retransmission timing: tick quantisation and phase, the 7.a/7.b vectors
+//! (`docs/references.md#test-vectors`) on the
 //! wire, back-off, Karn's rule and timestamps, exact timers, give-up, spurious wake-ups.
 
 use super::pair::{ms, Pair, Side};
@@ -58,7 +59,7 @@ fn reference_vector_7a_first_sample_two_ticks_then_backoff() {
             rtos.push(p.a.rto().as_picos() / 500_000_000_000);
         }
     }
-    // Timeouts back off 6 → 12, 24, 48, 96, 128, 128 ticks (reference 7.a).
+    // Timeouts back off 6 → 12, 24, 48, 96, 128, 128 ticks (vector 7.a).
     assert_eq!(&rtos[..6], &[12, 24, 48, 96, 128, 128]);
     // Data sent at 0.7 s; expiries on ticks: 0.7 + (6 ticks → 3.5 s), +6 s, +12, +24, +48, +64.
     assert_eq!(&data_times(&p)[..7], &[700, 3_500, 9_500, 21_500, 45_500, 93_500, 157_500]);

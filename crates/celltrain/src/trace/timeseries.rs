@@ -1,6 +1,6 @@
 //! Columnar time series of sampled simulator state, and a fixed-interval sampling clock.
 //!
-//! A sampler is one ordinary scheduled event (style §2.10, htsim `TcpSinkLoggerSampling`):
+//! A sampler is one ordinary scheduled event (as htsim's `TcpSinkLoggerSampling`):
 //! when it fires it reads the quantities of interest and appends one row to a [`TimeSeries`],
 //! whose storage is one `Vec` per column, so the columns can be handed to Python as arrays
 //! without reshaping. Values are `f64`; integer counters are exact up to 2^53.

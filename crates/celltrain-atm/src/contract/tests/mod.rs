@@ -1,4 +1,5 @@
-//! Tests of the contract module: hand-computed vectors (reference §2.6, §5.6), property tests
+//! Tests of the contract module: hand-computed vectors (2.a–2.c, 5.a of
+//! `docs/references.md#test-vectors`), property tests
 //! (seeded, deterministic) and the seed-000 train numbers as literals.
 
 mod properties;

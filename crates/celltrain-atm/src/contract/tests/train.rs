@@ -29,7 +29,7 @@ fn cells_per_pdu_for_the_paper_mtus() {
     // 9204/48 → 192. Reading 9188 as the AAL5 SDU (9180 + LLC/SNAP): 9196/48 → 192 as well.
     assert_eq!([552, 1500, 4832, 9188].map(cells_per_pdu), [12, 32, 101, 192]);
     assert_eq!([552, 1500, 4832, 9188].map(cells_per_sdu), [12, 32, 101, 192]);
-    assert_eq!(cells_per_pdu(9180), 192); // reference §1.6: 9180 + 8 = 9188 → 192 cells
+    assert_eq!(cells_per_pdu(9180), 192); // LLC/SNAP: 9180 + 8 = 9188 → 192 cells (docs/references.md#aal5)
     assert_eq!(cells_per_pdu(32), 1); // 48 octets exactly
     assert_eq!(cells_per_pdu(33), 2);
 }

@@ -1,4 +1,4 @@
-//! Hand-computed test vectors of reference §2.6 (2.a, 2.b, 2.c) and §5.6 (5.a).
+//! Hand-computed test vectors 2.a, 2.b, 2.c and 5.a (`docs/references.md#test-vectors`).
 
 use super::super::{
     burst_tolerance, Clp, Conformance, DualGcra, Eligibility, Fgcra, Gcra, GcraParams, LeakyBucket, Shaper,
@@ -92,7 +92,8 @@ fn vector_2b_pcr_violation_does_not_update_scr() {
 
 #[test]
 fn mbs_burst_conforms_and_one_more_does_not() {
-    // reference §2.2: with CDVT = 0 a back-to-back burst of exactly MBS cells conforms.
+    // Dual GCRA (docs/references.md#dual-gcra): with CDVT = 0 a back-to-back burst of exactly MBS
+    // cells conforms.
     for mbs in [1u32, 2, 5, 17] {
         let mut g = DualGcra::from_contract(iv(3), d(0), iv(11), mbs, d(0));
         for n in 0..u64::from(mbs) {
@@ -175,7 +176,8 @@ fn fgcra_clp1_first_cell_makes_frame_ineligible() {
 
 #[test]
 fn fgcra_later_cells_advance_tat_by_t_without_catching_up() {
-    // reference §5.2 as written: later cells do TAT = TAT + T (no max with t_a). A slow frame
+    // F-GCRA as implemented (docs/references.md#f-gcra): later cells do TAT = TAT + T (no max with
+    // t_a; seed 003's Fig. 1 differs here). A slow frame
     // (second cell 100 slots later) leaves TAT at 20, behind real time; the next first cell
     // catches up with max(t_a, TAT).
     let mut f = Fgcra::new(iv(10), d(27));
