@@ -1,5 +1,5 @@
 //! The measures the papers report, computed from a finished run: goodput, efficiency, Jain
-//! fairness, CLR, frame loss, queue statistics and utilisation (reference §10).
+//! fairness, CLR, frame loss, queue statistics and utilisation (docs/references.md#metrics).
 
 use crate::network::{lifetime_stats, route_ports, Adaptation, Hop, Mode, Network};
 use celltrain_atm::aal5;
@@ -43,7 +43,7 @@ fn ratio(num: u64, den: u64) -> f64 {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Aggregate {
     pub goodput_bps: f64,
-    /// Theoretical maximum goodput of the bottleneck port from the overheads (reference §1.6).
+    /// Theoretical maximum goodput of the bottleneck port from the overheads (`docs/references.md#maximum-goodput`).
     pub max_goodput_bps: Option<f64>,
     pub efficiency: Option<f64>,
     pub fairness_index: Option<f64>,

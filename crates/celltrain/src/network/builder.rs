@@ -655,8 +655,12 @@ impl NetworkBuilder {
                     clock: TxClock::new(rate, service),
                     pipe: VecDeque::new(),
                     free_pending: false,
-                    analytic: queue.is_single_fifo(),
+                    single_fifo: queue.is_single_fifo(),
+                    analytic: false,
+                    fifo_events: false,
                     starts: VecDeque::new(),
+                    waiting: VecDeque::new(),
+                    free_event_at: SimTime::ZERO,
                     queue,
                     packets: medium.is_packet().then(|| {
                         let (bytes, count) =
@@ -670,15 +674,14 @@ impl NetworkBuilder {
                     }),
                     packet_pipe: VecDeque::new(),
                     capture: None,
-                    shaper: None,
-                    tagger: None,
-                    pdu_gap: None,
-                    pdu_end: SimTime::ZERO,
+                    rules: None,
                     adapter_rules: false,
                     // A whole on/off burst may be handed over at once only to an adapter whose
                     // buffer no burst can fill, and that sends for the source alone (see
                     // `single_sender_ports`, applied below).
-                    burst_handoff: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    burst_handoff: false,
+                    paces_only: false,
                     handed: super::HandedBurst::NONE,
                     carry: false,
                 }
@@ -687,13 +690,13 @@ impl NetworkBuilder {
         for port in ports.iter_mut().filter(|p| p.is_nic) {
             let node = &self.nodes[port.from.index()];
             if let Some(gap) = node.pdu_gap {
-                if !port.analytic {
+                if !port.single_fifo {
                     return Err(BuildError::about(
                         Subject::Host(node.name.clone()),
                         "pdu_gap needs a single-FIFO adapter",
                     ));
                 }
-                port.pdu_gap = Some(gap);
+                port.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
             }
         }
         for (i, port) in ports.iter_mut().enumerate() {
@@ -711,7 +714,7 @@ impl NetworkBuilder {
                     format!("shapes, but VC '{}' has no traffic contract", vc.name),
                 ));
             };
-            if !port.analytic {
+            if !port.single_fifo {
                 return Err(BuildError::about(
                     Subject::Host(node.name.clone()),
                     "shaping and tagging need a single-FIFO adapter",
@@ -720,7 +723,7 @@ impl NetworkBuilder {
             if node.tagging {
                 // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
                 let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
-                port.tagger = Some(
+                port.rules.get_or_insert_with(Box::default).tagger = Some(
                     Upc::new(&tagging)
                         .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("tagging: {e}")))?,
                 );
@@ -728,14 +731,14 @@ impl NetworkBuilder {
             if node.shaping {
                 let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
                     .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?;
-                port.shaper = Some(
+                port.rules.get_or_insert_with(Box::default).shaper = Some(
                     Shaper::new(config)
                         .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?,
                 );
             }
         }
         for port in &mut ports {
-            port.adapter_rules = port.shaper.is_some() || port.pdu_gap.is_some();
+            port.adapter_rules = port.rules.as_ref().is_some_and(|r| r.times_cells());
         }
         let mut flows: Vec<Flow> = self
             .flows
@@ -893,7 +896,7 @@ impl NetworkBuilder {
         // Another sender's cells would queue behind a whole burst instead of between its cells.
         let alone = single_sender_ports(ports.len(), &flows, &routes, &vcs);
         for (port, alone) in ports.iter_mut().zip(alone) {
-            port.burst_handoff &= alone;
+            port.may_take_bursts &= alone;
         }
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
         let mut network = Network {
@@ -918,14 +921,12 @@ impl NetworkBuilder {
             bottleneck,
             burst_gap: self.burst_gap,
             recorder,
-            carry_enabled: true,
+            options: super::SimOptions::default(),
             carry_before: SimTime::ZERO,
             window_open: false,
-            run_admission: true,
             run_admitted_cells: 0,
         };
-        network.plan_carry();
-        network.refresh_carry_bound();
+        network.plan();
         Ok(network)
     }
 }

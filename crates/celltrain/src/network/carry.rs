@@ -25,21 +25,13 @@ use celltrain_core::time::{SimDuration, SimTime};
 const TRACE_PIPE_HEAD: u32 = 1;
 
 impl Network {
-    /// Whether cells may be carried ahead (on by default; off runs every pipe by events, the
-    /// reference the tests compare against).
-    pub fn set_carry_ahead(&mut self, on: bool) {
-        self.carry_enabled = on;
-        self.plan_carry();
-        self.refresh_carry_bound();
-    }
-
     /// Decides which links are carried ahead (after build, and again when captures open).
     pub(super) fn plan_carry(&mut self) {
         let n = self.ports.len();
         for port in &mut self.ports {
             port.carry = false;
         }
-        if !self.carry_enabled {
+        if !self.options.carry_ahead {
             return;
         }
         // The port that feeds each port, if exactly one does (its own node feeding it counts

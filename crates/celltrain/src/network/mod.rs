@@ -4,9 +4,12 @@
 //! (a busy port's "free" event, a pipe's head-arrival event, a source's next tick), so the
 //! event set grows with the number of components, never with the number of cells.
 
+mod adapter;
 mod builder;
 mod carry;
+mod fifo_events;
 mod packet_port;
+mod plan;
 mod record;
 mod tcp;
 #[cfg(test)]
@@ -16,11 +19,13 @@ pub use builder::{
     route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
 };
 pub use packet_port::{PacketPortStats, PacketQueue};
+pub use plan::SimOptions;
 pub use record::{node_address, RecordSpec, Recorder};
 pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
 use crate::source::{OnOffSource, UdpSource};
+use adapter::AdapterRules;
 use celltrain_atm::aal5::{self, FrameInfo, Reassembler, Reassembly, ReassemblyAfterTimeout};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::frame::{FrameArena, FrameFate};
@@ -147,36 +152,39 @@ pub struct Port {
     pipe: VecDeque<(SimTime, Cell)>,
     /// A `PortFree` event is pending.
     free_pending: bool,
-    /// The port is a single FIFO: cells are put on the wire when they arrive, with their
-    /// (future) start times kept here until they pass, so the port needs no events.
+    /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
+    single_fifo: bool,
+    /// Plan: a single-FIFO port run analytically: cells are put on the wire when they arrive,
+    /// with their (future) start times kept here until they pass, so the port needs no events.
     analytic: bool,
+    /// Plan: a single-FIFO port run by events (the reference): departures due at an instant
+    /// go before arrivals at that instant, as on an analytic port.
+    fifo_events: bool,
     /// Start times of the cells admitted to an analytic port that have not started yet.
     starts: VecDeque<SimTime>,
+    /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
+    /// it start and whether it is a PDU's first cell.
+    waiting: VecDeque<fifo_events::Waiting>,
+    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
+    /// due at another time is stale, overtaken by a departure made before an arrival).
+    free_event_at: SimTime,
     /// Packet mode: the packet FIFO that replaces the cell machinery.
     pub packets: Option<PacketQueue>,
     /// Packet mode: packets in propagation, with their arrival times.
     packet_pipe: VecDeque<(SimTime, Packet)>,
     /// Index of the capture recording this link, if any.
     capture: Option<u32>,
-    /// A host adapter's dual-leaky-bucket shaper: cells leave at their earliest conforming
-    /// time for the VC's contract (analytic ports only).
-    shaper: Option<celltrain_atm::contract::Shaper>,
-    /// A host adapter's preventive tagging (seed 000): a UPC for the VC's contract under
-    /// VBR.2 rules; a PDU that would not conform whole is sent with every cell but the last
-    /// CLP = 1 (analytic ports only).
-    tagger: Option<celltrain_atm::contract::Upc>,
-    /// A host adapter's PDU-level rate control (seed 000, eq. 3): the least idle time between
-    /// the end of one PDU and the first cell of the next (analytic ports only).
-    pdu_gap: Option<SimDuration>,
-    /// When the last PDU's last cell finished leaving (with `pdu_gap`).
-    pdu_end: SimTime,
-    /// The adapter shapes (`shaper` or `pdu_gap`): its cells' start times need
-    /// [`Network::adapter_start`].
+    /// A host adapter's shaping, PDU gap and preventive tagging, when it has any.
+    rules: Option<Box<AdapterRules>>,
+    /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
     adapter_rules: bool,
-    /// An on/off source on this adapter may hand over a whole burst at once (see
-    /// [`Network::hand_over_burst`]): the adapter carries that source's VC alone, in a buffer
-    /// no burst can fill.
+    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
+    /// carries that source's VC alone, in a buffer no burst can fill.
+    may_take_bursts: bool,
+    /// Plan: whole bursts are handed over (see [`Network::hand_over_burst`]).
     burst_handoff: bool,
+    /// Plan: a frame's cells are admitted at once (see [`Network::arrive_run`]).
+    paces_only: bool,
     /// The last burst handed over whole: its cells are not in the buffer; they enter the
     /// adapter when they start, as the source emits them.
     handed: HandedBurst,
@@ -406,14 +414,12 @@ pub struct Network {
     pub burst_gap: SimDuration,
     /// Captures and time series.
     pub recorder: Recorder,
-    /// Links may be carried ahead (see `carry`).
-    carry_enabled: bool,
+    /// The fast paths the run may take (see `plan`).
+    options: SimOptions,
     /// Cells arriving before this instant may be carried ahead.
     carry_before: SimTime,
     /// The measurement window has opened.
     window_open: bool,
-    /// Cells handed to an adapter together may be admitted at once (see `arrive_run`).
-    run_admission: bool,
     /// Cells admitted that way, since the start.
     run_admitted_cells: u64,
 }
@@ -439,11 +445,20 @@ impl Network {
             self.events += 1;
             match event {
                 Event::PortFree(p) => {
-                    self.ports[p.index()].free_pending = false;
-                    if self.ports[p.index()].packets.is_some() {
-                        self.packet_transmit(p);
+                    let port = &mut self.ports[p.index()];
+                    if port.fifo_events {
+                        // (An event overtaken by a departure before an arrival is stale.)
+                        if port.free_pending && port.free_event_at == now {
+                            port.free_pending = false;
+                            self.transmit_fifo(p);
+                        }
                     } else {
-                        self.transmit(p);
+                        port.free_pending = false;
+                        if port.packets.is_some() {
+                            self.packet_transmit(p);
+                        } else {
+                            self.transmit(p);
+                        }
                     }
                 }
                 Event::PipeHead(p) if self.ports[p.index()].packets.is_some() => self.packet_pipe_head(p),
@@ -470,14 +485,7 @@ impl Network {
         self.now
     }
 
-    /// Whether cells handed to an adapter together (a frame from segmentation) may be admitted
-    /// at once where that gives the same outcome (on by default; off offers every cell alone,
-    /// the reference the tests compare against).
-    pub fn set_run_admission(&mut self, on: bool) {
-        self.run_admission = on;
-    }
-
-    /// Cells admitted to adapters in runs since the start (see [`set_run_admission`](Self::set_run_admission)).
+    /// Cells admitted to adapters in runs since the start (see [`SimOptions::run_admission`]).
     pub fn run_admitted_cells(&self) -> u64 {
         self.run_admitted_cells
     }
@@ -572,24 +580,19 @@ impl Network {
         }
     }
 
-    /// When a cell arriving at `now` may start on an adapter that shapes its stream: at the
-    /// dual leaky bucket's earliest conforming time, and the first cell of a PDU no sooner than
-    /// `pdu_gap` after the last PDU ended.
+    /// When a cell arriving at `now` may start on an adapter whose rules time its cells (an
+    /// analytic port: the transmitter is free at `free_at` once the cells before it have left).
     #[cold]
     fn adapter_start(port: &mut Port, cell: &Cell, now: SimTime) -> SimTime {
-        let start = match &mut port.shaper {
-            Some(shaper) => {
-                // The shaper's own queue is the port's (virtual) buffer: unbounded here.
-                let departure = shaper.on_arrival(now).expect("shaper queue is unbounded");
-                shaper.on_departure();
-                departure.max(port.clock.free_at())
-            }
-            None => port.clock.free_at().max(now),
-        };
-        match port.pdu_gap {
-            Some(gap) if cell.index == 0 && cell.kind == CellKind::Aal5 => start.max(port.pdu_end + gap),
-            _ => start,
-        }
+        let rules = port.rules.as_mut().expect("an adapter with rules");
+        let not_before = rules.not_before(now);
+        rules.start(port.clock.free_at(), not_before, Self::first_of_pdu(cell))
+    }
+
+    /// A PDU's first cell: the one the gap between PDUs applies to.
+    #[inline]
+    fn first_of_pdu(cell: &Cell) -> bool {
+        cell.index == 0 && cell.kind == CellKind::Aal5
     }
 
     /// A cell arrives at output port `p`, where its VC has `slot`.
@@ -613,6 +616,10 @@ impl Network {
             }
             port.starts.push_back(start);
             self.start_cell(p, cell, start);
+            return;
+        }
+        if self.ports[p.index()].fifo_events {
+            self.arrive_fifo(p, slot, cell);
             return;
         }
         // Two transmitters at the same rate round their slot grids independently, so a cell
@@ -646,11 +653,8 @@ impl Network {
     /// with a tail-drop buffer that holds them all, not shaping, captured or carried ahead)
     /// the admission is done once and the cells go straight onto the wire at their start times.
     fn arrive_run(&mut self, p: PortId, slot: u32, cells: u32, any_clp1: bool, cell_at: impl Fn(u32) -> Cell) {
-        let port = &self.ports[p.index()];
-        let paces_only =
-            self.run_admission && port.analytic && !port.adapter_rules && port.capture.is_none() && !port.carry;
         let mut k = 0;
-        if paces_only {
+        if self.ports[p.index()].paces_only {
             // A cell that starts at once passes through (or is refused): the per-cell path.
             let now = self.now;
             while k < cells {
@@ -703,8 +707,8 @@ impl Network {
         let port = &mut self.ports[p.index()];
         self.cell_hops += 1;
         let end = port.clock.start(at);
-        if port.adapter_rules && cell.end_of_frame {
-            port.pdu_end = end;
+        if port.adapter_rules {
+            port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
         let arrival = end + port.delay;
         if self.may_carry(p, arrival) {
@@ -854,9 +858,6 @@ impl Network {
                 // burst as the source emits it: it may take the whole burst now.
                 let whole_burst = src.at_burst_start()
                     && port.burst_handoff
-                    && port.analytic
-                    && !port.adapter_rules
-                    && port.capture.is_none()
                     && port.starts.is_empty()
                     && port.handed.pending() == 0
                     && port.clock.is_idle_at(now)
@@ -952,31 +953,15 @@ impl Network {
     }
 
     /// Preventive tagging: would a PDU of `cells` cells, leaving adapter `p` now, conform
-    /// whole to the VC's contract? Decided on a copy of the adapter's UPC at the cells' own
-    /// departure times; the adapter's UPC then takes the cells as they will be sent.
+    /// whole to the VC's contract (see [`AdapterRules::tags_pdu`])? True: tag it.
     fn preventive_tag(&mut self, p: PortId, cells: u32) -> bool {
-        use celltrain_atm::contract::{Clp, UpcAction};
-        let port = &mut self.ports[p.index()];
-        let Some(tagger) = &mut port.tagger else { return false };
-        let mut clock = port.clock.clone();
-        let mut t = self.now.max(clock.free_at());
-        let mut times = Vec::with_capacity(cells as usize);
-        for _ in 0..cells {
-            times.push(t);
-            clock.start(t);
-            t = clock.free_at();
-        }
-        let mut trial = tagger.clone();
-        let conforms = times.iter().all(|&t| trial.on_cell(t, Clp::Zero) == UpcAction::Pass);
-        if conforms {
-            *tagger = trial;
+        let now = self.now;
+        let port = &self.ports[p.index()];
+        if port.rules.as_ref().is_none_or(|r| r.tagger.is_none()) {
             return false;
         }
-        let last = times.len() - 1;
-        for (i, &t) in times.iter().enumerate() {
-            tagger.on_cell(t, if i < last { Clp::One } else { Clp::Zero });
-        }
-        true
+        let clock = if port.fifo_events { Self::clock_after_queue(port) } else { port.clock.clone() };
+        self.ports[p.index()].rules.as_mut().expect("checked").tags_pdu(clock, now, cells)
     }
 
     /// A host sends `packet` along `route`.

@@ -107,7 +107,7 @@ impl Network {
             self.recorder.pcaps.push(writer);
         }
         // A captured link or host must see its packets in time order: no carrying into it.
-        self.plan_carry();
+        self.plan();
         Ok(())
     }
 

@@ -1,0 +1,83 @@
+//! Which fast path applies where: decided once, before the run (and again when captures
+//! open), so that the run reads one field per port instead of testing conditions per cell.
+//!
+//! Every fast path is exact: it gives every measure the plain events give, only with fewer
+//! events (so the event count and the trace hash differ). [`SimOptions::reference`] turns them
+//! all off — every cell by events — and the differential test in `tests/fast_paths.rs` runs
+//! every built-in and random scenarios both ways, with each fast path alone and all together.
+//!
+//! - **Analytic ports**: a single-FIFO port puts a cell on the wire when it arrives, with the
+//!   start time its queue gives it, so it needs no events (`Network::arrive`).
+//! - **Carrying ahead**: a link whose far end hears only from it hands its cells over at once
+//!   (`carry`).
+//! - **Run admission**: a frame's cells reaching an adapter that only paces are admitted in one
+//!   step (`Network::arrive_run`).
+//! - **Burst hand-off**: an on/off source's burst is handed whole to an idle adapter paced at
+//!   the source's rate (`Network::hand_over_burst`).
+
+use super::Network;
+
+/// The fast paths a run may take (all by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    pub analytic_ports: bool,
+    pub carry_ahead: bool,
+    pub run_admission: bool,
+    pub burst_handoff: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions { analytic_ports: true, carry_ahead: true, run_admission: true, burst_handoff: true }
+    }
+}
+
+impl SimOptions {
+    /// No fast path: every cell by events, the reference the fast paths are tested against.
+    pub const fn reference() -> Self {
+        SimOptions { analytic_ports: false, carry_ahead: false, run_admission: false, burst_handoff: false }
+    }
+}
+
+impl Network {
+    /// Chooses the fast paths (before the run: a plan cannot change under cells in flight).
+    ///
+    /// # Panics
+    /// If the run has started.
+    pub fn set_options(&mut self, options: SimOptions) {
+        assert_eq!(self.events, 0, "fast paths are chosen before the run");
+        self.options = options;
+        self.plan();
+    }
+
+    pub fn options(&self) -> SimOptions {
+        self.options
+    }
+
+    /// Whether cells may be carried ahead (see [`set_options`](Self::set_options)).
+    pub fn set_carry_ahead(&mut self, on: bool) {
+        self.set_options(SimOptions { carry_ahead: on, ..self.options });
+    }
+
+    /// Whether a frame's cells may be admitted to an adapter at once (see
+    /// [`set_options`](Self::set_options)).
+    pub fn set_run_admission(&mut self, on: bool) {
+        self.set_options(SimOptions { run_admission: on, ..self.options });
+    }
+
+    /// Decides, per port, which fast paths apply.
+    pub(super) fn plan(&mut self) {
+        let o = self.options;
+        for port in &mut self.ports {
+            port.analytic = port.single_fifo && port.packets.is_none() && o.analytic_ports;
+            port.fifo_events = port.single_fifo && port.packets.is_none() && !port.analytic;
+        }
+        self.plan_carry();
+        for port in &mut self.ports {
+            let plain = port.analytic && !port.adapter_rules && port.capture.is_none();
+            port.paces_only = o.run_admission && plain && !port.carry;
+            port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
+        }
+        self.refresh_carry_bound();
+    }
+}
