@@ -4,6 +4,10 @@ from typing import Dict, List, Optional, Tuple
 
 __version__: str
 
+#: The reasons a port drops cells (``buffer_full``, ``epd``, ...), in the order of the
+#: ``dropped_<reason>`` columns of ``ports.csv``.
+DROP_REASONS: Tuple[str, ...]
+
 class ScenarioError(ValueError):
     """A scenario is invalid. ``args`` = (message, file, line, key, detail)."""
 
@@ -46,6 +50,12 @@ def run_with_series(
     the ``[record]`` table asks for are written there (``OSError`` if they cannot be)."""
     ...
 
+
+def result_files(summary_json: str, series_csv: Optional[str] = None) -> List[Tuple[str, str]]:
+    """The result files ``celltrain run --out`` writes, as ``(file name, text)`` pairs in
+    writing order (``timeseries.csv`` when ``series_csv`` is given, ``flows.csv``,
+    ``vcs.csv``, ``ports.csv``, ``summary.json`` last), from a run's summary JSON (as
+    :func:`run_json` returns it). Raises ``ValueError`` if the JSON is not a summary."""
 
 def gcra_train(
     scr: str,

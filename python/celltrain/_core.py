@@ -25,10 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
 Scenario = Union[str, "os.PathLike[str]"]
 Params = Optional[Mapping[str, Any]]
 
-#: The result files a run writes, as the command line's ``run --out`` does.
-RESULT_FILES = ("summary.json", "flows.csv", "vcs.csv", "ports.csv")
-
-
 # --------------------------------------------------------------------------------------
 # Scenario and parameter handling
 
@@ -216,7 +212,8 @@ class Result:
         return categories_frame(self.summary["categories"])
 
     def write(self, out: Union[str, "os.PathLike[str]"]) -> Path:
-        """Writes ``summary.json``, ``flows.csv``, ``vcs.csv`` and ``ports.csv`` into ``out``.
+        """Writes ``summary.json``, ``flows.csv``, ``vcs.csv``, ``ports.csv`` and, when a time
+        series was recorded, ``timeseries.csv`` into ``out``.
 
         The files are those ``celltrain run --out`` writes, byte for byte: each is written
         to a temporary file, flushed to disk and renamed into place, and ``summary.json``
@@ -224,10 +221,9 @@ class Result:
         """
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        # The time series first, as the command line does: summary.json is always last.
-        if self._series_csv is not None:
-            write_atomic(out / "timeseries.csv", self._series_csv)
-        for name, text in result_files(self.summary, self._json):
+        # The texts come from the simulator's one result writer, in its order (summary.json
+        # last); only the writing is done here, durably, as the sweep store writes.
+        for name, text in _celltrain.result_files(self._json, self._series_csv):
             write_atomic(out / name, text)
         self.out = out
         return out
@@ -279,119 +275,3 @@ def run(
     if out is not None:
         result.write(out)
     return result
-
-
-# --------------------------------------------------------------------------------------
-# Result files, formatted exactly as the Rust command line formats them
-
-
-def rust_f64(x: float) -> str:
-    """Formats a float as Rust's ``f64::to_string`` does (shortest digits, no exponent)."""
-    if x != x:
-        return "NaN"
-    if x in (float("inf"), float("-inf")):
-        return "inf" if x > 0 else "-inf"
-    from decimal import Decimal
-
-    text = format(Decimal(repr(float(x))), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text in ("-0", "-0."):
-        return "-0"
-    return text
-
-
-def _csv_field(value: Any) -> str:
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, float):
-        text = rust_f64(value)
-    elif value is None:
-        text = ""
-    else:
-        text = str(value)
-    if any(c in text for c in ',"\n'):
-        text = '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def _csv(header: List[str], rows: List[List[Any]]) -> str:
-    lines = [",".join(header)]
-    lines += [",".join(_csv_field(v) for v in row) for row in rows]
-    return "\n".join(lines) + "\n"
-
-
-FLOW_CSV = [
-    "name", "kind", "vc", "goodput_bps", "packets_sent", "packets_delivered",
-    "packets_lost", "packet_loss_ratio", "bytes_delivered",
-]  # fmt: skip
-VC_CSV = [
-    "name", "category", "cells_sent", "cells_delivered", "cells_dropped", "clr",
-    "frames_sent", "frames_delivered", "frames_lost", "flr", "corrupted_pdus",
-]  # fmt: skip
-PORT_CSV = [
-    "name", "rate_bps", "policy", "cells_in", "cells_out", "dropped_total",
-    "dropped_buffer_full", "dropped_epd", "dropped_ppd", "dropped_clp1", "queued_at_start",
-    "queued_at_end", "max_queue_cells", "mean_queue_cells", "utilization",
-]  # fmt: skip
-
-
-def _port_row(p: Mapping[str, Any]) -> List[Any]:
-    row = []
-    for col in PORT_CSV:
-        if col.startswith("dropped_") and col != "dropped_total":
-            row.append(int(p.get("dropped", {}).get(col[len("dropped_") :], 0)))
-        else:
-            row.append(p[col])
-    return row
-
-
-def pretty_json(compact: str) -> str:
-    """Re-indents compact JSON as serde_json's pretty printer does, keeping every token's
-    text (so numbers are written exactly as the simulator wrote them)."""
-    out: List[str] = []
-    depth = 0
-    i, n = 0, len(compact)
-    while i < n:
-        c = compact[i]
-        if c == '"':
-            j = i + 1
-            while compact[j] != '"':
-                j += 2 if compact[j] == "\\" else 1
-            out.append(compact[i : j + 1])
-            i = j + 1
-            continue
-        if c in "{[":
-            close = "}" if c == "{" else "]"
-            if i + 1 < n and compact[i + 1] == close:
-                out.append(c + close)
-                i += 2
-                continue
-            depth += 1
-            out.append(c + "\n" + "  " * depth)
-        elif c in "}]":
-            depth -= 1
-            out.append("\n" + "  " * depth + c)
-        elif c == ",":
-            out.append(",\n" + "  " * depth)
-        elif c == ":":
-            out.append(": ")
-        elif not c.isspace():
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def result_files(summary: Mapping[str, Any], summary_json: Optional[str] = None) -> List[Tuple[str, str]]:
-    """The (file name, text) pairs of a run's result directory, ``summary.json`` last."""
-    if summary_json is None:
-        summary_json = json.dumps(summary, separators=(",", ":"), ensure_ascii=False)
-    flows = _csv(FLOW_CSV, [[f[c] for c in FLOW_CSV] for f in summary["flows"]])
-    vcs = _csv(VC_CSV, [[v[c] for c in VC_CSV] for v in summary["vcs"]])
-    ports = _csv(PORT_CSV, [_port_row(p) for p in summary["ports"]])
-    return [
-        ("flows.csv", flows),
-        ("vcs.csv", vcs),
-        ("ports.csv", ports),
-        ("summary.json", pretty_json(summary_json) + "\n"),
-    ]

@@ -15,6 +15,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
+from . import _celltrain
+
 STR = "str"
 CAT = "category"
 I64 = "int64"
@@ -41,10 +43,12 @@ VC_COLUMNS: List[Tuple[str, str]] = [
     # Cells in buffers and on links when the window opened and closed (the VC's identity).
     ("cells_in_flight_at_start", I64 + "?"), ("cells_in_flight_at_end", I64 + "?"),
 ]  # fmt: skip
+#: The reasons a port drops cells, as the simulator names them, in its column order.
+DROP_REASONS: Tuple[str, ...] = _celltrain.DROP_REASONS
 PORT_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("rate_bps", I64), ("policy", CAT), ("cells_in", I64), ("cells_out", I64),
-    ("dropped_total", I64), ("dropped_buffer_full", I64), ("dropped_epd", I64),
-    ("dropped_ppd", I64), ("dropped_clp1", I64), ("queued_at_start", I64), ("queued_at_end", I64),
+    ("dropped_total", I64), *[(f"dropped_{reason}", I64) for reason in DROP_REASONS],
+    ("queued_at_start", I64), ("queued_at_end", I64),
     ("max_queue_cells", I64), ("mean_queue_cells", F64), ("utilization", F64),
     # Packet mode only (null in cell mode).
     ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
@@ -102,7 +106,8 @@ def _flat_port(p: Mapping[str, Any]) -> Dict[str, Any]:
     row = {k: v for k, v in p.items() if k != "dropped"}
     for reason, count in (p.get("dropped") or {}).items():
         row[f"dropped_{reason}"] = count
-    for reason in ("buffer_full", "epd", "ppd"):
+    # A reason missing from a summary dropped nothing (as in ports.csv).
+    for reason in DROP_REASONS:
         row.setdefault(f"dropped_{reason}", 0)
     return row
 

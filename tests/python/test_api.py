@@ -104,16 +104,25 @@ def test_run_out_writes_the_files_the_cli_writes(tmp_path, cli):
     assert not [p for p in py_dir.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_rust_float_formatting():
-    from celltrain._core import rust_f64
+def test_result_files_come_from_the_simulators_writer():
+    from celltrain import _celltrain
 
-    assert rust_f64(1.0) == "1"
-    assert rust_f64(0.0) == "0"
-    assert rust_f64(0.25) == "0.25"
-    assert rust_f64(1e-7) == "0.0000001"
-    assert rust_f64(134513207.5471698) == "134513207.5471698"
-    assert rust_f64(1e21) == "1000000000000000000000"
-    assert rust_f64(-2.5) == "-2.5"
+    r = celltrain.run("A4", params=SHORT)
+    files = _celltrain.result_files(r._json)
+    assert [name for name, _ in files] == ["flows.csv", "vcs.csv", "ports.csv", "summary.json"]
+    text = dict(files)
+    assert json.loads(text["summary.json"]) == r.summary and text["summary.json"].endswith("}\n")
+    header = text["ports.csv"].splitlines()[0].split(",")
+    drops = [f"dropped_{reason}" for reason in _celltrain.DROP_REASONS]
+    at = header.index("dropped_total") + 1
+    assert header[at : at + len(drops)] == drops and "dropped_clp1" in drops
+    # The port frame has the same drop columns, in the same order.
+    assert [c for c in r.ports.columns if c.startswith("dropped_") and c != "dropped_total"] == drops
+    # A recorded time series comes first; the summary is always last.
+    names = [name for name, _ in _celltrain.result_files(r._json, "time_s\n0\n")]
+    assert names[0] == "timeseries.csv" and names[-1] == "summary.json"
+    with pytest.raises(ValueError):
+        _celltrain.result_files('{"scenario": "A4"}')
 
 
 def test_run_from_toml_text_and_seed_determinism():

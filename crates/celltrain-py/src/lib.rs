@@ -3,10 +3,12 @@
 //! into dicts and DataFrames.
 
 use celltrain::metrics::Summary;
+use celltrain::report;
 use celltrain::scenario::{self, ScenarioError as InvalidScenario};
+use celltrain_atm::port::buffer::DropReason;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -66,11 +68,7 @@ fn compile_and_run(
         network.finish_output().map_err(|e| capture_error(dir, e))?;
     }
     let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
-    let series = network.recorder.series.as_ref().map(|s| {
-        let mut csv = Vec::new();
-        s.write_csv(&mut csv).expect("writing to memory");
-        String::from_utf8(csv).expect("CSV is UTF-8")
-    });
+    let series = network.recorder.series.as_ref().map(report::series_csv);
     Ok((summary, series))
 }
 
@@ -110,6 +108,17 @@ fn run_with_series(
 ) -> PyResult<(String, Option<String>)> {
     let (summary, series) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, pcap_dir))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
+}
+
+/// The result files of a run (what `celltrain run --out` writes) from its summary JSON (as
+/// `run_json` returns it) and its time series CSV: `(file name, text)` pairs in writing order,
+/// `summary.json` last. Raises ValueError if the JSON is not a summary.
+#[pyfunction]
+#[pyo3(signature = (summary_json, series_csv=None))]
+fn result_files(summary_json: &str, series_csv: Option<String>) -> PyResult<Vec<(&'static str, String)>> {
+    let files = report::render_json(summary_json, series_csv)
+        .map_err(|e| PyValueError::new_err(format!("not a celltrain summary: {e}")))?;
+    Ok(files.into_iter().map(|f| (f.name, f.text)).collect())
 }
 
 /// Validates a scenario; raises `ScenarioError` if it is invalid.
@@ -185,10 +194,13 @@ fn scenarios() -> Vec<(String, String, String)> {
 fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", celltrain::VERSION)?;
+    // The reasons a port drops cells, in the order of their `dropped_<reason>` columns.
+    m.add("DROP_REASONS", PyTuple::new(m.py(), DropReason::ALL.map(DropReason::name))?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(gcra_train, m)?)?;
     Ok(())

@@ -18,6 +18,7 @@ pub mod builtin;
 pub mod metrics;
 pub mod network;
 pub mod packet;
+pub mod report;
 pub mod scenario;
 pub mod source;
 pub mod trace;

@@ -1,0 +1,131 @@
+//! The CSV tables of a summary: one row per flow, VC and port.
+//!
+//! Each table is a list of columns, a header with the accessor that gives its field, so a
+//! header and its field cannot be listed in different orders. Numbers are written as Rust
+//! writes them (`to_string`: shortest text that reads back as the same value, no exponent).
+
+use crate::metrics::{FlowSummary, PortSummary, VcSummary};
+use celltrain_atm::port::buffer::DropReason;
+
+pub const FLOWS_FILE: &str = "flows.csv";
+pub const VCS_FILE: &str = "vcs.csv";
+pub const PORTS_FILE: &str = "ports.csv";
+
+/// A column of a table: its header and how a row gives its field.
+struct Column<T> {
+    name: &'static str,
+    field: fn(&T) -> String,
+}
+
+const FLOW_COLUMNS: &[Column<FlowSummary>] = &[
+    Column { name: "name", field: |f| f.name.clone() },
+    Column { name: "kind", field: |f| f.kind.clone() },
+    Column { name: "vc", field: |f| f.vc.clone() },
+    Column { name: "goodput_bps", field: |f| f.goodput_bps.to_string() },
+    Column { name: "packets_sent", field: |f| f.packets_sent.to_string() },
+    Column { name: "packets_delivered", field: |f| f.packets_delivered.to_string() },
+    Column { name: "packets_lost", field: |f| f.packets_lost.to_string() },
+    Column { name: "packet_loss_ratio", field: |f| f.packet_loss_ratio.to_string() },
+    Column { name: "bytes_delivered", field: |f| f.bytes_delivered.to_string() },
+];
+
+const VC_COLUMNS: &[Column<VcSummary>] = &[
+    Column { name: "name", field: |v| v.name.clone() },
+    Column { name: "category", field: |v| v.category.clone() },
+    Column { name: "cells_sent", field: |v| v.cells_sent.to_string() },
+    Column { name: "cells_delivered", field: |v| v.cells_delivered.to_string() },
+    Column { name: "cells_dropped", field: |v| v.cells_dropped.to_string() },
+    Column { name: "clr", field: |v| v.clr.to_string() },
+    Column { name: "frames_sent", field: |v| v.frames_sent.to_string() },
+    Column { name: "frames_delivered", field: |v| v.frames_delivered.to_string() },
+    Column { name: "frames_lost", field: |v| v.frames_lost.to_string() },
+    Column { name: "flr", field: |v| v.flr.to_string() },
+    Column { name: "corrupted_pdus", field: |v| v.corrupted_pdus.to_string() },
+];
+
+/// The port columns before the per-reason drop counts (`dropped_<reason>`, one per
+/// [`DropReason::ALL`], in its order) ...
+const PORT_COLUMNS_BEFORE_DROPS: &[Column<PortSummary>] = &[
+    Column { name: "name", field: |p| p.name.clone() },
+    Column { name: "rate_bps", field: |p| p.rate_bps.to_string() },
+    Column { name: "policy", field: |p| p.policy.clone() },
+    Column { name: "cells_in", field: |p| p.cells_in.to_string() },
+    Column { name: "cells_out", field: |p| p.cells_out.to_string() },
+    Column { name: "dropped_total", field: |p| p.dropped_total.to_string() },
+];
+
+/// ... and after them.
+const PORT_COLUMNS_AFTER_DROPS: &[Column<PortSummary>] = &[
+    Column { name: "queued_at_start", field: |p| p.queued_at_start.to_string() },
+    Column { name: "queued_at_end", field: |p| p.queued_at_end.to_string() },
+    Column { name: "max_queue_cells", field: |p| p.max_queue_cells.to_string() },
+    Column { name: "mean_queue_cells", field: |p| p.mean_queue_cells.to_string() },
+    Column { name: "utilization", field: |p| p.utilization.to_string() },
+];
+
+/// The column of the cells a port dropped for `reason`.
+pub fn drop_column(reason: DropReason) -> String {
+    format!("dropped_{}", reason.name())
+}
+
+/// Appends one CSV field, quoted when it holds a separator, a quote or a line break.
+fn push_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\n']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+fn push_record<S: AsRef<str>>(out: &mut String, fields: impl IntoIterator<Item = S>) {
+    for (i, field) in fields.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_field(out, field.as_ref());
+    }
+    out.push('\n');
+}
+
+fn table<T>(columns: &[Column<T>], rows: &[T]) -> String {
+    let mut out = String::new();
+    push_record(&mut out, columns.iter().map(|c| c.name));
+    for row in rows {
+        push_record(&mut out, columns.iter().map(|c| (c.field)(row)));
+    }
+    out
+}
+
+/// `flows.csv`: one row per flow.
+pub fn flows_csv(flows: &[FlowSummary]) -> String {
+    table(FLOW_COLUMNS, flows)
+}
+
+/// `vcs.csv`: one row per VC.
+pub fn vcs_csv(vcs: &[VcSummary]) -> String {
+    table(VC_COLUMNS, vcs)
+}
+
+/// `ports.csv`: one row per output port, with one `dropped_<reason>` column per drop reason.
+pub fn ports_csv(ports: &[PortSummary]) -> String {
+    let mut out = String::new();
+    let header = PORT_COLUMNS_BEFORE_DROPS
+        .iter()
+        .map(|c| c.name.to_string())
+        .chain(DropReason::ALL.iter().map(|r| drop_column(*r)))
+        .chain(PORT_COLUMNS_AFTER_DROPS.iter().map(|c| c.name.to_string()));
+    push_record(&mut out, header);
+    for p in ports {
+        // A reason missing from the map (a summary of an older simulator) dropped nothing.
+        let drops = DropReason::ALL.iter().map(|r| p.dropped.get(r.name()).copied().unwrap_or(0).to_string());
+        let fields = PORT_COLUMNS_BEFORE_DROPS
+            .iter()
+            .map(|c| (c.field)(p))
+            .chain(drops)
+            .chain(PORT_COLUMNS_AFTER_DROPS.iter().map(|c| (c.field)(p)));
+        push_record(&mut out, fields);
+    }
+    out
+}
