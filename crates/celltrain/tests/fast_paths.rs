@@ -41,19 +41,29 @@ fn summary(file: &str, text: &str, sets: &[(String, String)], seed: u64, options
     Some(Summary::from_network(&net, c.meta, 0.0))
 }
 
-/// Runs one scenario every way; false when it does not compile (a random draw may not).
-fn assert_fast_paths_exact(file: &str, text: &str, sets: &[(String, String)], seed: u64) -> bool {
-    let Some(reference) = summary(file, text, sets, seed, SimOptions::reference()) else { return false };
+/// Runs one scenario every way and checks it; `None` when it does not compile (a random draw
+/// may not), else per option set whether it saved events (the fast path applied).
+fn assert_fast_paths_exact(file: &str, text: &str, sets: &[(String, String)], seed: u64) -> Option<Vec<bool>> {
+    let reference = summary(file, text, sets, seed, SimOptions::reference())?;
+    let mut saved = Vec::new();
     for (label, options) in option_sets() {
         let mut fast = summary(file, text, sets, seed, options).expect("compiled once already");
         assert!(fast.events <= reference.events, "{file} {sets:?} seed {seed}, {label}: a fast path added events");
+        saved.push(fast.events < reference.events);
         fast.events = reference.events;
         fast.trace_hash = reference.trace_hash.clone();
         if fast != reference {
             panic!("{file} {sets:?} seed {seed}: {label} differs from the reference\n{}", diff(&reference, &fast));
         }
     }
-    true
+    Some(saved)
+}
+
+/// Adds one scenario's savings to the tally per option set.
+fn tally(total: &mut [usize], saved: &[bool]) {
+    for (t, &s) in total.iter_mut().zip(saved) {
+        *t += usize::from(s);
+    }
 }
 
 /// The fields that differ, as JSON lines.
@@ -84,10 +94,17 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
     ];
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = builtin::all().iter().map(|b| (b.name, short(b.name))).collect();
     cases.append(&mut extra);
+    let mut applied = vec![0; option_sets().len()];
     for (name, sets) in cases {
         let text = builtin::find(name).unwrap().text;
-        assert!(assert_fast_paths_exact(&format!("{name}.toml"), text, &owned(&sets), 1), "{name} does not compile");
+        let saved = assert_fast_paths_exact(&format!("{name}.toml"), text, &owned(&sets), 1);
+        tally(&mut applied, &saved.unwrap_or_else(|| panic!("{name} does not compile")));
     }
+    // Each fast path must have been taken somewhere, or this test proves nothing about it.
+    for ((label, _), n) in option_sets().iter().zip(&applied) {
+        assert!(*n >= 3, "{label} saved events in only {n} built-ins");
+    }
+    eprintln!("built-ins where each fast path saved events: {applied:?}");
 }
 
 /// A small deterministic generator (xorshift), so CI sees the same draws every run.
@@ -158,6 +175,7 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     let mut d = Draws(0x2545_F491_4F6C_DD1D);
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).collect();
     let (mut ran, mut tried) = (0, 0);
+    let mut applied = vec![0; option_sets().len()];
     while tried < 240 {
         tried += 1;
         let name = names[d.below(names.len())];
@@ -185,7 +203,14 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
             }
         }
         let seed = 1 + d.next() % 1000;
-        ran += usize::from(assert_fast_paths_exact(&format!("random-{name}.toml"), &text, &sets, seed));
+        if let Some(saved) = assert_fast_paths_exact(&format!("random-{name}.toml"), &text, &sets, seed) {
+            ran += 1;
+            tally(&mut applied, &saved);
+        }
     }
     assert!(ran >= 150, "only {ran} of {tried} random scenarios compiled");
+    for ((label, _), n) in option_sets().iter().zip(&applied) {
+        assert!(*n >= 20, "{label} saved events in only {n} random scenarios");
+    }
+    eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
