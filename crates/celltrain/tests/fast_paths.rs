@@ -185,6 +185,10 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
                 .replace("conformance = \"vbr.1\"", "conformance = \"vbr.2\"")
                 .replace("shaping = \"${shaping}\"", "shaping = \"${shaping}\"\npreventive_tagging = true");
         }
+        if name == "E1-mux" && d.below(2) == 0 {
+            // Sources slower than their VC's PCR: their adapters do not pace them.
+            text = text.replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+        }
         let mut sets: Vec<(String, String)> = short(name).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         // A fifth to a half of the short run: the random cases are many.
         for (k, v) in &mut sets {

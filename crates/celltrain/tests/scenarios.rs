@@ -435,35 +435,7 @@ fn assert_same_results(by_events: &Summary, mut ahead: Summary, name: &str) {
     assert_eq!(ahead.without_wall_time(), by_events.without_wall_time(), "{name}: carrying changed a result");
 }
 
-/// Carrying cells across links whose far end hears only from them (see `network::carry`)
-/// gives every measure the pipe events give; only the trace hash and the event count differ.
-#[test]
-fn carrying_ahead_changes_no_result() {
-    let cases = builtin::all().iter().map(|b| (b.name, short(b.name))).chain([
-        ("T1", [short("T1"), vec![("mode", "packet")]].concat()),
-        ("A5-udp", vec![("duration", "0.5 s"), ("warmup", "0.1 s"), ("n_sources", "15"), ("discard", "ppd")]),
-    ]);
-    let mut carried = 0;
-    for (name, sets) in cases {
-        let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let (by_events, ahead) = by_events_and_carried(|| compile(name, &overrides, None).unwrap());
-        assert!(ahead.events <= by_events.events, "{name}: carrying added events");
-        if matches!(name, "A1-udp" | "A4" | "E1-mux") {
-            // A1: the switch port and the destination hear only from one link; A4: the
-            // trunk's far ends and the destinations; E1: the sink. At least a fifth fewer.
-            assert!(
-                5 * ahead.events <= 4 * by_events.events,
-                "{name}: {} events of {}",
-                ahead.events,
-                by_events.events
-            );
-        }
-        carried += usize::from(ahead.events < by_events.events);
-        assert_ne!(ahead.events == by_events.events, ahead.trace_hash != by_events.trace_hash, "{name}: hash");
-        assert_same_results(&by_events, ahead, name);
-    }
-    assert!(carried >= 5, "carrying applies to few built-ins ({carried})");
-}
+// Every built-in with and without each fast path: `tests/fast_paths.rs`.
 
 /// Cells carried into a port that is not carried on would put their next pipe event on the
 /// queue early, ahead of events of the same instant scheduled meanwhile: two in-phase flows

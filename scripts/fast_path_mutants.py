@@ -1,0 +1,19 @@
+"""Mutants of each fast path that the differential test (crates/celltrain/tests/fast_paths.rs)
+must catch: each is applied alone, the test run, and the file restored. Run from the
+repository root: python3 scripts/fast_path_mutants.py (about 2 minutes a mutant)."""
+import subprocess
+muts=[
+ ("analytic: departures at an instant after arrivals", "crates/celltrain/src/network/mod.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
+ ("carry: ignore the observation bound", "crates/celltrain/src/network/carry.rs", "self.ports[p.index()].carry && arrival < self.carry_before", "self.ports[p.index()].carry"),
+ ("runs: no pass-through before the run", "crates/celltrain/src/network/mod.rs", "                if !port.starts.is_empty() || port.clock.free_at() > now {", "                if true {"),
+ ("bursts: any source rate", "crates/celltrain/src/network/mod.rs", "                    && port.clock.service_rate() == src.pcr;", "                    && true;"),
+ ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.free_pending && port.free_event_at <= now {", "if false && port.free_pending && port.free_event_at <= now {"),
+]
+for label,f,old,new in muts:
+    s=open(f).read(); assert s.count(old)==1,label
+    open(f,'w').write(s.replace(old,new))
+    r=subprocess.run(["cargo","test","-q","-p","celltrain","--test","fast_paths"],capture_output=True,text=True)
+    out=r.stdout+r.stderr
+    line=[l for l in out.splitlines() if "differs" in l or "saved events in only" in l or "panicked" in l][:2]
+    print(label, "->", "caught" if r.returncode else "MISSED", *line[1:], flush=True)
+    open(f,'w').write(s)
