@@ -55,6 +55,10 @@ enum Command {
         /// reference carrying is checked against; slower).
         #[arg(long)]
         pipe_events: bool,
+        /// No fast path: every cell by events, at every port and on every link (the
+        /// reference the fast paths are tested against: the same results, more events, slower).
+        #[arg(long)]
+        reference: bool,
     },
     /// Validate a scenario without running it.
     Check {
@@ -88,6 +92,9 @@ enum Command {
         /// Move every cell by pipe and port events (see `run --pipe-events`).
         #[arg(long)]
         pipe_events: bool,
+        /// No fast path (see `run --reference`).
+        #[arg(long)]
+        reference: bool,
     },
 }
 
@@ -199,13 +206,20 @@ fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
     Ok(scenario::compile(&args.scenario, &overrides, args.seed)?)
 }
 
+/// `--pipe-events`: no carrying ahead; `--reference`: no fast path at all.
+fn choose_fast_paths(network: &mut celltrain::network::Network, pipe_events: bool, reference: bool) {
+    if reference {
+        network.set_options(celltrain::network::SimOptions::reference());
+    } else if pipe_events {
+        network.set_carry_ahead(false);
+    }
+}
+
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, out, json, quiet, pipe_events } => {
+        Command::Run { scenario, out, json, quiet, pipe_events, reference } => {
             let mut compiled = compile(&scenario)?;
-            if pipe_events {
-                compiled.network.set_carry_ahead(false);
-            }
+            choose_fast_paths(&mut compiled.network, pipe_events, reference);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             if let Some(dir) = &out {
                 compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
@@ -252,8 +266,8 @@ fn execute(command: Command) -> Result<(), Failure> {
             out!("{}", b.text)?;
             Ok(())
         }
-        Command::Bench { scenario, set, repeat, hops, seconds, pipe_events } => {
-            bench(&scenario, &set, repeat.max(1), hops, seconds, pipe_events)
+        Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference } => {
+            bench(&scenario, &set, repeat.max(1), hops, seconds, (pipe_events, reference))
         }
         Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap, inter_pdu } } => {
             let cells = match (cells_per_pdu, mtu) {
@@ -354,7 +368,7 @@ fn bench(
     repeat: u32,
     hops: u32,
     seconds: f64,
-    pipe_events: bool,
+    (pipe_events, reference): (bool, bool),
 ) -> Result<(), Failure> {
     let overrides = parse_sets(sets)?;
     // (wall, cell-hops, packet-hops, events, packets out of the bottleneck port)
@@ -365,9 +379,7 @@ fn bench(
         } else {
             scenario::compile(scenario, &overrides, None)?.network
         };
-        if pipe_events {
-            network.set_carry_ahead(false);
-        }
+        choose_fast_paths(&mut network, pipe_events, reference);
         let started = Instant::now();
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();
