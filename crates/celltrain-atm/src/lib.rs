@@ -1,11 +1,14 @@
 //! The ATM layer of celltrain: cells, AAL5 segmentation and reassembly, service categories,
-//! and switch output ports (buffer acceptance, queues, schedulers, counters).
+//! ingress policing, switch output ports (buffer acceptance, queues, schedulers, counters) and
+//! the ABR resource-management cells.
 //!
 //! ```text
 //! packet ─► aal5::segment (LLC/SNAP + pad + trailer, ceil((L+8)/48) cells)
-//!        ─► OutputPort::offer ─► BufferPolicy (tail drop / PPD / EPD) per buffer pool
-//!        ─► class queues (FIFO or per-VC) ─► strict priority, round robin inside a class
-//!        ─► OutputPort::take_next ─► pipe ─► … ─► aal5::Reassembler (length/CRC rule)
+//!        ─► ingress::Policer (UPC: pass / tag / discard) at the first switch
+//!        ─► OutputPort::offer ─► BufferAcceptance (tail drop / PPD / EPD) per buffer pool
+//!        ─► class queues (FIFO or per-VC) ─► Scheduler (strict priority, round robin in a class)
+//!        ─► OutputPort::dequeue ─► pipe ─► … ─► aal5::Reassembler (length/CRC rule)
+//! RM cells (abr::rm) ride the same path; a port's abr::ExplicitRate sees them go by.
 //! ```
 //!
 //! What is abstracted away: payload bytes (a cell refers to its frame; CRC failure is
@@ -16,12 +19,16 @@
 #![forbid(unsafe_code)]
 
 pub mod aal5;
+pub mod abr;
 pub mod category;
 pub mod cell;
 pub mod contract;
+pub mod drop_reason;
 pub mod frame;
+pub mod ingress;
 pub mod port;
 
 pub use category::ServiceCategory;
 pub use cell::{Cell, CellKind};
+pub use drop_reason::DropReason;
 pub use frame::FrameArena;

@@ -1,20 +1,34 @@
 //! An output port: buffer pools with their acceptance policy, class queues (one FIFO per
-//! class, or one queue per VC), a scheduler (strict priority between classes, round robin
-//! between the VCs of a class) and the transmitter's slot clock.
+//! class, or one queue per VC), a scheduler and the transmitter's slot clock.
 //!
+//! ```text
+//!  offer(cell, slot) ─► CLP=1 threshold ─► BufferAcceptance (per pool) ─► queue ─► Scheduler
+//!  dequeue(now) ◄──────────────────────── pools, per-VC and port occupancy ◄── Scheduler::pick
+//! ```
 //! The port holds no events: the network calls [`OutputPort::offer`] when a cell arrives,
-//! [`OutputPort::take_next`] when the transmitter is free, and [`TxClock`] says when that is.
+//! [`OutputPort::dequeue`] (or [`OutputPort::take_next`]) when the transmitter is free, and
+//! [`TxClock`] says when that is. The port is the one writer of pool, per-VC and port
+//! occupancies; policies and schedulers read them and keep only their own state.
 
 pub mod buffer;
+pub mod sched;
+mod slot_ring;
+mod stats;
 #[cfg(test)]
 mod tests;
+mod tx_clock;
+mod vc_count;
 
 use crate::category::ServiceCategory;
 use crate::cell::Cell;
-use buffer::{Admission, BufferPolicy, DiscardConfig, DropReason};
-use celltrain_core::time::{SimDuration, SimTime};
-use celltrain_core::units::{BitRate, SlotCounter};
+use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy};
+use celltrain_core::rng::RngStream;
+use celltrain_core::time::SimTime;
+use sched::{Next, Pick, Scheduler, SchedulerConfig};
+pub use stats::PortStats;
 use std::collections::VecDeque;
+pub use tx_clock::TxClock;
+use vc_count::VcCounts;
 
 /// How a port is configured (validated by the scenario layer).
 #[derive(Clone, Debug, PartialEq)]
@@ -44,97 +58,10 @@ impl PortConfig {
     }
 }
 
-/// Counters of a port over the measurement window. Identity (checked in tests):
-/// `cells_in = cells_out + dropped_total + queued_now − queued_at_start`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PortStats {
-    pub cells_in: u64,
-    pub cells_out: u64,
-    pub dropped: [u64; DropReason::COUNT],
-    /// Occupancy when the window opened.
-    pub queued_at_start: u32,
-    pub max_queue_cells: u32,
-    /// ∫ occupancy dt over the window, in cell·picoseconds.
-    queue_area: u128,
-    last_change: SimTime,
-    window_start: SimTime,
-}
-
-impl PortStats {
-    pub fn dropped_total(&self) -> u64 {
-        self.dropped.iter().sum()
-    }
-    /// Time-weighted mean occupancy from the window start to `now`, in cells.
-    pub fn mean_queue_cells(&self, now: SimTime, occupancy: u32) -> f64 {
-        let span = now.saturating_since(self.window_start).as_picos();
-        if span == 0 {
-            return f64::from(occupancy);
-        }
-        let area =
-            self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
-        area as f64 / span as f64
-    }
-    fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
-        self.queue_area += u128::from(before) * u128::from(now.saturating_since(self.last_change).as_picos());
-        self.last_change = now;
-    }
-}
-
-/// The transmitter's slot clock: cell k of a busy period starts at origin + k·(424 / rate),
-/// computed from k so it never drifts (reference; architecture "a link never drifts").
-#[derive(Clone, Debug)]
-pub struct TxClock {
-    /// Offsets of the slots of the current busy period, at the rate at which the port serves
-    /// cells (line rate, or the VC's PCR on a NIC).
-    slots: SlotCounter,
-    service_rate: BitRate,
-    /// Time to serialise one cell on the wire, rounded up.
-    line_cell_time: SimDuration,
-    origin: SimTime,
-    /// Cells started in the current busy period.
-    count: u64,
-    free_at: SimTime,
-}
-
-impl TxClock {
-    pub fn new(line_rate: BitRate, service_rate: BitRate) -> Self {
-        TxClock {
-            slots: SlotCounter::new(service_rate),
-            service_rate,
-            line_cell_time: line_rate.cell_time_ceil(),
-            origin: SimTime::ZERO,
-            count: 0,
-            free_at: SimTime::ZERO,
-        }
-    }
-    /// The rate at which cells are served.
-    pub fn service_rate(&self) -> BitRate {
-        self.service_rate
-    }
-    /// When the transmitter may start its next cell.
-    pub fn free_at(&self) -> SimTime {
-        self.free_at
-    }
-    /// Whether a cell starting at `now` begins a new busy period (the transmitter has been
-    /// idle since before `now`, or has never sent), so that its slots are counted from `now`.
-    pub fn is_idle_at(&self, now: SimTime) -> bool {
-        now > self.free_at || self.count == 0
-    }
-    /// Starts a cell at `now` (≥ `free_at`); returns when its last bit leaves the port.
-    #[inline]
-    pub fn start(&mut self, now: SimTime) -> SimTime {
-        debug_assert!(now >= self.free_at, "transmitter busy until {:?}", self.free_at);
-        if now > self.free_at || self.count == 0 {
-            self.origin = now;
-            self.count = 0;
-            self.slots.reset();
-        }
-        self.count += 1;
-        self.free_at = self.origin + self.slots.advance();
-        // At line rate the cell ends exactly when the next slot starts; a paced NIC still
-        // sends each cell at line rate.
-        self.free_at.min(now + self.line_cell_time)
-    }
+/// The random stream of buffer pool `pool` (0: the shared pool, then the reserved ones in
+/// configuration order) of the port called `port_name` in a run seeded `seed`.
+pub fn buffer_stream(seed: u64, port_name: &str, pool: usize) -> RngStream {
+    RngStream::derive(seed, &format!("{port_name}/buffer/{pool}"))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -147,7 +74,7 @@ struct VcSlot {
 struct Pool {
     capacity: u32,
     occupancy: u32,
-    policy: Box<dyn BufferPolicy>,
+    acceptance: BufferAcceptance,
 }
 
 /// An output port: buffer pools, queues and scheduler.
@@ -161,30 +88,34 @@ pub struct OutputPort {
     queues: Vec<VecDeque<Cell>>,
     /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
     clp1_threshold: u32,
-    /// Per class: backlogged queues in round-robin order.
-    active: [VecDeque<u16>; ServiceCategory::COUNT],
-    /// Bit c set when class c has a backlogged queue.
-    backlogged_classes: u32,
+    scheduler: Scheduler,
+    /// Per-VC occupancy (a single-FIFO port's virtual queue is its queue 0).
+    vc_cells: VcCounts,
     occupancy: u32,
     /// The pool of the only queue, for single-FIFO ports (every VC is in one class).
     fifo_pool: u8,
     pub stats: PortStats,
 }
 
-/// The admission decision for `cell` into `pool`: the CLP = 1 threshold first, then the
-/// pool's policy.
-#[inline]
-fn admit(pool: &mut Pool, cell: &Cell, slot: usize, occupancy: u32, clp1_threshold: u32) -> Admission {
-    if cell.clp && occupancy >= clp1_threshold {
-        return Admission::Drop(DropReason::ClpThreshold);
-    }
-    pool.policy.admit(cell, slot, occupancy, pool.capacity)
-}
-
 impl OutputPort {
     /// Builds a port for the VCs that cross it, given by their categories; the VC given k-th
-    /// has slot k (the `slot` of [`offer`](Self::offer) and the others).
+    /// has slot k (the `slot` of [`offer`](Self::offer) and the others). Strict priority with
+    /// round robin; the pools' random streams are fixed (today's policies draw nothing).
     pub fn new(config: &PortConfig, vcs: &[ServiceCategory]) -> Self {
+        Self::with_parts(config, vcs, SchedulerConfig::PriorityRoundRobin, |pool| {
+            RngStream::derive(pool as u64, "buffer")
+        })
+    }
+
+    /// As [`new`](Self::new), with the scheduler given and each buffer pool's acceptance
+    /// policy given its own random stream (`stream_of_pool(k)` for pool k, e.g.
+    /// [`buffer_stream`]).
+    pub fn with_parts(
+        config: &PortConfig,
+        vcs: &[ServiceCategory],
+        scheduler: SchedulerConfig,
+        mut stream_of_pool: impl FnMut(usize) -> RngStream,
+    ) -> Self {
         let mut pool_of_class = [0u8; ServiceCategory::COUNT];
         let mut capacities = vec![config.buffer_cells];
         for &(cat, cells) in &config.reserved {
@@ -212,20 +143,51 @@ impl OutputPort {
         }
         let pools = capacities
             .iter()
-            .map(|&capacity| Pool { capacity, occupancy: 0, policy: config.discard.build(slots.len(), capacity) })
+            .enumerate()
+            .map(|(k, &capacity)| Pool {
+                capacity,
+                occupancy: 0,
+                acceptance: config.discard.build(slots.len(), capacity, stream_of_pool(k)),
+            })
             .collect();
-        OutputPort {
+        let vc_cells = VcCounts::new(slots.iter().map(|s| s.queue), slots.len(), queues.len());
+        let mut port = OutputPort {
             clp1_threshold: config.clp1_threshold.unwrap_or(u32::MAX),
             fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
+            vc_cells,
             slots,
             queue_pool,
             pools,
             queues,
-            active: Default::default(),
-            backlogged_classes: 0,
+            scheduler: scheduler.build(),
             occupancy: 0,
             stats: PortStats::default(),
+        };
+        if port.pools.iter().any(|p| p.acceptance.reads_vc_cells()) {
+            port.vc_cells.start();
         }
+        port
+    }
+
+    /// Counts cells per VC (see [`vc_cells`](Self::vc_cells)) even though no policy reads the
+    /// counts (for observers and tests), from now on; call it before the first cell.
+    pub fn count_vc_cells(&mut self) {
+        debug_assert!(self.is_empty(), "per-VC counting must start with an empty port");
+        self.vc_cells.start();
+    }
+
+    /// The admission decision for `cell` of the VC in `slot_index` into buffer pool `pool`: the
+    /// CLP = 1 threshold first, then the pool's policy.
+    #[inline]
+    fn admit(&mut self, cell: &Cell, slot_index: u32, pool: u8, now: SimTime) -> Admission {
+        let pool = &mut self.pools[pool as usize];
+        let pool_cells = pool.occupancy;
+        if cell.clp && pool_cells >= self.clp1_threshold {
+            return Admission::Drop(DropReason::ClpThreshold);
+        }
+        let vc_cells = self.vc_cells.get(slot_index);
+        let at = Occupancy { slot: slot_index, pool_cells, capacity_cells: pool.capacity, vc_cells };
+        pool.acceptance.admit(cell, now, at)
     }
 
     /// Offers an arriving cell of the VC in `slot` to the buffer: queued, or dropped for the
@@ -233,36 +195,42 @@ impl OutputPort {
     pub fn offer(&mut self, cell: Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        let pool = &mut self.pools[slot.pool as usize];
-        match admit(pool, &cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
+        match self.admit(&cell, slot_index, slot.pool, now) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)
             }
             Admission::Accept => {
+                let pool = &self.pools[slot.pool as usize];
                 debug_assert!(pool.occupancy < pool.capacity, "policy accepted into a full pool");
                 self.fill(slot.pool, 1, now);
+                self.vc_cells.enter(slot.queue, slot_index, 1);
                 let queue = &mut self.queues[slot.queue as usize];
-                if queue.is_empty() {
-                    self.active[slot.class as usize].push_back(slot.queue);
-                    self.backlogged_classes |= 1 << slot.class;
-                }
+                let was_empty = queue.is_empty();
                 queue.push_back(cell);
+                self.scheduler.on_enqueue(slot.queue, slot.class, was_empty, now);
                 Ok(())
             }
         }
     }
 
-    /// A cell arriving at an idle port with an empty buffer: the policy decides as for
-    /// [`offer`](Self::offer), and an accepted cell is counted in and out at once without
-    /// touching the queues, since [`take_next`](Self::take_next) would return it immediately.
+    /// [`pass_through_at`](Self::pass_through_at) for callers that do not give the time: the
+    /// policy is shown time zero (none of today's policies reads the time).
     #[inline]
     pub fn pass_through(&mut self, cell: &Cell, slot_index: u32) -> Result<(), DropReason> {
+        self.pass_through_at(cell, slot_index, SimTime::ZERO)
+    }
+
+    /// A cell arriving at `now` at an idle port with an empty buffer: the policy decides as for
+    /// [`offer`](Self::offer), and an accepted cell is counted in and out at once without
+    /// touching the queues, since [`take_next`](Self::take_next) would return it immediately
+    /// (the caller uses this only with a work-conserving scheduler).
+    #[inline(always)]
+    pub fn pass_through_at(&mut self, cell: &Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         debug_assert!(self.occupancy == 0, "pass-through with cells queued");
         self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        let pool = &mut self.pools[slot.pool as usize];
-        match admit(pool, cell, slot_index as usize, 0, self.clp1_threshold) {
+        match self.admit(cell, slot_index, slot.pool, now) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)
@@ -270,16 +238,18 @@ impl OutputPort {
             Admission::Accept => {
                 self.stats.cells_out += 1;
                 self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
+                let departure = Departure { slot: slot_index, now, pool_cells: 0, vc_cells: 0 };
+                self.pools[slot.pool as usize].acceptance.on_departure(&departure);
                 Ok(())
             }
         }
     }
 
-    /// Whether every VC shares one FIFO queue, so that cells leave in arrival order and each
-    /// cell's start time is known when it arrives (the network then schedules no "free"
-    /// events for this port: see [`admit_virtual`](Self::admit_virtual)).
+    /// Whether every VC shares one FIFO queue served as it fills, so that cells leave in
+    /// arrival order and each cell's start time is known when it arrives (the network then
+    /// schedules no "free" events for this port: see [`admit_virtual`](Self::admit_virtual)).
     pub fn is_single_fifo(&self) -> bool {
-        self.queues.len() <= 1
+        self.queues.len() <= 1 && self.scheduler.is_work_conserving()
     }
 
     /// Single-FIFO ports: admits a cell that will wait in the buffer until a start time the
@@ -290,14 +260,14 @@ impl OutputPort {
         debug_assert!(self.is_single_fifo());
         self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        let pool = &mut self.pools[slot.pool as usize];
-        match admit(pool, cell, slot_index as usize, pool.occupancy, self.clp1_threshold) {
+        match self.admit(cell, slot_index, slot.pool, now) {
             Admission::Drop(reason) => {
                 self.stats.dropped[reason as usize] += 1;
                 Err(reason)
             }
             Admission::Accept => {
                 self.fill(slot.pool, 1, now);
+                self.vc_cells.enter(slot.queue, slot_index, 1);
                 Ok(())
             }
         }
@@ -315,19 +285,21 @@ impl OutputPort {
             return true;
         }
         let slot = self.slots[slot_index as usize];
-        let pool = &mut self.pools[slot.pool as usize];
+        let pool = &self.pools[slot.pool as usize];
         let clp1_applies = any_clp1 && self.clp1_threshold != u32::MAX;
-        if clp1_applies || !pool.policy.accepts_while_room() || pool.capacity.saturating_sub(pool.occupancy) < cells {
+        if clp1_applies || !pool.acceptance.accepts_while_room() || pool.capacity.saturating_sub(pool.occupancy) < cells
+        {
             return false;
         }
         self.stats.cells_in += u64::from(cells);
         // The occupancy steps up `cells` times at the same instant: one change of the area.
         self.fill(slot.pool, cells, now);
+        self.vc_cells.enter(slot.queue, slot_index, cells);
         true
     }
 
-    /// `cells` accepted cells enter `pool` at `now`.
-    #[inline]
+    /// `cells` accepted cells enter `pool` at `now` (their VC's count is the caller's).
+    #[inline(always)]
     fn fill(&mut self, pool: u8, cells: u32, now: SimTime) {
         self.pools[pool as usize].occupancy += cells;
         self.stats.on_occupancy_change(now, self.occupancy);
@@ -335,12 +307,25 @@ impl OutputPort {
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
     }
 
+    /// The head cell of queue `q` (real or virtual) leaves `pool` at `now`.
+    #[inline(always)]
+    fn leave(&mut self, pool: u8, q: u16, now: SimTime) {
+        let pool = &mut self.pools[pool as usize];
+        pool.occupancy -= 1;
+        let (slot, vc_cells) = self.vc_cells.leave(q);
+        let departure = Departure { slot, now, pool_cells: pool.occupancy, vc_cells };
+        pool.acceptance.on_departure(&departure);
+        self.stats.on_occupancy_change(now, self.occupancy);
+        self.occupancy -= 1;
+        self.stats.cells_out += 1;
+    }
+
     /// Single-FIFO ports: `cells` cells that never waited — each started as it arrived, into an
     /// empty buffer, accepted by tail drop — are counted in and out, as
     /// [`pass_through`](Self::pass_through) would count them.
     #[inline]
     pub fn pass_virtual(&mut self, cells: u32) {
-        debug_assert!(self.is_single_fifo() && self.pools[self.fifo_pool as usize].policy.accepts_while_room());
+        debug_assert!(self.is_single_fifo() && self.pools[self.fifo_pool as usize].acceptance.accepts_while_room());
         self.stats.cells_in += u64::from(cells);
         self.stats.cells_out += u64::from(cells);
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
@@ -350,38 +335,39 @@ impl OutputPort {
     #[inline]
     pub fn depart_virtual(&mut self, at: SimTime) {
         debug_assert!(self.occupancy > 0, "departure from an empty buffer");
-        self.pools[self.fifo_pool as usize].occupancy -= 1;
-        self.stats.on_occupancy_change(at, self.occupancy);
-        self.occupancy -= 1;
-        self.stats.cells_out += 1;
+        self.leave(self.fifo_pool, 0, at);
     }
 
-    /// Removes the cell to transmit next: the highest-priority backlogged class, and within it
-    /// the next queue in round-robin order.
+    /// Removes the cell the scheduler sends next, or says why there is none.
+    #[inline]
+    pub fn dequeue(&mut self, now: SimTime) -> Next {
+        match self.scheduler.pick(now) {
+            Pick::Queue(q) => Next::Cell(self.pop(q, now)),
+            Pick::Empty => Next::Empty,
+            Pick::NotBefore(t) => Next::NotBefore(t),
+        }
+    }
+
+    /// Removes the cell to transmit next, if one may leave now: with the default scheduler,
+    /// the highest-priority backlogged class, and within it the next queue in round-robin order.
+    /// (Written beside [`dequeue`](Self::dequeue) rather than through it: returning the cell
+    /// inside a `Next` and unwrapping it again costs a store-forwarding stall per cell.)
+    #[inline]
     pub fn take_next(&mut self, now: SimTime) -> Option<Cell> {
-        if self.backlogged_classes == 0 {
-            return None;
+        match self.scheduler.pick(now) {
+            Pick::Queue(q) => Some(self.pop(q, now)),
+            Pick::Empty | Pick::NotBefore(_) => None,
         }
-        let class = self.backlogged_classes.trailing_zeros() as usize;
-        let ring = &mut self.active[class];
-        let q = *ring.front().expect("backlogged class has an active queue");
+    }
+
+    /// Removes the head of queue `q`, which the scheduler picked.
+    #[inline(always)]
+    fn pop(&mut self, q: u16, now: SimTime) -> Cell {
         let queue = &mut self.queues[q as usize];
-        let cell = queue.pop_front().expect("active queue is not empty");
-        if queue.is_empty() {
-            ring.pop_front();
-            if ring.is_empty() {
-                self.backlogged_classes &= !(1 << class);
-            }
-        } else if ring.len() > 1 {
-            // Round robin: the queue goes behind the others (alone, it stays where it is).
-            ring.pop_front();
-            ring.push_back(q);
-        }
-        self.pools[self.queue_pool[q as usize] as usize].occupancy -= 1;
-        self.stats.on_occupancy_change(now, self.occupancy);
-        self.occupancy -= 1;
-        self.stats.cells_out += 1;
-        Some(cell)
+        let cell = queue.pop_front().expect("the scheduler picked an empty queue");
+        self.scheduler.on_dequeue(q, queue.is_empty(), now);
+        self.leave(self.queue_pool[q as usize], q, now);
+        cell
     }
 
     /// The cells held in the queues (not those of a single-FIFO port's virtual queue, which
@@ -395,23 +381,29 @@ impl OutputPort {
         self.occupancy
     }
 
+    /// Cells of the VC in `slot_index` in the port now (queued or virtually queued), when the
+    /// port counts them: a pool's policy reads per-VC occupancy, or
+    /// [`count_vc_cells`](Self::count_vc_cells) was called. Otherwise 0.
+    pub fn vc_cells(&self, slot_index: u32) -> u32 {
+        self.vc_cells.get(slot_index)
+    }
+
+    /// Cells in buffer pool `pool` now (0: the shared pool).
+    pub fn pool_cells(&self, pool: usize) -> u32 {
+        self.pools[pool].occupancy
+    }
+
     pub fn is_empty(&self) -> bool {
         self.occupancy == 0
     }
 
-    /// EPD threshold of the shared pool, if the policy has one (for reports).
+    /// The name of the shared pool's acceptance policy (for reports).
     pub fn policy_name(&self) -> &'static str {
-        self.pools[0].policy.name()
+        self.pools[0].acceptance.name()
     }
 
     /// Opens the measurement window at `now`: counters restart, the current queue is noted.
     pub fn open_window(&mut self, now: SimTime) {
-        self.stats = PortStats {
-            queued_at_start: self.occupancy,
-            max_queue_cells: self.occupancy,
-            last_change: now,
-            window_start: now,
-            ..PortStats::default()
-        };
+        self.stats = PortStats::opened(now, self.occupancy);
     }
 }

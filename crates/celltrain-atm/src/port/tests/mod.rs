@@ -1,7 +1,17 @@
+//! Port tests: reference vectors and promises here; equivalence with the port as it was
+//! (`legacy`), per-VC occupancy and the scheduler in `equivalence`; EPD's options and RM cells
+//! in `acceptance`.
+
+mod acceptance;
+mod equivalence;
+mod legacy;
+
 use super::buffer::{DiscardConfig, DropReason, EpdThreshold};
 use super::*;
 use crate::cell::CellKind;
 use celltrain_core::ids::{FrameId, VcId};
+use celltrain_core::time::SimDuration;
+use celltrain_core::units::BitRate;
 
 fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
     Cell {

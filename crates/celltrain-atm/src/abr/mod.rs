@@ -1,0 +1,15 @@
+//! ABR (ATM Forum TM 4.0, af-tm-0056.000): resource management cells and the switch's
+//! explicit-rate algorithm. The network moves RM cells like other cells of their VC; their
+//! fields live in an [`rm::RmArena`] so that a [`Cell`](crate::Cell) stays 16 bytes.
+//!
+//! ```text
+//!  source ─FRM(DIR=0)─► switch port: ExplicitRate::on_forward_rm ─► … ─► destination
+//!  source ◄─BRM(DIR=1)─ switch port: ExplicitRate::on_backward_rm ◄─ … ◄─ turn-around
+//!                       every interval: ExplicitRate::on_interval (load measurement)
+//! ```
+
+pub mod explicit_rate;
+pub mod rm;
+
+pub use explicit_rate::{ExplicitRate, IntervalLoad, RmContext};
+pub use rm::{AbrRate, RmArena, RmCell, RmDirection, RmId};

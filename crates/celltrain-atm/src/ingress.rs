@@ -1,0 +1,160 @@
+//! Ingress policing: the usage parameter control a VC's cells meet where they enter the
+//! network (at the first switch), before any output port.
+//!
+//! ```text
+//!  cell ─► IngressCell (CLP, first/last cell of its frame) ─► Policer::on_cell ─► Pass
+//!                                                                          ├─► Tag (CLP 0→1)
+//!                                                                          └─► Discard
+//! ```
+//! The decision is the policer's; applying it (setting CLP, counting, dropping) is the
+//! caller's, or [`Policer::police`]'s for a cell in hand. The signature is frame-aware so that
+//! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) can sit beside the cell-based
+//! UPC as another variant. Dispatch is by enum.
+
+use crate::cell::{Cell, CellKind};
+use crate::contract::{Clp, Upc, UpcAction};
+use celltrain_core::time::SimTime;
+
+/// What a policer sees of an arriving cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IngressCell {
+    pub clp: Clp,
+    pub kind: CellKind,
+    /// The first cell of an AAL5 frame (raw cells are frames of one cell; RM cells belong to
+    /// no frame: neither first nor last).
+    pub first_of_frame: bool,
+    /// The last cell of a frame (AUU = 1).
+    pub last_of_frame: bool,
+}
+
+impl IngressCell {
+    pub fn of(cell: &Cell) -> Self {
+        let clp = if cell.clp { Clp::One } else { Clp::Zero };
+        let (first_of_frame, last_of_frame) = match cell.kind {
+            CellKind::Aal5 => (cell.index == 0, cell.end_of_frame),
+            CellKind::Raw => (true, true),
+            CellKind::Rm => (false, false),
+        };
+        IngressCell { clp, kind: cell.kind, first_of_frame, last_of_frame }
+    }
+}
+
+/// The policer of one VC at its ingress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Policer {
+    /// Cell-based UPC: GCRA on PCR(0+1), and on SCR for VBR (ATM Forum TM 4.0 conformance
+    /// definitions); frames play no part.
+    Upc(Upc),
+}
+
+impl Policer {
+    /// Decides for a cell arriving at `now`.
+    #[inline]
+    pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+        match self {
+            Self::Upc(upc) => upc.on_cell(now, cell.clp),
+        }
+    }
+
+    /// Decides for `cell`, arriving at `now`, and tags it (CLP := 1) when told to; the caller
+    /// still drops a discarded cell and counts what it needs.
+    #[inline]
+    pub fn police(&mut self, now: SimTime, cell: &mut Cell) -> UpcAction {
+        let action = self.on_cell(now, &IngressCell::of(cell));
+        if action == UpcAction::Tag {
+            cell.clp = true;
+        }
+        action
+    }
+
+    /// The UPC behind a `Upc` policer (for its counters).
+    pub fn upc(&self) -> Option<&Upc> {
+        match self {
+            Self::Upc(upc) => Some(upc),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{CellInterval, ConformanceDef, ContractParams, GcraParams};
+    use celltrain_core::ids::{FrameId, VcId};
+    use celltrain_core::rng::RngStream;
+    use celltrain_core::time::SimDuration;
+
+    fn params(t: u64, tau: u64) -> GcraParams {
+        GcraParams { increment: CellInterval::from_picos(t), limit: SimDuration::from_picos(tau) }
+    }
+
+    /// Every conformance definition, with small integer contracts so that random arrivals
+    /// meet every branch (pass, tag, discard on PCR, discard on SCR).
+    fn upcs() -> Vec<Upc> {
+        let pcr = params(10, 4);
+        let scr = params(25, 40);
+        let mut all = Vec::new();
+        use ConformanceDef::*;
+        for def in [Cbr1, Vbr1, Vbr2, Vbr3, Ubr1, Ubr2] {
+            let scr = def.has_scr().then_some(scr);
+            all.push(Upc::from_params(def, ContractParams { pcr, scr }).expect("valid contract"));
+        }
+        all
+    }
+
+    #[test]
+    fn the_upc_variant_gives_exactly_the_upcs_actions() {
+        let mut rng = RngStream::derive(11, "policer");
+        let mut seen = [0u32; 3];
+        for upc in upcs() {
+            let mut reference = upc.clone();
+            let mut policer = Policer::Upc(upc);
+            let mut now = SimTime::ZERO;
+            let mut index = 0u16;
+            for _ in 0..5_000 {
+                now += SimDuration::from_picos(rng.below(30));
+                let eof = rng.below(5) == 0;
+                let cell = Cell {
+                    vc: VcId(0),
+                    frame: FrameId(0),
+                    index,
+                    hop: 0,
+                    end_of_frame: eof,
+                    clp: rng.below(3) == 0,
+                    efci: false,
+                    kind: CellKind::Aal5,
+                };
+                index = if eof { 0 } else { index + 1 };
+                let expected = reference.on_cell(now, if cell.clp { Clp::One } else { Clp::Zero });
+                let mut policed = cell;
+                assert_eq!(policer.police(now, &mut policed), expected);
+                assert_eq!(policed.clp, cell.clp || expected == UpcAction::Tag, "tagged exactly when told");
+                assert_eq!(Cell { clp: cell.clp, ..policed }, cell, "policing changes nothing but CLP");
+                seen[expected as usize] += 1;
+            }
+            assert_eq!(policer.upc(), Some(&reference), "same state and counters");
+        }
+        assert!(seen.iter().all(|&n| n > 100), "every action occurs: {seen:?}");
+    }
+
+    #[test]
+    fn frame_boundaries_of_each_kind_of_cell() {
+        let first = Cell {
+            vc: VcId(1),
+            frame: FrameId(4),
+            index: 0,
+            hop: 0,
+            end_of_frame: false,
+            clp: true,
+            efci: false,
+            kind: CellKind::Aal5,
+        };
+        let seen = IngressCell::of(&first);
+        assert_eq!((seen.clp, seen.first_of_frame, seen.last_of_frame), (Clp::One, true, false));
+        let last = IngressCell::of(&Cell { index: 5, end_of_frame: true, clp: false, ..first });
+        assert_eq!((last.clp, last.first_of_frame, last.last_of_frame), (Clp::Zero, false, true));
+        let raw = IngressCell::of(&Cell::raw(VcId(1)));
+        assert!(raw.first_of_frame && raw.last_of_frame);
+        let rm = IngressCell::of(&Cell::rm(VcId(1), crate::abr::RmId(0), false));
+        assert!(!rm.first_of_frame && !rm.last_of_frame);
+    }
+}

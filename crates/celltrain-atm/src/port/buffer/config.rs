@@ -1,0 +1,75 @@
+//! How a port's buffer acceptance is configured, and the policy built from it.
+
+use super::{BufferAcceptance, Epd, Ppd, TailDrop};
+use celltrain_core::rng::RngStream;
+
+/// How an EPD threshold is given; resolved against the pool size it applies to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EpdThreshold {
+    /// An absolute number of cells.
+    Cells(u32),
+    /// A fraction of the pool.
+    Fraction(f64),
+    /// Seed 004's normalised excess capacity b: threshold = B − b·MTU (in cells); b = 0 is PPD.
+    ExcessMtus { b: f64, mtu_cells: u32 },
+    /// Seed 001's rule: min{0.8·B, B − 3·MTU} (in cells).
+    Seed001 { mtu_cells: u32 },
+}
+
+impl EpdThreshold {
+    /// The threshold in cells for a pool of `capacity` cells, rounded down (an EPD threshold
+    /// is a "refuse at or above" bound: rounding down never admits a frame the rule refuses).
+    pub fn resolve(self, capacity: u32) -> i64 {
+        let b = f64::from(capacity);
+        let cells = match self {
+            Self::Cells(n) => f64::from(n),
+            Self::Fraction(f) => f * b,
+            Self::ExcessMtus { b: k, mtu_cells } => b - k * f64::from(mtu_cells),
+            Self::Seed001 { mtu_cells } => (0.8 * b).min(b - 3.0 * f64::from(mtu_cells)),
+        };
+        cells.floor() as i64
+    }
+
+    /// The threshold clamped into the pool: 0 ..= `capacity` cells.
+    fn cells_in(self, capacity: u32) -> u32 {
+        u32::try_from(self.resolve(capacity).clamp(0, i64::from(capacity))).unwrap_or(0)
+    }
+}
+
+/// EPD with its options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpdConfig {
+    pub threshold: EpdThreshold,
+    /// Keep the last cell (EOM) of a frame refused at its first cell, when there is room (the
+    /// Fore ASX-200 of Lorang, Renger, Pettersen et al., "Experiments on Integrated Traffic
+    /// Control for ATM in the ACTS Project EXPERT", does). Off: the whole refused frame is
+    /// dropped.
+    pub keep_refused_eom: bool,
+}
+
+/// The buffer acceptance policy of a port, as configured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DiscardConfig {
+    TailDrop,
+    Ppd,
+    /// EPD with default options (`EpdWith` with `keep_refused_eom: false`).
+    Epd(EpdThreshold),
+    /// EPD with its options given.
+    EpdWith(EpdConfig),
+}
+
+impl DiscardConfig {
+    /// Builds the policy for a pool of `capacity` cells shared by `vcs` VCs, handing it its own
+    /// random stream (today's policies draw nothing and drop it).
+    pub fn build(self, vcs: usize, capacity: u32, rng: RngStream) -> BufferAcceptance {
+        let _ = rng;
+        match self {
+            Self::TailDrop => BufferAcceptance::TailDrop(TailDrop),
+            Self::Ppd => BufferAcceptance::Ppd(Ppd::new(vcs)),
+            Self::Epd(threshold) => BufferAcceptance::Epd(Epd::new(vcs, threshold.cells_in(capacity))),
+            Self::EpdWith(EpdConfig { threshold, keep_refused_eom }) => {
+                BufferAcceptance::Epd(Epd::new(vcs, threshold.cells_in(capacity)).keeping_refused_eom(keep_refused_eom))
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Buffer acceptance: whether an arriving cell may enter its buffer pool.
+//!
+//! ```text
+//!  OutputPort::offer ─► CLP = 1 threshold ─► BufferAcceptance::admit(cell, now, Occupancy) ─► Accept / Drop
+//!  OutputPort (a cell leaves) ─────────────► BufferAcceptance::on_departure(Departure)
+//! ```
+//! A policy sees the time, its pool's occupancy and capacity, and the VC's own occupancy in
+//! the port; it is told of every departure from its pool and is built with its own random
+//! stream. Per-VC frame state ("discarding this frame") lives in the policy, not in the cell;
+//! occupancies are kept by the port, the one writer of pools and queues. Dispatch is by enum:
+//! a new policy is a new file here and a variant of [`BufferAcceptance`].
+
+mod config;
+mod epd;
+mod ppd;
+mod tail_drop;
+
+use crate::cell::Cell;
+pub use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
+pub use config::{DiscardConfig, EpdConfig, EpdThreshold};
+pub use epd::Epd;
+pub use ppd::Ppd;
+pub use tail_drop::TailDrop;
+
+/// The decision for one arriving cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    Accept,
+    Drop(DropReason),
+}
+
+/// What a policy may see of the port when a cell of the VC in `slot` arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupancy {
+    /// The VC's dense per-port index.
+    pub slot: u32,
+    /// Cells in the cell's pool now.
+    pub pool_cells: u32,
+    /// Size of the cell's pool.
+    pub capacity_cells: u32,
+    /// Cells of the cell's VC queued in the port now (counted only for policies that
+    /// [read it](BufferAcceptance::reads_vc_cells); 0 for the others).
+    pub vc_cells: u32,
+}
+
+impl Occupancy {
+    /// Whether the pool can take one more cell.
+    #[inline]
+    pub fn has_room(&self) -> bool {
+        self.pool_cells < self.capacity_cells
+    }
+}
+
+/// The `slot` of a departure from a port that does not count cells per VC (its policies do not
+/// [read per-VC occupancy](BufferAcceptance::reads_vc_cells)).
+pub const UNKNOWN_SLOT: u32 = u32::MAX;
+
+/// A cell that left a policy's pool (occupancies are those after it left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Departure {
+    /// The VC's slot, or [`UNKNOWN_SLOT`] when the port does not count per VC and cannot tell
+    /// (then `vc_cells` is 0, as it is whenever the port does not count).
+    pub slot: u32,
+    pub now: SimTime,
+    pub pool_cells: u32,
+    pub vc_cells: u32,
+}
+
+/// The acceptance policy of one buffer pool. (`repr(u8)`: a plain tag, so that dispatch on
+/// every cell is one byte compare, not the decoding of a niche in a variant's vector.)
+#[derive(Clone, Debug)]
+#[repr(u8)]
+pub enum BufferAcceptance {
+    TailDrop(TailDrop),
+    Ppd(Ppd),
+    Epd(Epd),
+}
+
+impl BufferAcceptance {
+    /// The policy's name in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::TailDrop(_) => "tail-drop",
+            Self::Ppd(_) => "ppd",
+            Self::Epd(epd) if epd.keeps_refused_eom() => "epd-keep-eom",
+            Self::Epd(_) => "epd",
+        }
+    }
+
+    /// Decides whether `cell`, arriving at `now`, may enter the pool.
+    #[inline]
+    /// Each policy is given what it reads.
+    pub fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
+        let _ = now;
+        let room = at.has_room();
+        match self {
+            Self::TailDrop(p) => p.admit(room),
+            Self::Ppd(p) => p.admit(cell, at.slot, room),
+            Self::Epd(p) => p.admit(cell, at.slot, at.pool_cells, room),
+        }
+    }
+
+    /// A cell of the pool left the port (transmitted). Today's policies keep no occupancy of
+    /// their own and ignore it; RED's average and per-VC accounting policies start here.
+    #[inline]
+    pub fn on_departure(&mut self, departure: &Departure) {
+        match self {
+            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) => {
+                let _ = departure;
+            }
+        }
+    }
+
+    /// Whether the policy reads per-VC occupancy (`Occupancy::vc_cells`, `Departure::slot` and
+    /// `vc_cells`): the port then counts cells per VC, which costs every cell a little (and
+    /// a queue shared by several VCs a ring of their slots). None of today's policies does;
+    /// Selective Drop, FBA and per-VC thresholds will.
+    #[inline]
+    pub fn reads_vc_cells(&self) -> bool {
+        match self {
+            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) => false,
+        }
+    }
+
+    /// Whether the policy accepts every cell while the pool has room and keeps no state
+    /// (neither per cell nor per departure): a run of cells that fits may then be admitted at
+    /// once, and a run that never waited may be counted in and out without being shown to it
+    /// (`OutputPort::admit_virtual_run`, `OutputPort::pass_virtual`).
+    #[inline]
+    pub fn accepts_while_room(&self) -> bool {
+        matches!(self, Self::TailDrop(_))
+    }
+}

@@ -1,0 +1,49 @@
+//! Partial Packet Discard (Armitage & Adams 1993; Romanow & Floyd 1995, "Dynamics of TCP traffic
+//! over ATM networks"): after a frame loses a cell to overflow, the rest of it is dropped, except
+//! its end-of-frame cell, which is kept (if there is room) so that the receiver delimits the
+//! damaged frame and does not merge it with the next one.
+
+use super::Admission;
+use crate::cell::{Cell, CellKind};
+use crate::drop_reason::DropReason;
+
+/// PPD with per-VC "this frame already lost a cell" state.
+#[derive(Clone, Debug)]
+pub struct Ppd {
+    /// Per VC: the current frame already lost a cell.
+    discarding: Vec<bool>,
+}
+
+impl Ppd {
+    pub fn new(vcs: usize) -> Self {
+        Ppd { discarding: vec![false; vcs] }
+    }
+
+    /// `cell` of the VC in `slot` arrives; `room`: its pool can take one more cell. (Out of
+    /// line, and given only what PPD reads: the dispatch stays small enough to inline into the
+    /// network's arrival path, and sets up no arguments on tail drop's arm.)
+    #[inline(never)]
+    pub fn admit(&mut self, cell: &Cell, slot: u32, room: bool) -> Admission {
+        let slot = slot as usize;
+        // An RM cell is not part of the VC's frames: it neither ends nor damages one.
+        if cell.kind == CellKind::Rm {
+            return if room { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) };
+        }
+        if self.discarding[slot] {
+            if cell.end_of_frame {
+                self.discarding[slot] = false;
+                if room {
+                    return Admission::Accept;
+                }
+                return Admission::Drop(DropReason::BufferFull);
+            }
+            return Admission::Drop(DropReason::PartialPacketDiscard);
+        }
+        if room {
+            return Admission::Accept;
+        }
+        // First loss in the frame; an end-of-frame cell closes the frame by itself.
+        self.discarding[slot] = !cell.end_of_frame;
+        Admission::Drop(DropReason::BufferFull)
+    }
+}

@@ -1,0 +1,55 @@
+//! Strict priority between classes, round robin between the backlogged queues of a class.
+
+use super::Pick;
+use crate::category::ServiceCategory;
+use std::collections::VecDeque;
+
+/// Class c is served only when every class below c is empty (class 0 first); inside a class the
+/// backlogged queues take one cell each in turn. Work-conserving.
+#[derive(Clone, Debug, Default)]
+pub struct PriorityRoundRobin {
+    /// Per class: backlogged queues in round-robin order.
+    active: [VecDeque<u16>; ServiceCategory::COUNT],
+    /// Bit c set when class c has a backlogged queue.
+    backlogged_classes: u32,
+    /// The class of the queue last picked (its dequeue follows at once).
+    picked_class: u8,
+}
+
+impl PriorityRoundRobin {
+    #[inline]
+    pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool) {
+        if was_empty {
+            self.active[class as usize].push_back(queue);
+            self.backlogged_classes |= 1 << class;
+        }
+    }
+
+    #[inline]
+    pub fn pick(&mut self) -> Pick {
+        if self.backlogged_classes == 0 {
+            return Pick::Empty;
+        }
+        let class = self.backlogged_classes.trailing_zeros() as usize;
+        self.picked_class = class as u8;
+        Pick::Queue(*self.active[class].front().expect("backlogged class has an active queue"))
+    }
+
+    /// The picked queue (the front of the highest backlogged class) gave a cell.
+    #[inline]
+    pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
+        let class = usize::from(self.picked_class);
+        let ring = &mut self.active[class];
+        debug_assert_eq!(ring.front(), Some(&queue), "dequeued from a queue that was not picked");
+        if now_empty {
+            ring.pop_front();
+            if ring.is_empty() {
+                self.backlogged_classes &= !(1 << class);
+            }
+        } else if ring.len() > 1 {
+            // Round robin: the queue goes behind the others (alone, it stays where it is).
+            ring.pop_front();
+            ring.push_back(queue);
+        }
+    }
+}

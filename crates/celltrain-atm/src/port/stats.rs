@@ -1,0 +1,50 @@
+//! Counters of an output port over the measurement window.
+
+use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
+
+/// Counters of a port over the measurement window. Identity (checked in tests):
+/// `cells_in = cells_out + dropped_total + queued_now − queued_at_start`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PortStats {
+    pub cells_in: u64,
+    pub cells_out: u64,
+    pub dropped: [u64; DropReason::COUNT],
+    /// Occupancy when the window opened.
+    pub queued_at_start: u32,
+    pub max_queue_cells: u32,
+    /// ∫ occupancy dt over the window, in cell·picoseconds.
+    queue_area: u128,
+    last_change: SimTime,
+    window_start: SimTime,
+}
+
+impl PortStats {
+    /// Counters of a window opening at `now` with `occupancy` cells queued.
+    pub(super) fn opened(now: SimTime, occupancy: u32) -> Self {
+        PortStats {
+            queued_at_start: occupancy,
+            max_queue_cells: occupancy,
+            last_change: now,
+            window_start: now,
+            ..PortStats::default()
+        }
+    }
+    pub fn dropped_total(&self) -> u64 {
+        self.dropped.iter().sum()
+    }
+    /// Time-weighted mean occupancy from the window start to `now`, in cells.
+    pub fn mean_queue_cells(&self, now: SimTime, occupancy: u32) -> f64 {
+        let span = now.saturating_since(self.window_start).as_picos();
+        if span == 0 {
+            return f64::from(occupancy);
+        }
+        let area =
+            self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
+        area as f64 / span as f64
+    }
+    pub(super) fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
+        self.queue_area += u128::from(before) * u128::from(now.saturating_since(self.last_change).as_picos());
+        self.last_change = now;
+    }
+}
