@@ -245,6 +245,11 @@ impl OutputPort {
         }
     }
 
+    /// Whether the scheduler sends whenever a cell is queued.
+    pub fn is_work_conserving(&self) -> bool {
+        self.scheduler.is_work_conserving()
+    }
+
     /// Whether every VC shares one FIFO queue served as it fills, so that cells leave in
     /// arrival order and each cell's start time is known when it arrives (the network then
     /// schedules no "free" events for this port: see [`admit_virtual`](Self::admit_virtual)).

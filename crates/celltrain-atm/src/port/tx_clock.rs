@@ -4,7 +4,7 @@ use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::{BitRate, SlotCounter};
 
 /// The transmitter's slot clock: cell k of a busy period starts at origin + k·(424 / rate),
-/// computed from k so it never drifts (reference; architecture "a link never drifts").
+/// computed from k so it never drifts (`docs/references.md#cell-and-link-rates`).
 #[derive(Clone, Debug)]
 pub struct TxClock {
     /// Offsets of the slots of the current busy period, at the rate at which the port serves

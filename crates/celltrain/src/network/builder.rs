@@ -12,7 +12,9 @@ use crate::source::{OnOffSource, UdpSource};
 use celltrain_atm::aal5::{self, Reassembler};
 use celltrain_atm::contract::{ConformanceDef, Shaper, ShaperConfig, TrafficDescriptor, Upc};
 use celltrain_atm::frame::FrameArena;
-use celltrain_atm::port::{OutputPort, PortConfig, TxClock};
+use celltrain_atm::ingress::Policer;
+use celltrain_atm::port::sched::SchedulerConfig;
+use celltrain_atm::port::{buffer_stream, OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, RouteId, SourceId, VcId};
 use celltrain_core::rng::RngStream;
@@ -582,10 +584,10 @@ impl NetworkBuilder {
                         }
                         let id = VcId::from_index(vcs.len());
                         // The UPC sits where the VC enters the first switch.
-                        let upc = match (&spec.contract, self.nodes[nodes[1].index()].kind) {
-                            (Some(desc), NodeKind::Switch) => Some(Upc::new(desc).map_err(|e| {
+                        let policer = match (&spec.contract, self.nodes[nodes[1].index()].kind) {
+                            (Some(desc), NodeKind::Switch) => Some(Policer::Upc(Upc::new(desc).map_err(|e| {
                                 BuildError::about(Subject::Vc(vc_name.clone()), format!("contract: {e}"))
-                            })?),
+                            })?)),
                             _ => None,
                         };
                         let mut hops = Vec::with_capacity(ports.len());
@@ -603,7 +605,7 @@ impl NetworkBuilder {
                             src: nodes[0],
                             dst: nodes[nodes.len() - 1],
                             route: hops,
-                            upc,
+                            policer,
                             reassembly_timeout: self.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                             reassembler: Reassembler::default(),
                             stats: VcStats::default(),
@@ -644,9 +646,14 @@ impl NetworkBuilder {
                 } else {
                     rate
                 };
-                let queue = OutputPort::new(&node.port, &vcs_on_port[i]);
+                let name = format!("{}->{}", node.name, self.nodes[to.index()].name);
+                let queue =
+                    OutputPort::with_parts(&node.port, &vcs_on_port[i], SchedulerConfig::PriorityRoundRobin, |k| {
+                        buffer_stream(self.seed, &name, k)
+                    });
                 Port {
-                    name: format!("{}->{}", node.name, self.nodes[to.index()].name),
+                    name,
+                    work_conserving: queue.is_work_conserving(),
                     from,
                     to,
                     line_rate: rate,

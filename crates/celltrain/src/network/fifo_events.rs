@@ -50,7 +50,7 @@ impl Network {
         debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
         let start = head_start(port.rules.as_deref().filter(|_| port.adapter_rules), port.clock.free_at(), &waiting);
         if start == now {
-            match port.queue.pass_through(&cell, slot) {
+            match port.queue.pass_through_at(&cell, slot, now) {
                 Ok(()) => self.start_cell(p, cell, now),
                 Err(_) => self.cell_lost(cell),
             }

@@ -154,6 +154,9 @@ pub struct Port {
     free_pending: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
     single_fifo: bool,
+    /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
+    /// still have to wait for it).
+    work_conserving: bool,
     /// Plan: a single-FIFO port run analytically: cells are put on the wire when they arrive,
     /// with their (future) start times kept here until they pass, so the port needs no events.
     analytic: bool,
@@ -301,7 +304,7 @@ pub struct Vc {
     /// [`OutputPort::new`](celltrain_atm::port::OutputPort::new)).
     pub route: Vec<(PortId, u32)>,
     /// Usage parameter control at the ingress of the first switch, when policed.
-    pub upc: Option<celltrain_atm::contract::Upc>,
+    pub policer: Option<celltrain_atm::ingress::Policer>,
     /// The destination adapter's reassembly timer (None: none, as on the Fore adapters).
     pub reassembly_timeout: Option<SimDuration>,
     pub src: NodeId,
@@ -604,7 +607,7 @@ impl Network {
             let start =
                 if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
             if port.starts.is_empty() && start == now {
-                match port.queue.pass_through(&cell, slot) {
+                match port.queue.pass_through_at(&cell, slot, now) {
                     Ok(()) => self.start_cell(p, cell, now),
                     Err(_) => self.cell_lost(cell),
                 }
@@ -628,10 +631,10 @@ impl Network {
         // can intervene: the port holds nothing else).
         let port = &mut self.ports[p.index()];
         let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
-        if !port.free_pending && transmitter_free {
+        if !port.free_pending && transmitter_free && port.work_conserving {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
             let at = now.max(port.clock.free_at());
-            match port.queue.pass_through(&cell, slot) {
+            match port.queue.pass_through_at(&cell, slot, now) {
                 Ok(()) => self.start_cell(p, cell, at),
                 Err(_) => self.cell_lost(cell),
             }
@@ -681,13 +684,32 @@ impl Network {
 
     /// The transmitter of `p` is free: start the next queued cell, if any.
     fn transmit(&mut self, p: PortId) {
-        let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else { return };
+        let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else {
+            self.wait_for_scheduler(p);
+            return;
+        };
         let at = self.now.max(self.ports[p.index()].clock.free_at());
         self.start_cell(p, cell, at);
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             port.free_pending = true;
             self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+        }
+    }
+
+    /// The scheduler of `p` sent nothing: its queues are empty, or no cell is eligible yet (a
+    /// scheduler that is not work-conserving), and the port tries again when one is.
+    #[cold]
+    fn wait_for_scheduler(&mut self, p: PortId) {
+        use celltrain_atm::port::sched::Next;
+        let port = &mut self.ports[p.index()];
+        match port.queue.dequeue(self.now) {
+            Next::Empty => {}
+            Next::NotBefore(t) => {
+                port.free_pending = true;
+                self.queue.schedule(t, Event::PortFree(p));
+            }
+            Next::Cell(_) => unreachable!("the scheduler sends what it refused a moment ago"),
         }
     }
 
@@ -740,14 +762,11 @@ impl Network {
         cell.hop += 1;
         if cell.hop == 1 {
             let vc = &mut self.vcs[cell.vc.index()];
-            if let Some(upc) = &mut vc.upc {
-                use celltrain_atm::contract::{Clp, UpcAction};
-                match upc.on_cell(self.now, if cell.clp { Clp::One } else { Clp::Zero }) {
+            if let Some(policer) = &mut vc.policer {
+                use celltrain_atm::contract::UpcAction;
+                match policer.police(self.now, &mut cell) {
                     UpcAction::Pass => {}
-                    UpcAction::Tag => {
-                        cell.clp = true;
-                        vc.stats.cells_tagged += 1;
-                    }
+                    UpcAction::Tag => vc.stats.cells_tagged += 1,
                     UpcAction::Discard => {
                         vc.stats.cells_policed += 1;
                         self.cell_lost(cell);
@@ -767,7 +786,8 @@ impl Network {
     fn receive(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
         vc.stats.cells_delivered += 1;
-        if cell.kind == CellKind::Raw {
+        // Only AAL5 cells are reassembled (an RM cell's turnaround belongs to ABR's end system).
+        if cell.kind != CellKind::Aal5 {
             return;
         }
         let record = self.frames.get(cell.frame);

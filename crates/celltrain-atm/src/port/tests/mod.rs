@@ -31,7 +31,7 @@ fn offer(port: &mut OutputPort, c: Cell, now: SimTime) -> Result<(), DropReason>
     port.offer(c, c.vc.0, now)
 }
 
-/// Reference §3.5 vector 3.a: K = 4, one arrival per slot, one departure at the end of every
+/// Vector 3.a (`docs/references.md#test-vectors`): K = 4, one arrival per slot, one departure at the end of every
 /// odd slot, three 6-cell frames. Returns (accepted, dropped) per frame.
 fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
     let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false, clp1_threshold: None };
