@@ -44,10 +44,12 @@ def run_with_series(
     seed: Optional[int] = None,
     is_text: bool = False,
     pcap_dir: Optional[str] = None,
+    reference: bool = False,
 ) -> tuple[str, Optional[str]]:
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
     scenario's ``[record]`` table asks for no sampling). With ``pcap_dir``, the pcap captures
-    the ``[record]`` table asks for are written there (``OSError`` if they cannot be)."""
+    the ``[record]`` table asks for are written there (``OSError`` if they cannot be). With
+    ``reference``, no fast path is taken: every cell by events (same results, more events)."""
     ...
 
 

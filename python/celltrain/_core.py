@@ -246,6 +246,7 @@ def run(
     params: Params = None,
     seed: Optional[int] = None,
     out: Union[None, str, "os.PathLike[str]"] = None,
+    reference: bool = False,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -263,13 +264,16 @@ def run(
         If given, a directory to write ``summary.json`` and the CSV tables into, as
         ``celltrain run --out`` does (atomically), and the pcap captures the scenario's
         ``[record]`` table asks for (written while the run goes on; ``summary.json`` last).
+    reference
+        Take no fast path: every cell by events at every port and on every link, the
+        reference the fast paths are tested against (the same results, more events, slower).
 
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
     """
     pcap_dir = None if out is None else os.fspath(out)
     summary_json, series_csv = _celltrain.run_with_series(
-        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir
+        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir, reference
     )
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:

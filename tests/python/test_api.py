@@ -135,6 +135,17 @@ def test_run_from_toml_text_and_seed_determinism():
     assert c.summary["trace_hash"] == a.summary["trace_hash"]
 
 
+def test_reference_mode_gives_the_same_results_with_more_events():
+    params = {"duration": "0.3 s", "warmup": "0.1 s"}
+    fast = celltrain.run("A4", params=params)
+    reference = celltrain.run("A4", params=params, reference=True)
+    assert reference.summary["events"] > fast.summary["events"]
+    for s in (fast.summary, reference.summary):
+        for key in ("events", "trace_hash", "wall_s"):
+            s.pop(key)
+    assert fast.summary == reference.summary
+
+
 def test_runs_in_threads_overlap_and_agree():
     from concurrent.futures import ThreadPoolExecutor
 

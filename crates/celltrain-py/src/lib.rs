@@ -44,13 +44,14 @@ impl From<RunError> for PyErr {
 /// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
 /// its summary and the recorded time series as CSV text, if any. With `pcap_dir`, the pcap
 /// captures the scenario's `[record]` table asks for are written there (as `run --out`
-/// does). The network stays inside (it is not `Send`, and runs with the interpreter released).
+/// does). `reference`: no fast path, every cell by events. The network stays inside (it is not
+/// `Send`, and runs with the interpreter released).
 fn compile_and_run(
     scenario: String,
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-    pcap_dir: Option<PathBuf>,
+    (pcap_dir, reference): (Option<PathBuf>, bool),
 ) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
@@ -59,6 +60,9 @@ fn compile_and_run(
     }?;
     let started = Instant::now();
     let scenario::Compiled { mut network, meta } = compiled;
+    if reference {
+        network.set_options(celltrain::network::SimOptions::reference());
+    }
     let capture_error = |dir: &PathBuf, e: std::io::Error| RunError::Capture(format!("{}: {e}", dir.display()));
     if let Some(dir) = &pcap_dir {
         network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
@@ -89,15 +93,16 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let (summary, _) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, None))?;
+    let (summary, _) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false)))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
 /// text (None when nothing was sampled); with `pcap_dir`, the captures it asked for are
-/// written there (OSError if they cannot be).
+/// written there (OSError if they cannot be); with `reference`, no fast path is taken (every
+/// cell by events: the same results, more events).
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false))]
 fn run_with_series(
     py: Python<'_>,
     scenario: String,
@@ -105,8 +110,10 @@ fn run_with_series(
     seed: Option<u64>,
     is_text: bool,
     pcap_dir: Option<PathBuf>,
+    reference: bool,
 ) -> PyResult<(String, Option<String>)> {
-    let (summary, series) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, pcap_dir))?;
+    let (summary, series) =
+        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference)))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
