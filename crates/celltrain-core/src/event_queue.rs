@@ -10,7 +10,7 @@
 use crate::time::SimTime;
 
 /// Bits of an entry's tie word that hold the event code.
-const CODE_BITS: u32 = 24;
+pub const CODE_BITS: u32 = 24;
 const CODE_MASK: u64 = (1 << CODE_BITS) - 1;
 
 /// An event as the queue stores it: any value of at most 24 bits.

@@ -58,9 +58,13 @@ pub(crate) enum Event {
     Sample,
 }
 
-/// Event codes: 3 bits of kind, 21 bits of id (2 million components of each kind).
-const KIND_SHIFT: u32 = 21;
+/// Event codes: 4 bits of kind (room for the kinds ABR and GFR will add), 20 bits of id (a
+/// million components of each kind).
+const KIND_SHIFT: u32 = 20;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
+/// Kinds of event (one more per new variant of [`Event`]: `trace_key` and `decode` list them).
+const EVENT_KINDS: u32 = 8;
+const _: () = assert!(EVENT_KINDS <= 1 << (celltrain_core::event_queue::CODE_BITS - KIND_SHIFT), "event kinds fit");
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
 
@@ -81,7 +85,8 @@ impl EventCode for Event {
             4 => Event::TcpWake(ConnId(id)),
             5 => Event::HostSend(NodeId(id)),
             6 => Event::HostRecv(NodeId(id)),
-            _ => Event::Sample,
+            7 => Event::Sample,
+            kind => unreachable!("event kind {kind} was never encoded"),
         }
     }
 }

@@ -221,3 +221,31 @@ fn handed_burst_counts_cells_at_the_transmitters_start_times() {
         }
     }
 }
+
+/// Every kind of event survives the queue's encoding, at the largest id, and its kind is one
+/// the fit check counts.
+#[test]
+fn every_event_kind_round_trips_its_code() {
+    use super::{Event, EVENT_KINDS, MAX_COMPONENTS};
+    use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId};
+    use celltrain_core::EventCode;
+    let id = MAX_COMPONENTS as u32;
+    let events = [
+        Event::PortFree(PortId(id)),
+        Event::PipeHead(PortId(id)),
+        Event::Source(SourceId(id)),
+        Event::OpenWindow,
+        Event::TcpWake(ConnId(id)),
+        Event::HostSend(NodeId(id)),
+        Event::HostRecv(NodeId(id)),
+        Event::Sample,
+    ];
+    let mut kinds: Vec<u32> = events.iter().map(|e| e.trace_key().0).collect();
+    kinds.dedup();
+    assert_eq!(kinds.len() as u32, EVENT_KINDS, "one kind per variant");
+    for e in events {
+        assert!(e.trace_key().0 < EVENT_KINDS);
+        assert!(e.encode() < 1 << celltrain_core::event_queue::CODE_BITS);
+        assert_eq!(Event::decode(e.encode()), e);
+    }
+}
