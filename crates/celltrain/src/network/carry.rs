@@ -16,7 +16,7 @@
 //! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
 
-use super::{Adaptation, FlowKind, Hop, Network};
+use super::{Adaptation, FlowKind, Hop, Network, PortPath};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
@@ -78,7 +78,7 @@ impl Network {
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
             feeder[q.index()] == Feeder::One(from)
-                && port.analytic
+                && port.path == PortPath::Analytic
                 && !port.adapter_rules
                 && port.capture.is_none()
                 && port.packets.is_none()

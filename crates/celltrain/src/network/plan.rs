@@ -15,7 +15,7 @@
 //! - **Burst hand-off**: an on/off source's burst is handed whole to an idle adapter paced at
 //!   the source's rate (`Network::hand_over_burst`).
 
-use super::Network;
+use super::{Network, PortPath};
 
 /// The fast paths a run may take (all by default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,12 +69,15 @@ impl Network {
     pub(super) fn plan(&mut self) {
         let o = self.options;
         for port in &mut self.ports {
-            port.analytic = port.single_fifo && port.packets.is_none() && o.analytic_ports;
-            port.fifo_events = port.single_fifo && port.packets.is_none() && !port.analytic;
+            port.path = match (port.single_fifo && port.packets.is_none(), o.analytic_ports) {
+                (true, true) => PortPath::Analytic,
+                (true, false) => PortPath::FifoEvents,
+                (false, _) => PortPath::Queues,
+            };
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.analytic && !port.adapter_rules && port.capture.is_none();
+            let plain = port.path == PortPath::Analytic && !port.adapter_rules && port.capture.is_none();
             port.paces_only = o.run_admission && plain && !port.carry;
             port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
         }

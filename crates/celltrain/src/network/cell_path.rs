@@ -1,0 +1,225 @@
+//! The path of a cell through the ATM network: it arrives at an output port (an adapter or a
+//! switch port), waits or passes, starts on the wire, crosses the link's pipe, is policed where
+//! it enters its VC's first switch, and reaches the next port of its VC or its destination.
+//! How a port runs — analytic, a FIFO by events, or queues by events — is its plan's
+//! [`PortPath`](super::PortPath).
+
+use super::*;
+
+impl Network {
+    /// When a cell arriving at `now` may start on an adapter whose rules time its cells (an
+    /// analytic port: the transmitter is free at `free_at` once the cells before it have left).
+    #[cold]
+    pub(super) fn adapter_start(port: &mut Port, cell: &Cell, now: SimTime) -> SimTime {
+        let rules = port.rules.as_mut().expect("an adapter with rules");
+        let not_before = rules.not_before(now);
+        rules.start(port.clock.free_at(), not_before, Self::first_of_pdu(cell))
+    }
+
+    /// A PDU's first cell: the one the gap between PDUs applies to.
+    #[inline]
+    pub(super) fn first_of_pdu(cell: &Cell) -> bool {
+        cell.index == 0 && cell.kind == CellKind::Aal5
+    }
+
+    /// A cell arrives at output port `p`, where its VC has `slot`.
+    #[inline]
+    pub(super) fn arrive(&mut self, p: PortId, slot: u32, cell: Cell) {
+        match self.ports[p.index()].path {
+            PortPath::Analytic => self.arrive_analytic(p, slot, cell),
+            PortPath::FifoEvents => self.arrive_fifo(p, slot, cell),
+            PortPath::Queues => self.arrive_queued(p, slot, cell),
+        }
+    }
+
+    /// A cell arrives at an analytic port: it is put on the wire now, at its start time.
+    #[inline]
+    fn arrive_analytic(&mut self, p: PortId, slot: u32, cell: Cell) {
+        let now = self.now;
+        self.release_started(p, now);
+        let port = &mut self.ports[p.index()];
+        let start =
+            if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
+        if port.starts.is_empty() && start == now {
+            match port.queue.pass_through_at(&cell, slot, now) {
+                Ok(()) => self.start_cell(p, cell, now),
+                Err(_) => self.cell_lost(cell),
+            }
+            return;
+        }
+        if port.queue.admit_virtual(&cell, slot, now).is_err() {
+            self.cell_lost(cell);
+            return;
+        }
+        port.starts.push_back(start);
+        self.start_cell(p, cell, start);
+    }
+
+    /// A cell arrives at a port with queues and a scheduler.
+    #[inline]
+    fn arrive_queued(&mut self, p: PortId, slot: u32, cell: Cell) {
+        let now = self.now;
+        // Two transmitters at the same rate round their slot grids independently, so a cell
+        // can arrive up to a picosecond before the next slot of an idle port; it then starts
+        // on that slot without an event (exact to the picosecond, and no queueing decision
+        // can intervene: the port holds nothing else).
+        let port = &mut self.ports[p.index()];
+        let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
+        if !port.free_pending && transmitter_free && port.work_conserving {
+            debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
+            let at = now.max(port.clock.free_at());
+            match port.queue.pass_through_at(&cell, slot, now) {
+                Ok(()) => self.start_cell(p, cell, at),
+                Err(_) => self.cell_lost(cell),
+            }
+            return;
+        }
+        if port.queue.offer(cell, slot, now).is_err() {
+            self.cell_lost(cell);
+            return;
+        }
+        if !port.free_pending {
+            port.free_pending = true;
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+        }
+    }
+
+    /// `cells` cells arrive together at output port `p`, where their VC has `slot` (a frame's
+    /// cells from segmentation): the k-th is `cell_at(k)`. The same as
+    /// `cells` calls of [`arrive`](Self::arrive); on an adapter that only paces (a single FIFO
+    /// with a tail-drop buffer that holds them all, not shaping, captured or carried ahead)
+    /// the admission is done once and the cells go straight onto the wire at their start times.
+    pub(super) fn arrive_run(
+        &mut self,
+        p: PortId,
+        slot: u32,
+        cells: u32,
+        any_clp1: bool,
+        cell_at: impl Fn(u32) -> Cell,
+    ) {
+        let mut k = 0;
+        if self.ports[p.index()].paces_only {
+            // A cell that starts at once passes through (or is refused): the per-cell path.
+            let now = self.now;
+            while k < cells {
+                self.release_started(p, now);
+                let port = &mut self.ports[p.index()];
+                if !port.starts.is_empty() || port.clock.free_at() > now {
+                    break;
+                }
+                self.arrive(p, slot, cell_at(k));
+                k += 1;
+            }
+            let port = &mut self.ports[p.index()];
+            if k < cells && port.queue.admit_virtual_run(slot, cells - k, any_clp1, now) {
+                // Every cell waits for the one before it: each starts when the transmitter is free.
+                self.run_admitted_cells += u64::from(cells - k);
+                self.put_run_on_wire(p, k..cells, true, cell_at);
+                return;
+            }
+        }
+        for j in k..cells {
+            self.arrive(p, slot, cell_at(j));
+        }
+    }
+
+    /// The transmitter of `p` is free: start the next queued cell, if any.
+    pub(super) fn transmit(&mut self, p: PortId) {
+        let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else {
+            self.wait_for_scheduler(p);
+            return;
+        };
+        let at = self.now.max(self.ports[p.index()].clock.free_at());
+        self.start_cell(p, cell, at);
+        let port = &mut self.ports[p.index()];
+        if !port.queue.is_empty() {
+            port.free_pending = true;
+            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+        }
+    }
+
+    /// The scheduler of `p` sent nothing: its queues are empty, or no cell is eligible yet (a
+    /// scheduler that is not work-conserving), and the port tries again when one is.
+    #[cold]
+    pub(super) fn wait_for_scheduler(&mut self, p: PortId) {
+        use celltrain_atm::port::sched::Next;
+        let port = &mut self.ports[p.index()];
+        match port.queue.dequeue(self.now) {
+            Next::Empty => {}
+            Next::NotBefore(t) => {
+                port.free_pending = true;
+                self.queue.schedule(t, Event::PortFree(p));
+            }
+            Next::Cell(_) => unreachable!("the scheduler sends what it refused a moment ago"),
+        }
+    }
+
+    /// Puts `cell` on the wire of `p` at `at` (now, the slot that starts within the rounding
+    /// slack, or an analytic port's computed start) and into the pipe towards the far end.
+    /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace: a duty
+    /// added here must be added there, or excluded by its callers' conditions.)
+    #[inline]
+    pub(super) fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
+        let port = &mut self.ports[p.index()];
+        if cell.end_of_frame && cell.kind == CellKind::Aal5 {
+            if let Some(i) = port.capture {
+                let (packet, from) = (self.frames.get(cell.frame).payload, port.from);
+                self.capture_into(i as usize, &packet, from);
+            }
+        }
+        let port = &mut self.ports[p.index()];
+        self.cell_hops += 1;
+        let end = port.clock.start(at);
+        if port.adapter_rules {
+            port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
+        }
+        let arrival = end + port.delay;
+        if self.may_carry(p, arrival) {
+            self.carry(p, cell, arrival);
+            return;
+        }
+        let port = &mut self.ports[p.index()];
+        if port.pipe.is_empty() {
+            self.queue.schedule(arrival, Event::PipeHead(p));
+        }
+        port.pipe.push_back((arrival, cell));
+    }
+
+    pub(super) fn pipe_head(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        // A carried pipe may have been emptied ahead of its event (see `carry`).
+        if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+            return;
+        }
+        let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
+        if let Some(&(next, _)) = port.pipe.front() {
+            self.queue.schedule(next, Event::PipeHead(p));
+        }
+        self.cross(cell);
+    }
+
+    /// A cell reaches the far end of a link: the next port of its VC, or its destination.
+    pub(super) fn cross(&mut self, mut cell: Cell) {
+        cell.hop += 1;
+        if cell.hop == 1 {
+            let vc = &mut self.vcs[cell.vc.index()];
+            if let Some(policer) = &mut vc.policer {
+                use celltrain_atm::contract::UpcAction;
+                match policer.police(self.now, &mut cell) {
+                    UpcAction::Pass => {}
+                    UpcAction::Tag => vc.stats.cells_tagged += 1,
+                    UpcAction::Discard => {
+                        vc.stats.cells_policed += 1;
+                        self.cell_lost(cell);
+                        return;
+                    }
+                }
+            }
+        }
+        let vc = &self.vcs[cell.vc.index()];
+        match vc.route.get(usize::from(cell.hop)) {
+            Some(&(next, slot)) => self.arrive(next, slot, cell),
+            None => self.receive(cell),
+        }
+    }
+}

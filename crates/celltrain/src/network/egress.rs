@@ -1,0 +1,69 @@
+//! Where a VC ends: cells delivered to the destination adapter's AAL5 reassembly (a lost last
+//! cell merges a frame with the next, and both are lost), cells dropped on the way, and each
+//! frame's fate once its last cell is accounted for.
+
+use super::*;
+
+impl Network {
+    /// A cell reaches its VC's destination adapter.
+    pub(super) fn receive(&mut self, cell: Cell) {
+        let vc = &mut self.vcs[cell.vc.index()];
+        vc.stats.cells_delivered += 1;
+        // Only AAL5 cells are reassembled (an RM cell's turnaround belongs to ABR's end system).
+        if cell.kind != CellKind::Aal5 {
+            return;
+        }
+        let record = self.frames.get(cell.frame);
+        let frame = FrameInfo { cells: record.cells, serial: record.serial };
+        let outcome = match vc.reassembly_timeout {
+            None => vc.reassembler.on_cell(&cell, frame),
+            Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame, self.now, timeout) {
+                Reassembly::TimedOut { then, .. } => {
+                    vc.stats.reassembly_timeouts += 1;
+                    match then {
+                        ReassemblyAfterTimeout::Pending => Reassembly::Pending,
+                        ReassemblyAfterTimeout::Delivered(f) => Reassembly::Delivered(f),
+                        ReassemblyAfterTimeout::Corrupted => Reassembly::Corrupted { cells: 0, frames: 0 },
+                    }
+                }
+                other => other,
+            },
+        };
+        match outcome {
+            Reassembly::Pending | Reassembly::TimedOut { .. } => {}
+            Reassembly::Delivered(frame) => {
+                self.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
+                vc.stats.frames_delivered += 1;
+                let rec = self.frames.get_mut(frame);
+                rec.delivered = true;
+                let mut packet = rec.payload;
+                self.account_cell(cell);
+                // The VC's far end reached: the packet goes on along its route.
+                packet.hop += 1;
+                self.forward(packet);
+                return;
+            }
+            Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
+        }
+        self.account_cell(cell);
+    }
+
+    pub(super) fn cell_lost(&mut self, cell: Cell) {
+        // Drops and frame outcomes are folded too: two policies can produce the same event
+        // timing while losing different cells.
+        self.trace.fold(self.now, TRACE_DROP, cell.vc.0);
+        self.vcs[cell.vc.index()].stats.cells_dropped += 1;
+        if cell.kind == CellKind::Aal5 {
+            self.account_cell(cell);
+        }
+    }
+
+    /// One more cell of an AAL5 frame is dropped or received; settle the frame's fate when
+    /// it was the last.
+    pub(super) fn account_cell(&mut self, cell: Cell) {
+        if let Some((FrameFate::Lost, packet)) = self.frames.account_cell(cell.frame) {
+            self.vcs[cell.vc.index()].stats.frames_lost += 1;
+            self.flows[packet.flow.index()].stats.packets_lost += 1;
+        }
+    }
+}

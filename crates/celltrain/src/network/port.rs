@@ -1,0 +1,132 @@
+//! One direction of a link at the ATM layer: the output port (a host adapter or a switch port),
+//! its transmitter, the pipe of cells in propagation, and, in packet mode, the packet queue
+//! that replaces them.
+
+use super::*;
+
+/// One direction of a link: the output port that serialises onto it and the pipe that
+/// carries cells to the far end (ns-3's device/channel split, htsim's queue/pipe).
+pub struct Port {
+    /// "from->to".
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub line_rate: BitRate,
+    pub delay: SimDuration,
+    /// A host's adapter (segmentation side) rather than a switch port.
+    pub is_nic: bool,
+    pub(crate) clock: TxClock,
+    pub queue: OutputPort,
+    /// Cells in propagation, with their arrival times at the far end (increasing).
+    pub(super) pipe: VecDeque<(SimTime, Cell)>,
+    /// A `PortFree` event is pending.
+    pub(super) free_pending: bool,
+    /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
+    pub(super) single_fifo: bool,
+    /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
+    /// still have to wait for it).
+    pub(super) work_conserving: bool,
+    /// Plan: how the port runs.
+    pub(super) path: PortPath,
+    /// Start times of the cells admitted to an analytic port that have not started yet.
+    pub(super) starts: VecDeque<SimTime>,
+    /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
+    /// it start and whether it is a PDU's first cell.
+    pub(super) waiting: VecDeque<fifo_events::Waiting>,
+    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
+    /// due at another time is stale, overtaken by a departure made before an arrival).
+    pub(super) free_event_at: SimTime,
+    /// Packet mode: the packet FIFO that replaces the cell machinery.
+    pub packets: Option<PacketQueue>,
+    /// Packet mode: packets in propagation, with their arrival times.
+    pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
+    /// Index of the capture recording this link, if any.
+    pub(super) capture: Option<u32>,
+    /// A host adapter's shaping, PDU gap and preventive tagging, when it has any.
+    pub(super) rules: Option<Box<AdapterRules>>,
+    /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
+    pub(super) adapter_rules: bool,
+    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
+    /// carries that source's VC alone, in a buffer no burst can fill.
+    pub(super) may_take_bursts: bool,
+    /// Plan: whole bursts are handed over (see [`Network::hand_over_burst`]).
+    pub(super) burst_handoff: bool,
+    /// Plan: a frame's cells are admitted at once (see [`Network::arrive_run`]).
+    pub(super) paces_only: bool,
+    /// The last burst handed over whole: its cells are not in the buffer; they enter the
+    /// adapter when they start, as the source emits them.
+    pub(super) handed: HandedBurst,
+    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    pub(super) carry: bool,
+}
+
+/// How an ATM output port runs (chosen by the plan, see `plan`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortPath {
+    /// Queues and a scheduler, by `PortFree` events (several queues, or packet mode).
+    Queues,
+    /// A single FIFO run analytically: cells are put on the wire when they arrive, with their
+    /// (future) start times kept until they pass, so the port needs no events.
+    Analytic,
+    /// A single FIFO run by events (the reference for `Analytic`): departures due at an
+    /// instant go before arrivals at that instant, as on an analytic port (`fifo_events`).
+    FifoEvents,
+}
+
+/// An on/off burst handed whole to its adapter (see [`Network::hand_over_burst`]): its k-th
+/// cell starts at `start + ⌈k·424/rate⌉` (k < `cells`), the adapter's own slots from an idle
+/// start; the first `started` have been counted in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HandedBurst {
+    pub(crate) vc: VcId,
+    pub(crate) start: SimTime,
+    pub(crate) rate: BitRate,
+    pub(crate) cells: u32,
+    pub(crate) started: u32,
+}
+
+impl HandedBurst {
+    pub(crate) const NONE: HandedBurst =
+        HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 };
+
+    /// Cells not started yet.
+    pub(super) fn pending(&self) -> u32 {
+        self.cells - self.started
+    }
+
+    /// Counts in the cells that have started by `now` (k·424/rate ≤ now − start, as the slot's
+    /// start is a whole picosecond); returns how many were not counted before.
+    #[inline]
+    pub(super) fn release(&mut self, now: SimTime) -> u32 {
+        if self.started == self.cells || now < self.start {
+            return 0;
+        }
+        let by_now = 1 + self.rate.cell_slots_floor(now.saturating_since(self.start));
+        let started = u32::try_from(by_now.min(u64::from(self.cells))).expect("at most `cells`");
+        let passed = started - self.started;
+        self.started = started;
+        passed
+    }
+}
+
+impl Port {
+    /// Analytic ports: the cells whose start time has come leave the buffer; those of a
+    /// handed-over burst pass through it. Returns how many of the latter started (they are
+    /// sent then: see [`Network::release_started`], which counts them).
+    #[inline]
+    #[must_use]
+    pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
+        let passed = self.handed.release(now);
+        if passed > 0 {
+            self.queue.pass_virtual(passed);
+        }
+        while let Some(&start) = self.starts.front() {
+            if start > now {
+                break;
+            }
+            self.starts.pop_front();
+            self.queue.depart_virtual(start);
+        }
+        passed
+    }
+}

@@ -1,0 +1,141 @@
+//! ATM-layer and UDP sources, and the adapters that take their bursts whole: an on/off
+//! source's burst handed over at once, cells put on the wire as a run, and the release of the
+//! cells whose start time has come.
+
+use super::*;
+
+impl Network {
+    pub(super) fn source_tick(&mut self, s: SourceId) {
+        let now = self.now;
+        let next = match &mut self.sources[s.index()] {
+            Source::Udp(src) => {
+                let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
+                src.sent += 1;
+                let next = src.next_time();
+                let f = &mut self.flows[flow.index()];
+                f.stats.packets_sent += 1;
+                let packet = Packet {
+                    flow,
+                    payload: Payload::Udp { seq },
+                    app_bytes,
+                    ip_bytes: app_bytes + f.header_bytes,
+                    sent_at: now,
+                    route: f.route,
+                    hop: 0,
+                };
+                let route = f.route;
+                self.send(route, packet);
+                next
+            }
+            Source::OnOff(src) => {
+                let flow = src.flow;
+                let Hop::Vc(vc) = self.routes[self.flows[flow.index()].route.index()].hops[0] else {
+                    unreachable!("an on/off route is one VC (checked at build)")
+                };
+                let (first, slot) = self.vcs[vc.index()].route[0];
+                Self::release_in(&mut self.ports, &mut self.vcs, first, now);
+                let port = &self.ports[first.index()];
+                // An idle adapter paced at exactly the source's peak rate starts each cell of a
+                // burst as the source emits it: it may take the whole burst now.
+                let whole_burst = src.at_burst_start()
+                    && port.burst_handoff
+                    && port.starts.is_empty()
+                    && port.handed.pending() == 0
+                    && port.clock.is_idle_at(now)
+                    && port.clock.service_rate() == src.pcr;
+                if whole_burst {
+                    let (cells, next) = src.burst(now);
+                    let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
+                    self.hand_over_burst(first, vc, cells);
+                    next
+                } else {
+                    let next = src.step(now);
+                    self.vcs[vc.index()].stats.cells_sent += 1;
+                    self.arrive(first, slot, Cell::raw(vc));
+                    next
+                }
+            }
+        };
+        if next <= self.end {
+            self.queue.schedule(next, Event::Source(s));
+        }
+    }
+
+    /// An on/off burst of `cells` cells of `vc`, handed whole to its adapter `p` as it starts
+    /// (now): the adapter is idle and serves cells at the source's peak rate, so each cell
+    /// starts as the source emits it and never queues. Each cell is put on the wire at its
+    /// start time now, with no event per cell; it enters the adapter — port `cells_in` and
+    /// `cells_out`, VC `cells_sent` — only when it starts (`release_started`), as the cell the
+    /// source emits then would, so every counter reads as with one source event per cell.
+    pub(super) fn hand_over_burst(&mut self, p: PortId, vc: VcId, cells: u32) {
+        let now = self.now;
+        let cell = Cell::raw(vc);
+        let port = &mut self.ports[p.index()];
+        debug_assert!(port.starts.is_empty() && port.handed.pending() == 0, "a burst handed to a busy adapter");
+        port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
+        if port.carry {
+            for _ in 0..cells {
+                let start = self.ports[p.index()].clock.free_at().max(now);
+                self.start_cell(p, cell, start);
+            }
+            return;
+        }
+        self.put_run_on_wire(p, 0..cells, false, |_| cell);
+    }
+
+    /// Puts cells `cell_at(j)`, j in `run`, on the wire of adapter `p` back to back, each when
+    /// the transmitter is free (from now), into the pipe: what `start_cell` does for each, less
+    /// what such an adapter cannot have (a capture, shaping rules, carrying ahead). `queued`:
+    /// they wait in the buffer until they start (admitted there), so their start times are kept.
+    pub(super) fn put_run_on_wire(
+        &mut self,
+        p: PortId,
+        run: std::ops::Range<u32>,
+        queued: bool,
+        cell_at: impl Fn(u32) -> Cell,
+    ) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
+        let was_empty = port.pipe.is_empty();
+        self.cell_hops += u64::from(run.end - run.start);
+        for j in run {
+            let start = port.clock.free_at().max(now);
+            if queued {
+                port.starts.push_back(start);
+            }
+            let end = port.clock.start(start);
+            port.pipe.push_back((end + port.delay, cell_at(j)));
+        }
+        if was_empty {
+            if let Some(&(head, _)) = port.pipe.front() {
+                self.queue.schedule(head, Event::PipeHead(p));
+            }
+        }
+    }
+
+    /// Port `p` releases the cells that have started by `now`; those of a burst handed over
+    /// to it are sent then.
+    #[inline]
+    pub(super) fn release_started(&mut self, p: PortId, now: SimTime) {
+        Self::release_in(&mut self.ports, &mut self.vcs, p, now);
+    }
+
+    /// [`release_started`](Self::release_started) on the network's ports and VCs, for a caller
+    /// that holds another part of the network (a source).
+    #[inline(always)]
+    pub(super) fn release_in(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
+        let port = &mut ports[p.index()];
+        let passed = port.release_started(now);
+        if passed > 0 {
+            vcs[port.handed.vc.index()].stats.cells_sent += u64::from(passed);
+        }
+    }
+
+    /// Every port releases the cells that have started by `now`.
+    pub(super) fn release_all(&mut self, now: SimTime) {
+        for i in 0..self.ports.len() {
+            self.release_started(PortId::from_index(i), now);
+        }
+    }
+}
