@@ -43,7 +43,7 @@ const HORIZON_PICOS: u64 = 100_000_000; // 100 µs
 /// one for events further ahead (sources' next bursts, timers, the warm-up's end), so that the
 /// many near events sift through a shallow heap. The earliest event is the lesser of the two
 /// roots, so which heap an event is in never changes the order. (Measured and not kept: a 4-ary
-/// heap, and a sorted vector with binary-search insertion; see benches/README.md.)
+/// heap, and a sorted vector with binary-search insertion; see benches/HISTORY.md.)
 pub struct EventQueue<E> {
     near: Vec<Key>,
     far: Vec<Key>,

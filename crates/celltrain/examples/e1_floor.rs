@@ -1,5 +1,5 @@
 //! How fast can E1-mux go with celltrain's event structure? A single-purpose model of it, for
-//! measuring the floor the engine is compared with (benches/README.md), not a simulator.
+//! measuring the floor the engine is compared with (benches/HISTORY.md), not a simulator.
 //!
 //! Same events as the engine: one `Source` event per burst, one `PipeHead` event per cell
 //! crossing an access link, one `PortFree` event per cell that had to wait at the multiplexer.
