@@ -5,7 +5,7 @@
 //! event set grows with the number of components, never with the number of cells.
 
 mod adapter;
-mod builder;
+mod build;
 mod carry;
 mod cell_path;
 mod egress;
@@ -21,7 +21,7 @@ mod tcp;
 #[cfg(test)]
 mod tests;
 
-pub use builder::{
+pub use build::{
     route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
 };
 pub(crate) use event::Event;

@@ -24,8 +24,8 @@ fn two_node_paced(
     let sw2 = b.add_switch("sw2", port).unwrap();
     b.add_link(sw1, sw2, OC3, SimDuration::from_millis(5)).unwrap();
     for i in 1..=n {
-        let s = b.add_host(&format!("src{i}"), builder::DEFAULT_NIC_BUFFER_CELLS).unwrap();
-        let d = b.add_host(&format!("dst{i}"), builder::DEFAULT_NIC_BUFFER_CELLS).unwrap();
+        let s = b.add_host(&format!("src{i}"), build::DEFAULT_NIC_BUFFER_CELLS).unwrap();
+        let d = b.add_host(&format!("dst{i}"), build::DEFAULT_NIC_BUFFER_CELLS).unwrap();
         b.add_link(s, sw1, OC3, SimDuration::from_micros(50)).unwrap();
         b.add_link(sw2, d, OC3, SimDuration::from_micros(50)).unwrap();
         let vc = b

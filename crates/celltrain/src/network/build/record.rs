@@ -1,0 +1,68 @@
+//! The record pass: the bottleneck port, the captures and the series to sample.
+
+use super::*;
+
+pub(super) fn recorder(
+    nb: &NetworkBuilder,
+    topo: &Topology,
+    (flows, routes, vcs): (&[Flow], &[Route], &[Vc]),
+    ports: &[Port],
+    queue: &mut EventQueue<Event>,
+) -> Result<(Option<PortId>, Recorder), BuildError> {
+    let bottleneck = match nb.bottleneck {
+        Some((a, b)) => Some(topo.port_of(a, b)),
+        None => busiest_port(ports, flows, routes, vcs),
+    };
+    let mut spec = RecordSpec {
+        pcap_hosts: nb.record.pcap_hosts.clone(),
+        pcap_ports: nb.record.pcap_links.iter().map(|&(a, b)| topo.port_of(a, b)).collect(),
+        interval: nb.record.interval,
+        ..RecordSpec::default()
+    };
+    for f in flows {
+        let wanted = nb.record.flows.is_empty() || nb.record.flows.contains(&f.name);
+        if let (true, Some((sender, _))) = (wanted, f.conns) {
+            spec.senders.push((sender, f.name.clone()));
+        }
+    }
+    if let Some(missing) = nb.record.flows.iter().find(|n| !flows.iter().any(|f| &f.name == *n && f.conns.is_some())) {
+        return err(format!("record: no TCP flow named '{missing}'"));
+    }
+    spec.ports = if nb.record.ports.is_empty() {
+        bottleneck.into_iter().collect()
+    } else {
+        nb.record.ports.iter().map(|&(a, b)| topo.port_of(a, b)).collect()
+    };
+    // A port's queue is sampled in its own unit: cells, or bytes on a packet link.
+    let queue_columns: Vec<String> = ports
+        .iter()
+        .map(|p| format!("{}.queue_{}", p.name, if p.packets.is_some() { "bytes" } else { "cells" }))
+        .collect();
+    let recorder = Recorder::new(spec, nb.nodes.len(), &queue_columns);
+    if let Some(first) = recorder.first_sample() {
+        queue.schedule(first, Event::Sample);
+    }
+    Ok((bottleneck, recorder))
+}
+
+/// The port crossed by the most packet flows (ties: the slowest, then the first): the default
+/// bottleneck for the theoretical maximum goodput.
+fn busiest_port(ports: &[Port], flows: &[Flow], routes: &[Route], vcs: &[Vc]) -> Option<PortId> {
+    let mut crossing = vec![0usize; ports.len()];
+    for f in flows.iter().filter(|f| f.app_bytes > 0) {
+        for p in route_ports(&routes[f.route.index()], vcs) {
+            crossing[p.index()] += 1;
+        }
+    }
+    let mut best: Option<(usize, std::cmp::Reverse<BitRate>, std::cmp::Reverse<usize>)> = None;
+    for (i, port) in ports.iter().enumerate() {
+        if crossing[i] == 0 {
+            continue;
+        }
+        let key = (crossing[i], std::cmp::Reverse(port.line_rate), std::cmp::Reverse(i));
+        if best.is_none_or(|b| key > b) {
+            best = Some(key);
+        }
+    }
+    best.map(|(_, _, std::cmp::Reverse(i))| PortId::from_index(i))
+}

@@ -1,0 +1,47 @@
+//! The sources pass: UDP and on/off sources, each with its first event and its own random
+//! stream.
+
+use super::*;
+
+pub(super) fn sources(
+    nb: &NetworkBuilder,
+    specs: Vec<(String, SourceSpec)>,
+    (flows, routes, vcs): (&[Flow], &[Route], &[Vc]),
+    (ports, topo): (&[Port], &Topology),
+    queue: &mut EventQueue<Event>,
+) -> Result<Vec<Source>, BuildError> {
+    let mut sources = Vec::with_capacity(specs.len());
+    for (i, (name, spec)) in specs.into_iter().enumerate() {
+        let id = SourceId::from_index(i);
+        let (source, first) = match spec {
+            SourceSpec::Udp { flow, app_bytes, rate, start } => {
+                // Greedy: one datagram per datagram-time of the first hop, at its rate (a
+                // paced rate is given as the first hop's bit rate it fills).
+                let ip_bytes = app_bytes + flows[flow.index()].header_bytes;
+                let (line, wire_bits) = match routes[flows[flow.index()].route.index()].hops[0] {
+                    Hop::Vc(v) => (vcs[v.index()].pcr, aal5::cells_for_ip_datagram(ip_bytes) * CELL_BITS),
+                    Hop::Port(p) => {
+                        let q = ports[p.index()].packets.as_ref().expect("a packet hop has a packet queue");
+                        (topo.ports[p.index()].2, q.wire_bytes(ip_bytes) * 8)
+                    }
+                };
+                let rate = rate.unwrap_or(line);
+                (Source::Udp(UdpSource { flow, app_bytes, wire_bits, rate, start, sent: 0 }), start)
+            }
+            SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start } => {
+                let route = &routes[flows[flow.index()].route.index()];
+                let [Hop::Vc(v)] = route.hops[..] else {
+                    return err(format!("flow '{name}': an on/off cell source needs an ATM path from host to host"));
+                };
+                let vc = &vcs[v.index()];
+                let pcr = pcr.unwrap_or(vc.pcr);
+                let rng = RngStream::derive(nb.seed, &name);
+                let (src, first) = OnOffSource::new(flow, pcr, mean_on, mean_off, rng, start);
+                (Source::OnOff(src), first)
+            }
+        };
+        queue.schedule(first, Event::Source(id));
+        sources.push(source);
+    }
+    Ok(sources)
+}
