@@ -182,55 +182,7 @@ impl Summary {
     pub fn from_network(net: &Network, meta: RunMeta, wall_s: f64) -> Summary {
         let window = net.end.saturating_since(net.warmup);
         let window_s = window.as_secs_f64();
-        let flows: Vec<FlowSummary> = net
-            .flows
-            .iter()
-            .map(|f| {
-                let tcp = f.conns.map(|(sender, _)| {
-                    let c = &net.conns[sender.index()];
-                    let (now, then) = (&lifetime_stats(c), &c.stats_at_window);
-                    let data = now.data_segments_sent - then.data_segments_sent;
-                    let rexmt = now.segments_retransmitted - then.segments_retransmitted;
-                    (
-                        now.segments_sent - then.segments_sent,
-                        rexmt,
-                        ratio(rexmt, data),
-                        now.timeouts - then.timeouts,
-                        now.fast_retransmits - then.fast_retransmits,
-                    )
-                });
-                FlowSummary {
-                    name: f.name.clone(),
-                    kind: f.kind.name().to_string(),
-                    vc: first_vc_name(net, f.route),
-                    goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
-                    packets_sent: f.stats.packets_sent,
-                    packets_delivered: f.stats.packets_delivered,
-                    packets_lost: f.stats.packets_lost,
-                    packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
-                    bytes_delivered: f.stats.bytes_delivered,
-                    segments_sent: tcp.map(|t| t.0),
-                    segments_retransmitted: tcp.map(|t| t.1),
-                    retransmission_ratio: tcp.map(|t| t.2),
-                    timeouts: tcp.map(|t| t.3),
-                    fast_retransmits: tcp.map(|t| t.4),
-                    completion_s: f.stats.completed_at.map(SimTime::as_secs_f64),
-                    transfer_throughput_bps: f
-                        .stats
-                        .completed_at
-                        .map(|t| f.stats.bytes_delivered as f64 * 8.0 / t.as_secs_f64().max(1e-12)),
-                    bursts: tcp.map(|_| f.stats.bursts),
-                    mean_burst_segments: tcp.map(|_| ratio(f.stats.burst_segments, f.stats.bursts)),
-                    mean_idle_s: tcp.map(|_| {
-                        if f.stats.bursts > 1 {
-                            f.stats.idle_ps as f64 / 1e12 / (f.stats.bursts - 1) as f64
-                        } else {
-                            0.0
-                        }
-                    }),
-                }
-            })
-            .collect();
+        let flows: Vec<FlowSummary> = net.flows.iter().map(|f| flow_summary(net, f, window_s)).collect();
         let in_flight = net.vc_cells_in_flight();
         let vcs: Vec<VcSummary> = net
             .vcs
@@ -260,79 +212,9 @@ impl Summary {
                 cells_in_flight_at_end,
             })
             .collect();
-        let ports: Vec<PortSummary> = net
-            .ports
-            .iter()
-            .map(|p| {
-                let s = &p.queue.stats;
-                let slots = p.line_rate.cell_slots_floor(window);
-                let pq = p.packets.as_ref();
-                let packet_utilization =
-                    pq.map(|q| q.stats.wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
-                PortSummary {
-                    name: p.name.clone(),
-                    rate_bps: p.line_rate.as_bps(),
-                    policy: p.queue.policy_name().to_string(),
-                    cells_in: s.cells_in,
-                    cells_out: s.cells_out,
-                    dropped: DropReason::ALL.iter().map(|r| (r.name().to_string(), s.dropped[*r as usize])).collect(),
-                    dropped_total: s.dropped_total(),
-                    queued_at_start: u64::from(s.queued_at_start),
-                    queued_at_end: u64::from(p.queue.occupancy()),
-                    max_queue_cells: u64::from(s.max_queue_cells),
-                    mean_queue_cells: s.mean_queue_cells(net.end, p.queue.occupancy()),
-                    utilization: packet_utilization.unwrap_or_else(|| ratio(s.cells_out, slots)),
-                    packets_in: pq.map(|q| q.stats.packets_in),
-                    packets_out: pq.map(|q| q.stats.packets_out),
-                    packets_dropped: pq.map(|q| q.stats.dropped),
-                    packets_queued_at_start: pq.map(|q| q.stats.queued_at_start),
-                    packets_queued_at_end: pq.map(|q| q.len() as u64),
-                    max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
-                    mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end)),
-                }
-            })
-            .collect();
-        let categories = ServiceCategory::ALL
-            .iter()
-            .filter_map(|&c| {
-                let (sent, dropped, delivered) =
-                    net.vcs.iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
-                        (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
-                    });
-                net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
-                    category: c.name().to_string(),
-                    cells_sent: sent,
-                    cells_dropped: dropped,
-                    clr: ratio(dropped, dropped + delivered),
-                })
-            })
-            .collect();
-        let packet_flows: Vec<&FlowSummary> =
-            flows.iter().zip(&net.flows).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
-        // Summed from +0.0: an empty float sum is −0.0.
-        let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
-        let max_goodput_bps = net.bottleneck.and_then(|b| {
-            let port = &net.ports[b.index()];
-            // Frame format of the first packet flow crossing the bottleneck.
-            let flow = net
-                .flows
-                .iter()
-                .find(|f| f.app_bytes > 0 && route_ports(&net.routes[f.route.index()], &net.vcs).contains(&b))?;
-            let rate = port.line_rate.as_bps() as f64;
-            Some(match net.mode {
-                Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),
-                // Whole IP datagrams on the link: only the IP and transport headers are overhead.
-                Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
-            })
-        });
-        let aggregate = Aggregate {
-            goodput_bps,
-            max_goodput_bps,
-            efficiency: max_goodput_bps.map(|m| goodput_bps / m),
-            fairness_index: (!packet_flows.is_empty())
-                .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
-            bottleneck: net.bottleneck.map(|b| net.ports[b.index()].name.clone()),
-        };
+        let ports: Vec<PortSummary> = net.ports.iter().map(|p| port_summary(net, p, window)).collect();
+        let categories = category_summaries(net);
+        let aggregate = aggregate(net, &flows);
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -356,6 +238,132 @@ impl Summary {
     /// The summary without its wall-clock time, for comparing runs.
     pub fn without_wall_time(&self) -> Summary {
         Summary { wall_s: 0.0, ..self.clone() }
+    }
+}
+
+/// One flow's measures over the window (TCP: its sender's counters).
+fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowSummary {
+    let tcp = f.conns.map(|(sender, _)| {
+        let c = &net.conns[sender.index()];
+        let (now, then) = (&lifetime_stats(c), &c.stats_at_window);
+        let data = now.data_segments_sent - then.data_segments_sent;
+        let rexmt = now.segments_retransmitted - then.segments_retransmitted;
+        (
+            now.segments_sent - then.segments_sent,
+            rexmt,
+            ratio(rexmt, data),
+            now.timeouts - then.timeouts,
+            now.fast_retransmits - then.fast_retransmits,
+        )
+    });
+    FlowSummary {
+        name: f.name.clone(),
+        kind: f.kind.name().to_string(),
+        vc: first_vc_name(net, f.route),
+        goodput_bps: f.stats.bytes_delivered as f64 * 8.0 / window_s,
+        packets_sent: f.stats.packets_sent,
+        packets_delivered: f.stats.packets_delivered,
+        packets_lost: f.stats.packets_lost,
+        packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
+        bytes_delivered: f.stats.bytes_delivered,
+        segments_sent: tcp.map(|t| t.0),
+        segments_retransmitted: tcp.map(|t| t.1),
+        retransmission_ratio: tcp.map(|t| t.2),
+        timeouts: tcp.map(|t| t.3),
+        fast_retransmits: tcp.map(|t| t.4),
+        completion_s: f.stats.completed_at.map(SimTime::as_secs_f64),
+        transfer_throughput_bps: f
+            .stats
+            .completed_at
+            .map(|t| f.stats.bytes_delivered as f64 * 8.0 / t.as_secs_f64().max(1e-12)),
+        bursts: tcp.map(|_| f.stats.bursts),
+        mean_burst_segments: tcp.map(|_| ratio(f.stats.burst_segments, f.stats.bursts)),
+        mean_idle_s: tcp.map(|_| {
+            if f.stats.bursts > 1 {
+                f.stats.idle_ps as f64 / 1e12 / (f.stats.bursts - 1) as f64
+            } else {
+                0.0
+            }
+        }),
+    }
+}
+
+/// One output port's measures over the window.
+fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core::time::SimDuration) -> PortSummary {
+    let window_s = window.as_secs_f64();
+    let s = &p.queue.stats;
+    let slots = p.line_rate.cell_slots_floor(window);
+    let pq = p.packets.as_ref();
+    let packet_utilization = pq.map(|q| q.stats.wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
+    PortSummary {
+        name: p.name.clone(),
+        rate_bps: p.line_rate.as_bps(),
+        policy: p.queue.policy_name().to_string(),
+        cells_in: s.cells_in,
+        cells_out: s.cells_out,
+        dropped: DropReason::ALL.iter().map(|r| (r.name().to_string(), s.dropped[*r as usize])).collect(),
+        dropped_total: s.dropped_total(),
+        queued_at_start: u64::from(s.queued_at_start),
+        queued_at_end: u64::from(p.queue.occupancy()),
+        max_queue_cells: u64::from(s.max_queue_cells),
+        mean_queue_cells: s.mean_queue_cells(net.end, p.queue.occupancy()),
+        utilization: packet_utilization.unwrap_or_else(|| ratio(s.cells_out, slots)),
+        packets_in: pq.map(|q| q.stats.packets_in),
+        packets_out: pq.map(|q| q.stats.packets_out),
+        packets_dropped: pq.map(|q| q.stats.dropped),
+        packets_queued_at_start: pq.map(|q| q.stats.queued_at_start),
+        packets_queued_at_end: pq.map(|q| q.len() as u64),
+        max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
+        mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end)),
+    }
+}
+
+/// Cells sent, dropped and the CLR per service category that has VCs.
+fn category_summaries(net: &Network) -> Vec<CategorySummary> {
+    ServiceCategory::ALL
+        .iter()
+        .filter_map(|&c| {
+            let (sent, dropped, delivered) =
+                net.vcs.iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
+                    (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
+                });
+            net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
+                category: c.name().to_string(),
+                cells_sent: sent,
+                cells_dropped: dropped,
+                clr: ratio(dropped, dropped + delivered),
+            })
+        })
+        .collect()
+}
+
+/// Goodput of the packet flows, against the bottleneck's theoretical maximum, and their fairness.
+fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
+    let packet_flows: Vec<&FlowSummary> =
+        flows.iter().zip(&net.flows).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
+    // Summed from +0.0: an empty float sum is −0.0.
+    let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
+    let max_goodput_bps = net.bottleneck.and_then(|b| {
+        let port = &net.ports[b.index()];
+        // Frame format of the first packet flow crossing the bottleneck.
+        let flow = net
+            .flows
+            .iter()
+            .find(|f| f.app_bytes > 0 && route_ports(&net.routes[f.route.index()], &net.vcs).contains(&b))?;
+        let rate = port.line_rate.as_bps() as f64;
+        Some(match net.mode {
+            Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),
+            // Whole IP datagrams on the link: only the IP and transport headers are overhead.
+            Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
+        })
+    });
+    Aggregate {
+        goodput_bps,
+        max_goodput_bps,
+        efficiency: max_goodput_bps.map(|m| goodput_bps / m),
+        fairness_index: (!packet_flows.is_empty())
+            .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
+        bottleneck: net.bottleneck.map(|b| net.ports[b.index()].name.clone()),
     }
 }
 

@@ -25,6 +25,8 @@ pub struct Compiled {
 /// Where each named host, VC and flow is written, for the errors the builder finds only once
 /// the whole network is known.
 type Places = std::collections::BTreeMap<Subject, ScenarioError>;
+/// Each link's rate, by its ends.
+type LinkRates = Vec<((NodeId, NodeId), BitRate)>;
 
 /// Default switch output buffer (seed 001: 8192 cells).
 const DEFAULT_BUFFER_CELLS: u64 = 8192;
@@ -87,6 +89,30 @@ pub fn compile_source(
     if mode == "packet" {
         b.set_mode(Mode::Packet);
     }
+    read_switches(&root, &loaded, &mut b)?;
+    read_hosts(&root, &loaded, &mut b, &mut places)?;
+    read_routers(&root, &loaded, &mut b)?;
+    let link_rates = read_links(&root, &loaded, &mut b)?;
+    for flow in root.array_of_tables("flow")? {
+        for inst in expand(&flow)? {
+            let v = inst.view(&loaded.source);
+            add_flow(&mut b, &v, inst.index, seed, &link_rates, &mut places)?;
+            v.finish()?;
+        }
+    }
+    read_metrics(&root, &mut b)?;
+    read_record(&root, &mut b)?;
+    root.finish()?;
+    let network = b.build().map_err(|e| match e.1.as_ref().and_then(|subject| places.get(subject)) {
+        Some(at) => ScenarioError { message: e.0, ..at.clone() },
+        None => root.error(e.0),
+    })?;
+    let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
+    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
+}
+
+/// The `[[switch]]` tables.
+fn read_switches(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
     for sw in root.array_of_tables("switch")? {
         for inst in expand(&sw)? {
             let v = inst.view(&loaded.source);
@@ -110,6 +136,16 @@ pub fn compile_source(
             v.finish()?;
         }
     }
+    Ok(())
+}
+
+/// The `[[host]]` tables: adapters, processing times, the adapters' rules.
+fn read_hosts(
+    root: &TableView,
+    loaded: &super::Loaded,
+    b: &mut NetworkBuilder,
+    places: &mut Places,
+) -> Result<(), ScenarioError> {
     for host in root.array_of_tables("host")? {
         for inst in expand(&host)? {
             let v = inst.view(&loaded.source);
@@ -154,6 +190,11 @@ pub fn compile_source(
             v.finish()?;
         }
     }
+    Ok(())
+}
+
+/// The `[[router]]` tables.
+fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
     for router in root.array_of_tables("router")? {
         for inst in expand(&router)? {
             let v = inst.view(&loaded.source);
@@ -175,6 +216,11 @@ pub fn compile_source(
             v.finish()?;
         }
     }
+    Ok(())
+}
+
+/// The `[[link]]` tables; returns each link's rate by its ends.
+fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) -> Result<LinkRates, ScenarioError> {
     let mut link_rates: Vec<((NodeId, NodeId), BitRate)> = Vec::new();
     for link in root.array_of_tables("link")? {
         for inst in expand(&link)? {
@@ -190,21 +236,19 @@ pub fn compile_source(
                 _ => Medium::Packet,
             };
             for (a, c) in pairs(&v, "between")? {
-                let na = node(&b, &v, "between", &a)?;
-                let nc = node(&b, &v, "between", &c)?;
+                let na = node(b, &v, "between", &a)?;
+                let nc = node(b, &v, "between", &c)?;
                 b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.0))?;
                 link_rates.push(((na, nc), rate));
             }
             v.finish()?;
         }
     }
-    for flow in root.array_of_tables("flow")? {
-        for inst in expand(&flow)? {
-            let v = inst.view(&loaded.source);
-            add_flow(&mut b, &v, inst.index, seed, &link_rates, &mut places)?;
-            v.finish()?;
-        }
-    }
+    Ok(link_rates)
+}
+
+/// The `[metrics]` table.
+fn read_metrics(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
     if let Some(m) = root.opt_table("metrics")? {
         if let Some(gap) = m.opt_duration("burst_gap")? {
             if gap.is_zero() {
@@ -216,20 +260,25 @@ pub fn compile_source(
             let [a, c] = pair.as_slice() else {
                 return Err(m.key_error("bottleneck", "expected two node names [from, to]"));
             };
-            let (na, nc) = (node(&b, &m, "bottleneck", a)?, node(&b, &m, "bottleneck", c)?);
+            let (na, nc) = (node(b, &m, "bottleneck", a)?, node(b, &m, "bottleneck", c)?);
             b.set_bottleneck(na, nc).map_err(|e| m.key_error("bottleneck", e.0))?;
         }
     }
+    Ok(())
+}
+
+/// The `[record]` table.
+fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
     if let Some(r) = root.opt_table("record")? {
         let mut req = RecordRequest::default();
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
-            req.pcap_hosts.push(node(&b, &r, "pcap", name)?);
+            req.pcap_hosts.push(node(b, &r, "pcap", name)?);
         }
         for link in r.opt_str_list("pcap_links")?.unwrap_or_default() {
             let Some((a, c)) = link.split_once("->") else {
                 return Err(r.key_error("pcap_links", format!("'{link}': write a link as \"from->to\"")));
             };
-            let (na, nc) = (node(&b, &r, "pcap_links", a.trim())?, node(&b, &r, "pcap_links", c.trim())?);
+            let (na, nc) = (node(b, &r, "pcap_links", a.trim())?, node(b, &r, "pcap_links", c.trim())?);
             b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.0))?;
             req.pcap_links.push((na, nc));
         }
@@ -243,18 +292,12 @@ pub fn compile_source(
                 let Some((a, c)) = p.split_once("->") else {
                     return Err(r.key_error("ports", format!("'{p}': write a port as \"from->to\"")));
                 };
-                req.ports.push((node(&b, &r, "ports", a.trim())?, node(&b, &r, "ports", c.trim())?));
+                req.ports.push((node(b, &r, "ports", a.trim())?, node(b, &r, "ports", c.trim())?));
             }
         }
         b.set_record(req);
     }
-    root.finish()?;
-    let network = b.build().map_err(|e| match e.1.as_ref().and_then(|subject| places.get(subject)) {
-        Some(at) => ScenarioError { message: e.0, ..at.clone() },
-        None => root.error(e.0),
-    })?;
-    let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
-    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
+    Ok(())
 }
 
 fn param_json(v: &ParamValue) -> serde_json::Value {

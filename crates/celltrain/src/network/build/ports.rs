@@ -74,6 +74,13 @@ pub(super) fn ports(
             }
         })
         .collect();
+    adapter_rules(nb, vcs, &mut ports)?;
+    Ok(ports)
+}
+
+/// Each adapter's rules: the PDU gap, shaping and preventive tagging (single-FIFO adapters
+/// only: a cell's start time is then known when it reaches the head of the queue).
+fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<(), BuildError> {
     for port in ports.iter_mut().filter(|p| p.is_nic) {
         let node = &nb.nodes[port.from.index()];
         if let Some(gap) = node.pdu_gap {
@@ -120,10 +127,10 @@ pub(super) fn ports(
             );
         }
     }
-    for port in &mut ports {
+    for port in ports.iter_mut() {
         port.adapter_rules = port.rules.as_ref().is_some_and(|r| r.times_cells());
     }
-    Ok(ports)
+    Ok(())
 }
 
 /// Another sender's cells would queue behind a whole burst instead of between its cells: only
