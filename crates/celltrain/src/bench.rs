@@ -10,7 +10,7 @@ use celltrain_core::units::BitRate;
 /// (hops − 1 switches, no discard policy) at 149.76 Mbit/s, for `seconds` of simulated time.
 pub fn null_pipeline(hops: u32, seconds: f64) -> Result<Network, BuildError> {
     if hops == 0 {
-        return Err(BuildError("the null pipeline needs at least one hop".into(), None));
+        return Err(BuildError::new(crate::network::Field::Path, "the null pipeline needs at least one hop"));
     }
     let duration = SimDuration::from_secs_f64_round(seconds);
     let mut b = NetworkBuilder::new(0, duration, SimDuration::ZERO);

@@ -22,7 +22,8 @@ mod tcp;
 mod tests;
 
 pub use build::{
-    route_ports, BuildError, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec, DEFAULT_NIC_BUFFER_CELLS,
+    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
+    DEFAULT_NIC_BUFFER_CELLS,
 };
 pub(crate) use event::Event;
 #[cfg(test)]

@@ -133,7 +133,7 @@ fn build_errors_are_reported_not_panicked() {
     let mut b = NetworkBuilder::new(1, SimDuration::from_millis(10), SimDuration::ZERO);
     let h1 = b.add_host("h1", 100).unwrap();
     let h2 = b.add_host("h2", 100).unwrap();
-    assert!(b.add_host("h1", 100).unwrap_err().0.contains("duplicate node name 'h1'"));
+    assert!(b.add_host("h1", 100).unwrap_err().message.contains("duplicate node name 'h1'"));
     let e = b
         .add_route(
             VcSpec {
@@ -147,7 +147,7 @@ fn build_errors_are_reported_not_panicked() {
             Adaptation::Aal5,
         )
         .unwrap_err();
-    assert_eq!(e.0, "no link between 'h1' and 'h2'");
+    assert_eq!(e.message, "no link between 'h1' and 'h2'");
     b.add_link(h1, h2, OC3, SimDuration::ZERO).unwrap();
     let e = b
         .add_route(
@@ -163,7 +163,7 @@ fn build_errors_are_reported_not_panicked() {
         )
         .map(|_| ())
         .and_then(|()| b.build().map(|_| ()));
-    assert!(e.unwrap_err().0.contains("exceeds the first link's rate"));
+    assert!(e.unwrap_err().message.contains("exceeds the first link's rate"));
 }
 
 /// Ports keep no table over all the network's VCs: 12 000 VCs over 48 000 ports (a dense
@@ -248,4 +248,50 @@ fn every_event_kind_round_trips_its_code() {
         assert!(e.encode() < 1 << celltrain_core::event_queue::CODE_BITS);
         assert_eq!(Event::decode(e.encode()), e);
     }
+}
+
+/// Each builder call names the field at fault, so the scenario layer can point at its key
+/// without reading the message.
+#[test]
+fn build_errors_name_their_field() {
+    use super::Field;
+    let mut b = NetworkBuilder::new(1, SimDuration::from_millis(10), SimDuration::ZERO);
+    let h = b.add_host("h", 100).unwrap();
+    let d = b.add_host("d", 100).unwrap();
+    assert_eq!(b.add_host("h", 100).unwrap_err().field, Field::Name);
+    assert_eq!(b.add_host("z", 0).unwrap_err().field, Field::Buffer);
+    assert_eq!(b.add_link(h, h, OC3, SimDuration::ZERO).unwrap_err().field, Field::Link);
+    assert_eq!(b.add_link(h, d, BitRate::from_bps(0), SimDuration::ZERO).unwrap_err().field, Field::Link);
+    b.add_link(h, d, OC3, SimDuration::ZERO).unwrap();
+    let spec = |name: &str, pcr: Option<BitRate>| VcSpec {
+        name: name.into(),
+        path: vec![h, d],
+        category: ServiceCategory::Ubr,
+        pcr,
+        contract: None,
+        vc_name: None,
+    };
+    assert_eq!(b.add_route(spec("zero", Some(BitRate::from_bps(0))), Adaptation::Aal5).unwrap_err().field, Field::Pcr);
+    let mut backwards = spec("one-node", None);
+    backwards.path = vec![h];
+    assert_eq!(b.add_route(backwards, Adaptation::Aal5).unwrap_err().field, Field::Path);
+    let r = b.add_route(spec("vc", None), Adaptation::Aal5).unwrap();
+    assert_eq!(b.add_route(spec("vc", None), Adaptation::Aal5).unwrap_err().field, Field::Name);
+    assert_eq!(b.add_udp("u0", r, 0, None, SimTime::ZERO).unwrap_err().field, Field::Datagram);
+    assert_eq!(b.add_udp("u1", r, 100, Some(BitRate::from_bps(0)), SimTime::ZERO).unwrap_err().field, Field::Rate);
+    b.add_udp("u", r, 100, None, SimTime::ZERO).unwrap();
+    assert_eq!(b.add_udp("u", r, 100, None, SimTime::ZERO).unwrap_err().field, Field::Name);
+    let zero = SimDuration::ZERO;
+    assert_eq!(b.add_onoff("o", r, None, zero, zero, SimTime::ZERO).unwrap_err().field, Field::Period);
+    assert_eq!(b.set_bottleneck(d, d).unwrap_err().field, Field::Bottleneck);
+    // An error found at build names its subject: a PCR above the first link's rate.
+    let mut b2 = NetworkBuilder::new(1, SimDuration::from_millis(10), SimDuration::ZERO);
+    let (h, d) = (b2.add_host("h", 100).unwrap(), b2.add_host("d", 100).unwrap());
+    b2.add_link(h, d, OC3, SimDuration::ZERO).unwrap();
+    let fast = VcSpec { pcr: Some(BitRate::from_bps(2 * OC3.as_bps())), ..spec("fast", None) };
+    let fast = VcSpec { path: vec![h, d], ..fast };
+    let r = b2.add_route(fast, Adaptation::Aal5).unwrap();
+    b2.add_udp("f", r, 100, None, SimTime::ZERO).unwrap();
+    let e = b2.build().err().expect("a PCR above the link's rate");
+    assert_eq!((e.subject, e.field), (Some(super::Subject::Vc("fast".into())), Field::Pcr));
 }

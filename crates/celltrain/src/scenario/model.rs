@@ -5,7 +5,9 @@
 
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
-use crate::network::{Adaptation, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec};
+use crate::network::{
+    Adaptation, BuildError, Field, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
+};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
@@ -103,9 +105,9 @@ pub fn compile_source(
     read_metrics(&root, &mut b)?;
     read_record(&root, &mut b)?;
     root.finish()?;
-    let network = b.build().map_err(|e| match e.1.as_ref().and_then(|subject| places.get(subject)) {
-        Some(at) => ScenarioError { message: e.0, ..at.clone() },
-        None => root.error(e.0),
+    let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
+        Some(at) => ScenarioError { message: e.message, ..at.clone() },
+        None => root.error(e.message),
     })?;
     let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
     Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
@@ -127,7 +129,7 @@ fn read_switches(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilde
                 return Err(v.key_error(key, "must be positive"));
             }
             for name in names {
-                let n = b.add_switch(&name, port.clone()).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                let n = b.add_switch(&name, port.clone()).map_err(|e| node_error(&v, e, "buffer"))?;
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
                     b.set_packet_limit(n, bytes, limit_packets);
@@ -168,7 +170,7 @@ fn read_hosts(
             // Likewise "0 s": no PDU-level rate control.
             let pdu_gap = v.opt_duration("pdu_gap")?.filter(|t| !t.is_zero());
             for name in names {
-                let h = b.add_host(&name, nic).map_err(|e| v.key_error(name_key(&v), e.0))?;
+                let h = b.add_host(&name, nic).map_err(|e| node_error(&v, e, "nic_buffer"))?;
                 places.entry(Subject::Host(name.clone())).or_insert_with(|| v.key_error(name_key(&v), ""));
                 b.set_processing(h, send, recv);
                 if let Some(t) = ras {
@@ -211,7 +213,7 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
             }
             for name in names {
                 b.add_router(&name, nic, (bytes.unwrap_or(u64::MAX / 2), packets))
-                    .map_err(|e| v.key_error(name_key(&v), e.0))?;
+                    .map_err(|e| node_error(&v, e, "nic_buffer"))?;
             }
             v.finish()?;
         }
@@ -238,7 +240,7 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
             for (a, c) in pairs(&v, "between")? {
                 let na = node(b, &v, "between", &a)?;
                 let nc = node(b, &v, "between", &c)?;
-                b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.0))?;
+                b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.message))?;
                 link_rates.push(((na, nc), rate));
             }
             v.finish()?;
@@ -261,7 +263,7 @@ fn read_metrics(root: &TableView, b: &mut NetworkBuilder) -> Result<(), Scenario
                 return Err(m.key_error("bottleneck", "expected two node names [from, to]"));
             };
             let (na, nc) = (node(b, &m, "bottleneck", a)?, node(b, &m, "bottleneck", c)?);
-            b.set_bottleneck(na, nc).map_err(|e| m.key_error("bottleneck", e.0))?;
+            b.set_bottleneck(na, nc).map_err(|e| m.key_error("bottleneck", e.message))?;
         }
     }
     Ok(())
@@ -279,7 +281,7 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioE
                 return Err(r.key_error("pcap_links", format!("'{link}': write a link as \"from->to\"")));
             };
             let (na, nc) = (node(b, &r, "pcap_links", a.trim())?, node(b, &r, "pcap_links", c.trim())?);
-            b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.0))?;
+            b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.message))?;
             req.pcap_links.push((na, nc));
         }
         req.interval = r.opt_duration("interval")?;
@@ -306,6 +308,15 @@ fn param_json(v: &ParamValue) -> serde_json::Value {
         ParamValue::Float(f) => serde_json::Value::from(*f),
         ParamValue::Bool(b) => serde_json::Value::from(*b),
         ParamValue::Str(s) => serde_json::Value::from(s.clone()),
+    }
+}
+
+/// A node the builder refused, at the key of the field at fault: its name, or its buffer
+/// (`buffer_key`).
+fn node_error(v: &TableView<'_>, e: BuildError, buffer_key: &str) -> ScenarioError {
+    match e.field {
+        Field::Buffer => v.key_error(buffer_key, e.message),
+        _ => v.key_error(name_key(v), e.message),
     }
 }
 
@@ -501,15 +512,14 @@ fn add_flow(
     let app = v.req_table("app")?;
     let kind = app.req_keyword("kind", &["udp", "onoff", "tcp"])?;
     let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
-    let map_vc_err = |e: crate::network::BuildError| {
-        let key = if e.0.contains("pcr") {
-            "vc"
-        } else if e.0.starts_with("duplicate") {
-            "name"
-        } else {
-            "path"
+    // The builder names the field at fault; here is where the scenario wrote it.
+    let map_vc_err = |e: BuildError| {
+        let key = match e.field {
+            Field::Pcr => "vc",
+            Field::Name => "name",
+            _ => "path",
         };
-        v.key_error(key, e.0)
+        v.key_error(key, e.message)
     };
     let mut rng = RngStream::derive(seed, &format!("{name}/start"));
     let start = app.opt_duration("start")?.unwrap_or(SimDuration::ZERO);
@@ -539,8 +549,8 @@ fn add_flow(
             return Err(app.key_error("files", "give either bytes (one transfer) or files (back-to-back transfers)"));
         }
         b.add_tcp(&name, vc_spec, TcpSpec { config, bytes, write_size, file_bytes, start }).map_err(|e| {
-            if e.0.starts_with("tcp:") {
-                app.error(e.0)
+            if e.field == Field::Tcp {
+                app.error(e.message)
             } else {
                 map_vc_err(e)
             }
@@ -556,7 +566,11 @@ fn add_flow(
             if rate.is_some_and(|r| r.as_bps() == 0) {
                 return Err(app.key_error("rate", "must be positive"));
             }
-            b.add_udp(&name, vc, datagram, rate, start).map_err(|e| app.key_error("datagram", e.0))?;
+            b.add_udp(&name, vc, datagram, rate, start).map_err(|e| match e.field {
+                Field::Name => v.key_error("name", e.message),
+                Field::Rate => app.key_error("rate", e.message),
+                _ => app.key_error("datagram", e.message),
+            })?;
         }
         _ => {
             let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
@@ -565,7 +579,10 @@ fn add_flow(
             }
             let on = app.req_duration("on")?;
             let off = app.req_duration("off")?;
-            b.add_onoff(&name, vc, peak, on, off, start).map_err(|e| app.key_error("on", e.0))?;
+            b.add_onoff(&name, vc, peak, on, off, start).map_err(|e| match e.field {
+                Field::Name => v.key_error("name", e.message),
+                _ => app.key_error("on", e.message),
+            })?;
         }
     }
     Ok(())

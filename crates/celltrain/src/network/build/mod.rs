@@ -12,7 +12,7 @@ use super::{
 };
 use super::{Hop, Route};
 use error::err;
-pub use error::{BuildError, Subject};
+pub use error::{BuildError, Field, Subject};
 use topology::Topology;
 
 mod error;
@@ -206,10 +206,10 @@ impl NetworkBuilder {
 
     fn add_node(&mut self, name: &str, kind: NodeKind, port: PortConfig) -> Result<NodeId, BuildError> {
         if self.node_id(name).is_some() {
-            return err(format!("duplicate node name '{name}'"));
+            return err(Field::Name, format!("duplicate node name '{name}'"));
         }
         if port.buffer_cells == 0 {
-            return err(format!("node '{name}': buffer must be at least 1 cell"));
+            return err(Field::Buffer, format!("node '{name}': buffer must be at least 1 cell"));
         }
         self.node_by_name.insert(name.to_string(), NodeId::from_index(self.nodes.len()));
         self.nodes.push(NodeSpec {
@@ -291,7 +291,7 @@ impl NetworkBuilder {
     /// A TCP connection along `spec_vc.path` (data) and back (acknowledgements, on a VC
     /// named "<name>-ack" with the same category and PCR).
     pub fn add_tcp(&mut self, name: &str, spec_vc: VcSpec, tcp: TcpSpec) -> Result<FlowId, BuildError> {
-        tcp.config.validate().map_err(|e| BuildError(format!("tcp: {e}"), None))?;
+        tcp.config.validate().map_err(|e| BuildError::new(Field::Tcp, format!("tcp: {e}")))?;
         let mut back = spec_vc.clone();
         back.name = format!("{name}-ack");
         back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
@@ -340,20 +340,19 @@ impl NetworkBuilder {
     ) -> Result<(), BuildError> {
         let switch = |n: NodeId| self.nodes[n.index()].kind == NodeKind::Switch;
         if medium.is_packet() && (switch(a) || switch(b)) {
-            return err("a packet link cannot end at an ATM switch (use a router)");
+            return err(Field::Link, "a packet link cannot end at an ATM switch (use a router)");
         }
         if a == b {
-            return err(format!("link from '{}' to itself", self.nodes[a.index()].name));
+            return err(Field::Link, format!("link from '{}' to itself", self.nodes[a.index()].name));
         }
         if rate.as_bps() == 0 {
-            return err("link rate must be positive");
+            return err(Field::Link, "link rate must be positive");
         }
         if self.link_of.contains_key(&(a, b)) {
-            return err(format!(
-                "duplicate link between '{}' and '{}'",
-                self.nodes[a.index()].name,
-                self.nodes[b.index()].name
-            ));
+            return err(
+                Field::Link,
+                format!("duplicate link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name),
+            );
         }
         self.link_of.insert((a, b), self.links.len());
         self.link_of.insert((b, a), self.links.len());
@@ -365,9 +364,10 @@ impl NetworkBuilder {
     pub fn check_link(&self, a: NodeId, b: NodeId) -> Result<(), BuildError> {
         match self.link_between(a, b) {
             Some(_) => Ok(()),
-            None => {
-                err(format!("no link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name))
-            }
+            None => err(
+                Field::Link,
+                format!("no link between '{}' and '{}'", self.nodes[a.index()].name, self.nodes[b.index()].name),
+            ),
         }
     }
 
@@ -382,29 +382,32 @@ impl NetworkBuilder {
     /// every flow between the same two routers (or host and router), named "a->c".
     pub fn add_route(&mut self, spec: VcSpec, adaptation: Adaptation) -> Result<RouteId, BuildError> {
         if self.route_names.contains(&spec.name) {
-            return err(format!("duplicate VC name '{}'", spec.name));
+            return err(Field::Name, format!("duplicate VC name '{}'", spec.name));
         }
         if spec.path.len() < 2 {
-            return err("a path needs at least a source and a destination");
+            return err(Field::Path, "a path needs at least a source and a destination");
         }
         let name = |n: NodeId| self.nodes[n.index()].name.clone();
         let last = spec.path.len() - 1;
         for (i, &n) in spec.path.iter().enumerate() {
             let kind = self.nodes[n.index()].kind;
             if (i == 0 || i == last) && kind != NodeKind::Host {
-                return err(format!("path must start and end at a host; '{}' is not one", name(n)));
+                return err(Field::Path, format!("path must start and end at a host; '{}' is not one", name(n)));
             }
             if i != 0 && i != last && kind == NodeKind::Host {
-                return err(format!("path crosses host '{}'; only switches and routers may be in between", name(n)));
+                return err(
+                    Field::Path,
+                    format!("path crosses host '{}'; only switches and routers may be in between", name(n)),
+                );
             }
         }
         for w in spec.path.windows(2) {
             if self.link_between(w[0], w[1]).is_none() {
-                return err(format!("no link between '{}' and '{}'", name(w[0]), name(w[1])));
+                return err(Field::Link, format!("no link between '{}' and '{}'", name(w[0]), name(w[1])));
             }
         }
         if spec.pcr.is_some_and(|p| p.as_bps() == 0) {
-            return err("pcr must be positive");
+            return err(Field::Pcr, "pcr must be positive");
         }
         self.route_names.insert(spec.name.clone());
         self.routes.push((spec, adaptation));
@@ -420,7 +423,7 @@ impl NetworkBuilder {
         header_bytes: u64,
     ) -> Result<FlowId, BuildError> {
         if !self.flow_names.insert(name.to_string()) {
-            return err(format!("duplicate flow name '{name}'"));
+            return err(Field::Name, format!("duplicate flow name '{name}'"));
         }
         self.flows.push((name.to_string(), kind, route, app_bytes, header_bytes));
         Ok(FlowId::from_index(self.flows.len() - 1))
@@ -438,13 +441,16 @@ impl NetworkBuilder {
     ) -> Result<FlowId, BuildError> {
         let ip_bytes = app_bytes + UDP_HEADER_BYTES + IPV4_HEADER_BYTES;
         if app_bytes == 0 || ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
-            return err(format!(
-                "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
-                aal5::MAX_PAYLOAD_BYTES - 36
-            ));
+            return err(
+                Field::Datagram,
+                format!(
+                    "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
+                    aal5::MAX_PAYLOAD_BYTES - 36
+                ),
+            );
         }
         if rate.is_some_and(|r| r.as_bps() == 0) {
-            return err("rate must be positive");
+            return err(Field::Rate, "rate must be positive");
         }
         let flow = self.add_flow(name, FlowKind::Udp, route, app_bytes, UDP_HEADER_BYTES + IPV4_HEADER_BYTES)?;
         self.sources.push((name.to_string(), SourceSpec::Udp { flow, app_bytes, rate, start }));
@@ -463,7 +469,7 @@ impl NetworkBuilder {
         start: SimTime,
     ) -> Result<FlowId, BuildError> {
         if mean_on.is_zero() || mean_off.is_zero() {
-            return err("on and off periods must be positive");
+            return err(Field::Period, "on and off periods must be positive");
         }
         let flow = self.add_flow(name, FlowKind::OnOff, route, 0, 0)?;
         self.sources.push((name.to_string(), SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start }));
@@ -473,24 +479,24 @@ impl NetworkBuilder {
     /// Names the link whose capacity defines the theoretical maximum goodput.
     pub fn set_bottleneck(&mut self, from: NodeId, to: NodeId) -> Result<(), BuildError> {
         if self.link_between(from, to).is_none() {
-            return err("bottleneck: no such link");
+            return err(Field::Bottleneck, "bottleneck: no such link");
         }
         self.bottleneck = Some((from, to));
         Ok(())
     }
     pub fn build(mut self) -> Result<Network, BuildError> {
         if self.duration.is_zero() {
-            return err("duration must be positive");
+            return err(Field::Duration, "duration must be positive");
         }
         if self.warmup >= self.duration {
-            return err("warmup must be shorter than the duration");
+            return err(Field::Duration, "warmup must be shorter than the duration");
         }
         let specs = std::mem::take(&mut self.sources);
         let nb = &self;
         let topo = Topology::new(nb);
         let (vcs, routes, vcs_on_port) = routing::route(nb, &topo)?;
         if topo.ports.len() > super::MAX_COMPONENTS || specs.len() > super::MAX_COMPONENTS {
-            return err(format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
+            return err(Field::Limit, format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
         }
         let mut ports = ports::ports(nb, &topo, &vcs, &vcs_on_port)?;
         let mut flows: Vec<Flow> = self

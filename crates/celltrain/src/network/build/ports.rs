@@ -85,7 +85,11 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
         let node = &nb.nodes[port.from.index()];
         if let Some(gap) = node.pdu_gap {
             if !port.single_fifo {
-                return Err(BuildError::about(Subject::Host(node.name.clone()), "pdu_gap needs a single-FIFO adapter"));
+                return Err(BuildError::about(
+                    Subject::Host(node.name.clone()),
+                    Field::Adapter,
+                    "pdu_gap needs a single-FIFO adapter",
+                ));
             }
             port.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
         }
@@ -101,30 +105,31 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
         }) else {
             return Err(BuildError::about(
                 Subject::Host(node.name.clone()),
+                Field::Adapter,
                 format!("shapes, but VC '{}' has no traffic contract", vc.name),
             ));
         };
         if !port.single_fifo {
             return Err(BuildError::about(
                 Subject::Host(node.name.clone()),
+                Field::Adapter,
                 "shaping and tagging need a single-FIFO adapter",
             ));
         }
         if node.tagging {
             // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
             let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
-            port.rules.get_or_insert_with(Box::default).tagger = Some(
-                Upc::new(&tagging)
-                    .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("tagging: {e}")))?,
-            );
+            port.rules.get_or_insert_with(Box::default).tagger = Some(Upc::new(&tagging).map_err(|e| {
+                BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("tagging: {e}"))
+            })?);
         }
         if node.shaping {
-            let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX)
-                .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?;
-            port.rules.get_or_insert_with(Box::default).shaper = Some(
-                Shaper::new(config)
-                    .map_err(|e| BuildError::about(Subject::Host(node.name.clone()), format!("shaper: {e}")))?,
-            );
+            let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX).map_err(|e| {
+                BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
+            })?;
+            port.rules.get_or_insert_with(Box::default).shaper = Some(Shaper::new(config).map_err(|e| {
+                BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
+            })?);
         }
     }
     for port in ports.iter_mut() {

@@ -26,7 +26,7 @@ pub(super) fn recorder(
         }
     }
     if let Some(missing) = nb.record.flows.iter().find(|n| !flows.iter().any(|f| &f.name == *n && f.conns.is_some())) {
-        return err(format!("record: no TCP flow named '{missing}'"));
+        return err(Field::Record, format!("record: no TCP flow named '{missing}'"));
     }
     spec.ports = if nb.record.ports.is_empty() {
         bottleneck.into_iter().collect()

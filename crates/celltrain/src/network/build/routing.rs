@@ -46,34 +46,43 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
                 Some(_) => {
                     return Err(BuildError::about(
                         Subject::Vc(vc_name.clone()),
+                        Field::Path,
                         "two flows take different paths between its ends",
                     ))
                 }
                 None => {
                     let ports: Vec<PortId> = nodes.windows(2).map(|w| topo.port_of(w[0], w[1])).collect();
                     if ports.iter().any(|p| topo.ports[p.index()].4.is_packet()) {
-                        return Err(BuildError::about(Subject::Vc(vc_name.clone()), "crosses a packet link"));
+                        return Err(BuildError::about(
+                            Subject::Vc(vc_name.clone()),
+                            Field::Path,
+                            "crosses a packet link",
+                        ));
                     }
                     if ports.len() > usize::from(u8::MAX) {
-                        return Err(BuildError::about(Subject::Vc(vc_name.clone()), "longer than 255 hops"));
+                        return Err(BuildError::about(
+                            Subject::Vc(vc_name.clone()),
+                            Field::Pcr,
+                            "longer than 255 hops",
+                        ));
                     }
                     let first_rate = topo.ports[ports[0].index()].2;
                     let pcr = spec.pcr.unwrap_or(first_rate);
                     if pcr > first_rate {
                         return Err(BuildError::about(
                             Subject::Vc(vc_name.clone()),
+                            Field::Pcr,
                             format!("pcr {pcr} exceeds the first link's rate {first_rate}"),
                         ));
                     }
                     let id = VcId::from_index(vcs.len());
                     // The UPC sits where the VC enters the first switch.
-                    let policer =
-                        match (&spec.contract, nb.nodes[nodes[1].index()].kind) {
-                            (Some(desc), NodeKind::Switch) => Some(Policer::Upc(Upc::new(desc).map_err(|e| {
-                                BuildError::about(Subject::Vc(vc_name.clone()), format!("contract: {e}"))
-                            })?)),
-                            _ => None,
-                        };
+                    let policer = match (&spec.contract, nb.nodes[nodes[1].index()].kind) {
+                        (Some(desc), NodeKind::Switch) => Some(Policer::Upc(Upc::new(desc).map_err(|e| {
+                            BuildError::about(Subject::Vc(vc_name.clone()), Field::Contract, format!("contract: {e}"))
+                        })?)),
+                        _ => None,
+                    };
                     let mut hops = Vec::with_capacity(ports.len());
                     for &p in &ports {
                         let slot = u32::try_from(vcs_on_port[p.index()].len()).expect("VCs per port fit 32 bits");
@@ -102,7 +111,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
             i = k;
         }
         if hops.len() > usize::from(u8::MAX) {
-            return err(format!("route '{}': more than 255 hops", spec.name));
+            return err(Field::Path, format!("route '{}': more than 255 hops", spec.name));
         }
         routes.push(Route { name: spec.name.clone(), hops, src: path[0], dst: path[path.len() - 1] });
     }

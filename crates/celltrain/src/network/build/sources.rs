@@ -31,7 +31,10 @@ pub(super) fn sources(
             SourceSpec::OnOff { flow, pcr, mean_on, mean_off, start } => {
                 let route = &routes[flows[flow.index()].route.index()];
                 let [Hop::Vc(v)] = route.hops[..] else {
-                    return err(format!("flow '{name}': an on/off cell source needs an ATM path from host to host"));
+                    return err(
+                        Field::Path,
+                        format!("flow '{name}': an on/off cell source needs an ATM path from host to host"),
+                    );
                 };
                 let vc = &vcs[v.index()];
                 let pcr = pcr.unwrap_or(vc.pcr);

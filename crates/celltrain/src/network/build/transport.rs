@@ -27,8 +27,7 @@ pub(super) fn check_mtu(
                 .find(|p| topo.ports[p.index()].4 == Medium::Ethernet);
             if let Some(p) = on_ethernet {
                 let (a, b) = (topo.ports[p.index()].0, topo.ports[p.index()].1);
-                return Err(BuildError::about(
-                        Subject::Flow(f.name.clone()),
+                return Err(BuildError::about(Subject::Flow(f.name.clone()), Field::Path,
                         format!(
                             "{bytes}-byte IP packets cross the Ethernet link {}->{} (MTU {ETHERNET_MTU_BYTES} bytes); use a smaller mtu or mss, or medium = \"packet\"",
                             nb.nodes[a.index()].name,
@@ -86,7 +85,7 @@ pub(super) fn connections(
         queue.schedule(spec.start, Event::TcpWake(sender));
     }
     if conns.len() > crate::network::MAX_COMPONENTS {
-        return err(format!("too many TCP connections (at most {})", crate::network::MAX_COMPONENTS / 2));
+        return err(Field::Limit, format!("too many TCP connections (at most {})", crate::network::MAX_COMPONENTS / 2));
     }
     Ok(conns)
 }
