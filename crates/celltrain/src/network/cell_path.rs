@@ -218,7 +218,12 @@ impl Network {
         }
         let vc = &self.vcs[cell.vc.index()];
         match vc.route.get(usize::from(cell.hop)) {
-            Some(&(next, slot)) => self.arrive(next, slot, cell),
+            Some(&(next, slot)) => {
+                if cell.kind == CellKind::Rm {
+                    self.rm_at_port(next, slot, &cell);
+                }
+                self.arrive(next, slot, cell)
+            }
             None => self.receive(cell),
         }
     }

@@ -11,6 +11,7 @@ impl Network {
         vc.stats.cells_delivered += 1;
         // Only AAL5 cells are reassembled (an RM cell's turnaround belongs to ABR's end system).
         if cell.kind != CellKind::Aal5 {
+            self.rm_cell_gone(&cell);
             return;
         }
         let record = self.frames.get(cell.frame);
@@ -53,8 +54,12 @@ impl Network {
         // timing while losing different cells.
         self.trace.fold(self.now, TRACE_DROP, cell.vc.0);
         self.vcs[cell.vc.index()].stats.cells_dropped += 1;
-        if cell.kind == CellKind::Aal5 {
-            self.account_cell(cell);
+        match cell.kind {
+            CellKind::Aal5 => self.account_cell(cell),
+            CellKind::Rm => {
+                self.rm_cell_gone(&cell);
+            }
+            CellKind::Raw => {}
         }
     }
 

@@ -23,6 +23,8 @@ pub(crate) enum Event {
     HostRecv(NodeId),
     /// A time-series sampling instant.
     Sample,
+    /// A port's explicit-rate algorithm ends an averaging interval.
+    RmInterval(PortId),
 }
 
 /// Event codes: 4 bits of kind (room for the kinds ABR and GFR will add), 20 bits of id (a
@@ -30,7 +32,7 @@ pub(crate) enum Event {
 const KIND_SHIFT: u32 = 20;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// Kinds of event (one more per new variant of [`Event`]: `trace_key` and `decode` list them).
-pub(super) const EVENT_KINDS: u32 = 8;
+pub(super) const EVENT_KINDS: u32 = 9;
 const _: () = assert!(EVENT_KINDS <= 1 << (celltrain_core::event_queue::CODE_BITS - KIND_SHIFT), "event kinds fit");
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
@@ -53,6 +55,7 @@ impl EventCode for Event {
             5 => Event::HostSend(NodeId(id)),
             6 => Event::HostRecv(NodeId(id)),
             7 => Event::Sample,
+            8 => Event::RmInterval(PortId(id)),
             kind => unreachable!("event kind {kind} was never encoded"),
         }
     }
@@ -70,6 +73,7 @@ impl Event {
             Event::HostSend(h) => (5, h.0),
             Event::HostRecv(h) => (6, h.0),
             Event::Sample => (7, 0),
+            Event::RmInterval(p) => (8, p.0),
         }
     }
 }

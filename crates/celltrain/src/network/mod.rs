@@ -16,6 +16,7 @@ mod packet_port;
 mod plan;
 mod port;
 mod record;
+mod rm;
 mod sources;
 mod tcp;
 #[cfg(test)]
@@ -255,6 +256,8 @@ pub struct Network {
     window_open: bool,
     /// Cells admitted that way, since the start.
     run_admitted_cells: u64,
+    /// The fields of the RM cells in flight.
+    rm_cells: celltrain_atm::abr::RmArena,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -302,6 +305,7 @@ impl Network {
                 Event::HostSend(h) => self.host_send_done(h),
                 Event::HostRecv(h) => self.host_recv_done(h),
                 Event::Sample => self.sample(),
+                Event::RmInterval(p) => self.rm_interval(p),
             }
             if self.events + self.cell_hops >= next_progress {
                 next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
@@ -388,6 +392,7 @@ impl Network {
         // event of the run, so the source event that would emit a handed-over cell now, or the
         // port-free event that would start a queued one, comes after it.
         self.release_all(SimTime::from_picos(now.as_picos().saturating_sub(1)));
+        self.rm_open_window();
         for port in &mut self.ports {
             port.queue.open_window(now);
             if let Some(q) = &mut port.packets {

@@ -26,6 +26,8 @@ pub struct Port {
     /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
     /// still have to wait for it).
     pub(super) work_conserving: bool,
+    /// A switch port's explicit-rate algorithm (ABR), when it has one.
+    pub(super) er: Option<Box<super::rm::ErPort>>,
     /// Plan: how the port runs.
     pub(super) path: PortPath,
     /// Start times of the cells admitted to an analytic port that have not started yet.

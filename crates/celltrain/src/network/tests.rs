@@ -239,6 +239,7 @@ fn every_event_kind_round_trips_its_code() {
         Event::HostSend(NodeId(id)),
         Event::HostRecv(NodeId(id)),
         Event::Sample,
+        Event::RmInterval(PortId(id)),
     ];
     let mut kinds: Vec<u32> = events.iter().map(|e| e.trace_key().0).collect();
     kinds.dedup();
@@ -294,4 +295,37 @@ fn build_errors_name_their_field() {
     b2.add_udp("f", r, 100, None, SimTime::ZERO).unwrap();
     let e = b2.build().err().expect("a PCR above the link's rate");
     assert_eq!((e.subject, e.field), (Some(super::Subject::Vc("fast".into())), Field::Pcr));
+}
+
+/// RM cells cross the network like the cells of their VC and release their records when they
+/// leave it; a port with an explicit-rate algorithm gets one interval event per interval and
+/// nothing else changes.
+#[test]
+fn rm_cells_cross_and_intervals_tick() {
+    use celltrain_atm::abr::{AbrRate, ExplicitRate, RmCell};
+    let run = |er: bool, rm_cells: usize| {
+        let mut net = two_node(2, DiscardConfig::TailDrop, 0, 10);
+        let trunk = net.ports.iter().position(|p| p.name == "sw1->sw2").map(PortId::from_index).unwrap();
+        if er {
+            net.set_explicit_rate(trunk, ExplicitRate::None, SimDuration::from_millis(1));
+        }
+        let rm = RmCell::forward(AbrRate::from_cells_per_sec(1e5), AbrRate::from_cells_per_sec(1e4), AbrRate::ZERO);
+        for _ in 0..rm_cells {
+            net.send_rm_cell(VcId(0), rm);
+        }
+        assert_eq!(net.rm_cells_in_flight(), rm_cells);
+        net.run(&mut |_| {});
+        assert!(net.explicit_rate(trunk).is_some() == er);
+        net
+    };
+    let (plain, ticking) = (run(false, 0), run(true, 0));
+    assert_eq!(ticking.events(), plain.events() + 10, "one interval event a millisecond for 10 ms");
+    let with_rm = run(true, 3);
+    assert_eq!(with_rm.rm_cells_in_flight(), 0, "delivered or dropped, every RM record is released");
+    let (a, b) = (&plain.vcs[0].stats, &with_rm.vcs[0].stats);
+    // Sent before the window opened (at 0), the RM cells count as in flight at its start.
+    assert_eq!(b.cells_sent + b.cells_in_flight_at_start, a.cells_sent + a.cells_in_flight_at_start + 3);
+    // Every cell, the RM cells included, is delivered, dropped or still in flight.
+    let end = with_rm.vc_cells_in_flight()[0];
+    assert_eq!(b.cells_sent + b.cells_in_flight_at_start, b.cells_delivered + b.cells_dropped + end);
 }

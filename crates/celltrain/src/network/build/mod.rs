@@ -548,6 +548,7 @@ impl NetworkBuilder {
             carry_before: SimTime::ZERO,
             window_open: false,
             run_admitted_cells: 0,
+            rm_cells: Default::default(),
         };
         network.plan();
         Ok(network)

@@ -46,6 +46,7 @@ pub(super) fn ports(
                 free_pending: false,
                 single_fifo: queue.is_single_fifo(),
                 path: crate::network::PortPath::Queues,
+                er: None,
                 starts: VecDeque::new(),
                 waiting: VecDeque::new(),
                 free_event_at: SimTime::ZERO,
