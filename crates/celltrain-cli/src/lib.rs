@@ -223,13 +223,13 @@ fn execute(command: Command) -> Result<(), Failure> {
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             if let Some(dir) = &out {
                 compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
-            } else if !compiled.network.recorder.spec.pcap_hosts.is_empty() {
+            } else if !compiled.network.recorder().spec.pcap_hosts.is_empty() {
                 eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
             }
             let (summary, mut network) = run_compiled(compiled, !quiet);
             if let Some(dir) = &out {
                 network.finish_output().map_err(|e| io_err(dir, e))?;
-                output::write_results(dir, &summary, network.recorder.series.as_ref()).map_err(|e| io_err(dir, e))?;
+                output::write_results(dir, &summary, network.recorder().series.as_ref()).map_err(|e| io_err(dir, e))?;
             }
             if json {
                 outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"))?;
@@ -246,10 +246,10 @@ fn execute(command: Command) -> Result<(), Failure> {
             outln!(
                 "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
                 scenario.scenario,
-                compiled.network.nodes.len(),
-                compiled.network.ports.len(),
-                compiled.network.vcs.len(),
-                compiled.network.flows.len()
+                compiled.network.nodes().len(),
+                compiled.network.ports().len(),
+                compiled.network.vcs().len(),
+                compiled.network.flows().len()
             )?;
             Ok(())
         }
@@ -384,8 +384,10 @@ fn bench(
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();
         if best.is_none_or(|(w, ..)| wall < w) {
-            let bottleneck_packets =
-                network.bottleneck.and_then(|p| network.ports[p.index()].packets.as_ref()).map(|q| q.stats.packets_out);
+            let bottleneck_packets = network
+                .bottleneck()
+                .and_then(|p| network.ports()[p.index()].packets.as_ref())
+                .map(|q| q.stats.packets_out);
             best = Some((wall, network.cell_hops(), network.packet_hops(), network.events(), bottleneck_packets));
         }
     }

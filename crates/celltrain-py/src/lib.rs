@@ -72,7 +72,7 @@ fn compile_and_run(
         network.finish_output().map_err(|e| capture_error(dir, e))?;
     }
     let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
-    let series = network.recorder.series.as_ref().map(report::series_csv);
+    let series = network.recorder().series.as_ref().map(report::series_csv);
     Ok((summary, series))
 }
 

@@ -22,11 +22,11 @@ pub fn jain_index(xs: &[f64]) -> f64 {
 
 /// The name of the first VC of a route ("-" for a route of packet links only).
 fn first_vc_name(net: &Network, route: RouteId) -> String {
-    net.routes[route.index()]
+    net.routes()[route.index()]
         .hops
         .iter()
         .find_map(|h| match *h {
-            Hop::Vc(v) => Some(net.vcs[v.index()].name.clone()),
+            Hop::Vc(v) => Some(net.vcs()[v.index()].name.clone()),
             Hop::Port(_) => None,
         })
         .unwrap_or_else(|| "-".to_string())
@@ -180,12 +180,12 @@ pub struct RunMeta {
 impl Summary {
     /// Summarises a finished run over its measurement window.
     pub fn from_network(net: &Network, meta: RunMeta, wall_s: f64) -> Summary {
-        let window = net.end.saturating_since(net.warmup);
+        let window = net.end().saturating_since(net.warmup());
         let window_s = window.as_secs_f64();
-        let flows: Vec<FlowSummary> = net.flows.iter().map(|f| flow_summary(net, f, window_s)).collect();
+        let flows: Vec<FlowSummary> = net.flows().iter().map(|f| flow_summary(net, f, window_s)).collect();
         let in_flight = net.vc_cells_in_flight();
         let vcs: Vec<VcSummary> = net
-            .vcs
+            .vcs()
             .iter()
             .zip(in_flight)
             .map(|(v, cells_in_flight_at_end)| VcSummary {
@@ -212,7 +212,7 @@ impl Summary {
                 cells_in_flight_at_end,
             })
             .collect();
-        let ports: Vec<PortSummary> = net.ports.iter().map(|p| port_summary(net, p, window)).collect();
+        let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
         Summary {
@@ -221,14 +221,14 @@ impl Summary {
             version: crate::VERSION.to_string(),
             seed: meta.seed,
             params: meta.params,
-            duration_s: net.end.as_secs_f64(),
-            warmup_s: net.warmup.as_secs_f64(),
+            duration_s: net.end().as_secs_f64(),
+            warmup_s: net.warmup().as_secs_f64(),
             aggregate,
             flows,
             vcs,
             ports,
             categories,
-            mode: if net.mode == Mode::Packet { "packet" } else { "cell" }.to_string(),
+            mode: if net.mode() == Mode::Packet { "packet" } else { "cell" }.to_string(),
             events: net.events(),
             wall_s,
             trace_hash: format!("{:016x}", net.trace_hash()),
@@ -244,7 +244,7 @@ impl Summary {
 /// One flow's measures over the window (TCP: its sender's counters).
 fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowSummary {
     let tcp = f.conns.map(|(sender, _)| {
-        let c = &net.conns[sender.index()];
+        let c = &net.conns()[sender.index()];
         let (now, then) = (&lifetime_stats(c), &c.stats_at_window);
         let data = now.data_segments_sent - then.data_segments_sent;
         let rexmt = now.segments_retransmitted - then.segments_retransmitted;
@@ -306,7 +306,7 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         queued_at_start: u64::from(s.queued_at_start),
         queued_at_end: u64::from(p.queue.occupancy()),
         max_queue_cells: u64::from(s.max_queue_cells),
-        mean_queue_cells: s.mean_queue_cells(net.end, p.queue.occupancy()),
+        mean_queue_cells: s.mean_queue_cells(net.end(), p.queue.occupancy()),
         utilization: packet_utilization.unwrap_or_else(|| ratio(s.cells_out, slots)),
         packets_in: pq.map(|q| q.stats.packets_in),
         packets_out: pq.map(|q| q.stats.packets_out),
@@ -314,7 +314,7 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         packets_queued_at_start: pq.map(|q| q.stats.queued_at_start),
         packets_queued_at_end: pq.map(|q| q.len() as u64),
         max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
-        mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end)),
+        mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end())),
     }
 }
 
@@ -324,10 +324,10 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
         .iter()
         .filter_map(|&c| {
             let (sent, dropped, delivered) =
-                net.vcs.iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
+                net.vcs().iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
                     (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
                 });
-            net.vcs.iter().any(|v| v.category == c).then(|| CategorySummary {
+            net.vcs().iter().any(|v| v.category == c).then(|| CategorySummary {
                 category: c.name().to_string(),
                 cells_sent: sent,
                 cells_dropped: dropped,
@@ -340,18 +340,18 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
 /// Goodput of the packet flows, against the bottleneck's theoretical maximum, and their fairness.
 fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
     let packet_flows: Vec<&FlowSummary> =
-        flows.iter().zip(&net.flows).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
+        flows.iter().zip(net.flows()).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
     // Summed from +0.0: an empty float sum is −0.0.
     let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
-    let max_goodput_bps = net.bottleneck.and_then(|b| {
-        let port = &net.ports[b.index()];
+    let max_goodput_bps = net.bottleneck().and_then(|b| {
+        let port = &net.ports()[b.index()];
         // Frame format of the first packet flow crossing the bottleneck.
         let flow = net
-            .flows
+            .flows()
             .iter()
-            .find(|f| f.app_bytes > 0 && route_ports(&net.routes[f.route.index()], &net.vcs).contains(&b))?;
+            .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))?;
         let rate = port.line_rate.as_bps() as f64;
-        Some(match net.mode {
+        Some(match net.mode() {
             Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),
             // Whole IP datagrams on the link: only the IP and transport headers are overhead.
             Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
@@ -363,7 +363,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         efficiency: max_goodput_bps.map(|m| goodput_bps / m),
         fairness_index: (!packet_flows.is_empty())
             .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
-        bottleneck: net.bottleneck.map(|b| net.ports[b.index()].name.clone()),
+        bottleneck: net.bottleneck().map(|b| net.ports()[b.index()].name.clone()),
     }
 }
 

@@ -137,7 +137,7 @@ struct Stretch {
 }
 
 fn segments(net: &Network) -> u64 {
-    net.conns.iter().map(|c| c.endpoint.stats().segments_sent).sum()
+    net.conns().iter().map(|c| c.endpoint.stats().segments_sent).sum()
 }
 
 /// Compiles built-in `name` with `sets`, runs it to `pause_at` seconds (past its warm-up), then
@@ -145,7 +145,7 @@ fn segments(net: &Network) -> u64 {
 fn measure(name: &str, sets: &[(&str, &str)], pause_at: f64) -> Stretch {
     let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let mut net = compile(name, &overrides, None).unwrap_or_else(|e| panic!("{name}: {e}")).network;
-    assert!(pause_at >= net.warmup.as_secs_f64(), "{name}: pause inside the warm-up");
+    assert!(pause_at >= net.warmup().as_secs_f64(), "{name}: pause inside the warm-up");
     run_until(&mut net, pause_at);
     let (from, hops, events, segs) = (net.now().as_secs_f64(), net.cell_hops(), net.events(), segments(&net));
     let ((), allocs, bytes) = counting(|| net.run(&mut |_| {}));

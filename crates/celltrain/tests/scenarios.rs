@@ -114,8 +114,13 @@ fn a1_tcp_fills_the_pipe_with_a_20_segment_window() {
 #[test]
 fn tcp_delivers_exactly_what_was_written_despite_losses() {
     for variant in ["tahoe", "reno", "newreno", "sack", "lite"] {
-        let c = compile(
-            "A5-tcp",
+        // Every transfer bounded: 3 MB per connection.
+        let text = celltrain::builtin::find("A5-tcp")
+            .unwrap()
+            .text
+            .replace("app = { kind = \"tcp\",", "app = { kind = \"tcp\", bytes = \"3 MB\",");
+        let c = celltrain::scenario::compile_source(
+            celltrain::scenario::Source::new("A5-tcp-3MB.toml", text),
             &[
                 ("n_sources".into(), "4".into()),
                 ("buffer".into(), "600 cells".into()),
@@ -128,12 +133,6 @@ fn tcp_delivers_exactly_what_was_written_despite_losses() {
         )
         .unwrap();
         let mut net = c.network;
-        // Bound every transfer: 3 MB per connection.
-        for conn in &mut net.conns {
-            if let celltrain::network::App::Bulk { remaining, .. } = &mut conn.app {
-                *remaining = Some(3_000_000);
-            }
-        }
         net.run(&mut |_| {});
         let s = Summary::from_network(&net, c.meta, 0.0);
         assert_invariants(&s);
@@ -142,7 +141,7 @@ fn tcp_delivers_exactly_what_was_written_despite_losses() {
         for f in &s.flows {
             assert_eq!(f.bytes_delivered, 3_000_000, "{variant}: {} delivered {}", f.name, f.bytes_delivered);
         }
-        for conn in &net.conns {
+        for conn in net.conns() {
             assert!(!conn.endpoint.stats().aborted, "{variant}: a connection gave up");
         }
     }
@@ -345,7 +344,7 @@ delay = "10 us"
             net.run(&mut |_| {});
             let s = Summary::from_network(&net, c.meta, 0.0);
             assert_invariants(&s);
-            (s, net.recorder.series.take())
+            (s, net.take_series())
         };
         let ((whole, whole_series), (mut by_cell, by_cell_series)) =
             (outcome("1048576 cells"), outcome("1048575 cells"));
@@ -524,7 +523,7 @@ ports = ["sw2->dst"]
         let mut net = compile_source(Source::new("carried-queue.toml", text.to_string()), &[], None).unwrap().network;
         net.set_carry_ahead(carry);
         net.run(&mut |_| {});
-        (net.recorder.series.take().unwrap(), net.events())
+        (net.take_series().unwrap(), net.events())
     };
     let ((by_events, events), (ahead, fewer)) = (series(false), series(true));
     assert!(3 * fewer < 2 * events, "sw2 and its link are carried: {fewer} events of {events}");
@@ -636,9 +635,9 @@ fn back_to_back_files_on_new_connections() {
     net.run(&mut |_| {});
     let s = Summary::from_network(&net, c.meta, 0.0);
     assert_invariants(&s);
-    for (flow, summary) in net.flows.iter().zip(&s.flows) {
+    for (flow, summary) in net.flows().iter().zip(&s.flows) {
         let (sender, _) = flow.conns.unwrap();
-        let App::Files { files_done, remaining, .. } = net.conns[sender.index()].app else { panic!("files app") };
+        let App::Files { files_done, remaining, .. } = net.conns()[sender.index()].app else { panic!("files app") };
         assert!(files_done >= 3, "{}: only {files_done} files done", flow.name);
         // Delivered: every finished file plus part of the current one, never more.
         let current = 1_000_000 - remaining;
@@ -943,7 +942,7 @@ ports = ["src1->sw", "sw->dst"]
                 net.set_run_admission(runs);
                 net.run(&mut |_| {});
                 let admitted = net.run_admitted_cells();
-                let (hops, series) = (net.cell_hops(), net.recorder.series.take());
+                let (hops, series) = (net.cell_hops(), net.take_series());
                 (Summary::from_network(&net, c.meta, 0.0), admitted, hops, series)
             };
             let ((alone, none, hops_alone, series_alone), (together, admitted, hops, series)) =

@@ -220,22 +220,22 @@ impl Progress {
 
 /// A network ready to run (built by [`NetworkBuilder`]).
 pub struct Network {
-    pub mode: Mode,
-    pub nodes: Vec<Node>,
-    pub ports: Vec<Port>,
-    pub vcs: Vec<Vc>,
-    pub routes: Vec<Route>,
-    pub flows: Vec<Flow>,
+    mode: Mode,
+    nodes: Vec<Node>,
+    ports: Vec<Port>,
+    vcs: Vec<Vc>,
+    routes: Vec<Route>,
+    flows: Vec<Flow>,
     pub(crate) sources: Vec<Source>,
     /// TCP endpoints, two per TCP flow.
-    pub conns: Vec<TcpConn>,
+    conns: Vec<TcpConn>,
     /// Packet processing of each node (used by hosts), indexed by node.
-    pub hosts: Vec<HostCpu>,
+    hosts: Vec<HostCpu>,
     frames: FrameArena<Packet>,
     queue: EventQueue<Event>,
     now: SimTime,
-    pub warmup: SimTime,
-    pub end: SimTime,
+    warmup: SimTime,
+    end: SimTime,
     trace: TraceHash,
     events: u64,
     /// Cells put on a link, summed over links, since the start (not reset at warm-up).
@@ -243,11 +243,11 @@ pub struct Network {
     /// Packet mode: packets put on a link, summed over links, since the start.
     packet_hops: u64,
     /// The port whose capacity defines the theoretical maximum goodput.
-    pub bottleneck: Option<PortId>,
+    bottleneck: Option<PortId>,
     /// A TCP sender's silence longer than this ends a burst of segments.
-    pub burst_gap: SimDuration,
+    burst_gap: SimDuration,
     /// Captures and time series.
-    pub recorder: Recorder,
+    recorder: Recorder,
     /// The fast paths the run may take (see `plan`).
     options: SimOptions,
     /// Cells arriving before this instant may be carried ahead.
@@ -316,6 +316,51 @@ impl Network {
         let end = self.end;
         self.release_all(end);
         progress(Progress { now: self.end, end: self.end, events: self.events });
+    }
+
+    /// Whether the network carries cells or packets.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    /// The output ports, one per direction of each link.
+    pub fn ports(&self) -> &[Port] {
+        &self.ports
+    }
+    pub fn vcs(&self) -> &[Vc] {
+        &self.vcs
+    }
+    pub fn routes(&self) -> &[Route] {
+        &self.routes
+    }
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
+    }
+    /// TCP endpoints, two per TCP flow (the sender, then the sink).
+    pub fn conns(&self) -> &[TcpConn] {
+        &self.conns
+    }
+    /// When the measurement window opens.
+    pub fn warmup(&self) -> SimTime {
+        self.warmup
+    }
+    /// When the run ends.
+    pub fn end(&self) -> SimTime {
+        self.end
+    }
+    /// The port whose capacity defines the theoretical maximum goodput.
+    pub fn bottleneck(&self) -> Option<PortId> {
+        self.bottleneck
+    }
+    /// Captures and time series.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+    /// The sampled time series, taken out of the network (None when nothing was sampled).
+    pub fn take_series(&mut self) -> Option<crate::trace::TimeSeries> {
+        self.recorder.series.take()
     }
 
     pub fn now(&self) -> SimTime {

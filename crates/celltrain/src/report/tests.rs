@@ -36,7 +36,7 @@ ports = ["h1->sw1"]
     let compiled = compile_source(Source::new("report-test.toml", text.to_string()), &[], None).expect("compiles");
     let mut net = compiled.network;
     net.run(&mut |_| {});
-    let series = net.recorder.series.as_ref().map(series_csv);
+    let series = net.recorder().series.as_ref().map(series_csv);
     (Summary::from_network(&net, compiled.meta, 0.0), series)
 }
 
