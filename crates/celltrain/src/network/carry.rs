@@ -29,7 +29,7 @@ impl Network {
     pub(super) fn plan_carry(&mut self) {
         let n = self.ports.len();
         for port in &mut self.ports {
-            port.link.carry = false;
+            port.carry = false;
         }
         if !self.options.carry_ahead {
             return;
@@ -79,7 +79,7 @@ impl Network {
             let port = &ports[q.index()];
             feeder[q.index()] == Feeder::One(from)
                 && port.path == PortPath::Analytic
-                && !port.adapter.times_cells
+                && !port.adapter_rules
                 && port.capture.is_none()
                 && port.packets.is_none()
         };
@@ -115,7 +115,7 @@ impl Network {
         }
         for (i, port) in self.ports.iter_mut().enumerate() {
             // (Packet ports are on no VC's route, so never used.)
-            port.link.carry = carry[i] && used[i];
+            port.carry = carry[i] && used[i];
         }
     }
 
@@ -135,13 +135,13 @@ impl Network {
     /// Whether a cell put on the wire of `p`, arriving at `arrival`, may be carried now.
     #[inline]
     pub(super) fn may_carry(&self, p: PortId, arrival: SimTime) -> bool {
-        self.ports[p.index()].link.carry && arrival < self.carry_before
+        self.ports[p.index()].carry && arrival < self.carry_before
     }
 
     /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe
     /// (they arrive no later, and were held back by an earlier bound) go first.
     pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if !self.ports[p.index()].link.cells.is_empty() {
+        if !self.ports[p.index()].pipe.is_empty() {
             self.carry_pipe(p);
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
@@ -172,7 +172,7 @@ impl Network {
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
         let now = self.now;
-        while let Some((arrival, cell)) = self.ports[p.index()].link.cells.pop_front() {
+        while let Some((arrival, cell)) = self.ports[p.index()].pipe.pop_front() {
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
             self.cross_at(p, cell, arrival);
         }

@@ -11,7 +11,7 @@ impl Network {
     /// analytic port: the transmitter is free at `free_at` once the cells before it have left).
     #[cold]
     pub(super) fn adapter_start(port: &mut Port, cell: &Cell, now: SimTime) -> SimTime {
-        let rules = port.adapter.rules.as_mut().expect("an adapter with rules");
+        let rules = port.rules.as_mut().expect("an adapter with rules");
         let not_before = rules.not_before(now);
         rules.start(port.clock.free_at(), not_before, Self::first_of_pdu(cell))
     }
@@ -38,12 +38,9 @@ impl Network {
         let now = self.now;
         self.release_started(p, now);
         let port = &mut self.ports[p.index()];
-        let start = if port.adapter.times_cells {
-            Self::adapter_start(port, &cell, now)
-        } else {
-            port.clock.free_at().max(now)
-        };
-        if port.fifo.starts.is_empty() && start == now {
+        let start =
+            if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
+        if port.starts.is_empty() && start == now {
             match port.queue.pass_through_at(&cell, slot, now) {
                 Ok(()) => self.start_cell(p, cell, now),
                 Err(_) => self.cell_lost(cell),
@@ -54,7 +51,7 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        port.fifo.starts.push_back(start);
+        port.starts.push_back(start);
         self.start_cell(p, cell, start);
     }
 
@@ -101,13 +98,13 @@ impl Network {
         cell_at: impl Fn(u32) -> Cell,
     ) {
         let mut k = 0;
-        if self.ports[p.index()].adapter.paces_only {
+        if self.ports[p.index()].paces_only {
             // A cell that starts at once passes through (or is refused): the per-cell path.
             let now = self.now;
             while k < cells {
                 self.release_started(p, now);
                 let port = &mut self.ports[p.index()];
-                if !port.fifo.starts.is_empty() || port.clock.free_at() > now {
+                if !port.starts.is_empty() || port.clock.free_at() > now {
                     break;
                 }
                 self.arrive(p, slot, cell_at(k));
@@ -173,8 +170,8 @@ impl Network {
         let port = &mut self.ports[p.index()];
         self.cell_hops += 1;
         let end = port.clock.start(at);
-        if port.adapter.times_cells {
-            port.adapter.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
+        if port.adapter_rules {
+            port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
         let arrival = end + port.delay;
         if self.may_carry(p, arrival) {
@@ -182,20 +179,20 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
-        if port.link.cells.is_empty() {
+        if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
-        port.link.cells.push_back((arrival, cell));
+        port.pipe.push_back((arrival, cell));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if port.link.cells.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+        if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
             return;
         }
-        let (_, cell) = port.link.cells.pop_front().expect("pipe head checked");
-        if let Some(&(next, _)) = port.link.cells.front() {
+        let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
+        if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         }
         self.cross(cell);

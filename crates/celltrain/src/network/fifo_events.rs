@@ -26,14 +26,14 @@ impl Network {
     pub(super) fn arrive_fifo(&mut self, p: PortId, slot: u32, cell: Cell) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        if port.free_pending && port.fifo.free_event_at <= now {
+        if port.free_pending && port.free_event_at <= now {
             port.free_pending = false;
             self.transmit_fifo(p);
         }
         let port = &mut self.ports[p.index()];
         let waiting = Waiting {
-            not_before: match &mut port.adapter.rules {
-                Some(rules) if port.adapter.times_cells => rules.not_before(now),
+            not_before: match &mut port.rules {
+                Some(rules) if port.adapter_rules => rules.not_before(now),
                 _ => now,
             },
             first_of_pdu: Self::first_of_pdu(&cell),
@@ -44,15 +44,11 @@ impl Network {
                 self.cell_lost(cell);
                 return;
             }
-            port.fifo.waiting.push_back(waiting);
+            port.waiting.push_back(waiting);
             return;
         }
         debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
-        let start = head_start(
-            port.adapter.rules.as_deref().filter(|_| port.adapter.times_cells),
-            port.clock.free_at(),
-            &waiting,
-        );
+        let start = head_start(port.rules.as_deref().filter(|_| port.adapter_rules), port.clock.free_at(), &waiting);
         if start == now {
             match port.queue.pass_through_at(&cell, slot, now) {
                 Ok(()) => self.start_cell(p, cell, now),
@@ -64,9 +60,9 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        port.fifo.waiting.push_back(waiting);
+        port.waiting.push_back(waiting);
         port.free_pending = true;
-        port.fifo.free_event_at = start;
+        port.free_event_at = start;
         self.queue.schedule(start, Event::PortFree(p));
     }
 
@@ -75,17 +71,13 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let Some(cell) = port.queue.take_next(now) else { return };
-        port.fifo.waiting.pop_front();
+        port.waiting.pop_front();
         self.start_cell(p, cell, now);
         let port = &mut self.ports[p.index()];
-        if let Some(next) = port.fifo.waiting.front() {
-            let start = head_start(
-                port.adapter.rules.as_deref().filter(|_| port.adapter.times_cells),
-                port.clock.free_at(),
-                next,
-            );
+        if let Some(next) = port.waiting.front() {
+            let start = head_start(port.rules.as_deref().filter(|_| port.adapter_rules), port.clock.free_at(), next);
             port.free_pending = true;
-            port.fifo.free_event_at = start;
+            port.free_event_at = start;
             self.queue.schedule(start, Event::PortFree(p));
         }
     }
@@ -94,8 +86,8 @@ impl Network {
     /// cell has started (what an analytic port's own clock is now).
     pub(super) fn clock_after_queue(port: &Port) -> TxClock {
         let mut clock = port.clock.clone();
-        let mut rules = port.adapter.rules.as_deref().filter(|_| port.adapter.times_cells).cloned();
-        for w in &port.fifo.waiting {
+        let mut rules = port.rules.as_deref().filter(|_| port.adapter_rules).cloned();
+        for w in &port.waiting {
             let start = head_start(rules.as_ref(), clock.free_at(), w);
             let end = clock.start(start);
             if let Some(rules) = &mut rules {

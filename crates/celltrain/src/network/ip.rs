@@ -19,11 +19,11 @@ impl Network {
     pub(super) fn preventive_tag(&mut self, p: PortId, cells: u32) -> bool {
         let now = self.now;
         let port = &self.ports[p.index()];
-        if port.adapter.rules.as_ref().is_none_or(|r| r.tagger.is_none()) {
+        if port.rules.as_ref().is_none_or(|r| r.tagger.is_none()) {
             return false;
         }
         let clock = if port.path == PortPath::FifoEvents { Self::clock_after_queue(port) } else { port.clock.clone() };
-        self.ports[p.index()].adapter.rules.as_mut().expect("checked").tags_pdu(clock, now, cells)
+        self.ports[p.index()].rules.as_mut().expect("checked").tags_pdu(clock, now, cells)
     }
 
     /// A host sends `packet` along `route`.

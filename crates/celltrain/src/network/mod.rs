@@ -284,7 +284,7 @@ impl Network {
                     let port = &mut self.ports[p.index()];
                     if port.path == PortPath::FifoEvents {
                         // (An event overtaken by a departure before an arrival is stale.)
-                        if port.free_pending && port.fifo.free_event_at == now {
+                        if port.free_pending && port.free_event_at == now {
                             port.free_pending = false;
                             self.transmit_fifo(p);
                         }
@@ -379,8 +379,7 @@ impl Network {
     /// Cells moved across one link, summed over links, since the start of the run (cells
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops
-            - self.ports.iter().map(|p| p.fifo.starts.len() as u64 + u64::from(p.adapter.handed.pending())).sum::<u64>()
+        self.cell_hops - self.ports.iter().map(|p| p.starts.len() as u64 + u64::from(p.handed.pending())).sum::<u64>()
     }
 
     pub fn trace_hash(&self) -> u64 {
@@ -407,16 +406,16 @@ impl Network {
     pub fn vc_cells_in_flight(&self) -> Vec<u64> {
         let mut cells = vec![0u64; self.vcs.len()];
         for port in &self.ports {
-            for (_, cell) in &port.link.cells {
+            for (_, cell) in &port.pipe {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the
             // window's opening, the end) they are all still in the pipe, since carrying stops
             // there; between observations a carried adapter's may have crossed already, and the
             // count is only a lower bound.
-            if port.adapter.handed.pending() > 0 {
-                let vc = &mut cells[port.adapter.handed.vc.index()];
-                *vc = vc.saturating_sub(u64::from(port.adapter.handed.pending()));
+            if port.handed.pending() > 0 {
+                let vc = &mut cells[port.handed.vc.index()];
+                *vc = vc.saturating_sub(u64::from(port.handed.pending()));
             }
             if port.path != PortPath::Analytic {
                 for cell in port.queue.queued_cells() {

@@ -77,9 +77,9 @@ impl Network {
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.path == PortPath::Analytic && !port.adapter.times_cells && port.capture.is_none();
-            port.adapter.paces_only = o.run_admission && plain && !port.link.carry;
-            port.adapter.burst_handoff = o.burst_handoff && plain && port.adapter.may_take_bursts;
+            let plain = port.path == PortPath::Analytic && !port.adapter_rules && port.capture.is_none();
+            port.paces_only = o.run_admission && plain && !port.carry;
+            port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
         }
         self.refresh_carry_bound();
     }

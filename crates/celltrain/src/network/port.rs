@@ -17,8 +17,8 @@ pub struct Port {
     pub is_nic: bool,
     pub(crate) clock: TxClock,
     pub queue: OutputPort,
-    /// The link's far side: the cells in propagation.
-    pub(super) link: CellLink,
+    /// Cells in propagation, with their arrival times at the far end (increasing).
+    pub(super) pipe: VecDeque<(SimTime, Cell)>,
     /// A `PortFree` event is pending.
     pub(super) free_pending: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
@@ -30,48 +30,24 @@ pub struct Port {
     pub(super) er: Option<Box<super::rm::ErPort>>,
     /// Plan: how the port runs.
     pub(super) path: PortPath,
-    /// A single-FIFO port's start times.
-    pub(super) fifo: FifoState,
+    /// Start times of the cells admitted to an analytic port that have not started yet.
+    pub(super) starts: VecDeque<SimTime>,
+    /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
+    /// it start and whether it is a PDU's first cell.
+    pub(super) waiting: VecDeque<fifo_events::Waiting>,
+    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
+    /// due at another time is stale, overtaken by a departure made before an arrival).
+    pub(super) free_event_at: SimTime,
     /// Packet mode: the packet FIFO that replaces the cell machinery.
     pub packets: Option<PacketQueue>,
     /// Packet mode: packets in propagation, with their arrival times.
     pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
     /// Index of the capture recording this link, if any.
     pub(super) capture: Option<u32>,
-    /// What a host's or router's adapter adds to a port.
-    pub(super) adapter: AdapterState,
-}
-
-/// One direction of a link's propagation: the cells on their way to the far end.
-#[derive(Debug, Default)]
-pub(crate) struct CellLink {
-    /// Cells in propagation, with their arrival times at the far end (increasing).
-    pub(super) cells: VecDeque<(SimTime, Cell)>,
-    /// Plan: the far end hears only from this link, so cells are carried across at once (see
-    /// `carry`).
-    pub(super) carry: bool,
-}
-
-/// A single-FIFO port's bookkeeping of start times, for the way the plan runs it.
-#[derive(Debug, Default)]
-pub(crate) struct FifoState {
-    /// Analytic: start times of the cells admitted that have not started yet.
-    pub(super) starts: VecDeque<SimTime>,
-    /// By events: per queued cell, what times its start (see `fifo_events`).
-    pub(super) waiting: VecDeque<fifo_events::Waiting>,
-    /// By events: when the pending `PortFree` event is due (an event due at another time is
-    /// stale, overtaken by a departure made before an arrival).
-    pub(super) free_event_at: SimTime,
-}
-
-/// What an adapter (a host's or a router's ATM interface) adds to an output port: its rules
-/// and the fast paths of the cells its sources hand it.
-#[derive(Debug)]
-pub(crate) struct AdapterState {
-    /// Shaping, the PDU gap and preventive tagging, when the adapter has any.
+    /// A host adapter's shaping, PDU gap and preventive tagging, when it has any.
     pub(super) rules: Option<Box<AdapterRules>>,
-    /// The rules decide its cells' start times (a shaper or a PDU gap).
-    pub(super) times_cells: bool,
+    /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
+    pub(super) adapter_rules: bool,
     /// An on/off source on this adapter may hand over a whole burst at once: the adapter
     /// carries that source's VC alone, in a buffer no burst can fill.
     pub(super) may_take_bursts: bool,
@@ -82,6 +58,8 @@ pub(crate) struct AdapterState {
     /// The last burst handed over whole: its cells are not in the buffer; they enter the
     /// adapter when they start, as the source emits them.
     pub(super) handed: HandedBurst,
+    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    pub(super) carry: bool,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).
@@ -140,15 +118,15 @@ impl Port {
     #[inline]
     #[must_use]
     pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
-        let passed = self.adapter.handed.release(now);
+        let passed = self.handed.release(now);
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
-        while let Some(&start) = self.fifo.starts.front() {
+        while let Some(&start) = self.starts.front() {
             if start > now {
                 break;
             }
-            self.fifo.starts.pop_front();
+            self.starts.pop_front();
             self.queue.depart_virtual(start);
         }
         passed

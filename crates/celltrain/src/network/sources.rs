@@ -38,9 +38,9 @@ impl Network {
                 // An idle adapter paced at exactly the source's peak rate starts each cell of a
                 // burst as the source emits it: it may take the whole burst now.
                 let whole_burst = src.at_burst_start()
-                    && port.adapter.burst_handoff
-                    && port.fifo.starts.is_empty()
-                    && port.adapter.handed.pending() == 0
+                    && port.burst_handoff
+                    && port.starts.is_empty()
+                    && port.handed.pending() == 0
                     && port.clock.is_idle_at(now)
                     && port.clock.service_rate() == src.pcr;
                 if whole_burst {
@@ -71,12 +71,9 @@ impl Network {
         let now = self.now;
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
-        debug_assert!(
-            port.fifo.starts.is_empty() && port.adapter.handed.pending() == 0,
-            "a burst handed to a busy adapter"
-        );
-        port.adapter.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
-        if port.link.carry {
+        debug_assert!(port.starts.is_empty() && port.handed.pending() == 0, "a burst handed to a busy adapter");
+        port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
+        if port.carry {
             for _ in 0..cells {
                 let start = self.ports[p.index()].clock.free_at().max(now);
                 self.start_cell(p, cell, start);
@@ -99,19 +96,19 @@ impl Network {
     ) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.capture.is_none() && !port.adapter.times_cells && !port.link.carry);
-        let was_empty = port.link.cells.is_empty();
+        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
+        let was_empty = port.pipe.is_empty();
         self.cell_hops += u64::from(run.end - run.start);
         for j in run {
             let start = port.clock.free_at().max(now);
             if queued {
-                port.fifo.starts.push_back(start);
+                port.starts.push_back(start);
             }
             let end = port.clock.start(start);
-            port.link.cells.push_back((end + port.delay, cell_at(j)));
+            port.pipe.push_back((end + port.delay, cell_at(j)));
         }
         if was_empty {
-            if let Some(&(head, _)) = port.link.cells.front() {
+            if let Some(&(head, _)) = port.pipe.front() {
                 self.queue.schedule(head, Event::PipeHead(p));
             }
         }
@@ -131,7 +128,7 @@ impl Network {
         let port = &mut ports[p.index()];
         let passed = port.release_started(now);
         if passed > 0 {
-            vcs[port.adapter.handed.vc.index()].stats.cells_sent += u64::from(passed);
+            vcs[port.handed.vc.index()].stats.cells_sent += u64::from(passed);
         }
     }
 

@@ -3,7 +3,6 @@
 //! preventive tagging).
 
 use super::*;
-use crate::network::port::AdapterState;
 
 pub(super) fn ports(
     nb: &NetworkBuilder,
@@ -43,12 +42,14 @@ pub(super) fn ports(
                 delay,
                 is_nic,
                 clock: TxClock::new(rate, service),
-                link: Default::default(),
+                pipe: VecDeque::new(),
                 free_pending: false,
                 single_fifo: queue.is_single_fifo(),
                 path: crate::network::PortPath::Queues,
                 er: None,
-                fifo: Default::default(),
+                starts: VecDeque::new(),
+                waiting: VecDeque::new(),
+                free_event_at: SimTime::ZERO,
                 queue,
                 packets: medium.is_packet().then(|| {
                     let (bytes, count) = node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
@@ -61,17 +62,16 @@ pub(super) fn ports(
                 }),
                 packet_pipe: VecDeque::new(),
                 capture: None,
-                adapter: AdapterState {
-                    rules: None,
-                    times_cells: false,
-                    // A whole on/off burst may be handed over at once only to an adapter whose
-                    // buffer no burst can fill, and that sends for the source alone (see
-                    // `single_sender_ports`, applied below).
-                    may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
-                    burst_handoff: false,
-                    paces_only: false,
-                    handed: crate::network::HandedBurst::NONE,
-                },
+                rules: None,
+                adapter_rules: false,
+                // A whole on/off burst may be handed over at once only to an adapter whose
+                // buffer no burst can fill, and that sends for the source alone (see
+                // `single_sender_ports`, applied below).
+                may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                burst_handoff: false,
+                paces_only: false,
+                handed: crate::network::HandedBurst::NONE,
+                carry: false,
             }
         })
         .collect();
@@ -92,7 +92,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
                     "pdu_gap needs a single-FIFO adapter",
                 ));
             }
-            port.adapter.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
+            port.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
         }
     }
     for (i, port) in ports.iter_mut().enumerate() {
@@ -120,7 +120,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
         if node.tagging {
             // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
             let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
-            port.adapter.rules.get_or_insert_with(Box::default).tagger = Some(Upc::new(&tagging).map_err(|e| {
+            port.rules.get_or_insert_with(Box::default).tagger = Some(Upc::new(&tagging).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("tagging: {e}"))
             })?);
         }
@@ -128,13 +128,13 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
             let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
             })?;
-            port.adapter.rules.get_or_insert_with(Box::default).shaper = Some(Shaper::new(config).map_err(|e| {
+            port.rules.get_or_insert_with(Box::default).shaper = Some(Shaper::new(config).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
             })?);
         }
     }
     for port in ports.iter_mut() {
-        port.adapter.times_cells = port.adapter.rules.as_ref().is_some_and(|r| r.times_cells());
+        port.adapter_rules = port.rules.as_ref().is_some_and(|r| r.times_cells());
     }
     Ok(())
 }
@@ -144,7 +144,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
 pub(super) fn mark_single_senders(ports: &mut [Port], flows: &[Flow], routes: &[Route], vcs: &[Vc]) {
     let alone = single_sender_ports(ports.len(), flows, routes, vcs);
     for (port, alone) in ports.iter_mut().zip(alone) {
-        port.adapter.may_take_bursts &= alone;
+        port.may_take_bursts &= alone;
     }
 }
 
