@@ -401,16 +401,21 @@ def _best_at(a: _Ask) -> Judged:
     )
 
 
-def _region_ratio(a: _Ask) -> Judged:
-    """The measured admissible region at least ``min_ratio`` × a CAC rule's (or the inverse),
-    and with ``contains`` the rule's region inside the measured one."""
+def _regions(a: _Ask):
+    """The claim, every region, the measured one, the claim's rule with its region, their sizes
+    and whether the rule's region lies inside the measured one."""
     claim = a.claim
     regions = cac_regions(a.result, a.model)
     measured = regions["measured"]
     name = claim["region"]
     reg = regions[name]
-    n_m, n_r = len(measured), len(reg)
-    inside = reg <= measured
+    return claim, regions, measured, name, reg, len(measured), len(reg), reg <= measured
+
+
+def _region_ratio(a: _Ask) -> Judged:
+    """The measured admissible region at least ``min_ratio`` × a CAC rule's (or the inverse),
+    and with ``contains`` the rule's region inside the measured one."""
+    claim, regions, measured, name, reg, n_m, n_r, inside = _regions(a)
     if claim.get("inverse"):
         ratio = n_r / n_m if n_m else float("inf")
         ratio_text = f"|{name}| / |measured| = {n_r}/{n_m} = {ratio:.2f}"
@@ -430,13 +435,7 @@ def _region_ratio(a: _Ask) -> Judged:
 
 def _region_between(a: _Ask) -> Judged:
     """A CAC rule's region strictly larger than the ``lower`` rule's, and inside the measured one."""
-    claim = a.claim
-    regions = cac_regions(a.result, a.model)
-    measured = regions["measured"]
-    name = claim["region"]
-    reg = regions[name]
-    n_m, n_r = len(measured), len(reg)
-    inside = reg <= measured
+    claim, regions, measured, name, reg, n_m, n_r, inside = _regions(a)
     lower = regions[claim["lower"]]
     low_in = lower <= reg
     ok = low_in and len(reg) > len(lower) and inside
