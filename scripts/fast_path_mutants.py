@@ -3,11 +3,13 @@ must catch: each is applied alone, the test run, and the file restored. Run from
 repository root: python3 scripts/fast_path_mutants.py (about 2 minutes a mutant)."""
 import subprocess
 muts=[
- ("analytic: departures at an instant after arrivals", "crates/celltrain/src/network/mod.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
+ ("analytic: departures at an instant after arrivals", "crates/celltrain/src/network/port.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
  ("carry: ignore the observation bound", "crates/celltrain/src/network/carry.rs", "self.ports[p.index()].carry && arrival < self.carry_before", "self.ports[p.index()].carry"),
- ("runs: no pass-through before the run", "crates/celltrain/src/network/mod.rs", "                if !port.starts.is_empty() || port.clock.free_at() > now {", "                if true {"),
- ("bursts: any source rate", "crates/celltrain/src/network/mod.rs", "                    && port.clock.service_rate() == src.pcr;", "                    && true;"),
- ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.free_pending && port.free_event_at <= now {", "if false && port.free_pending && port.free_event_at <= now {"),
+ ("runs: no pass-through before the run", "crates/celltrain/src/network/cell_path.rs", "                if !port.starts.is_empty() || port.clock.free_at() > now {", "                if true {"),
+ ("bursts: any source rate", "crates/celltrain/src/network/sources.rs", "                    && port.clock.service_rate() == src.pcr;", "                    && true;"),
+ ("reference: captured links analytic", "crates/celltrain/src/network/plan.rs", "let analytic = o.analytic_ports && port.capture.is_none();", "let analytic = o.analytic_ports;"),
+ ("reference: samples before due departures", "crates/celltrain/src/network/record.rs", "            self.settle_port(p);", "            self.release_started(p, now);"),
+ ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {", "if false {"),
 ]
 for label,f,old,new in muts:
     s=open(f).read(); assert s.count(old)==1,label

@@ -218,3 +218,257 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     }
     eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scenario features the random draws never reach: a `[record]` table (time series sampled at
+// fixed instants; pcap captures of hosts and links, which change the plan when the output is
+// attached), preventive tagging into a switch with a CLP = 1 threshold, a PDU gap together with
+// shaping, small adapter buffers under frames (run admission falls back), routers. The summaries
+// (less the event count and trace hash), the time series and the capture files must agree.
+
+use celltrain::report::series_csv;
+use std::path::PathBuf;
+
+/// What one run produced: the summary (events and trace hash cleared), the time series as
+/// CSV, and the capture files (name, bytes), sorted by name.
+struct Outcome {
+    summary: Summary,
+    series: Option<String>,
+    captures: Vec<(String, Vec<u8>)>,
+}
+
+fn scratch_dir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("celltrain-fast-paths-{}-{label}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run_recorded(text: &str, sets: &[(String, String)], options: SimOptions, out: Option<PathBuf>) -> Outcome {
+    let c = compile_source(Source::new("case.toml", text.to_string()), sets, Some(1))
+        .unwrap_or_else(|e| panic!("does not compile: {e}"));
+    let mut net = c.network;
+    net.set_options(options);
+    if let Some(dir) = &out {
+        net.attach_output(dir).expect("captures open");
+    }
+    net.run(&mut |_| {});
+    if out.is_some() {
+        net.finish_output().expect("captures written");
+    }
+    let mut summary = Summary::from_network(&net, c.meta, 0.0);
+    summary.events = 0;
+    summary.trace_hash = String::new();
+    let series = net.recorder().series.as_ref().map(series_csv);
+    let mut captures = Vec::new();
+    if let Some(dir) = out {
+        for entry in std::fs::read_dir(&dir).expect("capture dir") {
+            let path = entry.expect("entry").path();
+            captures.push((path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&path).unwrap()));
+        }
+        captures.sort();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Outcome { summary, series, captures }
+}
+
+/// The first differing line of two texts.
+fn first_diff(a: &str, b: &str) -> String {
+    match a.lines().zip(b.lines()).enumerate().find(|(_, (x, y))| x != y) {
+        Some((i, (x, y))) => format!("line {i}: reference {x} / fast {y}"),
+        None => format!("lengths {} / {}", a.lines().count(), b.lines().count()),
+    }
+}
+
+/// Runs `text` with `sets` in the reference mode and with each fast-path set: the differences
+/// found (empty: all agree), and the reference run (to check the case exercised its feature).
+fn compare(case: &str, text: &str, sets: &[(&str, &str)], captures: bool) -> (Vec<String>, Outcome) {
+    let sets = owned(sets);
+    let out = |label: &str| captures.then(|| scratch_dir(&format!("{case}-{label}")));
+    let reference = run_recorded(text, &sets, SimOptions::reference(), out("reference"));
+    let mut found = Vec::new();
+    for (label, options) in option_sets() {
+        let fast = run_recorded(text, &sets, options, out(label));
+        if fast.summary != reference.summary {
+            found.push(format!("{case} {sets:?}, {label}: summary, {}", diff(&reference.summary, &fast.summary)));
+        }
+        if fast.series != reference.series {
+            let (a, b) = (reference.series.clone().unwrap_or_default(), fast.series.clone().unwrap_or_default());
+            found.push(format!("{case} {sets:?}, {label}: time series, {}", first_diff(&a, &b)));
+        }
+        if fast.captures != reference.captures {
+            let names: Vec<&str> =
+                fast.captures.iter().zip(&reference.captures).filter(|(f, r)| f != r).map(|(f, _)| &f.0[..]).collect();
+            found.push(format!("{case} {sets:?}, {label}: captures differ: {names:?}"));
+        }
+    }
+    (found, reference)
+}
+
+/// Cells the ports whose name starts with `port` dropped for `reason`.
+fn port_drops(o: &Outcome, port: &str, reason: &str) -> u64 {
+    let ports = o.summary.ports.iter().filter(|p| p.name.starts_with(port));
+    ports.map(|p| p.dropped.get(reason).copied().unwrap_or(0)).sum()
+}
+
+fn builtin_text(name: &str) -> String {
+    builtin::find(name).unwrap().text.to_string()
+}
+
+/// Appends a `[record]` table.
+fn with_record(text: &str, record: &str) -> String {
+    format!("{text}\n[record]\n{record}\n")
+}
+
+/// UDP sources tagging preventively (VBR.2) into one switch output whose buffer has a CLP = 1
+/// threshold: tagged cells are refused there first.
+const TAGGED_UDP: &str = r#"
+[scenario]
+id = "tagged-udp"
+title = "preventively tagged UDP into a CLP = 1 threshold"
+
+[params]
+n = 3
+rate = "60 Mbit/s"
+gap = "0 s"
+shaping = "off"
+duration = "0.2 s"
+warmup = "0.05 s"
+
+[simulation]
+duration = "${duration}"
+warmup = "${warmup}"
+seed = 1
+
+[[switch]]
+name = "sw"
+buffer = "600 cells"
+clp1_threshold = "200 cells"
+
+[[host]]
+name = "src{i}"
+count = "${n}"
+preventive_tagging = true
+pdu_gap = "${gap}"
+shaping = "${shaping}"
+
+[[host]]
+name = "dst"
+
+[[link]]
+count = "${n}"
+between = ["src{i}", "sw"]
+rate = "155.52 Mbit/s"
+delay = "50 us"
+
+[[link]]
+between = ["sw", "dst"]
+rate = "155.52 Mbit/s"
+delay = "1 ms"
+
+[[flow]]
+name = "udp{i}"
+count = "${n}"
+path = ["src{i}", "sw", "dst"]
+vc = { category = "nrt-vbr", pcr = "line", scr = "20 Mbit/s", mbs = 300, conformance = "vbr.2" }
+app = { kind = "udp", datagram = "9140 B", rate = "${rate}", start_jitter = "1 ms" }
+"#;
+
+#[test]
+fn adapter_rules_in_combination_give_the_reference_results() {
+    let v1 = builtin_text("V1");
+    // V1 with a smaller switch buffer, preventive tagging (VBR.2) and a CLP = 1 threshold there.
+    let tag = v1
+        .replace("buffer = \"100000 cells\"", "buffer = \"400 cells\"\nclp1_threshold = \"150 cells\"")
+        .replace("conformance = \"vbr.1\"", "conformance = \"vbr.2\"")
+        .replace("shaping = \"${shaping}\"", "shaping = \"${shaping}\"\npreventive_tagging = true");
+    let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
+        ("v1-gap+shaping", &v1, vec![("duration", "10 s"), ("shaping", "dual"), ("pdu_gap", "1 ms")]),
+        (
+            "v1-gap+shaping+rate",
+            &v1,
+            vec![("duration", "10 s"), ("shaping", "dual"), ("pdu_gap", "100 us"), ("adapter_rate", "20 Mbit/s")],
+        ),
+        ("v1-tag+clp1", &tag, vec![("duration", "10 s"), ("n_connections", "3")]),
+        ("v1-tag+clp1+gap", &tag, vec![("duration", "10 s"), ("n_connections", "3"), ("pdu_gap", "100 us")]),
+        ("v1-tag+clp1+shaping", &tag, vec![("duration", "10 s"), ("n_connections", "2"), ("shaping", "dual")]),
+        ("udp-tag+clp1", TAGGED_UDP, vec![]),
+        ("udp-tag+clp1+gap", TAGGED_UDP, vec![("gap", "100 us"), ("rate", "100 Mbit/s")]),
+        ("udp-tag+clp1+both", TAGGED_UDP, vec![("shaping", "dual"), ("gap", "300 us"), ("rate", "line")]),
+    ];
+    let (mut found, mut tagged, mut clp1_drops) = (Vec::new(), 0, 0);
+    for (case, text, sets) in &cases {
+        let (diffs, reference) = compare(case, text, sets, false);
+        found.extend(diffs);
+        tagged += reference.summary.vcs.iter().map(|v| v.frames_tagged).sum::<u64>();
+        clp1_drops += port_drops(&reference, "", "clp1");
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(tagged > 0 && clp1_drops > 0, "tagging ({tagged} frames) and the CLP = 1 threshold ({clp1_drops}) unused");
+}
+
+#[test]
+fn small_adapter_buffers_give_the_reference_results() {
+    let mut found = Vec::new();
+    let v1 = builtin_text("V1")
+        .replace("[[host]]\nnames", "[[host]]\nnic_buffer = \"${nic}\"\nnames")
+        .replace("[params]\n", "[params]\nnic = \"8192 cells\"\n");
+    let mut nic_drops = 0;
+    for nic in ["60 cells", "400 cells"] {
+        let (diffs, reference) = compare(&format!("v1-nic-{nic}"), &v1, &[("duration", "10 s"), ("nic", nic)], false);
+        found.extend(diffs);
+        nic_drops += port_drops(&reference, "sender->", "buffer_full");
+    }
+    let a5 = builtin_text("A5-udp")
+        .replace("name = \"src{i}\"", "name = \"src{i}\"\nnic_buffer = \"${nic}\"")
+        .replace("[params]\n", "[params]\nnic = \"8192 cells\"\n");
+    for (n, nic, rate) in [("1", "150 cells", "line"), ("3", "250 cells", "80 Mbit/s")] {
+        let sets = [("duration", "0.3 s"), ("warmup", "0.1 s"), ("n_sources", n), ("nic", nic), ("udp_rate", rate)];
+        let (diffs, reference) = compare(&format!("a5-nic-{nic}"), &a5, &sets, false);
+        found.extend(diffs);
+        nic_drops += port_drops(&reference, "src", "buffer_full");
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(nic_drops > 0, "no adapter buffer overflowed");
+}
+
+#[test]
+fn time_series_give_the_reference_samples() {
+    let mut found = Vec::new();
+    let v1 =
+        with_record(&builtin_text("V1"), "interval = \"1 ms\"\nports = [\"sender->asx200\", \"asx200->receiver\"]");
+    found.extend(compare("v1-series", &v1, &[("duration", "5 s")], false).0);
+    let shaped = [("duration", "5 s"), ("shaping", "dual"), ("pdu_gap", "1 ms")];
+    found.extend(compare("v1-series-shaped", &v1, &shaped, false).0);
+    let a5 = with_record(
+        &builtin_text("A5-udp"),
+        "interval = \"100 us\"\nports = [\"src1->sw1\", \"sw1->sw2\", \"sw2->dst1\"]",
+    );
+    let sets = [("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("udp_rate", "60 Mbit/s")];
+    found.extend(compare("a5-series", &a5, &sets, false).0);
+    let e1 = with_record(
+        &builtin_text("E1-mux"),
+        "interval = \"50 us\"\nports = [\"rt1->mux\", \"nrt1->mux\", \"mux->sink\"]",
+    );
+    let sets = [("duration", "0.3 s"), ("warmup", "0.05 s"), ("n_rt", "3"), ("n_nrt", "3")];
+    found.extend(compare("e1-series", &e1, &sets, false).0);
+    let a12 = with_record(&builtin_text("A12-ubr"), "interval = \"1 ms\"");
+    found.extend(compare("a12-series", &a12, &[("duration", "0.5 s"), ("warmup", "0.1 s")], false).0);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn captures_give_the_reference_bytes() {
+    let mut found = Vec::new();
+    let v1 = with_record(
+        &builtin_text("V1"),
+        "pcap = [\"sender\", \"receiver\"]\npcap_links = [\"asx200->receiver\", \"sender->asx200\"]",
+    );
+    found.extend(compare("v1-pcap", &v1, &[("duration", "5 s")], true).0);
+    found.extend(compare("v1-pcap-shaped", &v1, &[("duration", "5 s"), ("shaping", "dual")], true).0);
+    let a5 = with_record(&builtin_text("A5-udp"), "pcap = [\"dst1\"]\npcap_links = [\"sw1->sw2\"]");
+    found.extend(compare("a5-pcap", &a5, &[("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3")], true).0);
+    let t1 = with_record(&builtin_text("T1"), "interval = \"1 ms\"\npcap = [\"D1\"]");
+    found.extend(compare("t1-packet", &t1, &[("duration", "0.5 s"), ("mode", "packet")], true).0);
+    found.extend(compare("t1-cell", &t1, &[("duration", "0.5 s")], true).0);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -65,24 +65,26 @@ impl AdapterRules {
     /// back to back from `from` by a transmitter in the state `clock` is in once the cells
     /// queued before it have left? Decided on a copy of the UPC at the cells' own departure
     /// times; the UPC then takes the cells as they will be sent. True: tag the PDU.
-    pub(crate) fn tags_pdu(&mut self, mut clock: TxClock, from: SimTime, cells: u32) -> bool {
+    pub(crate) fn tags_pdu(&mut self, clock: TxClock, from: SimTime, cells: u32) -> bool {
         let Some(tagger) = &mut self.tagger else { return false };
-        let mut t = from.max(clock.free_at());
-        let mut times = Vec::with_capacity(cells as usize);
-        for _ in 0..cells {
-            times.push(t);
-            clock.start(t);
-            t = clock.free_at();
-        }
+        // The cells' departure times, replayed on a copy of the clock (twice rather than kept:
+        // no allocation per PDU).
+        let departures = |mut clock: TxClock| {
+            let mut t = from.max(clock.free_at());
+            (0..cells).map(move |_| {
+                let at = t;
+                clock.start(at);
+                t = clock.free_at();
+                at
+            })
+        };
         let mut trial = tagger.clone();
-        let conforms = times.iter().all(|&t| trial.on_cell(t, Clp::Zero) == UpcAction::Pass);
-        if conforms {
+        if departures(clock.clone()).all(|t| trial.on_cell(t, Clp::Zero) == UpcAction::Pass) {
             *tagger = trial;
             return false;
         }
-        let last = times.len() - 1;
-        for (i, &t) in times.iter().enumerate() {
-            tagger.on_cell(t, if i < last { Clp::One } else { Clp::Zero });
+        for (i, t) in departures(clock).enumerate() {
+            tagger.on_cell(t, if i + 1 < cells as usize { Clp::One } else { Clp::Zero });
         }
         true
     }

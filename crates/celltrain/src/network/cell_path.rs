@@ -80,7 +80,9 @@ impl Network {
         }
         if !port.free_pending {
             port.free_pending = true;
-            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            // (An idle transmitter's `free_at` is past when a scheduler that is not
+            // work-conserving holds the cell.)
+            self.queue.schedule(port.clock.free_at().max(now), Event::PortFree(p));
         }
     }
 

@@ -6,7 +6,7 @@
 //! instant happens before an arrival at that instant (the buffer has room for the arrival), so
 //! an arrival first makes a due departure.
 
-use super::{AdapterRules, Event, Network, Port};
+use super::{AdapterRules, Event, Network, Port, PortPath};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::port::TxClock;
 use celltrain_core::ids::PortId;
@@ -25,11 +25,7 @@ impl Network {
     /// A cell arrives at single-FIFO port `p` run by events.
     pub(super) fn arrive_fifo(&mut self, p: PortId, slot: u32, cell: Cell) {
         let now = self.now;
-        let port = &mut self.ports[p.index()];
-        if port.free_pending && port.free_event_at <= now {
-            port.free_pending = false;
-            self.transmit_fifo(p);
-        }
+        self.settle_due_fifo(p);
         let port = &mut self.ports[p.index()];
         let waiting = Waiting {
             not_before: match &mut port.rules {
@@ -64,6 +60,24 @@ impl Network {
         port.free_pending = true;
         port.free_event_at = start;
         self.queue.schedule(start, Event::PortFree(p));
+    }
+
+    /// A single-FIFO port run by events makes the departure due now, if any, before the port is
+    /// observed or offered a cell: an analytic port has made it already.
+    pub(super) fn settle_due_fifo(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {
+            port.free_pending = false;
+            self.transmit_fifo(p);
+        }
+    }
+
+    /// Port `p` as it is now, before it is observed: the cells whose start has come have left,
+    /// whichever way the port runs.
+    pub(super) fn settle_port(&mut self, p: PortId) {
+        let now = self.now;
+        self.release_started(p, now);
+        self.settle_due_fifo(p);
     }
 
     /// The head cell of single-FIFO port `p` is due now: it starts, and the next one is timed.

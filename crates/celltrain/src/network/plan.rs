@@ -69,7 +69,9 @@ impl Network {
     pub(super) fn plan(&mut self) {
         let o = self.options;
         for port in &mut self.ports {
-            port.path = match (port.single_fifo && port.packets.is_none(), o.analytic_ports) {
+            // A captured link writes each cell's packet when the cell starts: by events.
+            let analytic = o.analytic_ports && port.capture.is_none();
+            port.path = match (port.single_fifo && port.packets.is_none(), analytic) {
                 (true, true) => PortPath::Analytic,
                 (true, false) => PortPath::FifoEvents,
                 (false, _) => PortPath::Queues,

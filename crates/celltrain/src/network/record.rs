@@ -160,7 +160,7 @@ impl Network {
         }
         for k in 0..self.recorder.spec.ports.len() {
             let p = self.recorder.spec.ports[k];
-            self.release_started(p, now);
+            self.settle_port(p);
             let port = &self.ports[p.index()];
             let queue = match &port.packets {
                 Some(q) => q.queued_bytes() as f64,

@@ -44,10 +44,17 @@ impl Network {
 
     /// Sends an RM cell with fields `rm` on `vc` now, from its source's adapter (the source end
     /// system of ABR calls this).
+    ///
+    /// # Panics
+    /// If the adapter holds an on/off burst handed to it whole: the RM cell would have to take
+    /// turns with cells already on the wire. ABR VCs are never given bursts whole.
     pub fn send_rm_cell(&mut self, vc: VcId, rm: RmCell) {
+        let (first, slot) = self.vcs[vc.index()].route[0];
+        let now = self.now;
+        self.release_started(first, now);
+        assert_eq!(self.ports[first.index()].handed.pending(), 0, "an RM cell sent on a VC whose adapter took a burst");
         let id = self.rm_cells.insert(rm);
         let cell = Cell::rm(vc, id, false);
-        let (first, slot) = self.vcs[vc.index()].route[0];
         self.vcs[vc.index()].stats.cells_sent += 1;
         self.arrive(first, slot, cell);
     }
@@ -60,6 +67,10 @@ impl Network {
     /// An RM cell reaches port `p`, where its VC has `slot`: the port's algorithm sees it.
     #[cold]
     pub(super) fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
+        if self.ports[p.index()].er.is_none() {
+            return;
+        }
+        self.settle_port(p);
         let port = &mut self.ports[p.index()];
         let (Some(er), Some(id)) = (&mut port.er, cell.rm_id()) else { return };
         let context = RmContext { now: self.now, slot, queue_cells: port.queue.occupancy() };
@@ -79,10 +90,12 @@ impl Network {
     /// An averaging interval of port `p` ended: its algorithm sees the load over it.
     pub(super) fn rm_interval(&mut self, p: PortId) {
         let now = self.now;
+        self.settle_port(p);
         let port = &mut self.ports[p.index()];
         let Some(er) = &mut port.er else { return };
         let cells_in = port.queue.stats.cells_in;
-        // (The port's counters restart when the window opens.)
+        // Every VC's cells offered to the port (ABR's own share awaits per-category counters);
+        // the port's counters restart when the window opens.
         let input_cells = cells_in.saturating_sub(er.cells_in_at_start);
         er.cells_in_at_start = cells_in;
         let load = IntervalLoad { now, interval: er.interval, input_cells, queue_cells: port.queue.occupancy() };

@@ -140,11 +140,15 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
 }
 
 /// Another sender's cells would queue behind a whole burst instead of between its cells: only
-/// an adapter with one sender may take bursts whole.
+/// an adapter with one sender, and no RM cells to send, may take bursts whole.
 pub(super) fn mark_single_senders(ports: &mut [Port], flows: &[Flow], routes: &[Route], vcs: &[Vc]) {
     let alone = single_sender_ports(ports.len(), flows, routes, vcs);
     for (port, alone) in ports.iter_mut().zip(alone) {
         port.may_take_bursts &= alone;
+    }
+    // An ABR VC's RM cells take turns with its data cells at the adapter.
+    for vc in vcs.iter().filter(|v| v.category == ServiceCategory::Abr) {
+        ports[vc.route[0].0.index()].may_take_bursts = false;
     }
 }
 
