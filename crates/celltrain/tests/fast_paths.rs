@@ -373,6 +373,9 @@ vc = { category = "nrt-vbr", pcr = "line", scr = "20 Mbit/s", mbs = 300, conform
 app = { kind = "udp", datagram = "9140 B", rate = "${rate}", start_jitter = "1 ms" }
 "#;
 
+/// A named case: its scenario text and overrides.
+type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+
 #[test]
 fn adapter_rules_in_combination_give_the_reference_results() {
     let v1 = builtin_text("V1");
@@ -381,7 +384,7 @@ fn adapter_rules_in_combination_give_the_reference_results() {
         .replace("buffer = \"100000 cells\"", "buffer = \"400 cells\"\nclp1_threshold = \"150 cells\"")
         .replace("conformance = \"vbr.1\"", "conformance = \"vbr.2\"")
         .replace("shaping = \"${shaping}\"", "shaping = \"${shaping}\"\npreventive_tagging = true");
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
+    let cases: Vec<Case> = vec![
         ("v1-gap+shaping", &v1, vec![("duration", "10 s"), ("shaping", "dual"), ("pdu_gap", "1 ms")]),
         (
             "v1-gap+shaping+rate",
