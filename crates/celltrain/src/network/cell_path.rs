@@ -220,12 +220,8 @@ impl Network {
         }
         let vc = &self.vcs[cell.vc.index()];
         match vc.route.get(usize::from(cell.hop)) {
-            Some(&(next, slot)) => {
-                if cell.kind == CellKind::Rm {
-                    self.rm_at_port(next, slot, &cell);
-                }
-                self.arrive(next, slot, cell)
-            }
+            Some(&(next, slot)) if cell.kind == CellKind::Rm => self.arrive_rm(next, slot, cell),
+            Some(&(next, slot)) => self.arrive(next, slot, cell),
             None => self.receive(cell),
         }
     }

@@ -64,9 +64,18 @@ impl Network {
         self.rm_cells.live()
     }
 
-    /// An RM cell reaches port `p`, where its VC has `slot`: the port's algorithm sees it.
+    /// An RM cell reaches port `p`, where its VC has `slot`: the port's algorithm, if it has
+    /// one, sees it before the port does. (Out of line: the check on the cell's kind is the
+    /// only cost a data cell pays.)
     #[cold]
-    pub(super) fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
+    #[inline(never)]
+    pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {
+        self.rm_at_port(p, slot, &cell);
+        self.arrive(p, slot, cell);
+    }
+
+    /// The algorithm of port `p`, if any, sees an RM cell that reaches it.
+    fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
         if self.ports[p.index()].er.is_none() {
             return;
         }
