@@ -32,6 +32,16 @@ impl Network {
         }
     }
 
+    /// A cell reaches port `p` with nothing queued and the transmitter free by `at`: its buffer
+    /// policy lets it straight onto the wire at `at`, or it is lost.
+    #[inline]
+    pub(super) fn pass_or_lose(&mut self, p: PortId, slot: u32, cell: Cell, at: SimTime) {
+        match self.ports[p.index()].queue.pass_through_at(&cell, slot, self.now) {
+            Ok(()) => self.start_cell(p, cell, at),
+            Err(_) => self.cell_lost(cell),
+        }
+    }
+
     /// A cell arrives at an analytic port: it is put on the wire now, at its start time.
     #[inline]
     fn arrive_analytic(&mut self, p: PortId, slot: u32, cell: Cell) {
@@ -41,10 +51,7 @@ impl Network {
         let start =
             if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
         if port.starts.is_empty() && start == now {
-            match port.queue.pass_through_at(&cell, slot, now) {
-                Ok(()) => self.start_cell(p, cell, now),
-                Err(_) => self.cell_lost(cell),
-            }
+            self.pass_or_lose(p, slot, cell, now);
             return;
         }
         if port.queue.admit_virtual(&cell, slot, now).is_err() {
@@ -68,10 +75,7 @@ impl Network {
         if !port.free_pending && transmitter_free && port.work_conserving {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
             let at = now.max(port.clock.free_at());
-            match port.queue.pass_through_at(&cell, slot, now) {
-                Ok(()) => self.start_cell(p, cell, at),
-                Err(_) => self.cell_lost(cell),
-            }
+            self.pass_or_lose(p, slot, cell, at);
             return;
         }
         if port.queue.offer(cell, slot, now).is_err() {

@@ -11,7 +11,9 @@ impl Network {
         vc.stats.cells_delivered += 1;
         // Only AAL5 cells are reassembled (an RM cell's turnaround belongs to ABR's end system).
         if cell.kind != CellKind::Aal5 {
-            self.rm_cell_gone(&cell);
+            if cell.kind == CellKind::Rm {
+                self.rm_cell_gone(&cell);
+            }
             return;
         }
         let record = self.frames.get(cell.frame);
@@ -56,9 +58,7 @@ impl Network {
         self.vcs[cell.vc.index()].stats.cells_dropped += 1;
         match cell.kind {
             CellKind::Aal5 => self.account_cell(cell),
-            CellKind::Rm => {
-                self.rm_cell_gone(&cell);
-            }
+            CellKind::Rm => self.rm_cell_gone(&cell),
             CellKind::Raw => {}
         }
     }

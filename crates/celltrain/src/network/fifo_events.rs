@@ -35,28 +35,31 @@ impl Network {
             first_of_pdu: Self::first_of_pdu(&cell),
             end_of_frame: cell.end_of_frame,
         };
-        if port.free_pending {
-            if port.queue.offer(cell, slot, now).is_err() {
-                self.cell_lost(cell);
+        // An idle port starts the cell now, or times it as its new head.
+        let head_at = if port.free_pending {
+            None
+        } else {
+            debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
+            let start = head_start(port.timing_rules(), port.clock.free_at(), &waiting);
+            if start == now {
+                self.pass_or_lose(p, slot, cell, now);
                 return;
             }
-            port.waiting.push_back(waiting);
-            return;
-        }
-        debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
-        let start = head_start(port.rules.as_deref().filter(|_| port.adapter_rules), port.clock.free_at(), &waiting);
-        if start == now {
-            match port.queue.pass_through_at(&cell, slot, now) {
-                Ok(()) => self.start_cell(p, cell, now),
-                Err(_) => self.cell_lost(cell),
-            }
-            return;
-        }
+            Some(start)
+        };
         if port.queue.offer(cell, slot, now).is_err() {
             self.cell_lost(cell);
             return;
         }
         port.waiting.push_back(waiting);
+        if let Some(start) = head_at {
+            self.time_head(p, start);
+        }
+    }
+
+    /// The head cell of single-FIFO port `p` starts at `start`: a `PortFree` event then.
+    fn time_head(&mut self, p: PortId, start: SimTime) {
+        let port = &mut self.ports[p.index()];
         port.free_pending = true;
         port.free_event_at = start;
         self.queue.schedule(start, Event::PortFree(p));
@@ -87,12 +90,10 @@ impl Network {
         let Some(cell) = port.queue.take_next(now) else { return };
         port.waiting.pop_front();
         self.start_cell(p, cell, now);
-        let port = &mut self.ports[p.index()];
+        let port = &self.ports[p.index()];
         if let Some(next) = port.waiting.front() {
-            let start = head_start(port.rules.as_deref().filter(|_| port.adapter_rules), port.clock.free_at(), next);
-            port.free_pending = true;
-            port.free_event_at = start;
-            self.queue.schedule(start, Event::PortFree(p));
+            let start = head_start(port.timing_rules(), port.clock.free_at(), next);
+            self.time_head(p, start);
         }
     }
 
@@ -100,7 +101,7 @@ impl Network {
     /// cell has started (what an analytic port's own clock is now).
     pub(super) fn clock_after_queue(port: &Port) -> TxClock {
         let mut clock = port.clock.clone();
-        let mut rules = port.rules.as_deref().filter(|_| port.adapter_rules).cloned();
+        let mut rules = port.timing_rules().cloned();
         for w in &port.waiting {
             let start = head_start(rules.as_ref(), clock.free_at(), w);
             let end = clock.start(start);

@@ -79,7 +79,7 @@ impl Network {
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.path == PortPath::Analytic && !port.adapter_rules && port.capture.is_none();
+            let plain = port.path == PortPath::Analytic && !port.adapter_rules;
             port.paces_only = o.run_admission && plain && !port.carry;
             port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
         }

@@ -112,6 +112,12 @@ impl HandedBurst {
 }
 
 impl Port {
+    /// The adapter's rules when they time its cells (a shaper or a PDU gap).
+    #[inline]
+    pub(super) fn timing_rules(&self) -> Option<&AdapterRules> {
+        self.rules.as_deref().filter(|_| self.adapter_rules)
+    }
+
     /// Analytic ports: the cells whose start time has come leave the buffer; those of a
     /// handed-over burst pass through it. Returns how many of the latter started (they are
     /// sent then: see [`Network::release_started`], which counts them).

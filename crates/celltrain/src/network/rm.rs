@@ -92,8 +92,10 @@ impl Network {
 
     /// An RM cell leaves the network (delivered or dropped): its record is released.
     #[cold]
-    pub(super) fn rm_cell_gone(&mut self, cell: &Cell) -> Option<RmCell> {
-        cell.rm_id().map(|id| self.rm_cells.remove(id))
+    pub(super) fn rm_cell_gone(&mut self, cell: &Cell) {
+        if let Some(id) = cell.rm_id() {
+            self.rm_cells.remove(id);
+        }
     }
 
     /// An averaging interval of port `p` ended: its algorithm sees the load over it.
