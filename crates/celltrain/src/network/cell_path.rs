@@ -33,8 +33,8 @@ impl Network {
     }
 
     /// A cell reaches port `p` with nothing queued and the transmitter free by `at`: its buffer
-    /// policy lets it straight onto the wire at `at`, or it is lost.
-    #[inline]
+    /// policy lets it straight onto the wire at `at`, or it is lost. (The two hot paths keep
+    /// their own copy, on the port they hold: the extra lookup here cost E1 about 5 %.)
     pub(super) fn pass_or_lose(&mut self, p: PortId, slot: u32, cell: Cell, at: SimTime) {
         match self.ports[p.index()].queue.pass_through_at(&cell, slot, self.now) {
             Ok(()) => self.start_cell(p, cell, at),
@@ -51,7 +51,10 @@ impl Network {
         let start =
             if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
         if port.starts.is_empty() && start == now {
-            self.pass_or_lose(p, slot, cell, now);
+            match port.queue.pass_through_at(&cell, slot, now) {
+                Ok(()) => self.start_cell(p, cell, now),
+                Err(_) => self.cell_lost(cell),
+            }
             return;
         }
         if port.queue.admit_virtual(&cell, slot, now).is_err() {
@@ -75,7 +78,10 @@ impl Network {
         if !port.free_pending && transmitter_free && port.work_conserving {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
             let at = now.max(port.clock.free_at());
-            self.pass_or_lose(p, slot, cell, at);
+            match port.queue.pass_through_at(&cell, slot, now) {
+                Ok(()) => self.start_cell(p, cell, at),
+                Err(_) => self.cell_lost(cell),
+            }
             return;
         }
         if port.queue.offer(cell, slot, now).is_err() {
