@@ -1,5 +1,5 @@
-//! ABR (ATM Forum TM 4.0, af-tm-0056.000): resource management cells and the switch's
-//! explicit-rate algorithm. The network moves RM cells like other cells of their VC; their
+//! ABR (ATM Forum TM 4.0, af-tm-0056.000): resource management cells, the source and
+//! destination end systems, and the switch's explicit-rate algorithm. The network moves RM cells like other cells of their VC; their
 //! fields live in an [`rm::RmArena`] so that a [`Cell`](crate::Cell) stays 16 bytes.
 //!
 //! ```text
@@ -8,8 +8,14 @@
 //!                       every interval: ExplicitRate::on_interval (load measurement)
 //! ```
 
+pub mod destination;
+pub mod erica;
 pub mod explicit_rate;
 pub mod rm;
+pub mod source;
 
-pub use explicit_rate::{ExplicitRate, IntervalLoad, RmContext};
+pub use destination::{Turnaround, TurnaroundCounts};
+pub use erica::{Erica, EricaConfig, EricaState, QueueControl};
+pub use explicit_rate::{BinaryMarking, ExplicitRate, IntervalLoad, RmContext};
 pub use rm::{AbrRate, RmArena, RmCell, RmDirection, RmId};
+pub use source::{AbrParams, AbrSource, AbrSourceCounts, InRate};

@@ -171,6 +171,21 @@ mod tests {
         }
     }
 
+    /// Reference test vector 4.c.
+    #[test]
+    fn rate_format_test_vectors() {
+        for (rate, code, decoded) in [
+            (10.0, 0x4680, 10.0),
+            (1_000.0, 0x53E8, 1_000.0),
+            (353_207.55, 0x64B1, 352_768.0),
+            (100_000.0, 0x610D, 99_968.0),
+        ] {
+            let r = AbrRate::from_cells_per_sec(rate);
+            assert_eq!(r.0, code, "{rate} cells/s codes as {:#06x}", r.0);
+            assert_eq!(r.cells_per_sec(), decoded);
+        }
+    }
+
     #[test]
     fn switches_only_lower_er_and_turn_around_keeps_fields() {
         let pcr = AbrRate::from_cells_per_sec(100_000.0);
