@@ -75,6 +75,9 @@ struct Pool {
     capacity: u32,
     occupancy: u32,
     acceptance: BufferAcceptance,
+    /// Cells offered to the pool since the start (accepted or not): an explicit-rate
+    /// algorithm measures its category's input rate on it.
+    offered: u64,
 }
 
 /// An output port: buffer pools, queues and scheduler.
@@ -148,6 +151,7 @@ impl OutputPort {
                 capacity,
                 occupancy: 0,
                 acceptance: config.discard.build(slots.len(), capacity, stream_of_pool(k)),
+                offered: 0,
             })
             .collect();
         let vc_cells = VcCounts::new(slots.iter().map(|s| s.queue), slots.len(), queues.len());
@@ -181,6 +185,7 @@ impl OutputPort {
     #[inline]
     fn admit(&mut self, cell: &Cell, slot_index: u32, pool: u8, now: SimTime) -> Admission {
         let pool = &mut self.pools[pool as usize];
+        pool.offered += 1;
         let pool_cells = pool.occupancy;
         if cell.clp && pool_cells >= self.clp1_threshold {
             return Admission::Drop(DropReason::ClpThreshold);
@@ -297,6 +302,7 @@ impl OutputPort {
             return false;
         }
         self.stats.cells_in += u64::from(cells);
+        self.pools[slot.pool as usize].offered += u64::from(cells);
         // The occupancy steps up `cells` times at the same instant: one change of the area.
         self.fill(slot.pool, cells, now);
         self.vc_cells.enter(slot.queue, slot_index, cells);
@@ -333,6 +339,7 @@ impl OutputPort {
         debug_assert!(self.is_single_fifo() && self.pools[self.fifo_pool as usize].acceptance.accepts_while_room());
         self.stats.cells_in += u64::from(cells);
         self.stats.cells_out += u64::from(cells);
+        self.pools[self.fifo_pool as usize].offered += u64::from(cells);
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
     }
 
@@ -400,6 +407,22 @@ impl OutputPort {
 
     pub fn is_empty(&self) -> bool {
         self.occupancy == 0
+    }
+
+    /// Cells offered to buffer pool `pool` since the port was built (accepted or dropped).
+    pub fn pool_cells_offered(&self, pool: usize) -> u64 {
+        self.pools[pool].offered
+    }
+
+    /// The buffer pool and the priority class of the VC in `slot_index`.
+    pub fn slot_pool_and_class(&self, slot_index: u32) -> (usize, usize) {
+        let slot = self.slots[slot_index as usize];
+        (usize::from(slot.pool), usize::from(slot.class))
+    }
+
+    /// Number of VC slots at the port.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
     }
 
     /// The name of the shared pool's acceptance policy (for reports).

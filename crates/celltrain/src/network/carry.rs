@@ -7,7 +7,8 @@
 //!   link, and whose own link is carried in turn: its state changes only with the cells this
 //!   port sends it, in order, and the start times of its cells are known when they arrive;
 //! - the destination adapter of VCs whose delivery has no consequence elsewhere: ATM-layer
-//!   (raw) cells, and AAL5 frames of UDP flows that end there (no capture at that host).
+//!   (raw) cells, and AAL5 frames of UDP flows that end there (no capture at that host), never
+//!   on an ABR VC (its destination turns RM cells around).
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time. The outcome is the one the pipe event would have had
@@ -17,6 +18,7 @@
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
 
 use super::{Adaptation, FlowKind, Hop, Network, PortPath};
+use celltrain_atm::ServiceCategory;
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
@@ -72,8 +74,12 @@ impl Network {
                 }
             }
         }
+        // (An ABR VC's destination turns RM cells around: its deliveries always have consequences.)
         let terminal_safe: Vec<bool> = (0..self.vcs.len())
-            .map(|v| self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
+            .map(|v| {
+                self.vcs[v].category != ServiceCategory::Abr
+                    && (self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
+            })
             .collect();
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];

@@ -9,13 +9,18 @@ impl Network {
     pub(super) fn receive(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
         vc.stats.cells_delivered += 1;
-        // Only AAL5 cells are reassembled (an RM cell's turnaround belongs to ABR's end system).
+        // Only AAL5 cells are reassembled; an RM cell goes to ABR's end systems.
         if cell.kind != CellKind::Aal5 {
-            if cell.kind == CellKind::Rm {
-                self.rm_cell_gone(&cell);
+            if let Some(id) = cell.rm_id() {
+                let rm = self.rm_cells.remove(id);
+                self.abr_rm_delivered(cell.vc, rm);
             }
             return;
         }
+        if vc.category == ServiceCategory::Abr {
+            self.abr_data_delivered(cell.vc, cell.efci);
+        }
+        let vc = &mut self.vcs[cell.vc.index()];
         let record = self.frames.get(cell.frame);
         let frame = FrameInfo { cells: record.cells, serial: record.serial };
         let outcome = match vc.reassembly_timeout {

@@ -1,7 +1,7 @@
 //! The events of a run: what must happen when simulated time reaches an entry of the queue,
 //! encoded in the queue's 24-bit codes (4 bits of kind, 20 of id).
 
-use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId};
+use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId, VcId};
 use celltrain_core::EventCode;
 
 /// What must happen when simulated time reaches an entry.
@@ -25,6 +25,8 @@ pub(crate) enum Event {
     Sample,
     /// A port's explicit-rate algorithm ends an averaging interval.
     RmInterval(PortId),
+    /// An ABR source end system's next in-rate (or out-of-rate) cell opportunity.
+    AbrSend(VcId),
 }
 
 /// Event codes: 4 bits of kind (room for the kinds ABR and GFR will add), 20 bits of id (a
@@ -32,7 +34,7 @@ pub(crate) enum Event {
 const KIND_SHIFT: u32 = 20;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// Kinds of event (one more per new variant of [`Event`]: `trace_key` and `decode` list them).
-pub(super) const EVENT_KINDS: u32 = 9;
+pub(super) const EVENT_KINDS: u32 = 10;
 const _: () = assert!(EVENT_KINDS <= 1 << (celltrain_core::event_queue::CODE_BITS - KIND_SHIFT), "event kinds fit");
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
@@ -56,6 +58,7 @@ impl EventCode for Event {
             6 => Event::HostRecv(NodeId(id)),
             7 => Event::Sample,
             8 => Event::RmInterval(PortId(id)),
+            9 => Event::AbrSend(VcId(id)),
             kind => unreachable!("event kind {kind} was never encoded"),
         }
     }
@@ -74,6 +77,7 @@ impl Event {
             Event::HostRecv(h) => (6, h.0),
             Event::Sample => (7, 0),
             Event::RmInterval(p) => (8, p.0),
+            Event::AbrSend(v) => (9, v.0),
         }
     }
 }

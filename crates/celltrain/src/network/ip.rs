@@ -43,21 +43,34 @@ impl Network {
         vc.stats.frames_sent += 1;
         vc.stats.cells_sent += cells;
         let (first, slot) = vc.route[0];
+        if let Some(a) = self.abr.of(vc_id) {
+            // An ABR VC's cells wait in its source end system, which paces them at ACR.
+            self.abr_enqueue(a, cells32, |index| frame_cell(vc_id, frame, index, cells32, false));
+            return;
+        }
         let tag = self.preventive_tag(first, cells32);
         if tag {
             self.vcs[vc_id.index()].stats.frames_tagged += 1;
         }
         let any_clp1 = tag && cells32 > 1;
-        self.arrive_run(first, slot, cells32, any_clp1, |index| Cell {
-            vc: vc_id,
-            frame,
-            index: u16::try_from(index).expect("frame size checked at build"),
-            hop: 0,
-            end_of_frame: index + 1 == cells32,
-            // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
-            clp: tag && index + 1 < cells32,
-            efci: false,
-            kind: CellKind::Aal5,
+        // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
+        self.arrive_run(first, slot, cells32, any_clp1, |index| {
+            frame_cell(vc_id, frame, index, cells32, tag && index + 1 < cells32)
         });
+    }
+}
+
+/// Cell `index` of the `cells` cells of AAL5 frame `frame` on `vc`.
+#[inline(always)]
+fn frame_cell(vc: VcId, frame: celltrain_core::ids::FrameId, index: u32, cells: u32, clp: bool) -> Cell {
+    Cell {
+        vc,
+        frame,
+        index: u16::try_from(index).expect("frame size checked at build"),
+        hop: 0,
+        end_of_frame: index + 1 == cells,
+        clp,
+        efci: false,
+        kind: CellKind::Aal5,
     }
 }

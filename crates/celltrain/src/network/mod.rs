@@ -4,6 +4,7 @@
 //! (a busy port's "free" event, a pipe's head-arrival event, a source's next tick), so the
 //! event set grows with the number of components, never with the number of cells.
 
+mod abr;
 mod adapter;
 mod build;
 mod carry;
@@ -22,6 +23,7 @@ mod tcp;
 #[cfg(test)]
 mod tests;
 
+pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
 pub use build::{
     route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,
@@ -258,6 +260,8 @@ pub struct Network {
     run_admitted_cells: u64,
     /// The fields of the RM cells in flight.
     rm_cells: celltrain_atm::abr::RmArena,
+    /// The ABR end systems.
+    abr: AbrSystem,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -306,6 +310,7 @@ impl Network {
                 Event::HostRecv(h) => self.host_recv_done(h),
                 Event::Sample => self.sample(),
                 Event::RmInterval(p) => self.rm_interval(p),
+                Event::AbrSend(v) => self.abr_send(v),
             }
             if self.events + self.cell_hops >= next_progress {
                 next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
@@ -423,6 +428,10 @@ impl Network {
                 }
             }
         }
+        // Cells waiting in ABR end systems were sent by their source (segmented).
+        for end in &self.abr.ends {
+            cells[end.vc.index()] += end.queued_cells() as u64;
+        }
         cells
     }
 
@@ -437,7 +446,6 @@ impl Network {
         // event of the run, so the source event that would emit a handed-over cell now, or the
         // port-free event that would start a queued one, comes after it.
         self.release_all(SimTime::from_picos(now.as_picos().saturating_sub(1)));
-        self.rm_open_window();
         for port in &mut self.ports {
             port.queue.open_window(now);
             if let Some(q) = &mut port.packets {

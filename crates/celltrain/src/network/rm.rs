@@ -1,12 +1,14 @@
 //! Resource management cells in the network: where an explicit-rate algorithm sits at a switch
 //! port. An RM cell moves like any cell of its VC; its fields live in the network's RM arena.
-//! When it reaches a port whose algorithm is set, the algorithm sees it (forward or backward)
-//! before the port's buffer does, and every averaging interval it sees the port's load. The
-//! ABR end systems (the source's rate rules, the destination's turn-around) are to be built on
-//! these hooks; until then an RM cell ends at its VC's destination.
+//! A forward RM cell is seen by the algorithm of each switch port it reaches, before the
+//! port's buffer; a backward one (travelling on the paired VC, see `abr`) by the algorithm of
+//! the port its feedback is for, at the same switch. Every averaging interval the algorithm
+//! sees the port's load: the cells offered to the buffer pool ABR draws on, and the capacity
+//! higher-priority categories left.
 
 use super::{Event, Network};
 use celltrain_atm::abr::{ExplicitRate, IntervalLoad, RmCell, RmContext, RmDirection};
+use celltrain_atm::ServiceCategory;
 use celltrain_atm::cell::Cell;
 use celltrain_core::ids::{PortId, VcId};
 use celltrain_core::time::SimDuration;
@@ -16,8 +18,13 @@ use celltrain_core::time::SimDuration;
 pub(crate) struct ErPort {
     algorithm: ExplicitRate,
     interval: SimDuration,
-    /// The port's `cells_in` when the current interval began.
-    cells_in_at_start: u64,
+    /// The buffer pool ABR draws on at the port, and the pools of the categories served
+    /// before ABR (CBR, VBR) that are not that pool.
+    abr_pool: usize,
+    priority_pools: Vec<usize>,
+    /// Cells offered to those pools when the current interval began.
+    abr_offered_at_start: u64,
+    priority_offered_at_start: u64,
 }
 
 impl Network {
@@ -31,7 +38,22 @@ impl Network {
         assert!(!interval.is_zero(), "an averaging interval must be positive");
         let port = &mut self.ports[p.index()];
         let first = port.er.is_none();
-        port.er = Some(Box::new(ErPort { algorithm, interval, cells_in_at_start: 0 }));
+        let slots: Vec<(usize, usize)> =
+            (0..port.queue.slot_count()).map(|s| port.queue.slot_pool_and_class(s as u32)).collect();
+        let abr = ServiceCategory::Abr.priority();
+        let abr_pool = slots.iter().find(|&&(_, class)| class == abr).map_or(0, |&(pool, _)| pool);
+        let mut priority_pools: Vec<usize> =
+            slots.iter().filter(|&&(pool, class)| class < abr && pool != abr_pool).map(|&(pool, _)| pool).collect();
+        priority_pools.sort_unstable();
+        priority_pools.dedup();
+        port.er = Some(Box::new(ErPort {
+            algorithm,
+            interval,
+            abr_pool,
+            priority_pools,
+            abr_offered_at_start: 0,
+            priority_offered_at_start: 0,
+        }));
         if first {
             self.queue.schedule(self.now + interval, Event::RmInterval(p));
         }
@@ -48,13 +70,13 @@ impl Network {
     /// # Panics
     /// If the adapter holds an on/off burst handed to it whole: the RM cell would have to take
     /// turns with cells already on the wire. ABR VCs are never given bursts whole.
-    pub fn send_rm_cell(&mut self, vc: VcId, rm: RmCell) {
+    pub fn send_rm_cell(&mut self, vc: VcId, rm: RmCell, out_of_rate: bool) {
         let (first, slot) = self.vcs[vc.index()].route[0];
         let now = self.now;
         self.release_started(first, now);
         assert_eq!(self.ports[first.index()].handed.pending(), 0, "an RM cell sent on a VC whose adapter took a burst");
         let id = self.rm_cells.insert(rm);
-        let cell = Cell::rm(vc, id, false);
+        let cell = Cell::rm(vc, id, out_of_rate);
         self.vcs[vc.index()].stats.cells_sent += 1;
         self.arrive(first, slot, cell);
     }
@@ -74,19 +96,30 @@ impl Network {
         self.arrive(p, slot, cell);
     }
 
-    /// The algorithm of port `p`, if any, sees an RM cell that reaches it.
+    /// The algorithm that an RM cell reaching port `p` (where its VC has `slot`) passes, if
+    /// any, sees it: a forward cell the algorithm of `p`; a backward one the algorithm of the
+    /// port its feedback is for, at the same switch.
     fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
+        let Some(id) = cell.rm_id() else { return };
+        let (p, slot, forward) = match self.rm_cells.get(id).dir {
+            RmDirection::Forward => (p, slot, true),
+            RmDirection::Backward => match self.abr_feedback_port(cell.vc, cell.hop) {
+                Some((q, s)) => (q, s, false),
+                None => return,
+            },
+        };
         if self.ports[p.index()].er.is_none() {
             return;
         }
         self.settle_port(p);
         let port = &mut self.ports[p.index()];
-        let (Some(er), Some(id)) = (&mut port.er, cell.rm_id()) else { return };
+        let Some(er) = &mut port.er else { return };
         let context = RmContext { now: self.now, slot, queue_cells: port.queue.occupancy() };
         let rm = self.rm_cells.get_mut(id);
-        match rm.dir {
-            RmDirection::Forward => er.algorithm.on_forward_rm(&context, rm),
-            RmDirection::Backward => er.algorithm.on_backward_rm(&context, rm),
+        if forward {
+            er.algorithm.on_forward_rm(&context, rm);
+        } else {
+            er.algorithm.on_backward_rm(&context, rm);
         }
     }
 
@@ -104,12 +137,19 @@ impl Network {
         self.settle_port(p);
         let port = &mut self.ports[p.index()];
         let Some(er) = &mut port.er else { return };
-        let cells_in = port.queue.stats.cells_in;
-        // Every VC's cells offered to the port (ABR's own share awaits per-category counters);
-        // the port's counters restart when the window opens.
-        let input_cells = cells_in.saturating_sub(er.cells_in_at_start);
-        er.cells_in_at_start = cells_in;
-        let load = IntervalLoad { now, interval: er.interval, input_cells, queue_cells: port.queue.occupancy() };
+        // ABR's input is what its pool was offered (UBR's cells too where UBR shares the pool:
+        // seed 001 never mixes the two); its capacity is the link's less what the categories
+        // served before it were offered.
+        let abr_offered = port.queue.pool_cells_offered(er.abr_pool);
+        let priority_offered: u64 = er.priority_pools.iter().map(|&k| port.queue.pool_cells_offered(k)).sum();
+        let input_cells = abr_offered - er.abr_offered_at_start;
+        let priority_cells = priority_offered - er.priority_offered_at_start;
+        er.abr_offered_at_start = abr_offered;
+        er.priority_offered_at_start = priority_offered;
+        let seconds = er.interval.as_secs_f64();
+        let link_cells_per_s = port.line_rate.as_bps() as f64 / 424.0;
+        let abr_capacity = (link_cells_per_s - priority_cells as f64 / seconds).max(0.0);
+        let load = IntervalLoad { now, interval: er.interval, input_cells, abr_capacity, queue_cells: port.queue.occupancy() };
         er.algorithm.on_interval(&load);
         let next = now + er.interval;
         if next <= self.end {
@@ -117,12 +157,4 @@ impl Network {
         }
     }
 
-    /// The window opens: every interval measures from the port's restarted counters.
-    pub(super) fn rm_open_window(&mut self) {
-        for port in &mut self.ports {
-            if let Some(er) = &mut port.er {
-                er.cells_in_at_start = 0;
-            }
-        }
-    }
 }

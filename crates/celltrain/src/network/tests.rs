@@ -227,7 +227,7 @@ fn handed_burst_counts_cells_at_the_transmitters_start_times() {
 #[test]
 fn every_event_kind_round_trips_its_code() {
     use super::{Event, EVENT_KINDS, MAX_COMPONENTS};
-    use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId};
+    use celltrain_core::ids::{ConnId, NodeId, PortId, SourceId, VcId};
     use celltrain_core::EventCode;
     let id = MAX_COMPONENTS as u32;
     let events = [
@@ -240,6 +240,7 @@ fn every_event_kind_round_trips_its_code() {
         Event::HostRecv(NodeId(id)),
         Event::Sample,
         Event::RmInterval(PortId(id)),
+        Event::AbrSend(VcId(id)),
     ];
     let mut kinds: Vec<u32> = events.iter().map(|e| e.trace_key().0).collect();
     kinds.dedup();

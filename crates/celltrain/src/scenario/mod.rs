@@ -46,6 +46,7 @@
 //! root.finish()?;
 //! ```
 
+mod abr;
 pub mod access;
 pub mod error;
 pub mod expand;

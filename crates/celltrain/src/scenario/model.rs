@@ -104,6 +104,7 @@ pub fn compile_source(
     }
     read_metrics(&root, &mut b)?;
     read_record(&root, &mut b)?;
+    super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
         Some(at) => ScenarioError { message: e.message, ..at.clone() },
@@ -128,13 +129,16 @@ fn read_switches(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilde
                 let key = if limit_bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
                 return Err(v.key_error(key, "must be positive"));
             }
+            let mut added = Vec::with_capacity(names.len());
             for name in names {
                 let n = b.add_switch(&name, port.clone()).map_err(|e| node_error(&v, e, "buffer"))?;
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
                     b.set_packet_limit(n, bytes, limit_packets);
                 }
+                added.push(n);
             }
+            super::abr::read_switch_abr(&v, b, &added)?;
             v.finish()?;
         }
     }

@@ -57,6 +57,8 @@ pub enum Field {
     Record,
     /// A limit of the simulator (sizes that must fit its ids).
     Limit,
+    /// ABR: the end systems' parameters, a VC's pairing, a switch's explicit-rate algorithm.
+    Abr,
 }
 
 impl fmt::Display for Subject {

@@ -15,6 +15,7 @@ use error::err;
 pub use error::{BuildError, Field, Subject};
 use topology::Topology;
 
+mod abr;
 mod error;
 mod ports;
 mod record;
@@ -159,6 +160,7 @@ pub struct NetworkBuilder {
     link_of: BTreeMap<(NodeId, NodeId), usize>,
     route_names: BTreeSet<String>,
     flow_names: BTreeSet<String>,
+    abr: abr::AbrSettings,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -197,7 +199,32 @@ impl NetworkBuilder {
             link_of: BTreeMap::new(),
             route_names: BTreeSet::new(),
             flow_names: BTreeSet::new(),
+            abr: abr::AbrSettings::default(),
         }
+    }
+
+    /// The parameters of every ABR end system (each VC's PCR replaces `params.pcr`; ICR and
+    /// MCR are capped at it). Without them an ABR VC is refused.
+    pub fn set_abr_params(&mut self, params: celltrain_atm::abr::AbrParams) {
+        self.abr.params = Some(params);
+    }
+
+    /// Switch `switch` runs `algorithm` on every output port ABR VCs leave it by, with an
+    /// averaging interval of `interval`.
+    pub fn set_explicit_rate(
+        &mut self,
+        switch: NodeId,
+        algorithm: celltrain_atm::abr::ExplicitRate,
+        interval: SimDuration,
+    ) -> Result<(), BuildError> {
+        if self.nodes[switch.index()].kind != NodeKind::Switch {
+            return err(Field::Abr, format!("'{}' is not a switch", self.nodes[switch.index()].name));
+        }
+        if interval.is_zero() {
+            return err(Field::Abr, "averaging interval must be positive");
+        }
+        self.abr.switches.insert(switch, (algorithm, interval));
+        Ok(())
     }
 
     pub fn node_id(&self, name: &str) -> Option<NodeId> {
@@ -494,7 +521,8 @@ impl NetworkBuilder {
         let specs = std::mem::take(&mut self.sources);
         let nb = &self;
         let topo = Topology::new(nb);
-        let (vcs, routes, vcs_on_port) = routing::route(nb, &topo)?;
+        let (mut vcs, routes, mut vcs_on_port) = routing::route(nb, &topo)?;
+        let abr_pairs = abr::pair(&topo, &mut vcs, &mut vcs_on_port)?;
         if topo.ports.len() > super::MAX_COMPONENTS || specs.len() > super::MAX_COMPONENTS {
             return err(Field::Limit, format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
         }
@@ -522,6 +550,8 @@ impl NetworkBuilder {
         let (bottleneck, recorder) = record::recorder(nb, &topo, (&flows, &routes, &vcs), &ports, &mut queue)?;
         ports::mark_single_senders(&mut ports, &flows, &routes, &vcs);
         let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
+        let node_buffers: Vec<u32> = self.nodes.iter().map(|n| n.port.buffer_cells).collect();
+        let abr_settings = std::mem::take(&mut self.abr);
         let mut network = Network {
             mode: self.mode,
             nodes: self.nodes.into_iter().map(|n| Node { name: n.name, kind: n.kind }).collect(),
@@ -549,7 +579,9 @@ impl NetworkBuilder {
             window_open: false,
             run_admitted_cells: 0,
             rm_cells: Default::default(),
+            abr: Default::default(),
         };
+        network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         network.plan();
         Ok(network)
     }

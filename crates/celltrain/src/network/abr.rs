@@ -1,0 +1,255 @@
+//! ABR end systems in the network (ATM Forum TM 4.0): each ABR VC has a source end system at
+//! its first adapter — which holds the VC's cells and sends them at the allowed cell rate,
+//! with a forward RM cell every Nrm cells — and is paired with the VC that runs the other way
+//! between the same ends, whose destination turns its forward RM cells around. A turned-around
+//! RM cell goes back as an in-rate cell of the paired VC, crossing the same switches the
+//! other way; at each switch the explicit-rate algorithm of the port the forward cells left by
+//! marks it (`rm`). When it reaches the first VC's source, ACR follows.
+//!
+//! ```text
+//!  host A ─ v: data + FRM(v) ───► switch ports (ER sees FRM) ───► host B: turn FRM(v) around
+//!  host A ◄─ w: BRM(v) marked at v's ports ◄───────────────────── host B: w's source sends it
+//! ```
+//! The paired VC is the TCP acknowledgements' VC where there is one; for a one-way flow the
+//! builder adds one that carries only RM cells. An edge router's ATM interface is a source end
+//! system like a host's adapter (virtual source / virtual destination, seed 001): its VC's
+//! cells wait in the end system's buffer, and congestion moves there from the switches.
+
+use super::{Event, Network};
+use celltrain_atm::abr::{AbrParams, AbrSource, InRate, RmCell, Turnaround};
+use celltrain_atm::cell::Cell;
+use celltrain_core::ids::{PortId, VcId};
+use celltrain_core::time::SimTime;
+use std::collections::VecDeque;
+
+/// Counters of one ABR end system beyond its source's and turn-around's own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AbrEndCounts {
+    /// Data cells refused because the end system's buffer was full (tail drop, as seed 001's
+    /// edge devices do: no frame-aware discard).
+    pub cells_refused: u64,
+    /// Backward RM cells that reached this end (feedback for its own VC).
+    pub brm_received: u64,
+    /// The most data cells waiting at once.
+    pub max_queue_cells: u32,
+}
+
+/// The ABR end system at one end of a VC pair: the source of `vc`, and the destination that
+/// turns around the forward RM cells of `peer`'s VC.
+pub struct AbrEnd {
+    pub vc: VcId,
+    /// The end system of the paired VC (index in [`AbrSystem::ends`]).
+    pub peer: u32,
+    pub source: AbrSource,
+    /// Forward RM cells of the paired VC waiting to go back on this VC.
+    pub turnaround: Turnaround,
+    /// The VC's data cells waiting for an in-rate opportunity.
+    data: VecDeque<Cell>,
+    capacity_cells: u32,
+    /// When the last in-rate cell went.
+    last_sent_at: Option<SimTime>,
+    /// The earliest the next out-of-rate RM cell may go.
+    next_out_of_rate_at: SimTime,
+    /// When the pending `AbrSend` event is due (an event due at another time is stale).
+    event_at: Option<SimTime>,
+    /// Per hop of this VC's route: the port (and the paired VC's slot in it) whose algorithm
+    /// marks a backward RM cell reaching that hop (the paired VC's port at the same switch).
+    pub(super) feedback: Vec<Option<(PortId, u32)>>,
+    pub counts: AbrEndCounts,
+}
+
+impl AbrEnd {
+    pub fn queued_cells(&self) -> usize {
+        self.data.len()
+    }
+}
+
+/// Every ABR end system, and which VC has which.
+#[derive(Default)]
+pub struct AbrSystem {
+    pub ends: Vec<AbrEnd>,
+    /// Per VC: its end system's index, or `u32::MAX`.
+    of_vc: Vec<u32>,
+}
+
+impl AbrSystem {
+    /// End systems for the VC pairs `(v, w)` (each VC sources its cells; each turns the
+    /// other's RM cells around), with the parameters and buffer of each VC's source, and per
+    /// VC the feedback ports of its hops.
+    pub(crate) fn new(vcs: usize, ends: Vec<(VcId, VcId, AbrParams, u32, Vec<Option<(PortId, u32)>>)>) -> Self {
+        let mut of_vc = vec![u32::MAX; vcs];
+        for (i, (vc, ..)) in ends.iter().enumerate() {
+            of_vc[vc.index()] = u32::try_from(i).expect("ABR end systems fit 32 bits");
+        }
+        let ends = ends
+            .into_iter()
+            .map(|(vc, peer, params, capacity_cells, feedback)| AbrEnd {
+                vc,
+                peer: of_vc[peer.index()],
+                source: AbrSource::new(params),
+                turnaround: Turnaround::default(),
+                data: VecDeque::new(),
+                capacity_cells,
+                last_sent_at: None,
+                next_out_of_rate_at: SimTime::ZERO,
+                event_at: None,
+                feedback,
+                counts: AbrEndCounts::default(),
+            })
+            .collect();
+        AbrSystem { ends, of_vc }
+    }
+
+    /// The end system sourcing `vc`, if it is an ABR VC.
+    #[inline]
+    pub fn of(&self, vc: VcId) -> Option<usize> {
+        match self.of_vc.get(vc.index()) {
+            Some(&i) if i != u32::MAX => Some(i as usize),
+            _ => None,
+        }
+    }
+}
+
+impl Network {
+    /// The ABR end systems.
+    pub fn abr(&self) -> &AbrSystem {
+        &self.abr
+    }
+
+    /// A frame's cells enter ABR end system `a`: each waits in its buffer, or is refused when
+    /// the buffer is full.
+    pub(super) fn abr_enqueue(&mut self, a: usize, cells: u32, cell_at: impl Fn(u32) -> Cell) {
+        for k in 0..cells {
+            let end = &mut self.abr.ends[a];
+            if end.data.len() >= end.capacity_cells as usize {
+                end.counts.cells_refused += 1;
+                self.cell_lost(cell_at(k));
+                continue;
+            }
+            end.data.push_back(cell_at(k));
+            end.counts.max_queue_cells = end.counts.max_queue_cells.max(end.data.len() as u32);
+        }
+        self.abr_wake(a);
+    }
+
+    /// End system `a` has something to send: its next opportunity is timed if it is not.
+    fn abr_wake(&mut self, a: usize) {
+        let now = self.now;
+        let end = &mut self.abr.ends[a];
+        if end.event_at.is_some() {
+            return;
+        }
+        let at = Self::abr_next_opportunity(end, now);
+        if at <= self.end {
+            end.event_at = Some(at);
+            self.queue.schedule(at, Event::AbrSend(end.vc));
+        }
+    }
+
+    /// The earliest an end system with something waiting may send, at or after `now`: its
+    /// next in-rate opportunity at the current ACR, or, while ACR is below TCR, its next
+    /// out-of-rate RM cell if that is sooner.
+    fn abr_next_opportunity(end: &AbrEnd, now: SimTime) -> SimTime {
+        let in_rate = match (end.source.cell_interval(), end.last_sent_at) {
+            (Some(gap), Some(last)) => (last + gap).max(now),
+            (Some(_), None) => now,
+            (None, _) => SimTime::MAX,
+        };
+        if end.source.needs_out_of_rate() {
+            in_rate.min(end.next_out_of_rate_at.max(now))
+        } else {
+            in_rate
+        }
+    }
+
+    /// An `AbrSend` event of `vc`'s end system.
+    pub(super) fn abr_send(&mut self, vc: VcId) {
+        let now = self.now;
+        let Some(a) = self.abr.of(vc) else { return };
+        let end = &mut self.abr.ends[a];
+        if end.event_at != Some(now) {
+            return;
+        }
+        end.event_at = None;
+        let (data, brm) = (!end.data.is_empty(), end.turnaround.is_waiting());
+        if !data && !brm {
+            return;
+        }
+        let in_rate_due = end.source.cell_interval().is_some()
+            && end.last_sent_at.is_none_or(|last| last + end.source.cell_interval().expect("checked") <= now);
+        if in_rate_due {
+            end.last_sent_at = Some(now);
+            match end.source.next_in_rate(now, data, brm) {
+                Some(InRate::Frm(rm)) => self.send_rm_cell(vc, rm, false),
+                Some(InRate::Brm) => {
+                    let rm = end.turnaround.take().expect("a turned-around cell waits");
+                    self.send_rm_cell(vc, rm, false);
+                }
+                Some(InRate::Data) => {
+                    let cell = end.data.pop_front().expect("data waits");
+                    let (first, slot) = self.vcs[vc.index()].route[0];
+                    self.release_started(first, now);
+                    self.arrive(first, slot, cell);
+                }
+                None => unreachable!("something waits"),
+            }
+        } else if end.source.needs_out_of_rate() && end.next_out_of_rate_at <= now {
+            end.next_out_of_rate_at = now + end.source.out_of_rate_interval();
+            let rm = end.source.out_of_rate_rm();
+            self.send_rm_cell(vc, rm, true);
+        }
+        let end = &self.abr.ends[a];
+        if !end.data.is_empty() || end.turnaround.is_waiting() {
+            self.abr_wake(a);
+        }
+    }
+
+    /// An RM cell of `vc` reaches the VC's destination: a forward one is turned around by the
+    /// paired VC's end system; a backward one is feedback for the paired VC's source.
+    pub(super) fn abr_rm_delivered(&mut self, vc: VcId, rm: RmCell) {
+        let Some(a) = self.abr.of(vc) else { return };
+        let peer = self.abr.ends[a].peer as usize;
+        match rm.dir {
+            celltrain_atm::abr::RmDirection::Forward => {
+                self.abr.ends[peer].turnaround.on_frm(&rm);
+                self.abr_wake(peer);
+            }
+            celltrain_atm::abr::RmDirection::Backward => {
+                let end = &mut self.abr.ends[peer];
+                end.counts.brm_received += 1;
+                end.source.on_brm(&rm);
+                self.abr_rate_changed(peer);
+            }
+        }
+    }
+
+    /// ACR of end system `a` changed: a pending opportunity moves earlier if the new rate
+    /// allows (a later one is kept: the event already scheduled stays valid).
+    fn abr_rate_changed(&mut self, a: usize) {
+        let now = self.now;
+        let end = &mut self.abr.ends[a];
+        let Some(pending) = end.event_at else { return };
+        let at = Self::abr_next_opportunity(end, now);
+        if at < pending {
+            end.event_at = Some(at);
+            self.queue.schedule(at, Event::AbrSend(end.vc));
+        }
+    }
+
+    /// A data cell of ABR VC `vc` reaches its destination: its EFCI is remembered by the end
+    /// system that turns the VC's forward RM cells around.
+    #[inline]
+    pub(super) fn abr_data_delivered(&mut self, vc: VcId, efci: bool) {
+        if let Some(a) = self.abr.of(vc) {
+            let peer = self.abr.ends[a].peer as usize;
+            self.abr.ends[peer].turnaround.on_data_cell(efci);
+        }
+    }
+
+    /// The port whose algorithm marks a backward RM cell of `vc` at hop `hop`, with the slot of
+    /// the VC the feedback is for.
+    pub(super) fn abr_feedback_port(&self, vc: VcId, hop: u8) -> Option<(PortId, u32)> {
+        let a = self.abr.of(vc)?;
+        self.abr.ends[a].feedback.get(usize::from(hop)).copied().flatten()
+    }
+}

@@ -1,0 +1,141 @@
+//! The ABR pass: every ABR VC is paired with the VC that runs the other way between the same
+//! ends (the TCP acknowledgements' VC, or one added for RM cells alone), each gets a source end
+//! system with its parameters, and each switch given an explicit-rate algorithm runs it on
+//! every output port that ABR VCs leave by.
+
+use super::*;
+use crate::network::AbrSystem;
+use celltrain_atm::abr::{AbrParams, ExplicitRate};
+
+/// ABR settings collected by the builder.
+#[derive(Clone, Debug, Default)]
+pub(super) struct AbrSettings {
+    /// The end systems' parameters (the PCR is each VC's own).
+    pub(super) params: Option<AbrParams>,
+    /// Per switch: its algorithm and averaging interval.
+    pub(super) switches: BTreeMap<NodeId, (ExplicitRate, SimDuration)>,
+}
+
+/// The node path of a VC: its source, then the far end of each port.
+fn node_path(vc: &Vc, topo: &Topology) -> Vec<NodeId> {
+    let mut nodes = vec![vc.src];
+    nodes.extend(vc.route.iter().map(|&(p, _)| topo.ports[p.index()].1));
+    nodes
+}
+
+/// Pairs every ABR VC with its reverse (adding one where none exists, with slots on the ports
+/// it crosses); returns the pairs (v, w), each VC once as `v`.
+pub(super) fn pair(
+    topo: &Topology,
+    vcs: &mut Vec<Vc>,
+    vcs_on_port: &mut [Vec<ServiceCategory>],
+) -> Result<Vec<(VcId, VcId)>, BuildError> {
+    let mut by_path: BTreeMap<Vec<NodeId>, usize> = BTreeMap::new();
+    for (i, v) in vcs.iter().enumerate() {
+        by_path.insert(node_path(v, topo), i);
+    }
+    let abr: Vec<usize> = (0..vcs.len()).filter(|&i| vcs[i].category == ServiceCategory::Abr).collect();
+    if abr.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut pairs = Vec::new();
+    for i in abr {
+        let mut back = node_path(&vcs[i], topo);
+        back.reverse();
+        let w = match by_path.get(&back) {
+            Some(&w) if vcs[w].category == ServiceCategory::Abr => w,
+            Some(&w) => {
+                return Err(BuildError::about(
+                    Subject::Vc(vcs[i].name.clone()),
+                    Field::Abr,
+                    format!("its reverse VC '{}' is {}, not ABR", vcs[w].name, vcs[w].category),
+                ))
+            }
+            None => {
+                // A one-way flow: a VC the other way carries its RM cells back.
+                let mut route = Vec::with_capacity(back.len() - 1);
+                for hop in back.windows(2) {
+                    let p = topo.port_of(hop[0], hop[1]);
+                    let slot = u32::try_from(vcs_on_port[p.index()].len()).expect("VCs per port fit 32 bits");
+                    vcs_on_port[p.index()].push(ServiceCategory::Abr);
+                    route.push((p, slot));
+                }
+                let v = &vcs[i];
+                let reverse = Vc {
+                    name: format!("{}-rm", v.name),
+                    category: ServiceCategory::Abr,
+                    pcr: v.pcr,
+                    adaptation: Adaptation::Aal5,
+                    route,
+                    policer: None,
+                    reassembly_timeout: None,
+                    src: v.dst,
+                    dst: v.src,
+                    reassembler: Reassembler::default(),
+                    stats: VcStats::default(),
+                };
+                vcs.push(reverse);
+                by_path.insert(back, vcs.len() - 1);
+                // The added VC is an end system of its own (it turns the first's RM cells around).
+                pairs.push((VcId::from_index(vcs.len() - 1), VcId::from_index(i)));
+                vcs.len() - 1
+            }
+        };
+        pairs.push((VcId::from_index(i), VcId::from_index(w)));
+    }
+    Ok(pairs)
+}
+
+/// The end systems of the pairs, and the switches' algorithms on the ports ABR VCs leave by.
+/// (`node_buffers`: each node's adapter buffer, cells: an end system's buffer.)
+pub(super) fn end_systems(
+    settings: &AbrSettings,
+    node_buffers: &[u32],
+    pairs: &[(VcId, VcId)],
+    network: &mut Network,
+) -> Result<AbrSystem, BuildError> {
+    if pairs.is_empty() {
+        return Ok(AbrSystem::default());
+    }
+    // Without parameters, TM 4.0's defaults (ICR = PCR).
+    let template = settings.params.clone().unwrap_or_else(|| AbrParams::tm4_defaults(f64::MAX));
+    let mut ends = Vec::with_capacity(pairs.len());
+    for &(v, w) in pairs {
+        let vc = &network.vcs[v.index()];
+        let params = AbrParams { pcr: vc.pcr.as_bps() as f64 / CELL_BITS as f64, ..template.clone() };
+        let params = AbrParams { icr: params.icr.min(params.pcr), mcr: params.mcr.min(params.pcr), ..params };
+        params
+            .validate()
+            .map_err(|e| BuildError::about(Subject::Vc(vc.name.clone()), Field::Abr, format!("ABR parameters: {e}")))?;
+        let first = vc.route[0].0;
+        let capacity = node_buffers[network.ports[first.index()].from.index()];
+        // Backward RM cells on `v` carry `w`'s feedback.
+        let feedback = feedback_ports(network, w, v);
+        ends.push((v, w, params, capacity, feedback));
+    }
+    for (&switch, (algorithm, interval)) in &settings.switches {
+        let leaving: BTreeSet<PortId> = pairs
+            .iter()
+            .flat_map(|&(v, _)| network.vcs[v.index()].route.iter().map(|&(p, _)| p))
+            .filter(|p| network.ports[p.index()].from == switch)
+            .collect();
+        for p in leaving {
+            network.set_explicit_rate(p, algorithm.clone(), *interval);
+        }
+    }
+    Ok(AbrSystem::new(network.vcs.len(), ends))
+}
+
+/// Per hop of `w`'s route: where a backward RM cell with `v`'s feedback, travelling on `w`,
+/// meets `v`'s port at the same switch (and `v`'s slot there).
+fn feedback_ports(network: &Network, v: VcId, w: VcId) -> Vec<Option<(PortId, u32)>> {
+    let forward = &network.vcs[v.index()].route;
+    network.vcs[w.index()]
+        .route
+        .iter()
+        .map(|&(p, _)| {
+            let at = network.ports[p.index()].from;
+            forward.iter().copied().find(|&(q, _)| network.ports[q.index()].from == at)
+        })
+        .collect()
+}

@@ -1,0 +1,150 @@
+//! The scenario's ABR keys: the `[abr]` table (the end systems' parameters, ATM Forum TM 4.0
+//! names) and, in a `[[switch]]`, its explicit-rate algorithm.
+//!
+//! ```toml
+//! [abr]
+//! icr = "3 Mbit/s"        # cell rates, as bit rates of 53-octet cells (or "… cells/s")
+//! mcr = "0 cells/s"
+//! tcr = "10 cells/s"
+//! nrm = 32
+//! mrm = 2
+//! trm = "100 ms"
+//! adtf = "500 ms"
+//! rif = 0.0625
+//! rdf = 0.0625
+//! cdf = 0.0625
+//! tbe = "3200 cells"
+//! frtt = "10 ms"
+//! crm = 100               # default ⌈TBE / Nrm⌉
+//!
+//! [[switch]]
+//! explicit_rate = "erica+"        # none | erica | erica+ | binary
+//! target_queue = "2880 cells"     # erica+
+//! target_utilization = 0.9        # erica
+//! averaging_interval = "1 ms"
+//! binary_thresholds = ["1000 cells", "500 cells"]   # binary: congested above, clear at or below
+//! ```
+
+use super::{ScenarioError, TableView};
+use crate::network::NetworkBuilder;
+use celltrain_atm::abr::{AbrParams, BinaryMarking, EricaConfig, ExplicitRate};
+use celltrain_core::ids::NodeId;
+use celltrain_core::time::SimDuration;
+use celltrain_core::units::CELL_BITS;
+
+/// A rate key in cells/s.
+fn cells_per_s(v: &TableView<'_>, key: &str) -> Result<Option<f64>, ScenarioError> {
+    Ok(v.opt_rate(key)?.map(|r| r.as_bps() as f64 / CELL_BITS as f64))
+}
+
+/// A factor key (RIF, RDF, CDF): a number, or a fraction "1/16".
+fn factor(v: &TableView<'_>, key: &str, default: f64) -> Result<f64, ScenarioError> {
+    let Some(node) = v.get(key) else { return Ok(default) };
+    if let Ok(text) = node.as_str() {
+        let parsed = text
+            .split_once('/')
+            .and_then(|(n, d)| Some(n.trim().parse::<f64>().ok()? / d.trim().parse::<f64>().ok()?))
+            .or_else(|| text.trim().parse().ok());
+        return parsed.ok_or_else(|| v.key_error(key, format!("'{text}' is not a number or a fraction like \"1/16\"")));
+    }
+    node.as_float()
+}
+
+/// The `[abr]` table, if any (TM 4.0's defaults otherwise, set whenever an ABR VC exists).
+pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
+    let Some(v) = root.opt_table("abr")? else {
+        b.set_abr_params(AbrParams::tm4_defaults(f64::MAX));
+        return Ok(());
+    };
+    let d = AbrParams::tm4_defaults(f64::MAX);
+    let u32_key = |key: &str, default: u32| -> Result<u32, ScenarioError> {
+        match v.opt_u64(key)? {
+            None => Ok(default),
+            Some(n) => u32::try_from(n).map_err(|_| v.key_error(key, "too large")),
+        }
+    };
+    let params = AbrParams {
+        pcr: d.pcr,
+        // The ICR defaults to the PCR (capped per VC).
+        icr: cells_per_s(&v, "icr")?.unwrap_or(d.icr),
+        mcr: cells_per_s(&v, "mcr")?.unwrap_or(d.mcr),
+        tcr: cells_per_s(&v, "tcr")?.unwrap_or(d.tcr),
+        nrm: u32_key("nrm", d.nrm)?,
+        mrm: u32_key("mrm", d.mrm)?,
+        trm: v.opt_duration("trm")?.unwrap_or(d.trm),
+        adtf: v.opt_duration("adtf")?.unwrap_or(d.adtf),
+        rif: factor(&v, "rif", d.rif)?,
+        rdf: factor(&v, "rdf", d.rdf)?,
+        cdf: factor(&v, "cdf", d.cdf)?,
+        tbe_cells: match v.opt_cells("tbe")? {
+            None => d.tbe_cells,
+            Some(n) => u32::try_from(n).map_err(|_| v.key_error("tbe", "too large"))?,
+        },
+        frtt: v.opt_duration("frtt")?.unwrap_or(d.frtt),
+        crm: match v.opt_u64("crm")? {
+            None => None,
+            Some(n) => Some(u32::try_from(n).map_err(|_| v.key_error("crm", "too large"))?),
+        },
+    };
+    // The PCR is each VC's own; check the rest against a PCR no rate here exceeds.
+    let probe = AbrParams { pcr: params.icr.max(params.mcr).max(1.0), ..params.clone() };
+    if let Err(e) = probe.validate() {
+        let key = ["nrm", "mrm", "rif", "rdf", "cdf", "icr", "mcr", "tcr", "trm", "adtf", "tbe", "crm"]
+            .into_iter()
+            .find(|k| e.starts_with(k))
+            .unwrap_or("icr");
+        return Err(v.key_error(key, e));
+    }
+    v.finish()?;
+    b.set_abr_params(params);
+    Ok(())
+}
+
+/// A `[[switch]]`'s explicit-rate keys, for the switches it names.
+pub(super) fn read_switch_abr(v: &TableView<'_>, b: &mut NetworkBuilder, switches: &[NodeId]) -> Result<(), ScenarioError> {
+    let Some(kind) = v.opt_keyword("explicit_rate", &["none", "erica", "erica+", "binary"])? else {
+        for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds"] {
+            if v.contains(key) {
+                return Err(v.key_error(key, "only applies with explicit_rate"));
+            }
+        }
+        return Ok(());
+    };
+    let interval = v.opt_duration("averaging_interval")?.unwrap_or(SimDuration::from_millis(1));
+    if interval.is_zero() {
+        return Err(v.key_error("averaging_interval", "must be positive"));
+    }
+    let algorithm = match kind {
+        "none" => ExplicitRate::None,
+        "binary" => {
+            let t = v.req("binary_thresholds")?.as_array()?;
+            let [high, low] = t.as_slice() else {
+                return Err(v.key_error("binary_thresholds", "give [high, low] queue thresholds"));
+            };
+            let (high, low) = (high.cells()?, low.cells()?);
+            if low > high {
+                return Err(v.key_error("binary_thresholds", "the low threshold is above the high one"));
+            }
+            let cells = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+            ExplicitRate::Binary(BinaryMarking { high_cells: cells(high), low_cells: cells(low), congested: false })
+        }
+        _ => {
+            let mut config = match kind {
+                "erica+" => {
+                    let q = v.opt_cells("target_queue")?.ok_or_else(|| v.key_error("explicit_rate", "erica+ needs target_queue"))?;
+                    EricaConfig::erica_plus(q as f64)
+                }
+                _ => EricaConfig::erica(),
+            };
+            if let Some(u) = v.opt_float("target_utilization")? {
+                config.target_utilization = u;
+            }
+            config.validate().map_err(|e| v.key_error("target_utilization", e))?;
+            ExplicitRate::erica(config)
+        }
+    };
+    for &s in switches {
+        b.set_explicit_rate(s, algorithm.clone(), interval).map_err(|e| v.key_error("explicit_rate", e.message))?;
+    }
+    Ok(())
+}
