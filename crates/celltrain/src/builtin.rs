@@ -46,6 +46,11 @@ const ALL: &[Builtin] = &[
     builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!(
+        "A7-udp",
+        "seed 001",
+        "Multiple-node configuration 1: 8 greedy UDP sources, 3 congested links, UBR+EPD or ABR"
+    ),
+    builtin!(
         "A12-ubr",
         "seed 001",
         "Internetwork, 5 TCP flows multiplexed in router 1 + 4 single-flow routers, UBR+EPD"

@@ -337,6 +337,22 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
         .collect()
 }
 
+/// The share of the bottleneck's cells an ABR flow can fill with data, (Nrm − 1)/Nrm (1 when
+/// the flow's VC across the bottleneck is not ABR).
+fn abr_data_share(net: &Network, flow: &crate::network::Flow, bottleneck: celltrain_core::ids::PortId) -> f64 {
+    let vc = net.routes()[flow.route.index()].hops.iter().find_map(|hop| match *hop {
+        crate::network::Hop::Vc(v) if net.vcs()[v.index()].route.iter().any(|&(p, _)| p == bottleneck) => Some(v),
+        _ => None,
+    });
+    match vc.and_then(|v| net.abr().of(v)) {
+        Some(a) => {
+            let nrm = f64::from(net.abr().ends[a].source.params().nrm);
+            (nrm - 1.0) / nrm
+        }
+        None => 1.0,
+    }
+}
+
 /// Goodput of the packet flows, against the bottleneck's theoretical maximum, and their fairness.
 fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
     let packet_flows: Vec<&FlowSummary> =
@@ -352,7 +368,8 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
             .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))?;
         let rate = port.line_rate.as_bps() as f64;
         Some(match net.mode() {
-            Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes),
+            // ABR gives one cell in Nrm to forward RM cells (seed 001: × 31/32).
+            Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes) * abr_data_share(net, flow, b),
             // Whole IP datagrams on the link: only the IP and transport headers are overhead.
             Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
         })

@@ -312,7 +312,7 @@ fn rm_cells_cross_and_intervals_tick() {
         }
         let rm = RmCell::forward(AbrRate::from_cells_per_sec(1e5), AbrRate::from_cells_per_sec(1e4), AbrRate::ZERO);
         for _ in 0..rm_cells {
-            net.send_rm_cell(VcId(0), rm);
+            net.send_rm_cell(VcId(0), rm, false);
         }
         assert_eq!(net.rm_cells_in_flight(), rm_cells);
         net.run(&mut |_| {});
