@@ -91,6 +91,12 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         ("A5-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("n_sources", "15"), ("discard", "ppd")]),
         ("V1", vec![("duration", "10 s"), ("shaping", "dual"), ("adapter_rate", "10 Mbit/s")]),
         ("V1", vec![("duration", "10 s"), ("pdu_gap", "2 ms")]),
+        // ABR: end systems pace cells at ACR, RM cells turn around, ERICA+ in the switches.
+        ("A1-tcp", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
+        ("A3", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
+        ("A4", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
+        ("A7-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
+        ("A12-ubr", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
     ];
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = builtin::all().iter().map(|b| (b.name, short(b.name))).collect();
     cases.append(&mut extra);
@@ -132,6 +138,7 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         "duration" | "warmup" | "bytes" | "mode" | "start_jitter" => return None,
         "discard" => d.pick(&["tail-drop", "ppd", "epd"]).to_string(),
         "variant" => d.pick(&["tahoe", "reno", "newreno", "sack"]).to_string(),
+        "service" => d.pick(&["ubr", "abr"]).to_string(),
         "shaping" => d.pick(&["off", "dual"]).to_string(),
         "delayed_ack" => d.pick(&["bsd", "off"]).to_string(),
         "n_sources" | "n_senders" | "n_connections" => (1 + d.below(6)).to_string(),

@@ -180,8 +180,11 @@ impl Erica {
             s.fair_share.max(vc_share).max(s.max_alloc_previous)
         };
         s.max_alloc_current = s.max_alloc_current.max(er);
-        // A slow VC is not lifted past the fair share at once.
-        if er > s.fair_share && ccr < s.fair_share {
+        // A slow VC is not lifted past the fair share at once. (Compared in the RM cells' rate
+        // format: a VC sent exactly the fair share carries it truncated in CCR, and compared
+        // with the exact share it would count as slow for ever.)
+        let fair_share_as_sent = AbrRate::from_cells_per_sec(s.fair_share).cells_per_sec();
+        if er > s.fair_share && ccr < fair_share_as_sent {
             er = s.fair_share;
         }
         er.min(s.target)
@@ -236,6 +239,18 @@ mod tests {
         {
             assert!((q.factor(queue) - f).abs() < 5e-6, "f({queue}) = {} not {f}", q.factor(queue));
         }
+    }
+
+    /// A VC at exactly the fair share (as the rate format carries it) is not held there.
+    #[test]
+    fn a_vc_at_the_fair_share_may_grow() {
+        let mut e = Erica::new(EricaConfig::erica());
+        e.set_interval(90_000.0, 0.0, 3);
+        e.set_interval(90_000.0, 60_000.0, 3);
+        let at_share = AbrRate::from_cells_per_sec(30_000.0).cells_per_sec();
+        assert!(at_share < 30_000.0, "the format truncates");
+        assert!(e.explicit_rate(at_share) > 40_000.0, "underloaded: the VC may grow past the share");
+        assert!(close(e.explicit_rate(at_share * 0.99), 30_000.0), "a slower VC is held to the share");
     }
 
     #[test]

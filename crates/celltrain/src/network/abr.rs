@@ -70,6 +70,8 @@ pub struct AbrSystem {
     pub ends: Vec<AbrEnd>,
     /// Per VC: its end system's index, or `u32::MAX`.
     of_vc: Vec<u32>,
+    /// RM cells dropped on the way (by a buffer or a policer), since the start.
+    pub rm_cells_lost: u64,
 }
 
 impl AbrSystem {
@@ -97,7 +99,7 @@ impl AbrSystem {
                 counts: AbrEndCounts::default(),
             })
             .collect();
-        AbrSystem { ends, of_vc }
+        AbrSystem { ends, of_vc, rm_cells_lost: 0 }
     }
 
     /// The end system sourcing `vc`, if it is an ABR VC.

@@ -123,11 +123,12 @@ impl Network {
         }
     }
 
-    /// An RM cell leaves the network (delivered or dropped): its record is released.
+    /// An RM cell is dropped: its record is released.
     #[cold]
     pub(super) fn rm_cell_gone(&mut self, cell: &Cell) {
         if let Some(id) = cell.rm_id() {
             self.rm_cells.remove(id);
+            self.abr.rm_cells_lost += 1;
         }
     }
 

@@ -1,0 +1,129 @@
+//! ABR end to end: the baseline goodput with RM cells, the RM-cell identities, and ERICA+'s
+//! convergence to the max-min fair shares on seed 001's multiple-node configuration 1.
+
+use celltrain::builtin;
+use celltrain::metrics::Summary;
+use celltrain::network::Network;
+use celltrain::scenario::{compile_source, Source};
+
+fn run(name: &str, text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let c = compile_source(Source::new(name, text.to_string()), &sets, None).unwrap();
+    let mut net = c.network;
+    net.run(&mut |_| {});
+    let summary = Summary::from_network(&net, c.meta, 0.0);
+    (net, summary)
+}
+
+/// Seed 001, Table 5.1: one greedy UDP source over ABR delivers 9140/10176 × 31/32 of
+/// 149.76 Mbit/s = 130.306 Mbit/s.
+#[test]
+fn one_udp_source_over_abr_reaches_the_theoretical_goodput() {
+    let text = builtin::find("A1-udp").unwrap().text;
+    let (_, s) = run("A1-udp", text, &[("service", "abr"), ("duration", "1 s"), ("warmup", "0.3 s")]);
+    let max = s.aggregate.max_goodput_bps.unwrap();
+    assert!((max - 130.306e6).abs() < 0.01e6, "maximum {max}");
+    let g = s.aggregate.goodput_bps;
+    assert!((g - 130.306e6).abs() < 0.005 * 130.306e6, "goodput {g}");
+    assert!(g <= max, "goodput {g} above the maximum {max}");
+}
+
+/// Every RM cell a source sends is turned around (forward) or received (backward), lost, or
+/// still in flight; and each ABR VC's cells obey the conservation of cells.
+#[test]
+fn rm_cells_are_accounted_for() {
+    for (name, sets) in [
+        ("A3", vec![("service", "abr"), ("duration", "1 s"), ("warmup", "0.3 s")]),
+        // A small switch buffer: RM cells are lost too.
+        ("A4", vec![("service", "abr"), ("duration", "0.3 s"), ("warmup", "0.1 s"), ("buffer", "300 cells"), ("discard", "tail-drop")]),
+    ] {
+        let (net, _) = run(name, builtin::find(name).unwrap().text, &sets);
+        let abr = net.abr();
+        assert!(!abr.ends.is_empty());
+        let sent: u64 =
+            abr.ends.iter().map(|e| e.source.counts.frm_sent + e.source.counts.out_of_rate_frm_sent + e.source.counts.brm_sent).sum();
+        let arrived: u64 = abr.ends.iter().map(|e| e.turnaround.counts.frm_received + e.counts.brm_received).sum();
+        assert!(sent > 1000, "{name}: only {sent} RM cells");
+        assert_eq!(sent, arrived + abr.rm_cells_lost + net.rm_cells_in_flight() as u64, "{name}: RM cells unaccounted for");
+        // A backward RM cell is the turn-around of a forward one (newer ones overwrite older).
+        for e in &abr.ends {
+            let t = &e.turnaround.counts;
+            let waiting = u64::from(e.turnaround.is_waiting());
+            assert_eq!(e.source.counts.brm_sent + t.overwritten + waiting, t.frm_received, "{name}: turn-arounds");
+            assert_eq!(e.counts.brm_received, e.source.counts.brm_received);
+        }
+        let in_flight = net.vc_cells_in_flight();
+        for (vc, cells) in net.vcs().iter().zip(in_flight) {
+            let s = &vc.stats;
+            assert_eq!(s.cells_sent + s.cells_in_flight_at_start, s.cells_delivered + s.cells_dropped + cells, "{name} {}", vc.name);
+        }
+    }
+}
+
+/// Max-min fair shares by water-filling: `links` lists each link's capacity and the flows on
+/// it; every flow is greedy.
+fn water_filling(flows: usize, links: &[(f64, Vec<usize>)]) -> Vec<f64> {
+    let mut share = vec![f64::NAN; flows];
+    let mut fixed = vec![false; flows];
+    loop {
+        // The most constraining link: the least equal share of what its free flows may use.
+        let best = links
+            .iter()
+            .filter_map(|(cap, on)| {
+                let free: Vec<usize> = on.iter().copied().filter(|&f| !fixed[f]).collect();
+                if free.is_empty() {
+                    return None;
+                }
+                let used: f64 = on.iter().filter(|&&f| fixed[f]).map(|&f| share[f]).sum();
+                Some(((cap - used) / free.len() as f64, free))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((level, free)) = best else { return share };
+        for f in free {
+            share[f] = level;
+            fixed[f] = true;
+        }
+    }
+}
+
+#[test]
+fn water_filling_is_max_min() {
+    let s = water_filling(3, &[(10.0, vec![0, 1]), (4.0, vec![1, 2])]);
+    assert_eq!(s, vec![8.0, 2.0, 2.0]);
+}
+
+/// Multiple-node configuration 1 with the middle link at 100 Mbit/s: VCs 1 and 2 are held to a
+/// quarter of it there, and the local VCs of the outer links share what they leave. ERICA+'s
+/// per-VC goodputs after 200 ms must be the max-min fair shares within 5 %.
+#[test]
+fn erica_converges_to_max_min_fair_shares() {
+    let text = builtin::find("A7-udp")
+        .unwrap()
+        .text
+        .replace(
+            r#"between = [["s0", "s1"], ["s1", "s2"], ["s2", "s3"]]
+rate = "${link_rate}""#,
+            r#"between = [["s0", "s1"], ["s2", "s3"]]
+rate = "${link_rate}"
+delay = "${hop_delay}"
+
+[[link]]
+between = ["s1", "s2"]
+rate = "100 Mbit/s""#,
+        );
+    assert!(text.contains("100 Mbit/s"), "the test's edit of the built-in applies");
+    let (_, s) = run("A7-udp", &text, &[("service", "abr"), ("duration", "0.6 s"), ("warmup", "0.2 s")]);
+    let goodput = |rate: f64| rate * 9140.0 / 10176.0 * 31.0 / 32.0;
+    let names = ["vc1", "vc2", "local1a", "local1b", "local2a", "local2b", "local3a", "local3b"];
+    let links = [
+        (goodput(149.76e6), vec![0, 1, 2, 3]),
+        (goodput(100e6), vec![0, 1, 4, 5]),
+        (goodput(149.76e6), vec![0, 1, 6, 7]),
+    ];
+    let fair = water_filling(names.len(), &links);
+    assert!((fair[0] - goodput(100e6) / 4.0).abs() < 1.0 && fair[2] > 1.9 * fair[0], "{fair:?}");
+    for (name, want) in names.iter().zip(&fair) {
+        let got = s.flows.iter().find(|f| f.name == *name).unwrap().goodput_bps;
+        assert!((got - want).abs() <= 0.05 * want, "{name}: {:.3} Mbit/s, max-min share {:.3}", got / 1e6, want / 1e6);
+    }
+}
