@@ -161,6 +161,8 @@ pub struct AbrSource {
     crm: u32,
     /// Allowed cell rate, cells/s.
     acr: f64,
+    /// 1/ACR, rounded up to a picosecond (None: ACR is zero), kept with ACR: asked per cell.
+    interval: Option<SimDuration>,
     /// No in-rate cell has been sent yet (the first is a forward RM cell).
     first: bool,
     /// In-rate cells sent since the last in-rate forward RM cell.
@@ -181,6 +183,7 @@ impl AbrSource {
             crm: params.crm(),
             icr,
             acr: icr,
+            interval: interval_of(icr),
             first: true,
             since_frm: 0,
             last_frm_at: SimTime::ZERO,
@@ -207,12 +210,14 @@ impl AbrSource {
 
     /// The least time between two in-rate cells at the current ACR (None: ACR is zero, and
     /// only out-of-rate RM cells may go).
+    #[inline]
     pub fn cell_interval(&self) -> Option<SimDuration> {
-        if self.acr < 1e-9 {
-            return None;
-        }
-        let ps = (PS_PER_SEC as f64 / self.acr).ceil();
-        Some(SimDuration::from_picos((ps as u64).max(1)))
+        self.interval
+    }
+
+    fn set_acr(&mut self, acr: f64) {
+        self.acr = acr;
+        self.interval = interval_of(acr);
     }
 
     /// The in-rate cell to send at an opportunity at `now`, given whether data and a
@@ -240,11 +245,11 @@ impl AbrSource {
     /// Rules 5, 6, 7 and 10: the rate checks made before a forward RM cell, and its fields.
     fn forward_rm(&mut self, now: SimTime) -> RmCell {
         if !self.first && self.acr > self.icr && now.saturating_since(self.last_frm_at) > self.params.adtf {
-            self.acr = self.icr;
+            self.set_acr(self.icr);
             self.counts.adtf_resets += 1;
         }
         if self.unanswered >= self.crm && self.params.cdf > 0.0 {
-            self.acr = (self.acr - self.acr * self.params.cdf).max(self.params.mcr);
+            self.set_acr((self.acr - self.acr * self.params.cdf).max(self.params.mcr));
             self.counts.crm_cuts += 1;
         }
         self.unanswered = self.unanswered.saturating_add(1);
@@ -288,13 +293,23 @@ impl AbrSource {
         if !rm.bn {
             self.unanswered = 0;
         }
+        let mut acr = self.acr;
         if rm.ci {
-            self.acr = (self.acr - self.acr * p.rdf).max(p.mcr);
+            acr = (acr - acr * p.rdf).max(p.mcr);
         } else if !rm.ni {
-            self.acr = (self.acr + p.rif * p.pcr).min(p.pcr);
+            acr = (acr + p.rif * p.pcr).min(p.pcr);
         }
-        self.acr = self.acr.min(rm.er.cells_per_sec()).max(p.mcr);
+        self.set_acr(acr.min(rm.er.cells_per_sec()).max(p.mcr));
     }
+}
+
+/// The least time between cells at `acr` cells/s, rounded up to a picosecond.
+fn interval_of(acr: f64) -> Option<SimDuration> {
+    if acr < 1e-9 {
+        return None;
+    }
+    let ps = (PS_PER_SEC as f64 / acr).ceil();
+    Some(SimDuration::from_picos((ps as u64).max(1)))
 }
 
 #[cfg(test)]

@@ -177,8 +177,11 @@ impl Network {
         if !data && !brm {
             return;
         }
-        let in_rate_due = end.source.cell_interval().is_some()
-            && end.last_sent_at.is_none_or(|last| last + end.source.cell_interval().expect("checked") <= now);
+        let in_rate_due = match (end.source.cell_interval(), end.last_sent_at) {
+            (Some(gap), Some(last)) => last + gap <= now,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
         if in_rate_due {
             end.last_sent_at = Some(now);
             match end.source.next_in_rate(now, data, brm) {
