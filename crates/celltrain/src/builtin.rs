@@ -45,10 +45,21 @@ const ALL: &[Builtin] = &[
     builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
     builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
     builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
+    builtin!("A6", "seed 001", "5 TCP sessions with background VBR load, two-node, UBR+EPD or ABR"),
+    builtin!(
+        "A7-tcp",
+        "seed 001",
+        "Multiple-node configuration 1: TCP Reno sources, N congested links (3), UBR+EPD or ABR"
+    ),
     builtin!(
         "A7-udp",
         "seed 001",
-        "Multiple-node configuration 1: 8 greedy UDP sources, 3 congested links, UBR+EPD or ABR"
+        "Multiple-node configuration 1: greedy UDP sources, N congested links (3), UBR+EPD or ABR"
+    ),
+    builtin!(
+        "A9",
+        "seed 001",
+        "Multiple-node configuration 2: 10 TCP sources, 100 Mbit/s VBR downstream, UBR+EPD or ABR"
     ),
     builtin!(
         "A12-ubr",

@@ -45,6 +45,7 @@ pub struct Aggregate {
     pub goodput_bps: f64,
     /// Theoretical maximum goodput of the bottleneck port from the overheads (`docs/references.md#maximum-goodput`).
     pub max_goodput_bps: Option<f64>,
+    /// Goodput of the flows crossing the bottleneck over its maximum.
     pub efficiency: Option<f64>,
     pub fairness_index: Option<f64>,
     pub bottleneck: Option<String>,
@@ -374,10 +375,20 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
             Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
         })
     });
+    // Efficiency counts the flows that cross the bottleneck (all of them, on one bottleneck;
+    // on seed 001's chains, the VCs sharing the link the maximum is of).
+    let through_bottleneck = |f: &crate::network::Flow| {
+        net.bottleneck().is_some_and(|b| route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))
+    };
+    let bottleneck_goodput_bps: f64 = flows
+        .iter()
+        .zip(net.flows())
+        .filter(|(_, f)| f.app_bytes > 0 && through_bottleneck(f))
+        .fold(0.0, |acc, (s, _)| acc + s.goodput_bps);
     Aggregate {
         goodput_bps,
         max_goodput_bps,
-        efficiency: max_goodput_bps.map(|m| goodput_bps / m),
+        efficiency: max_goodput_bps.map(|m| bottleneck_goodput_bps / m),
         fairness_index: (!packet_flows.is_empty())
             .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
         bottleneck: net.bottleneck().map(|b| net.ports()[b.index()].name.clone()),

@@ -35,16 +35,32 @@ fn rm_cells_are_accounted_for() {
     for (name, sets) in [
         ("A3", vec![("service", "abr"), ("duration", "1 s"), ("warmup", "0.3 s")]),
         // A small switch buffer: RM cells are lost too.
-        ("A4", vec![("service", "abr"), ("duration", "0.3 s"), ("warmup", "0.1 s"), ("buffer", "300 cells"), ("discard", "tail-drop")]),
+        (
+            "A4",
+            vec![
+                ("service", "abr"),
+                ("duration", "0.3 s"),
+                ("warmup", "0.1 s"),
+                ("buffer", "300 cells"),
+                ("discard", "tail-drop"),
+            ],
+        ),
     ] {
         let (net, _) = run(name, builtin::find(name).unwrap().text, &sets);
         let abr = net.abr();
         assert!(!abr.ends.is_empty());
-        let sent: u64 =
-            abr.ends.iter().map(|e| e.source.counts.frm_sent + e.source.counts.out_of_rate_frm_sent + e.source.counts.brm_sent).sum();
+        let sent: u64 = abr
+            .ends
+            .iter()
+            .map(|e| e.source.counts.frm_sent + e.source.counts.out_of_rate_frm_sent + e.source.counts.brm_sent)
+            .sum();
         let arrived: u64 = abr.ends.iter().map(|e| e.turnaround.counts.frm_received + e.counts.brm_received).sum();
         assert!(sent > 1000, "{name}: only {sent} RM cells");
-        assert_eq!(sent, arrived + abr.rm_cells_lost + net.rm_cells_in_flight() as u64, "{name}: RM cells unaccounted for");
+        assert_eq!(
+            sent,
+            arrived + abr.rm_cells_lost + net.rm_cells_in_flight() as u64,
+            "{name}: RM cells unaccounted for"
+        );
         // A backward RM cell is the turn-around of a forward one (newer ones overwrite older).
         for e in &abr.ends {
             let t = &e.turnaround.counts;
@@ -55,7 +71,12 @@ fn rm_cells_are_accounted_for() {
         let in_flight = net.vc_cells_in_flight();
         for (vc, cells) in net.vcs().iter().zip(in_flight) {
             let s = &vc.stats;
-            assert_eq!(s.cells_sent + s.cells_in_flight_at_start, s.cells_delivered + s.cells_dropped + cells, "{name} {}", vc.name);
+            assert_eq!(
+                s.cells_sent + s.cells_in_flight_at_start,
+                s.cells_delivered + s.cells_dropped + cells,
+                "{name} {}",
+                vc.name
+            );
         }
     }
 }
@@ -97,20 +118,18 @@ fn water_filling_is_max_min() {
 /// per-VC goodputs after 200 ms must be the max-min fair shares within 5 %.
 #[test]
 fn erica_converges_to_max_min_fair_shares() {
-    let text = builtin::find("A7-udp")
-        .unwrap()
-        .text
-        .replace(
-            r#"between = [["s0", "s1"], ["s1", "s2"], ["s2", "s3"]]
+    let text = builtin::find("A7-udp").unwrap().text.replace(
+        r#"count = "${n_links}"
+between = ["s{i0}", "s{i}"]
 rate = "${link_rate}""#,
-            r#"between = [["s0", "s1"], ["s2", "s3"]]
+        r#"between = [["s0", "s1"], ["s2", "s3"]]
 rate = "${link_rate}"
 delay = "${hop_delay}"
 
 [[link]]
 between = ["s1", "s2"]
 rate = "100 Mbit/s""#,
-        );
+    );
     assert!(text.contains("100 Mbit/s"), "the test's edit of the built-in applies");
     let (_, s) = run("A7-udp", &text, &[("service", "abr"), ("duration", "0.6 s"), ("warmup", "0.2 s")]);
     let goodput = |rate: f64| rate * 9140.0 / 10176.0 * 31.0 / 32.0;

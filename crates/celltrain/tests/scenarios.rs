@@ -36,7 +36,9 @@ fn summarize(c: celltrain::scenario::Compiled) -> Summary {
 fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
-        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A12-ubr" => vec![("duration", "1.5 s"), ("warmup", "0.5 s")],
+        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A6" | "A7-tcp" | "A9" | "A12-ubr" => {
+            vec![("duration", "1.5 s"), ("warmup", "0.5 s")]
+        }
         "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
         "T1" => vec![("duration", "2 s")],
         "V1" | "V2" | "V3" | "V4" | "V5" | "V6" | "V7" => vec![("duration", "30 s")],
@@ -536,12 +538,13 @@ ports = ["sw2->dst"]
 #[test]
 fn golden_results() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
-    // Every built-in, and T1 as a packet network too (seed 002's comparison).
-    let cases = builtin::all().iter().map(|b| (b.name.to_string(), b.name, short(b.name))).chain(std::iter::once((
-        "T1-packet".to_string(),
-        "T1",
-        [short("T1"), vec![("mode", "packet")]].concat(),
-    )));
+    // Every built-in, T1 as a packet network too (seed 002's comparison), and seed 001's
+    // two-node networks over ABR.
+    let cases = builtin::all()
+        .iter()
+        .map(|b| (b.name.to_string(), b.name, short(b.name)))
+        .chain(std::iter::once(("T1-packet".to_string(), "T1", [short("T1"), vec![("mode", "packet")]].concat())))
+        .chain(["A3", "A4", "A12-ubr"].map(|n| (format!("{n}-abr"), n, [short(n), vec![("service", "abr")]].concat())));
     for (golden_name, name, sets) in cases {
         let s = run(name, &sets, None);
         let golden = serde_json::json!({

@@ -150,12 +150,9 @@ impl Erica {
         let target = (factor * abr_capacity).max(0.0);
         let input = abr_cells as f64 / interval.as_secs_f64();
         let window = self.config.activity_window;
-        let active = self
-            .ccr
-            .iter()
-            .filter(|(_, seen)| seen.is_some_and(|t| now.saturating_since(t) <= window))
-            .count()
-            .max(1) as u32;
+        let active =
+            self.ccr.iter().filter(|(_, seen)| seen.is_some_and(|t| now.saturating_since(t) <= window)).count().max(1)
+                as u32;
         self.set_interval(target, input, active);
     }
 
@@ -234,9 +231,15 @@ mod tests {
     #[test]
     fn erica_plus_queue_factor() {
         let q = QueueControl::with_target(1_000.0);
-        for (queue, f) in
-            [(0.0, 1.05), (500.0, 1.02439), (1_000.0, 1.0), (2_000.0, 0.88462), (4_000.0, 0.71875), (10_000.0, 0.5), (40_000.0, 0.5)]
-        {
+        for (queue, f) in [
+            (0.0, 1.05),
+            (500.0, 1.02439),
+            (1_000.0, 1.0),
+            (2_000.0, 0.88462),
+            (4_000.0, 0.71875),
+            (10_000.0, 0.5),
+            (40_000.0, 0.5),
+        ] {
             assert!((q.factor(queue) - f).abs() < 5e-6, "f({queue}) = {} not {f}", q.factor(queue));
         }
     }
@@ -257,7 +260,11 @@ mod tests {
     fn er_is_only_lowered_and_capped_at_the_target() {
         let mut e = Erica::new(EricaConfig::erica());
         e.set_interval(90_000.0, 10_000.0, 1);
-        let mut rm = RmCell::forward(AbrRate::from_cells_per_sec(50_000.0), AbrRate::from_cells_per_sec(40_000.0), AbrRate::ZERO);
+        let mut rm = RmCell::forward(
+            AbrRate::from_cells_per_sec(50_000.0),
+            AbrRate::from_cells_per_sec(40_000.0),
+            AbrRate::ZERO,
+        );
         e.on_backward_rm(0, &mut rm);
         assert_eq!(rm.er, AbrRate::from_cells_per_sec(50_000.0), "ERICA never raises ER");
         let mut rm = RmCell::forward(AbrRate::MAX, AbrRate::from_cells_per_sec(80_000.0), AbrRate::ZERO);

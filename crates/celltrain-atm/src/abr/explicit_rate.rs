@@ -118,7 +118,9 @@ impl ExplicitRate {
     pub fn on_interval(&mut self, load: &IntervalLoad) {
         match self {
             Self::None | Self::Binary(_) => {}
-            Self::Erica(e) => e.on_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells),
+            Self::Erica(e) => {
+                e.on_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells)
+            }
         }
     }
 }

@@ -18,8 +18,8 @@
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
 
 use super::{Adaptation, FlowKind, Hop, Network, PortPath};
-use celltrain_atm::ServiceCategory;
 use celltrain_atm::cell::{Cell, CellKind};
+use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 

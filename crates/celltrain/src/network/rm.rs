@@ -8,8 +8,8 @@
 
 use super::{Event, Network};
 use celltrain_atm::abr::{ExplicitRate, IntervalLoad, RmCell, RmContext, RmDirection};
-use celltrain_atm::ServiceCategory;
 use celltrain_atm::cell::Cell;
+use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{PortId, VcId};
 use celltrain_core::time::SimDuration;
 
@@ -150,12 +150,12 @@ impl Network {
         let seconds = er.interval.as_secs_f64();
         let link_cells_per_s = port.line_rate.as_bps() as f64 / 424.0;
         let abr_capacity = (link_cells_per_s - priority_cells as f64 / seconds).max(0.0);
-        let load = IntervalLoad { now, interval: er.interval, input_cells, abr_capacity, queue_cells: port.queue.occupancy() };
+        let load =
+            IntervalLoad { now, interval: er.interval, input_cells, abr_capacity, queue_cells: port.queue.occupancy() };
         er.algorithm.on_interval(&load);
         let next = now + er.interval;
         if next <= self.end {
             self.queue.schedule(next, Event::RmInterval(p));
         }
     }
-
 }

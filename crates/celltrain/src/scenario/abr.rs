@@ -101,7 +101,11 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
 }
 
 /// A `[[switch]]`'s explicit-rate keys, for the switches it names.
-pub(super) fn read_switch_abr(v: &TableView<'_>, b: &mut NetworkBuilder, switches: &[NodeId]) -> Result<(), ScenarioError> {
+pub(super) fn read_switch_abr(
+    v: &TableView<'_>,
+    b: &mut NetworkBuilder,
+    switches: &[NodeId],
+) -> Result<(), ScenarioError> {
     let Some(kind) = v.opt_keyword("explicit_rate", &["none", "erica", "erica+", "binary"])? else {
         for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds"] {
             if v.contains(key) {
@@ -131,7 +135,9 @@ pub(super) fn read_switch_abr(v: &TableView<'_>, b: &mut NetworkBuilder, switche
         _ => {
             let mut config = match kind {
                 "erica+" => {
-                    let q = v.opt_cells("target_queue")?.ok_or_else(|| v.key_error("explicit_rate", "erica+ needs target_queue"))?;
+                    let q = v
+                        .opt_cells("target_queue")?
+                        .ok_or_else(|| v.key_error("explicit_rate", "erica+ needs target_queue"))?;
                     EricaConfig::erica_plus(q as f64)
                 }
                 _ => EricaConfig::erica(),
