@@ -61,10 +61,17 @@ const ALL: &[Builtin] = &[
         "seed 001",
         "Multiple-node configuration 2: 10 TCP sources, 100 Mbit/s VBR downstream, UBR+EPD or ABR"
     ),
+    builtin!("A10-tcp", "seed 001", "Internetwork, two-node, one TCP source per edge router, UBR+EPD or ABR"),
+    builtin!("A10-udp", "seed 001", "Internetwork, two-node, one UDP source per edge router, UBR+EPD or ABR"),
     builtin!(
         "A12-ubr",
         "seed 001",
         "Internetwork, 5 TCP flows multiplexed in router 1 + 4 single-flow routers, UBR+EPD"
+    ),
+    builtin!(
+        "A13",
+        "seed 001",
+        "Internetwork on multiple-node configuration 1: TCP through edge routers, N congested links (3)"
     ),
     builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
     builtin!(

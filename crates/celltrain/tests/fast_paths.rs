@@ -25,7 +25,7 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
 fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "1 s"), ("warmup", "0.2 s"), ("n_rt", "8"), ("n_nrt", "8")],
-        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A6" | "A7-tcp" | "A9" | "A12-ubr" => {
+        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A6" | "A7-tcp" | "A9" | "A10-tcp" | "A12-ubr" | "A13" => {
             vec![("duration", "1 s"), ("warmup", "0.3 s")]
         }
         "E2" | "E3" | "E4" => vec![("duration", "2 s"), ("warmup", "0.5 s")],

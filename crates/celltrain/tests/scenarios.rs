@@ -36,7 +36,7 @@ fn summarize(c: celltrain::scenario::Compiled) -> Summary {
 fn short(name: &str) -> Vec<(&'static str, &'static str)> {
     match name {
         "E1-mux" => vec![("duration", "3 s"), ("warmup", "0.5 s"), ("n_rt", "8"), ("n_nrt", "8")],
-        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A6" | "A7-tcp" | "A9" | "A12-ubr" => {
+        "A1-tcp" | "A2-ubr" | "A3" | "A5-tcp" | "A6" | "A7-tcp" | "A9" | "A10-tcp" | "A12-ubr" | "A13" => {
             vec![("duration", "1.5 s"), ("warmup", "0.5 s")]
         }
         "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
