@@ -72,6 +72,26 @@ pub fn summary_table(s: &Summary) -> String {
             v.flr * 100.0
         );
     }
+    if !s.abr.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{:<14} {:>12} {:>9} {:>9} {:>9} {:>10} {:>9}",
+            "abr vc", "ACR Mbit/s", "FRM sent", "BRM sent", "BRM recv", "max queue", "refused"
+        );
+        for a in &s.abr {
+            let _ = writeln!(
+                out,
+                "{:<14} {:>12} {:>9} {:>9} {:>9} {:>10} {:>9}",
+                a.vc,
+                mbps(a.acr_cells_per_s * 424.0),
+                a.frm_sent + a.out_of_rate_frm_sent,
+                a.brm_sent,
+                a.brm_received,
+                a.max_queue_cells,
+                a.cells_refused
+            );
+        }
+    }
     if s.categories.len() > 1 {
         let _ = writeln!(out, "\n{:<10} {:>12} {:>12} {:>12}", "category", "cells sent", "dropped", "CLR");
         for c in &s.categories {

@@ -13,6 +13,7 @@
 //! reported through a callback.
 #![forbid(unsafe_code)]
 
+pub mod abr_summary;
 pub mod bench;
 pub mod builtin;
 pub mod metrics;

@@ -161,6 +161,9 @@ pub struct Summary {
     pub vcs: Vec<VcSummary>,
     pub ports: Vec<PortSummary>,
     pub categories: Vec<CategorySummary>,
+    /// The ABR end systems (absent from the file when there is none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abr: Vec<crate::abr_summary::AbrVcSummary>,
     /// "cell" or "packet".
     pub mode: String,
     pub events: u64,
@@ -216,6 +219,7 @@ impl Summary {
         let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
+        let abr = crate::abr_summary::abr_summaries(net);
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -229,6 +233,7 @@ impl Summary {
             vcs,
             ports,
             categories,
+            abr,
             mode: if net.mode() == Mode::Packet { "packet" } else { "cell" }.to_string(),
             events: net.events(),
             wall_s,
