@@ -80,7 +80,7 @@ impl ActiveRate {
 
     /// P(Σ Λ > C), summed from the largest rate down so that tiny tails keep their digits.
     pub fn overflow_probability(&self, capacity_bps: f64) -> f64 {
-        self.pmf.iter().rev().take_while(|(r, _)| *r as f64 > capacity_bps).map(|(_, p)| p).sum()
+        self.pmf.iter().rev().take_while(|(r, _)| *r as f64 > capacity_bps).fold(0.0, |acc, (_, p)| acc + p)
     }
 
     /// E[(Σ Λ − C)+] / E[Σ Λ]; 0 when no source is ever on.
@@ -88,13 +88,13 @@ impl ActiveRate {
         if self.mean_bps <= 0.0 {
             return 0.0;
         }
+        // A fold from +0.0: an empty float sum is −0.0.
         let excess: f64 = self
             .pmf
             .iter()
             .rev()
             .take_while(|(r, _)| *r as f64 > capacity_bps)
-            .map(|(r, p)| (*r as f64 - capacity_bps) * p)
-            .sum();
+            .fold(0.0, |acc, (r, p)| acc + (*r as f64 - capacity_bps) * p);
         excess / self.mean_bps
     }
 
