@@ -269,3 +269,42 @@ def measured_region(
                 }
             )
     return pd.DataFrame(rows), pd.DataFrame(points)
+
+
+def plot(rows: "Any", port: "Any", rt: "Any", nrt: "Any", limit: int, ax: "Any" = None) -> "Any":
+    """Seed 004's Fig. 3: the measured edge (largest admissible N_nrt by N_rt; hollow where a
+    point was left undecided) and every CAC boundary of ``port`` (a
+    :class:`celltrain.cac.DelayPriorityPort`) as step lines."""
+    import numpy as np
+
+    from . import plot as _plot
+
+    if ax is None:
+        ax = _plot.new_axes((8.4, 4.6))
+    n_rt = [int(v) for v in rows["n_rt"]]
+    top = max(n_rt)
+    styles = {
+        "peak": ("tab:gray", "-", "peak allocation"),
+        "convolution": ("black", "-", "convolution (bufferless, all sources)"),
+        "linear": ("tab:blue", "--", "linear: EB per class, own buffer"),
+        "rt": ("tab:orange", "-.", "RT boundary: convolution of rt"),
+        "nrt": ("tab:green", "-.", "NRT boundary: EB of all, nrt buffer"),
+        "combined": ("tab:purple", ":", "combined RT + NRT"),
+    }
+    xs = list(range(top + 1))
+    for rule, (color, ls, label) in styles.items():
+        edge = port.boundary(rule, rt, nrt, top, limit)
+        ys = [np.nan if e is None else min(e, limit) for e in edge]
+        ax.step(xs, ys, where="mid", color=color, linestyle=ls, linewidth=2, label=label)
+    measured = [np.nan if v < 0 else v for v in rows["largest_n_nrt"]]
+    ax.plot(n_rt, measured, "o-", color="tab:red", linewidth=2.5, label="measured (bisection, 95 %)")
+    shaky = rows[rows["undecided"] > 0]
+    if len(shaky):
+        ax.scatter(shaky["n_rt"], [max(v, 0) for v in shaky["largest_n_nrt"]], s=160, facecolors="none",
+                   edgecolors="tab:red", label="an undecided point above (counted as refused)")  # fmt: skip
+    ax.set_xlabel("N_rt (rt-VBR sources)")
+    ax.set_ylabel("largest admissible N_nrt")
+    ax.set_title(f"CAC region, target CLR {port.target:g}")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(True, alpha=0.3)
+    return ax.figure

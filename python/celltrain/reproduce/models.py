@@ -75,7 +75,7 @@ def packet_train_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     }
 
 
-def _e1_source(model: Mapping[str, Any]) -> cac.OnOff:
+def e1_source(model: Mapping[str, Any]) -> cac.OnOff:
     return cac.OnOff.from_periods(float(model["peak_bps"]), float(model["on_s"]), float(model["off_s"]))
 
 
@@ -121,7 +121,7 @@ def cac_regions(result: SweepResult, model: Mapping[str, Any]) -> Dict[str, set]
     """Grid points (n_rt, n_nrt) admitted by the measurement and by each CAC rule."""
     agg = result.aggregate
     target = float(model["target_clr"])
-    source = _e1_source(model)
+    source = e1_source(model)
     port = e1_port(model)
     eb_rt = cac.effective_bandwidth(source, port.rt_buffer_bits, target)
     eb_nrt = cac.effective_bandwidth(source, port.nrt_buffer_bits, target)
