@@ -11,7 +11,7 @@ class with sources, from the pooled counts (``cells_sent``, ``cells_dropped``):
 * cells lost: the exact Poisson bounds on the pooled count, widened by the spread between
   replications (batch means, normal quantile), because losses come in bursts and are not
   independent cell by cell; at least ``min_loss_replications`` replications are needed
-  before a class with losses can pass.
+  before a class with losses is judged either way.
 
 The point passes when every class's upper bound is within the target, fails when some
 class's lower bound is above it, and is otherwise undecided: it is run again with twice as
@@ -85,7 +85,9 @@ def bound_class(per_rep: Sequence[Tuple[int, int]], confidence: float, min_loss_
     if lost > 0:
         ratios = [d / s for s, d in per_rep if s > 0]
         if len(ratios) < min_loss_replications:
-            upper = math.inf  # too few replications to judge bursty losses: never a pass
+            # Too few replications to judge bursty losses (the Poisson bounds assume cells lost
+            # independently): neither a pass nor a fail yet.
+            lower, upper = 0.0, math.inf
         else:
             z = statistics.NormalDist().inv_cdf(confidence)
             se = statistics.stdev(ratios) / math.sqrt(len(ratios))
@@ -304,7 +306,7 @@ def plot(rows: "Any", port: "Any", rt: "Any", nrt: "Any", limit: int, ax: "Any" 
                    edgecolors="tab:red", label="an undecided point above (counted as refused)")  # fmt: skip
     ax.set_xlabel("N_rt (rt-VBR sources)")
     ax.set_ylabel("largest admissible N_nrt")
-    ax.set_title(f"CAC region, target CLR {port.target:g}")
+    ax.set_title(f"CAC region, target CLR {port.target:.0e}")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(True, alpha=0.3)
     return ax.figure

@@ -47,6 +47,7 @@
 //! ```
 
 pub mod access;
+mod admission;
 pub mod error;
 pub mod expand;
 mod model;
