@@ -16,7 +16,7 @@ fn value_error(e: CacError) -> PyErr {
 /// the bufferless models look at the classes.
 type ClassTuple = (u32, f64, f64, Option<f64>);
 
-fn classes(tuples: &[ClassTuple]) -> Vec<SourceClass> {
+fn to_classes(tuples: &[ClassTuple]) -> Vec<SourceClass> {
     tuples
         .iter()
         .map(|&(count, peak_bps, activity, on)| {
@@ -47,8 +47,8 @@ fn port(
 /// The bufferless model of `classes` at `capacity_bps`: (mean rate bit/s, P(rate > C),
 /// fluid CLR E[(rate − C)+] / E[rate]).
 #[pyfunction]
-fn cac_convolution(classes_: Vec<ClassTuple>, capacity_bps: f64) -> PyResult<(f64, f64, f64)> {
-    let d = ActiveRate::of(&classes(&classes_)).map_err(value_error)?;
+fn cac_convolution(classes: Vec<ClassTuple>, capacity_bps: f64) -> PyResult<(f64, f64, f64)> {
+    let d = ActiveRate::of(&to_classes(&classes)).map_err(value_error)?;
     Ok((d.mean_bps(), d.overflow_probability(capacity_bps), d.fluid_clr(capacity_bps)))
 }
 
@@ -67,9 +67,9 @@ fn cac_effective_bandwidth(
 /// The capacity (bit/s) `classes` need with one buffer: method `fluid` (Σ ĉ), `gaussian`
 /// (m + α'σ) or `min`.
 #[pyfunction]
-fn cac_aggregate(classes_: Vec<ClassTuple>, buffer_bits: f64, target: f64, method: &str) -> PyResult<f64> {
+fn cac_aggregate(classes: Vec<ClassTuple>, buffer_bits: f64, target: f64, method: &str) -> PyResult<f64> {
     let method = EbMethod::parse(method).map_err(value_error)?;
-    effective::aggregate_bps(&classes(&classes_), buffer_bits, target, method).map_err(value_error)
+    effective::aggregate_bps(&to_classes(&classes), buffer_bits, target, method).map_err(value_error)
 }
 
 /// Does `rule` (peak, convolution, linear, rt, nrt, combined) admit the mix on a
@@ -90,7 +90,7 @@ fn cac_admits(
 ) -> PyResult<bool> {
     let rule = Rule::parse(rule).map_err(value_error)?;
     let p = port(capacity_bps, (rt_buffer_bits, nrt_buffer_bits), target, criterion, method)?;
-    p.admits(rule, &classes(&rt), &classes(&nrt)).map_err(value_error)
+    p.admits(rule, &to_classes(&rt), &to_classes(&nrt)).map_err(value_error)
 }
 
 /// For each n_rt in 0..=n_rt_max, the largest n_nrt ≤ limit that `rule` admits with every
