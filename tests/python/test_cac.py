@@ -49,3 +49,20 @@ def test_bad_input_raises_value_error():
         cac.DelayPriorityPort(C, 0, 0, 1e-4).admits("best", [], [])
     with pytest.raises(ValueError, match="target"):
         cac.effective_bandwidth(cac.OnOff(1e6, 0.5, 0.1), 1e3, 1.5)
+
+
+def test_a_switch_cac_refuses_vcs_and_the_result_lists_them():
+    import celltrain
+
+    text = celltrain.show("E1-mux").replace(
+        'queueing = "fifo"', 'queueing = "fifo"\ncac = { rule = "combined", target = 1e-4 }'
+    )
+    r = celltrain.run(text, params={"n_rt": 2, "n_nrt": 10, "duration": "0.2 s", "warmup": "0.1 s"})
+    port = cac.DelayPriorityPort(C, 48 * 424, 4000 * 424, 1e-4)
+    s = cac.OnOff.from_periods(31.1e6, 0.020, 0.080)
+    edge = port.boundary("combined", s, s, 2, 100)[2]
+    assert len(r.flows) == 2 + edge
+    assert list(r.refused["flow"]) == [f"nrt{i}" for i in range(edge + 1, 11)]
+    assert set(r.refused["port"]) == {"mux->sink"} and set(r.refused["rule"]) == {"combined"}
+    plain = celltrain.run("E1-mux", params={"n_rt": 2, "n_nrt": 10, "duration": "0.2 s", "warmup": "0.1 s"})
+    assert plain.refused.empty and len(plain.flows) == 12
