@@ -84,3 +84,23 @@ def test_measured_edge_of_a_toy_multiplexer_is_the_bufferless_closed_form():
     )
     rows, points = region.measured_region([0], 7, run, region.RegionSettings(target=target))
     assert rows["largest_n_nrt"][0] == edge, points
+
+
+def test_a_second_search_reuses_the_sweep_store(tmp_path, monkeypatch):
+    import celltrain
+    import celltrain._sweep
+
+    params = {"duration": "1 s", "warmup": "0.1 s", "peak": "59904000 bit/s", "on": "1 ms", "off": "1 ms",
+              "nrt_buffer": "8 cells"}  # fmt: skip
+    s = region.RegionSettings(target=0.075)
+    first, _ = region.measured_region([0], 6, region.sweep_runner("E1-mux", params=params, store=tmp_path, jobs=1), s)
+    stored = len(celltrain.load(tmp_path).aggregate)
+    assert stored >= 8  # at least four points of two replications
+
+    def no_run(*args):
+        raise AssertionError("a stored replication was run again")
+
+    monkeypatch.setattr(celltrain._sweep, "run_point", no_run)
+    again, _ = region.measured_region([0], 6, region.sweep_runner("E1-mux", params=params, store=tmp_path, jobs=1), s)
+    assert len(celltrain.load(tmp_path).aggregate) == stored
+    assert list(again["largest_n_nrt"]) == list(first["largest_n_nrt"])
