@@ -74,3 +74,47 @@ def gcra_train(
     cells_per_pdu, t_pcr_s, t_scr_s, tau_scr_s, idle_s, train_pdus (eq. 2; None if
     unbounded), train_min_gap_s, train_min_spacing_s (eq. 3; None if one PDU exceeds the
     MBS), train_recovery_s."""
+
+def cac_convolution(
+    classes: List[Tuple[int, float, float, Optional[float]]], capacity_bps: float
+) -> Tuple[float, float, float]:
+    """The bufferless model of ``(count, peak_bps, activity, mean_on_s)`` classes: (mean rate,
+    P(rate > C), fluid CLR). Raises ``ValueError`` on a bad descriptor."""
+
+def cac_effective_bandwidth(
+    peak_bps: float, activity: float, mean_on_s: float, buffer_bits: float, target: float
+) -> float:
+    """Guérin et al.'s effective bandwidth (bit/s) of one on/off source with a buffer."""
+
+def cac_aggregate(
+    classes: List[Tuple[int, float, float, Optional[float]]], buffer_bits: float, target: float, method: str
+) -> float:
+    """The capacity the classes need with one buffer: ``fluid``, ``gaussian`` or ``min``."""
+
+def cac_admits(
+    rule: str,
+    rt: List[Tuple[int, float, float, Optional[float]]],
+    nrt: List[Tuple[int, float, float, Optional[float]]],
+    capacity_bps: float,
+    rt_buffer_bits: float,
+    nrt_buffer_bits: float,
+    target: float,
+    criterion: str = "clr",
+    method: str = "fluid",
+) -> bool:
+    """Does ``rule`` (peak, convolution, linear, rt, nrt, combined) admit the mix?"""
+
+def cac_boundary(
+    rule: str,
+    rt: Tuple[float, float, float],
+    nrt: Tuple[float, float, float],
+    n_rt_max: int,
+    limit: int,
+    capacity_bps: float,
+    rt_buffer_bits: float,
+    nrt_buffer_bits: float,
+    target: float,
+    criterion: str = "clr",
+    method: str = "fluid",
+) -> List[Optional[int]]:
+    """For n_rt = 0..n_rt_max, the largest n_nrt ≤ limit that ``rule`` admits with every smaller one."""

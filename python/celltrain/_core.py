@@ -142,10 +142,12 @@ class Result:
         The content of ``summary.json``: scenario, title, version, seed, params,
         duration_s, warmup_s, aggregate{goodput_bps, max_goodput_bps, efficiency,
         fairness_index, bottleneck}, flows, vcs, ports, categories, events, wall_s,
-        trace_hash.
+        trace_hash, and refused_vcs when a switch's admission control refused VCs.
     flows, vcs, ports, categories : pandas.DataFrame
         One row per flow / VC / output port / service category (built on first access).
         Ports have one ``dropped_<reason>`` column per drop reason.
+    refused : pandas.DataFrame
+        The VCs refused by a switch's connection admission control (``cac = {...}``).
     timeseries : pandas.DataFrame or None
         The time series the scenario's ``[record]`` table asked for (``interval``, ``flows``,
         ``ports``): a ``time_s`` column and one column per sampled quantity (e.g.
@@ -210,6 +212,15 @@ class Result:
         from ._frames import categories_frame
 
         return categories_frame(self.summary["categories"])
+
+    @functools.cached_property
+    def refused(self) -> "pd.DataFrame":
+        """The VCs a switch port's admission control refused (``flow``, ``category``, ``port``,
+        ``rule``, ``reason``): the summary's ``refused_vcs``; empty when no switch runs a CAC."""
+        import pandas as pd
+
+        columns = ["flow", "category", "port", "rule", "reason"]
+        return pd.DataFrame(self.summary.get("refused_vcs", []), columns=columns)
 
     def write(self, out: Union[str, "os.PathLike[str]"]) -> Path:
         """Writes ``summary.json``, ``flows.csv``, ``vcs.csv``, ``ports.csv`` and, when a time

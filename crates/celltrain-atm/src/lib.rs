@@ -20,6 +20,7 @@
 
 pub mod aal5;
 pub mod abr;
+pub mod cac;
 pub mod category;
 pub mod cell;
 pub mod contract;

@@ -1,4 +1,4 @@
-//! The `celltrain` command line: `run`, `check`, `list`, `show`, `bench`.
+//! The `celltrain` command line: `run`, `check`, `list`, `show`, `bench`, `gcra`, `cac`.
 //!
 //! Exit codes: 0 success; 2 bad input (a scenario error, an unknown scenario, a malformed
 //! `--set`), printed as one line naming the file, line and key; 1 any other failure (I/O).
@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod cac;
 mod output;
 
 use celltrain::metrics::Summary;
@@ -73,6 +74,12 @@ enum Command {
     Gcra {
         #[command(subcommand)]
         command: GcraCommand,
+    },
+    /// Connection admission control calculators (peak, convolution, effective bandwidth,
+    /// seed 004's delay-priority boundaries).
+    Cac {
+        #[command(subcommand)]
+        command: cac::CacCommand,
     },
     /// Measure simulation speed in cell-hops per wall-clock second.
     Bench {
@@ -268,6 +275,11 @@ fn execute(command: Command) -> Result<(), Failure> {
         }
         Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference } => {
             bench(&scenario, &set, repeat.max(1), hops, seconds, (pipe_events, reference))
+        }
+        Command::Cac { command } => {
+            let report = cac::run(command).map_err(Failure::Input)?;
+            outln!("{report}")?;
+            Ok(())
         }
         Command::Gcra { command: GcraCommand::Train { pcr, scr, mbs, cells_per_pdu, mtu, gap, inter_pdu } } => {
             let cells = match (cells_per_pdu, mtu) {

@@ -115,6 +115,13 @@ pub fn summary_table(s: &Summary) -> String {
             p.utilization * 100.0
         );
     }
+    if !s.refused_vcs.is_empty() {
+        let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
+        for r in &s.refused_vcs {
+            let why = r.reason.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
+            let _ = writeln!(out, "  {:<14} {:>8}  at {} by the {} rule{why}", r.flow, r.category, r.port, r.rule);
+        }
+    }
     let _ = writeln!(out, "\n{} events in {:.3} s wall, trace {}", s.events, s.wall_s, s.trace_hash);
     out
 }

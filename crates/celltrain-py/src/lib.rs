@@ -2,6 +2,8 @@
 //! command line and the scenario compiler live in Rust; Python gets JSON back and turns it
 //! into dicts and DataFrames.
 
+mod cac;
+
 use celltrain::metrics::Summary;
 use celltrain::report;
 use celltrain::scenario::{self, ScenarioError as InvalidScenario};
@@ -210,5 +212,6 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(gcra_train, m)?)?;
+    cac::register(m)?;
     Ok(())
 }

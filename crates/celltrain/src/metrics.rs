@@ -170,6 +170,23 @@ pub struct Summary {
     pub wall_s: f64,
     /// Hash of every processed event (hex), equal for equal runs.
     pub trace_hash: String,
+    /// VCs a switch port's CAC refused, in the order they were asked for (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_vcs: Vec<RefusedVc>,
+}
+
+/// A VC that a switch port's connection admission control refused: it was not set up.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RefusedVc {
+    pub flow: String,
+    pub category: String,
+    /// The refusing port, "switch->next".
+    pub port: String,
+    /// The CAC rule that refused it.
+    pub rule: String,
+    /// Why the CAC could not judge it, when that is the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Identification of a run, recorded in its summary.
@@ -179,6 +196,8 @@ pub struct RunMeta {
     pub title: String,
     pub seed: u64,
     pub params: serde_json::Map<String, serde_json::Value>,
+    /// VCs refused by a CAC while the scenario was set up.
+    pub refused_vcs: Vec<RefusedVc>,
 }
 
 impl Summary {
@@ -238,6 +257,7 @@ impl Summary {
             events: net.events(),
             wall_s,
             trace_hash: format!("{:016x}", net.trace_hash()),
+            refused_vcs: meta.refused_vcs,
         }
     }
 

@@ -9,7 +9,7 @@ import numpy as np
 from .. import plot as _plot
 from .._sweep import SweepResult
 from .measures import mname
-from .models import cac_regions
+from .models import e1_source, cac_regions, e1_port
 from .rows import of_variant, point_cols, variants
 
 
@@ -89,20 +89,33 @@ def _cac_region(spec: Mapping[str, Any], result: SweepResult, published: Optiona
                    label="CLR ≤ target, above an inadmissible point")  # fmt: skip
     if rej:
         ax.scatter([p[0] for p in rej], [p[1] for p in rej], c="tab:red", marker="x", label="measured: CLR > target")
-    n_rts = sorted({p[0] for p in points})
-    styles = {"convolution": ("black", "-"), "linear": ("tab:blue", "--"), "combined": ("tab:purple", ":")}
-    for name, (color, ls) in styles.items():
-        ys = []
-        for a in n_rts:
-            inside = [p[1] for p in regions[name] if p[0] == a]
-            ys.append(max(inside) if inside else np.nan)
-        ax.step(n_rts, ys, where="mid", color=color, linestyle=ls, linewidth=2, label=f"{name} CAC (largest N_nrt)")
+    _cac_boundaries(ax, points, model)
     ax.set_xlabel("N_rt (rt-VBR sources)")
     ax.set_ylabel("N_nrt (nrt-VBR sources)")
     ax.set_title("CAC region, target CLR 1e-4")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(True, alpha=0.3)
     return ax.figure
+
+
+def _cac_boundaries(ax: Any, points: list, model: Mapping[str, Any]) -> None:
+    """Every CAC rule's boundary (the largest N_nrt it admits by N_rt) as a step line, over the
+    grid's N_rt and up to its largest N_nrt."""
+    n_rts = sorted({p[0] for p in points})
+    top = max(p[1] for p in points)
+    source = e1_source(model)
+    styles = {
+        "peak": ("tab:gray", "-", "peak allocation"),
+        "convolution": ("black", "-", "convolution CAC (bufferless)"),
+        "linear": ("tab:blue", "--", "linear CAC (EB per class)"),
+        "rt": ("tab:orange", "-.", "RT boundary (convolution of rt)"),
+        "nrt": ("tab:cyan", "-.", "NRT boundary (EB of all, nrt buffer)"),
+        "combined": ("tab:purple", ":", "combined RT + NRT"),
+    }
+    for rule, (color, ls, label) in styles.items():
+        edge = e1_port(model).boundary(rule, source, source, max(n_rts), top)
+        ys = [np.nan if edge[a] is None else edge[a] for a in n_rts]
+        ax.step(n_rts, ys, where="mid", color=color, linestyle=ls, linewidth=2, label=f"{label} (largest N_nrt)")
 
 
 _KINDS: Dict[str, Callable[..., Any]] = {

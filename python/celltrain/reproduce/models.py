@@ -13,13 +13,10 @@
 from __future__ import annotations
 
 import functools
-import math
 import re
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-import numpy as np
-
-from .. import _celltrain
+from .. import _celltrain, cac
 from .._sweep import SweepResult
 from .measures import transfer_measures
 
@@ -78,30 +75,31 @@ def packet_train_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     }
 
 
-def _binom_pmf(n: int, p: float) -> np.ndarray:
-    k = np.arange(n + 1)
-    logc = np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k])
-    with np.errstate(divide="ignore"):
-        return np.exp(logc + k * math.log(p) + (n - k) * (math.log1p(-p) if p < 1 else -np.inf))
+def e1_source(model: Mapping[str, Any]) -> cac.OnOff:
+    return cac.OnOff.from_periods(float(model["peak_bps"]), float(model["on_s"]), float(model["off_s"]))
 
 
 def convolution_loss(n: int, peak: float, capacity: float, p_on: float) -> float:
-    """Bufferless (convolution) cell loss ratio of ``n`` on/off sources: E[(kR − C)+] / E[kR]."""
-    if n == 0:
-        return 0.0
-    pmf = _binom_pmf(n, p_on)
-    k = np.arange(n + 1)
-    excess = np.maximum(k * peak - capacity, 0.0)
-    return float((pmf * excess).sum() / (n * p_on * peak))
+    """Bufferless (convolution) cell loss ratio of ``n`` on/off sources: E[(kR − C)+] / E[kR]
+    (the Rust ``celltrain_atm::cac`` model)."""
+    return cac.convolution([(n, cac.OnOff(peak, p_on))], capacity).fluid_clr
 
 
 def effective_bandwidth(peak: float, on_s: float, off_s: float, buffer_bits: float, target: float) -> float:
-    """Guérin, Ahmadi & Naghshineh's (1991) fluid effective bandwidth of an on/off source."""
-    rho = on_s / (on_s + off_s)
-    alpha = math.log(1.0 / target)
-    y = alpha * on_s * (1.0 - rho) * peak
-    x = buffer_bits
-    return peak * (y - x + math.sqrt((y - x) ** 2 + 4.0 * x * rho * y)) / (2.0 * y)
+    """Guérin, Ahmadi & Naghshineh's (1991) fluid effective bandwidth of an on/off source
+    (the Rust ``celltrain_atm::cac`` model)."""
+    return cac.effective_bandwidth(cac.OnOff.from_periods(peak, on_s, off_s), buffer_bits, target)
+
+
+def e1_port(model: Mapping[str, Any]) -> cac.DelayPriorityPort:
+    """Seed 004's delay-priority port from a ``[experiment.model]`` table; the convolution tests
+    hold the fluid CLR under the target (the measured criterion is a CLR too)."""
+    return cac.DelayPriorityPort(
+        capacity_bps=float(model["link_bps"]),
+        rt_buffer_bits=float(model["rt_buffer_cells"]) * _CELL_BITS,
+        nrt_buffer_bits=float(model["nrt_buffer_cells"]) * _CELL_BITS,
+        target=float(model["target_clr"]),
+    )
 
 
 def _measured_region(result: SweepResult, points: list, target: float) -> Tuple[set, set]:
@@ -123,23 +121,22 @@ def cac_regions(result: SweepResult, model: Mapping[str, Any]) -> Dict[str, set]
     """Grid points (n_rt, n_nrt) admitted by the measurement and by each CAC rule."""
     agg = result.aggregate
     target = float(model["target_clr"])
-    C, R = float(model["link_bps"]), float(model["peak_bps"])
-    p_on = model["on_s"] / (model["on_s"] + model["off_s"])
-    eb_rt = effective_bandwidth(R, model["on_s"], model["off_s"], model["rt_buffer_cells"] * _CELL_BITS, target)
-    eb_nrt = effective_bandwidth(R, model["on_s"], model["off_s"], model["nrt_buffer_cells"] * _CELL_BITS, target)
+    source = e1_source(model)
+    port = e1_port(model)
+    eb_rt = cac.effective_bandwidth(source, port.rt_buffer_bits, target)
+    eb_nrt = cac.effective_bandwidth(source, port.nrt_buffer_bits, target)
     points = sorted({(int(a), int(b)) for a, b in zip(agg["n_rt"], agg["n_nrt"])})
     ok, measured = _measured_region(result, points, target)
-    conv = {pt for pt in points if convolution_loss(pt[0] + pt[1], R, C, p_on) <= target}
-    linear = {pt for pt in points if pt[0] * eb_rt + pt[1] * eb_nrt <= C * (1 + 1e-12)}
-    combined = {
-        pt for pt in points if convolution_loss(pt[0], R, C, p_on) <= target and (pt[0] + pt[1]) * eb_nrt <= C * (1 + 1e-12)
-    }
+
+    def region(rule: str) -> set:
+        return {pt for pt in points if port.admits(rule, [(pt[0], source)], [(pt[1], source)])}
+
     return {
         "measured": measured,
         "measured_raw": ok,
-        "convolution": conv,
-        "linear": linear,
-        "combined": combined,
+        "convolution": region("convolution"),
+        "linear": region("linear"),
+        "combined": region("combined"),
         "_eb": {"rt": eb_rt, "nrt": eb_nrt},  # type: ignore[dict-item]
         "_points": points,  # type: ignore[dict-item]
     }

@@ -48,6 +48,7 @@
 
 mod abr;
 pub mod access;
+mod admission;
 pub mod error;
 pub mod expand;
 mod model;

@@ -3,13 +3,15 @@
 //! (documented in `docs/scenarios.md`). Every problem becomes a one-line [`ScenarioError`]
 //! naming the file, line and key.
 
+use super::admission::{self, Admission};
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
 use crate::network::{
     Adaptation, BuildError, Field, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
 };
 use celltrain_atm::aal5;
-use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
+use celltrain_atm::cac::OnOff;
+use celltrain_atm::port::buffer::{DiscardConfig, EpdConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::NodeId;
@@ -91,14 +93,15 @@ pub fn compile_source(
     if mode == "packet" {
         b.set_mode(Mode::Packet);
     }
-    read_switches(&root, &loaded, &mut b)?;
+    let mut admission = Admission::default();
+    read_switches(&root, &loaded, &mut b, &mut admission)?;
     read_hosts(&root, &loaded, &mut b, &mut places)?;
     read_routers(&root, &loaded, &mut b)?;
     let link_rates = read_links(&root, &loaded, &mut b)?;
     for flow in root.array_of_tables("flow")? {
         for inst in expand(&flow)? {
             let v = inst.view(&loaded.source);
-            add_flow(&mut b, &v, inst.index, seed, &link_rates, &mut places)?;
+            add_flow(&mut b, &v, (inst.index, seed), &link_rates, &mut places, &mut admission)?;
             v.finish()?;
         }
     }
@@ -111,7 +114,8 @@ pub fn compile_source(
         None => root.error(e.message),
     })?;
     let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
-    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params } })
+    let refused_vcs = admission.refused;
+    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params, refused_vcs } })
 }
 
 /// A flow's path with each run written "s{0..3}" spelled out (s0, s1, s2, s3; a run may count
@@ -145,12 +149,18 @@ fn expand_path(v: &TableView<'_>, names: Vec<&str>) -> Result<Vec<String>, Scena
 }
 
 /// The `[[switch]]` tables.
-fn read_switches(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
+fn read_switches(
+    root: &TableView,
+    loaded: &super::Loaded,
+    b: &mut NetworkBuilder,
+    admission: &mut Admission,
+) -> Result<(), ScenarioError> {
     for sw in root.array_of_tables("switch")? {
         for inst in expand(&sw)? {
             let v = inst.view(&loaded.source);
             let names = node_names(&v)?;
             let port = port_config(&v)?;
+            let cac = admission::read_cac(&v, &port)?;
             // Packet mode (routers): a limit in bytes and/or packets; default the cell
             // buffer's payload (cells × 48 bytes).
             let limit_bytes = v.opt_bytes("buffer_bytes")?;
@@ -162,6 +172,9 @@ fn read_switches(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilde
             let mut added = Vec::with_capacity(names.len());
             for name in names {
                 let n = b.add_switch(&name, port.clone()).map_err(|e| node_error(&v, e, "buffer"))?;
+                if let Some(cac) = cac {
+                    admission.add_switch(n, cac);
+                }
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
                     b.set_packet_limit(n, bytes, limit_packets);
@@ -437,13 +450,16 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
         (_, Some(_), _) => return Err(v.key_error("epd_threshold", "only applies with discard = \"epd\"")),
         (_, _, Some(_)) => return Err(v.key_error("epd_excess", "only applies with discard = \"epd\"")),
         (other, None, None) => {
+            if v.opt_bool("epd_keep_eom")?.is_some() {
+                return Err(v.key_error("epd_keep_eom", "only applies with discard = \"epd\""));
+            }
             return Ok(PortConfig {
                 buffer_cells: buffer,
                 reserved: reserved(v)?,
                 discard: if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop },
                 per_vc_queues: per_vc(v)?,
                 clp1_threshold: clp1_threshold(v, buffer)?,
-            })
+            });
         }
     };
     let cells = discard.resolve(buffer);
@@ -463,7 +479,11 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
     Ok(PortConfig {
         buffer_cells: buffer,
         reserved: reserved(v)?,
-        discard: DiscardConfig::Epd(discard),
+        discard: match v.opt_bool("epd_keep_eom")? {
+            // The Fore switch of seed 004 keeps a refused frame's last cell (EOM).
+            Some(true) => DiscardConfig::EpdWith(EpdConfig { threshold: discard, keep_refused_eom: true }),
+            _ => DiscardConfig::Epd(discard),
+        },
         per_vc_queues: per_vc(v)?,
         clp1_threshold: clp1_threshold(v, buffer)?,
     })
@@ -510,10 +530,10 @@ fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
 fn add_flow(
     b: &mut NetworkBuilder,
     v: &TableView<'_>,
-    index: u64,
-    seed: u64,
+    (index, seed): (u64, u64),
     links: &[((NodeId, NodeId), BitRate)],
     places: &mut Places,
+    admission: &mut Admission,
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = expand_path(v, v.req_str_list("path")?)?;
@@ -582,6 +602,10 @@ fn add_flow(
         if bytes.is_some() && file_bytes.is_some() {
             return Err(app.key_error("files", "give either bytes (one transfer) or files (back-to-back transfers)"));
         }
+        let greedy = OnOff { peak_bps: pcr.unwrap_or(line).as_bps() as f64, activity: 1.0, mean_on_s: 1.0 };
+        if !offer(admission, links, &name, &path_names, &vc_spec, greedy) {
+            return Ok(());
+        }
         b.add_tcp(&name, vc_spec, TcpSpec { config, bytes, write_size, file_bytes, start }).map_err(|e| {
             if e.field == Field::Tcp {
                 app.error(e.message)
@@ -591,28 +615,21 @@ fn add_flow(
         })?;
         return Ok(());
     }
-    let vc = b.add_route(vc_spec, adaptation).map_err(map_vc_err)?;
     let pcr = pcr.unwrap_or(line);
-    match kind {
-        "udp" => {
-            let datagram = app.req_bytes("datagram")?;
-            let rate = app.opt_rate_spec("rate")?.map(|s| rate_or_line(s, pcr));
-            if rate.is_some_and(|r| r.as_bps() == 0) {
-                return Err(app.key_error("rate", "must be positive"));
-            }
+    let (app_source, source) = read_app_source(&app, kind, pcr, line)?;
+    if !offer(admission, links, &name, &path_names, &vc_spec, source) {
+        return Ok(());
+    }
+    let vc = b.add_route(vc_spec, adaptation).map_err(map_vc_err)?;
+    match app_source {
+        AppSource::Udp { datagram, rate } => {
             b.add_udp(&name, vc, datagram, rate, start).map_err(|e| match e.field {
                 Field::Name => v.key_error("name", e.message),
                 Field::Rate => app.key_error("rate", e.message),
                 _ => app.key_error("datagram", e.message),
             })?;
         }
-        _ => {
-            let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
-            if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {
-                return Err(app.key_error("peak", "must be positive and at most the first link's rate"));
-            }
-            let on = app.req_duration("on")?;
-            let off = app.req_duration("off")?;
+        AppSource::OnOff { peak, on, off } => {
             b.add_onoff(&name, vc, peak, on, off, start).map_err(|e| match e.field {
                 Field::Name => v.key_error("name", e.message),
                 _ => app.key_error("on", e.message),
@@ -620,6 +637,61 @@ fn add_flow(
         }
     }
     Ok(())
+}
+
+/// A UDP or on/off application's parameters.
+enum AppSource {
+    Udp { datagram: u64, rate: Option<BitRate> },
+    OnOff { peak: Option<BitRate>, on: SimDuration, off: SimDuration },
+}
+
+/// Reads a UDP or on/off application, and its descriptor for admission control (a UDP
+/// source at its rate all the time; an on/off source at its peak, on on / (on + off)).
+fn read_app_source(
+    app: &TableView<'_>,
+    kind: &str,
+    pcr: BitRate,
+    line: BitRate,
+) -> Result<(AppSource, OnOff), ScenarioError> {
+    if kind == "udp" {
+        let datagram = app.req_bytes("datagram")?;
+        let rate = app.opt_rate_spec("rate")?.map(|s| rate_or_line(s, pcr));
+        if rate.is_some_and(|r| r.as_bps() == 0) {
+            return Err(app.key_error("rate", "must be positive"));
+        }
+        let bps = rate.unwrap_or(pcr).as_bps() as f64;
+        return Ok((AppSource::Udp { datagram, rate }, OnOff { peak_bps: bps, activity: 1.0, mean_on_s: 1.0 }));
+    }
+    let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
+    if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {
+        return Err(app.key_error("peak", "must be positive and at most the first link's rate"));
+    }
+    let on = app.req_duration("on")?;
+    let off = app.req_duration("off")?;
+    let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
+    let activity = if on_s + off_s > 0.0 { on_s / (on_s + off_s) } else { 1.0 };
+    let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;
+    // A zero on-period has no burst: any positive value gives the same (peak-free) answer.
+    let source = OnOff { peak_bps, activity, mean_on_s: if on_s > 0.0 { on_s } else { 1e-12 } };
+    Ok((AppSource::OnOff { peak, on, off }, source))
+}
+
+/// Offers a flow's VC to the CAC ports on its path (always admitted when no switch runs one).
+fn offer(
+    admission: &mut Admission,
+    links: &[((NodeId, NodeId), BitRate)],
+    name: &str,
+    path_names: &[&str],
+    vc: &VcSpec,
+    source: OnOff,
+) -> bool {
+    if !admission.is_active() {
+        return true;
+    }
+    let path: Vec<(NodeId, &str)> = vc.path.iter().copied().zip(path_names.iter().copied()).collect();
+    let rate =
+        |a: NodeId, c: NodeId| links.iter().find(|((x, y), _)| (*x, *y) == (a, c) || (*y, *x) == (a, c)).map(|l| l.1);
+    admission.offer(name, &path, vc.category, source, rate)
 }
 
 /// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are 4.4BSD-like
