@@ -53,6 +53,7 @@ pub mod error;
 pub mod expand;
 mod model;
 pub mod params;
+mod paths;
 mod spanned;
 pub mod units;
 pub mod value;

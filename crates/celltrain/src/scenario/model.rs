@@ -118,36 +118,6 @@ pub fn compile_source(
     Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params, refused_vcs } })
 }
 
-/// A flow's path with each run written "s{0..3}" spelled out (s0, s1, s2, s3; a run may count
-/// down, and "{a..b}" may sit between a prefix and a suffix), so a chain's length can be a
-/// parameter: `path = ["h1", "s{0..${n_links}}", "d1"]`.
-fn expand_path(v: &TableView<'_>, names: Vec<&str>) -> Result<Vec<String>, ScenarioError> {
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        let run = name.find('{').and_then(|open| {
-            let close = open + name[open..].find('}')?;
-            let (a, b) = name[open + 1..close].split_once("..")?;
-            Some((open, close, a.trim().parse::<u64>().ok(), b.trim().parse::<u64>().ok()))
-        });
-        match run {
-            None => out.push(name.to_string()),
-            Some((open, close, Some(a), Some(b))) => {
-                if a.abs_diff(b) > super::expand::MAX_COUNT {
-                    return Err(v.key_error("path", format!("the run in '{name}' is too long")));
-                }
-                let (prefix, suffix) = (&name[..open], &name[close + 1..]);
-                let steps: Box<dyn Iterator<Item = u64>> =
-                    if a <= b { Box::new(a..=b) } else { Box::new((b..=a).rev()) };
-                out.extend(steps.map(|k| format!("{prefix}{k}{suffix}")));
-            }
-            Some(_) => {
-                return Err(v.key_error("path", format!("'{name}': a run of nodes is written like \"s{{0..3}}\"")))
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// The `[[switch]]` tables.
 fn read_switches(
     root: &TableView,
@@ -536,7 +506,7 @@ fn add_flow(
     admission: &mut Admission,
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
-    let path_names = expand_path(v, v.req_str_list("path")?)?;
+    let path_names = super::paths::expand_path(v, v.req_str_list("path")?)?;
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
     let first_link = path
         .get(..2)
@@ -681,14 +651,14 @@ fn offer(
     admission: &mut Admission,
     links: &[((NodeId, NodeId), BitRate)],
     name: &str,
-    path_names: &[&str],
+    path_names: &[String],
     vc: &VcSpec,
     source: OnOff,
 ) -> bool {
     if !admission.is_active() {
         return true;
     }
-    let path: Vec<(NodeId, &str)> = vc.path.iter().copied().zip(path_names.iter().copied()).collect();
+    let path: Vec<(NodeId, &str)> = vc.path.iter().copied().zip(path_names.iter().map(String::as_str)).collect();
     let rate =
         |a: NodeId, c: NodeId| links.iter().find(|((x, y), _)| (*x, *y) == (a, c) || (*y, *x) == (a, c)).map(|l| l.1);
     admission.offer(name, &path, vc.category, source, rate)

@@ -37,6 +37,13 @@ pub(super) fn sources(
                     );
                 };
                 let vc = &vcs[v.index()];
+                if vc.category == ServiceCategory::Abr {
+                    // Its cells would bypass the end system that paces ABR cells at ACR.
+                    return err(
+                        Field::Abr,
+                        format!("flow '{name}': an on/off cell source cannot use an ABR VC (ABR carries AAL5 frames)"),
+                    );
+                }
                 let pcr = pcr.unwrap_or(vc.pcr);
                 let rng = RngStream::derive(nb.seed, &name);
                 let (src, first) = OnOffSource::new(flow, pcr, mean_on, mean_off, rng, start);
