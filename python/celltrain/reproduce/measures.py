@@ -29,6 +29,11 @@ MEASURE_NAMES = {
     "inter_pdu_idle_s": "inter-PDU idle time I_p",
     "scr_max_goodput_bps": "most TCP data the SCR carries",
     "scr_utilisation": "throughput / the SCR's maximum",
+    "bottleneck_max_queue_cells": "largest queue at the bottleneck (cells)",
+    "edge_max_queue_cells": "largest queue in an ABR end system (cells)",
+    "min_max_goodput_ratio": "least / greatest flow goodput",
+    "bottleneck_utilization": "bottleneck link utilisation",
+    "efficiency_of_capacity_left": "efficiency over the capacity CBR/VBR left",
 }
 
 
@@ -38,10 +43,15 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return "—"
     if measure.endswith("_bps"):
         return f"{value / 1e6:.3f} Mbit/s"
-    if measure in ("efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio", "retransmission_ratio"):
+    if measure in ("efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio",
+                   "retransmission_ratio", "bottleneck_utilization", "efficiency_of_capacity_left"):  # fmt: skip
         return f"{value * 100:.2f} %"
     if measure in ("mean_clr", "clr", "flr", "data_clr", "data_flr"):
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
+    if measure in ("bottleneck_max_queue_cells", "edge_max_queue_cells"):
+        return f"{value:.0f} cells"
+    if measure == "min_max_goodput_ratio":
+        return f"{value:.3f}"
     if measure == "total_timeouts":
         return f"{value:.3g}"
     if measure in ("retransmitted_fraction", "scr_utilisation"):
@@ -80,7 +90,38 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "data_flr": lost / frames if frames else nan,
         "total_timeouts": float(sum(timeouts)) if timeouts else nan,
         **transfer_measures(summary, data),
+        **network_measures(summary),
     }
+
+
+def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """Measures of where the network queues and whom it serves (seed 001's comparisons).
+
+    ``bottleneck_max_queue_cells`` and ``bottleneck_utilization``: of the bottleneck port;
+    ``edge_max_queue_cells``: the largest queue any ABR end system held (NaN without ABR);
+    ``min_max_goodput_ratio``: the least flow goodput over the greatest (1 when all are
+    equal; NaN without packet flows); ``efficiency_of_capacity_left``: the efficiency over the
+    share of the bottleneck's capacity that CBR and VBR cells left (they are served first)."""
+    nan = float("nan")
+    agg = summary.get("aggregate") or {}
+    port = next((p for p in summary.get("ports", []) if p["name"] == agg.get("bottleneck")), None)
+    goodputs = [f["goodput_bps"] for f in summary.get("flows", []) if f.get("packets_sent")]
+    abr = summary.get("abr") or []
+    out = {
+        "bottleneck_max_queue_cells": float(port["max_queue_cells"]) if port else nan,
+        "bottleneck_utilization": float(port["utilization"]) if port else nan,
+        "edge_max_queue_cells": float(max(a["max_queue_cells"] for a in abr)) if abr else nan,
+        "min_max_goodput_ratio": min(goodputs) / max(goodputs) if goodputs and max(goodputs) > 0 else nan,
+        "efficiency_of_capacity_left": nan,
+    }
+    eff = agg.get("efficiency")
+    if port and eff is not None and port["utilization"] > 0:
+        priority = ("cbr", "rt-vbr", "nrt-vbr")
+        cells = sum(c["cells_sent"] - c["cells_dropped"] for c in summary.get("categories", []) if c["category"] in priority)
+        capacity_cells = port["cells_out"] / port["utilization"]
+        left = 1.0 - cells / capacity_cells if capacity_cells > 0 else nan
+        out["efficiency_of_capacity_left"] = eff / left if left > 0 else nan
+    return out
 
 
 def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str, Any]]) -> Dict[str, float]:

@@ -106,6 +106,7 @@ _OPS = {
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
     ast.Pow: operator.pow,
     ast.USub: operator.neg,
     ast.UAdd: operator.pos,
@@ -113,7 +114,7 @@ _OPS = {
 
 
 def _arith(expr: str, names: Mapping[str, Any]) -> float:
-    """Evaluates + - * / ** on numbers and the point's parameters, nothing else."""
+    """Evaluates + - * / // ** on numbers and the point's parameters, nothing else."""
 
     def ev(node: ast.AST) -> float:
         if isinstance(node, ast.Expression):
