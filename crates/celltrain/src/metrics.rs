@@ -63,6 +63,10 @@ pub struct FlowSummary {
     /// Packets lost / packets whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
     pub bytes_delivered: u64,
+    /// Mean and largest delay of the delivered packets, from the sending host to the receiving
+    /// host (None when none was delivered).
+    pub mean_delay_s: Option<f64>,
+    pub max_delay_s: Option<f64>,
     /// TCP flows: the sender's counters over the window (None for other flows).
     pub segments_sent: Option<u64>,
     pub segments_retransmitted: Option<u64>,
@@ -292,6 +296,9 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
         packets_lost: f.stats.packets_lost,
         packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
         bytes_delivered: f.stats.bytes_delivered,
+        mean_delay_s: (f.stats.packets_delivered > 0)
+            .then(|| f.stats.delay_sum_ps as f64 / 1e12 / f.stats.packets_delivered as f64),
+        max_delay_s: (f.stats.packets_delivered > 0).then(|| f.stats.delay_max_ps as f64 / 1e12),
         segments_sent: tcp.map(|t| t.0),
         segments_retransmitted: tcp.map(|t| t.1),
         retransmission_ratio: tcp.map(|t| t.2),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-_TIMES = ("completion_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s")
+_TIMES = ("completion_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s", "mean_packet_delay_s")
 
 MEASURE_NAMES = {
     "goodput_bps": "aggregate goodput",
@@ -34,6 +34,7 @@ MEASURE_NAMES = {
     "min_max_goodput_ratio": "least / greatest flow goodput",
     "bottleneck_utilization": "bottleneck link utilisation",
     "efficiency_of_capacity_left": "efficiency over the capacity CBR/VBR left",
+    "mean_packet_delay_s": "mean packet delay, host to host",
 }
 
 
@@ -101,7 +102,8 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     ``edge_max_queue_cells``: the largest queue any ABR end system held (NaN without ABR);
     ``min_max_goodput_ratio``: the least flow goodput over the greatest (1 when all are
     equal; NaN without packet flows); ``efficiency_of_capacity_left``: the efficiency over the
-    share of the bottleneck's capacity that CBR and VBR cells left (they are served first)."""
+    share of the bottleneck's capacity that CBR and VBR cells left (they are served first);
+    ``mean_packet_delay_s``: the delay of every delivered packet, host to host, averaged."""
     nan = float("nan")
     agg = summary.get("aggregate") or {}
     port = next((p for p in summary.get("ports", []) if p["name"] == agg.get("bottleneck")), None)
@@ -113,7 +115,12 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "edge_max_queue_cells": float(max(a["max_queue_cells"] for a in abr)) if abr else nan,
         "min_max_goodput_ratio": min(goodputs) / max(goodputs) if goodputs and max(goodputs) > 0 else nan,
         "efficiency_of_capacity_left": nan,
+        "mean_packet_delay_s": nan,
     }
+    delivered = [(f["packets_delivered"], f.get("mean_delay_s")) for f in summary.get("flows", [])]
+    delivered = [(n, d) for n, d in delivered if n and d is not None]
+    if delivered:
+        out["mean_packet_delay_s"] = sum(n * d for n, d in delivered) / sum(n for n, _ in delivered)
     eff = agg.get("efficiency")
     if port and eff is not None and port["utilization"] > 0:
         priority = ("cbr", "rt-vbr", "nrt-vbr")

@@ -181,6 +181,10 @@ pub struct FlowStats {
     pub idle_ps: u64,
     /// When the sender last sent a data segment.
     pub last_data_at: Option<SimTime>,
+    /// Over the delivered packets (data segments, datagrams): the sum and the largest of
+    /// their delays from the sending host's send to the receiving host's delivery, ps.
+    pub delay_sum_ps: u64,
+    pub delay_max_ps: u64,
 }
 
 pub struct Flow {

@@ -209,17 +209,15 @@ impl Network {
         self.trace.fold(self.now, TRACE_DELIVERY, packet.route.0);
         self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
+        let delay_ps = self.now.saturating_since(packet.sent_at).as_picos();
+        if packet.app_bytes > 0 {
+            flow.stats.packets_delivered += 1;
+            flow.stats.delay_sum_ps += delay_ps;
+            flow.stats.delay_max_ps = flow.stats.delay_max_ps.max(delay_ps);
+        }
         match packet.payload {
-            Payload::Udp { .. } => {
-                flow.stats.packets_delivered += 1;
-                flow.stats.bytes_delivered += packet.app_bytes;
-            }
-            Payload::Tcp { .. } => {
-                if packet.app_bytes > 0 {
-                    flow.stats.packets_delivered += 1;
-                }
-                self.tcp_arrive(packet);
-            }
+            Payload::Udp { .. } => flow.stats.bytes_delivered += packet.app_bytes,
+            Payload::Tcp { .. } => self.tcp_arrive(packet),
         }
     }
 
