@@ -58,6 +58,7 @@ use crate::recovery::LossRecovery;
 use crate::rtt::{BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
 use crate::segment::Segment;
+use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
 use crate::tcb::{CaState, Tcb};
@@ -191,6 +192,8 @@ pub struct TcpEndpoint {
     rst_reply: Option<Segment>,
     /// One segment to retransmit at once (fast retransmit / partial ACK).
     pending_rexmt: Option<SeqNum>,
+    /// After `pending_rexmt`, retransmit the segment behind it too (adaptive fast retransmit).
+    pending_rexmt_next: bool,
     /// The next `poll_transmit` starts a new `tcp_output` call.
     output_fresh: bool,
     /// `snd_max == snd_una` at the start of the current `tcp_output` call (Nagle's "idle").
@@ -205,6 +208,8 @@ pub struct TcpEndpoint {
     rtt_timing: Option<(SimTime, SeqNum)>,
     /// Arrival time of the last segment (BSD `t_idle` counts slow ticks since then).
     last_rcv: SimTime,
+    /// Per-segment send times on the sender's clock (Vegas family only).
+    send_log: Option<SendLog>,
 
     // ---- policies ----
     /// Window arithmetic.
@@ -294,12 +299,14 @@ impl TcpEndpoint {
             rst_pending: false,
             rst_reply: None,
             pending_rexmt: None,
+            pending_rexmt_next: false,
             output_fresh: true,
             idle_at_output: true,
             timers: Timers::default(),
             rtt,
             rtt_timing: None,
             last_rcv: now,
+            send_log: cfg.variant.fine_timing().then(SendLog::new),
             cc,
             recovery,
             scoreboard: Scoreboard::new(),
