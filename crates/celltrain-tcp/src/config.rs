@@ -294,6 +294,9 @@ pub struct TcpConfig {
     pub msl: SimDuration,
     /// Congestion-avoidance increment of the BSD arithmetic (`tahoe`, `lite`).
     pub bsd_ca_increment: BsdCaIncrement,
+    /// Retransmission timeout before any RTT sample; `None` = BSD's 6 s (3 s default RTT),
+    /// or RFC 6298's 1 s with exact timers. With ticks it is rounded up to whole ticks.
+    pub initial_rto: Option<SimDuration>,
 }
 
 impl Default for TcpConfig {
@@ -324,6 +327,7 @@ impl Default for TcpConfig {
             max_retransmissions: 12,
             msl: SimDuration::from_secs(30),
             bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
+            initial_rto: None,
         }
     }
 }

@@ -69,6 +69,14 @@ pub(crate) mod testing {
 
     /// An ACK of `acked` new octets.
     pub fn ack(acked: u32) -> AckInfo {
-        AckInfo { ack: SeqNum(0), acked, is_dup: false, newly_sacked: 0, flight_before: 0, syn_acked: false, ..AckInfo::default() }
+        AckInfo {
+            ack: SeqNum(0),
+            acked,
+            is_dup: false,
+            newly_sacked: 0,
+            flight_before: 0,
+            syn_acked: false,
+            ..AckInfo::default()
+        }
     }
 }

@@ -248,7 +248,7 @@ impl TcpEndpoint {
         if let Err(e) = cfg.validate() {
             panic!("invalid TcpConfig: {e}");
         }
-        let (slow, rtt) = match cfg.timer_granularity {
+        let (slow, mut rtt) = match cfg.timer_granularity {
             TimerGranularity::Ticks(period) => {
                 let hz = (SimDuration::from_secs(1).as_picos() / period.as_picos()) as u32;
                 (
@@ -260,6 +260,16 @@ impl TcpEndpoint {
                 (None, RttEstimator::Rfc6298(Rfc6298Rtt::new(cfg.exact_rto_min, cfg.rto_max, SimDuration::ZERO)))
             }
         };
+        if let Some(d) = cfg.initial_rto {
+            match (&mut rtt, slow) {
+                (RttEstimator::Bsd(b), Some(c)) => {
+                    let ticks = d.as_picos().div_ceil(c.period().as_picos());
+                    b.set_initial_rto(u32::try_from(ticks).unwrap_or(u32::MAX));
+                }
+                (RttEstimator::Rfc6298(r), _) => r.set_initial_rto(d),
+                (RttEstimator::Bsd(_), None) => {}
+            }
+        }
         let own_mss = cfg.mss.offer();
         let iw = cfg.initial_cwnd_segments.saturating_mul(own_mss);
         let cc = cfg.variant.congestion_control(&cfg);

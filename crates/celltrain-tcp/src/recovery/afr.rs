@@ -164,11 +164,12 @@ mod tests {
     fn predictor_over_hand_made_loss_sequences() {
         let run = |seq: &str| {
             let mut p = AfrPredictor::new();
-            seq.chars().map(|c| {
-                p.record(c == 'C');
-                p.double()
-            })
-            .collect::<Vec<_>>()
+            seq.chars()
+                .map(|c| {
+                    p.record(c == 'C');
+                    p.double()
+                })
+                .collect::<Vec<_>>()
         };
         // Alternating single and consecutive losses never reach "double".
         assert_eq!(run("CSCSCS"), [false; 6]);

@@ -24,11 +24,11 @@ mod sack;
 mod tahoe;
 mod vegas_rm;
 
+pub use afr::{Afr, AfrPredictor};
 pub use newreno::NewRenoRecovery;
 pub use reno::{LiteRecovery, RenoRecovery};
 pub use sack::SackRecovery;
 pub use tahoe::TahoeRecovery;
-pub use afr::{Afr, AfrPredictor};
 pub use vegas_rm::{vegas_decrease, FineTimeout, VegasRmRecovery};
 
 use crate::cc::CongestionControl;
@@ -175,6 +175,14 @@ pub(crate) mod testing {
         let acked = seg(n) - t.snd_una;
         t.snd_una = seg(n);
         t.snd_nxt = t.snd_nxt.max(t.snd_una);
-        AckInfo { ack: seg(n), acked, is_dup: false, newly_sacked: 0, flight_before, syn_acked: false, ..AckInfo::default() }
+        AckInfo {
+            ack: seg(n),
+            acked,
+            is_dup: false,
+            newly_sacked: 0,
+            flight_before,
+            syn_acked: false,
+            ..AckInfo::default()
+        }
     }
 }
