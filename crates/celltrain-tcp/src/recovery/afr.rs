@@ -19,7 +19,8 @@
 //! `X`: the receiver acknowledges up to its first hole, so an ACK of exactly `X + 1 segment`,
 //! with more data sent beyond it, means the next segment was lost too — whether or not AFR
 //! resent it (a resent successor arrives after `X`). An episode ended by a timeout instead
-//! teaches nothing. AFR wraps any Reno-like recovery ([`Afr::new`]): `lite-afr` wraps
+//! teaches nothing, and a fast retransmit of the second segment of a pair just counted
+//! (Reno-like recoveries find it in an episode of its own) is the same loss, not a new one. AFR wraps any Reno-like recovery ([`Afr::new`]): `lite-afr` wraps
 //! [`crate::recovery::LiteRecovery`], `vegas-rm-afr` and `vegas-afr` wrap
 //! [`crate::recovery::VegasRmRecovery`].
 
@@ -65,6 +66,8 @@ struct Episode {
     lost: SeqNum,
     /// `snd_max` when the episode began.
     sent_end: SeqNum,
+    /// False for the second segment of a pair already counted as a consecutive loss.
+    counts: bool,
 }
 
 /// A loss recovery `R` with adaptive fast retransmit.
@@ -76,6 +79,9 @@ pub struct Afr<R> {
     predictor: AfrPredictor,
     /// The episode in progress, if its outcome is not known yet.
     episode: Option<Episode>,
+    /// The successor of the last consecutive loss: a fast retransmit of it repairs the same
+    /// loss, not a new one.
+    pair_tail: Option<SeqNum>,
     /// Name for reports.
     name: &'static str,
 }
@@ -83,7 +89,7 @@ pub struct Afr<R> {
 impl<R: LossRecovery> Afr<R> {
     /// `inner` with AFR, reported as `name`.
     pub fn new(inner: R, name: &'static str) -> Self {
-        Afr { inner, predictor: AfrPredictor::new(), episode: None, name }
+        Afr { inner, predictor: AfrPredictor::new(), episode: None, pair_tail: None, name }
     }
 
     /// The predictor.
@@ -106,7 +112,11 @@ impl<R: LossRecovery> LossRecovery for Afr<R> {
             if let Some(e) = self.episode {
                 if ack.ack.gt(e.lost) {
                     let next = e.lost + tcb.maxseg;
-                    self.predictor.record(ack.ack == next && next.lt(e.sent_end));
+                    let consecutive = ack.ack == next && next.lt(e.sent_end);
+                    if e.counts {
+                        self.predictor.record(consecutive);
+                    }
+                    self.pair_tail = consecutive.then_some(next);
                     self.episode = None;
                 }
             }
@@ -114,7 +124,8 @@ impl<R: LossRecovery> LossRecovery for Afr<R> {
         let mut step = self.inner.on_ack(tcb, cc, sb, ack);
         if step.entered {
             if let Some(lost) = step.retransmit {
-                self.episode = Some(Episode { lost, sent_end: tcb.snd_max });
+                let counts = self.pair_tail != Some(lost);
+                self.episode = Some(Episode { lost, sent_end: tcb.snd_max, counts });
                 step.also_next = self.predictor.double() && (lost + tcb.maxseg).lt(tcb.snd_max);
             }
         }
@@ -206,17 +217,21 @@ mod tests {
         let s = episode(&mut r, &mut t, 2);
         assert_eq!((s.retransmit, s.also_next), (Some(seg(1)), false));
         assert_eq!(r.predictor().state(), 1);
-        // Segment 2's own episode: a single loss (ACK jumps past 3).
+        // Segment 2's own episode repairs the same pair: not counted again.
         let s = episode(&mut r, &mut t, 10);
-        assert!(!s.also_next);
-        assert_eq!(r.predictor().state(), 0);
-        // Two consecutive episodes in a row: the third fast retransmit sends two segments.
+        assert_eq!((s.retransmit, s.also_next), (Some(seg(2)), false));
+        assert_eq!(r.predictor().state(), 1);
+        // 10 and 11 lost: the second consecutive-loss episode → "double".
         episode(&mut r, &mut t, 11);
-        episode(&mut r, &mut t, 12);
-        assert!(r.predictor().double());
+        assert_eq!(r.predictor().state(), 2);
+        // 11's own episode: resent with its successor; not counted.
         let s = episode(&mut r, &mut t, 20);
-        assert_eq!((s.retransmit, s.also_next), (Some(seg(12)), true));
-        assert_eq!(r.predictor().state(), 1, "a single loss after all: back towards single");
+        assert_eq!((s.retransmit, s.also_next), (Some(seg(11)), true));
+        assert_eq!(r.predictor().state(), 2);
+        // A single loss, still resent in pairs, moves the predictor back towards single.
+        let s = episode(&mut r, &mut t, 30);
+        assert_eq!((s.retransmit, s.also_next), (Some(seg(20)), true));
+        assert_eq!(r.predictor().state(), 1);
         // The successor is never resent beyond what was sent.
         r.predictor.state = 3;
         let mut t = tcb(20, 20, 20 * SMSS);

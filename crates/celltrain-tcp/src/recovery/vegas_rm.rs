@@ -5,7 +5,8 @@
 //! fine timeout  v_timeout = srtt + 2·mdev, + 1/16   (Jacobson's estimator on the sender's
 //!               fine-grained clock, segments sent once only)
 //! duplicate ACK: retransmit the oldest unacknowledged segment if it was last sent more than
-//!               v_timeout ago, or on the dupack_threshold-th duplicate anyway
+//!               v_timeout ago, or on the dupack_threshold-th duplicate unless it has already
+//!               been resent (then only the fine timeout resends it again)
 //! first and second new ACK after a retransmission: the same check on the (new) oldest segment
 //! window:       cut to 3/4 (to 1/2 if the segment had been retransmitted before; 2 segments if
 //!               that leaves ≤ 3), only if the lost segment was sent after the last cut — so at
@@ -180,7 +181,10 @@ impl LossRecovery for VegasRmRecovery {
             // A lost retransmission shows up as a second timeout during the same episode.
             return if expired { self.retransmit_oldest(tcb, ack, true) } else { RecoveryStep::default() };
         }
-        let threshold = tcb.dupacks == tcb.dupack_threshold;
+        // The threshold does not resend a segment whose retransmission is younger than the
+        // fine timeout (the duplicates then come from data sent behind the first copy).
+        let resent_recently = ack.una_sent.is_some_and(|s| s.transmissions > 1) && self.fine.timeout().is_some();
+        let threshold = tcb.dupacks == tcb.dupack_threshold && !resent_recently;
         if !(threshold || expired) {
             return RecoveryStep::default();
         }
