@@ -19,6 +19,7 @@ MEASURE_NAMES = {
     "data_clr": "cell loss ratio of the data VCs",
     "data_flr": "frame loss ratio of the data VCs",
     "total_timeouts": "retransmission timeouts (sum over flows)",
+    "retransmitted_link_share": "retransmitted data / link capacity",
     "transfer_throughput_bps": "transfer throughput",
     "completion_s": "transfer completion time",
     "retransmitted_fraction": "retransmitted share of the data packets",
@@ -42,6 +43,8 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return f"{value * 100:.2f} %"
     if measure in ("mean_clr", "clr", "flr", "data_clr", "data_flr"):
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
+    if measure == "retransmitted_link_share":
+        return f"{value * 100:.3f} %"
     if measure == "total_timeouts":
         return f"{value:.3g}"
     if measure in ("retransmitted_fraction", "scr_utilisation"):
@@ -80,7 +83,37 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "data_flr": lost / frames if frames else nan,
         "total_timeouts": float(sum(timeouts)) if timeouts else nan,
         **transfer_measures(summary, data),
+        "retransmitted_link_share": retransmitted_link_share(summary),
     }
+
+
+#: Seed 002's segment on the wire, octets (Aron & Druschel: 9168 bytes, 191 cells' payload).
+SEED002_SEGMENT_BYTES = 9168
+
+
+def retransmitted_link_share(summary: Mapping[str, Any]) -> float:
+    """Seed 002's cost of retransmissions: the TCP flows' retransmitted segments × 9168 bytes
+    × 8 over what the bottleneck link (its ``link_rate`` parameter) carries in the run's
+    duration. NaN for a run without TCP flows or without a ``link_rate`` parameter."""
+    rate = _rate_bps(str((summary.get("params") or {}).get("link_rate", "")))
+    span = float(summary.get("duration_s") or 0.0)
+    tcp = [f for f in summary.get("flows", []) if f.get("segments_retransmitted") is not None]
+    if not tcp or not rate or span <= 0:
+        return float("nan")
+    retx = sum(f["segments_retransmitted"] for f in tcp)
+    return retx * SEED002_SEGMENT_BYTES * 8.0 / (rate * span)
+
+
+def _rate_bps(text: str) -> float:
+    """``"141.33 Mbit/s"`` → 141.33e6; 0 if it is not a rate."""
+    units = {"bit/s": 1.0, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9}
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in units:
+        return 0.0
+    try:
+        return float(parts[0]) * units[parts[1]]
+    except ValueError:
+        return 0.0
 
 
 def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str, Any]]) -> Dict[str, float]:
