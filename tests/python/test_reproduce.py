@@ -156,6 +156,47 @@ def test_derived_measures_and_new_claim_kinds():
     assert rep._check(at_most, r, "a", {})[0] == rep.HOLDS and rep._check(at_most, r, "b", {})[0] == rep.FAILS
 
 
+def test_seed002_median_link_share_and_claim_kinds():
+    from celltrain.reproduce.seed_median import median_over_seeds
+
+    def fake(rows):
+        r = SweepResult.__new__(SweepResult)
+        r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["x"], ["x"]
+        return r
+
+    # Five seeds per point: the median, not the mean (one outlier seed).
+    effs = {"lite": [0.5, 0.52, 0.1, 0.55, 0.51], "rm": [0.7] * 5, "afr": [0.8] * 5}
+    rows = [dict(variant=v, x=x, seed=s + 1, eff=e + (0.1 if x == 2 else 0.0), retx=0.001 * (v == "afr") * x)
+            for v, es in effs.items() for x in (1, 2) for s, e in enumerate(es)]
+    r = fake(rows)
+    median_over_seeds(r)
+    assert len(r.aggregate) == 6 and set(r.aggregate["seed"]) == {"median of 5"}
+    lite = r.aggregate[r.aggregate["variant"] == "lite"].set_index("x")["eff"]
+    assert lite[1] == pytest.approx(0.51) and lite[2] == pytest.approx(0.61)  # the means would be 0.436, 0.536
+    share = {"kind": "variant_gain_share", "measure": "eff", "x": "x", "variant": "rm", "than": "afr", "base": "lite",
+             "min": 0.5, "max": 0.85}
+    status, why = rep._check(share, r, None, {})
+    assert status == rep.HOLDS and "= 0.66" in why  # (0.75 − 0.56) / (0.85 − 0.56)
+    assert rep._check({**share, "max": 0.6}, r, None, {})[0] == rep.FAILS
+    assert rep._check({**share, "base": "afr", "than": "lite"}, r, None, {})[0] == rep.FAILS  # negative gain
+    diff = {"kind": "variant_difference", "measure": "retx", "x": "x", "pairs": [["afr", "lite"], ["rm", "lite"]],
+            "max_at_most": 0.0062, "mean_between": [0.0005, 0.002]}
+    status, why = rep._check(diff, r, None, {})
+    assert status == rep.HOLDS and "largest 0.200 %" in why  # differences 0.001, 0.002, 0, 0: mean 0.00075
+    assert rep._check({**diff, "max_at_most": 0.0015}, r, None, {})[0] == rep.FAILS
+    assert rep._check({**diff, "min_at_least": 0.0005}, r, None, {})[0] == rep.FAILS
+    greater = {"kind": "variant_mean_greater", "measure": "eff", "x": "x", "variant": "afr", "than": ["rm", "lite"],
+               "margin": 0.09}
+    assert rep._check(greater, r, None, {})[0] == rep.HOLDS  # 0.85 vs 0.75
+    assert rep._check({**greater, "margin": 0.11}, r, None, {})[0] == rep.FAILS
+    # Seed 002's retransmission cost: 10 segments × 9168 B × 8 over 141.33 Mbit/s × 10 s.
+    summary = {"params": {"link_rate": "141.33 Mbit/s"}, "duration_s": 10.0,
+               "flows": [{"segments_retransmitted": 4}, {"segments_retransmitted": 6}]}
+    assert rep.derived_measures(summary)["retransmitted_link_share"] == pytest.approx(10 * 9168 * 8 / 1.4133e9)
+    assert rep.derived_measures({**summary, "params": {}})["retransmitted_link_share"] != \
+        rep.derived_measures(summary)["retransmitted_link_share"]  # NaN without a link rate
+
+
 def test_seed000_measures_and_claim_kinds():
     tcp = lambda seg, retx, done, bursts, burst, idle: dict(  # noqa: E731
         segments_sent=seg, segments_retransmitted=retx, completion_s=done, bytes_delivered=1_000_000,

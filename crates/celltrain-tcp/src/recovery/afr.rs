@@ -1,5 +1,5 @@
 //! Adaptive fast retransmit (AFR; Aron & Druschel, "End-to-End TCP Congestion Control over
-//! ATM Networks", Rice TR97-273, 1997, §5.1.1; `docs/references.md#afr`).
+//! ATM Networks", Rice TR97-273, 1997, §5.1.1; `docs/references.md#adaptive-fast-retransmit`).
 //!
 //! A 2-bit predictor learns whether losses come as pairs of consecutive segments (as cell
 //! loss across segment boundaries makes them on plain ATM). In its "double" states a fast
