@@ -91,6 +91,7 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         ("A5-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("n_sources", "15"), ("discard", "ppd")]),
         ("V1", vec![("duration", "10 s"), ("shaping", "dual"), ("adapter_rate", "10 Mbit/s")]),
         ("V1", vec![("duration", "10 s"), ("pdu_gap", "2 ms")]),
+        ("T1", vec![("duration", "1 s"), ("variant", "vegas-afr"), ("buffer", "1000 cells")]),
     ];
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = builtin::all().iter().map(|b| (b.name, short(b.name))).collect();
     cases.append(&mut extra);

@@ -539,11 +539,15 @@ ports = ["sw2->dst"]
 fn golden_results() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
     // Every built-in, and T1 as a packet network too (seed 002's comparison).
-    let cases = builtin::all().iter().map(|b| (b.name.to_string(), b.name, short(b.name))).chain(std::iter::once((
-        "T1-packet".to_string(),
-        "T1",
-        [short("T1"), vec![("mode", "packet")]].concat(),
-    )));
+    let cases = builtin::all()
+        .iter()
+        .map(|b| (b.name.to_string(), b.name, short(b.name)))
+        .chain(std::iter::once(("T1-packet".to_string(), "T1", [short("T1"), vec![("mode", "packet")]].concat())))
+        .chain(std::iter::once((
+            "T1-vegas-afr".to_string(),
+            "T1",
+            [short("T1"), vec![("variant", "vegas-afr")]].concat(),
+        )));
     for (golden_name, name, sets) in cases {
         let s = run(name, &sets, None);
         let golden = serde_json::json!({
