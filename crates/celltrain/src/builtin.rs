@@ -52,6 +52,11 @@ const ALL: &[Builtin] = &[
     ),
     builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
     builtin!(
+        "T5",
+        "seed 002",
+        "Short transfers over ATM vs packet network, topology 1 of seed 002 (transfer size varied)"
+    ),
+    builtin!(
         "T1-topo2",
         "seed 002",
         "TCP over ATM vs packet network, topology 2 of seed 002 (two bottlenecks, switch buffer varied)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-_TIMES = ("completion_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s")
+_TIMES = ("completion_s", "mean_transfer_time_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s")
 
 MEASURE_NAMES = {
     "goodput_bps": "aggregate goodput",
@@ -20,6 +20,8 @@ MEASURE_NAMES = {
     "data_flr": "frame loss ratio of the data VCs",
     "total_timeouts": "retransmission timeouts (sum over flows)",
     "retransmitted_link_share": "retransmitted data / link capacity",
+    "mean_transfer_time_s": "mean transfer time (connect to last byte read)",
+    "mean_transfer_efficiency": "mean effective throughput of a transfer",
     "transfer_throughput_bps": "transfer throughput",
     "completion_s": "transfer completion time",
     "retransmitted_fraction": "retransmitted share of the data packets",
@@ -39,7 +41,7 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return "—"
     if measure.endswith("_bps"):
         return f"{value / 1e6:.3f} Mbit/s"
-    if measure in ("efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio", "retransmission_ratio"):
+    if measure in ("efficiency", "mean_transfer_efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio", "retransmission_ratio"):
         return f"{value * 100:.2f} %"
     if measure in ("mean_clr", "clr", "flr", "data_clr", "data_flr"):
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
@@ -84,7 +86,24 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "total_timeouts": float(sum(timeouts)) if timeouts else nan,
         **transfer_measures(summary, data),
         "retransmitted_link_share": retransmitted_link_share(summary),
+        **short_transfer_measures(summary),
     }
+
+
+def short_transfer_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """Seed 002's short transfers (§5.3): ``mean_transfer_time_s``, the mean over the TCP flows
+    of the time from the sender's connect to the receiving application reading the last byte;
+    ``mean_transfer_efficiency``, the mean over them of (bytes × 8 / that time) over the most
+    the bottleneck carries (``max_goodput_bps``: the paper's effective throughput, per
+    transfer). NaN unless every TCP transfer completed."""
+    nan = float("nan")
+    tcp = [f for f in summary.get("flows", []) if f.get("segments_sent") is not None]
+    times = [f.get("transfer_time_s") for f in tcp]
+    if not tcp or any(t is None or t <= 0 for t in times):
+        return {"mean_transfer_time_s": nan, "mean_transfer_efficiency": nan}
+    top = float((summary.get("aggregate") or {}).get("max_goodput_bps") or nan)
+    rates = [f["bytes_delivered"] * 8.0 / t for f, t in zip(tcp, times)]
+    return {"mean_transfer_time_s": sum(times) / len(times), "mean_transfer_efficiency": sum(rates) / len(rates) / top}
 
 
 #: Seed 002's segment on the wire, octets (Aron & Druschel: 9168 bytes, 191 cells' payload).
