@@ -248,7 +248,7 @@ mod tests {
             // The window goes out at the start of the round trip and is ACKed segment by segment.
             let segs = t.cwnd / t.maxseg;
             t.snd_max = t.snd_una + segs * t.maxseg;
-            now = now + ms(rtt);
+            now += ms(rtt);
             let mut within = vec![];
             for _ in 0..segs {
                 t.snd_una += t.maxseg;
