@@ -42,9 +42,9 @@ def test_quick_report_files(report_dir):
     assert "Table 5.6" in md and "0.780" in md and "98.70 %" in md and "134.513 Mbit/s" in md
     # Not-yet-runnable experiments are listed.
     section = md.split("## Not yet runnable", 1)[1]
-    for exp in ("A2", "T2", "T6", "G1"):
+    for exp in ("A2", "G1"):
         assert f"| {exp} |" in section, exp
-    for exp in ("A5", "T1", "E2", "E3", "E4", "V1", "V4", "V7"):
+    for exp in ("A5", "T1", "T2", "T3", "T4", "T5", "T6", "E2", "E3", "E4", "V1", "V4", "V7"):
         assert f"| {exp} |" not in section, exp
     # Every claim has one of the three verdicts; ABR claims are not yet runnable.
     table = md.split("\n## ", 1)[0]
@@ -56,7 +56,9 @@ def test_quick_report_files(report_dir):
     # Seed 002 (T1) and seed 004's TCP experiments (E2-E4) run: every claim gets a computed verdict.
     for claim in ("T1.atm-below-packet", "T1.buffer-sensitive", "T1.timeouts", "T1.dead-cells", "E2.zero-loss",
                   "E2.flr-above-clr", "E2.small-mtu-more-buffer", "E3.ppd-best-small-buffer", "E3.epd-integer-b",
-                  "E3.clr-approx-flr", "E4.dack-goodput-ppd", "E4.dack-fairness-epd", "E4.epd-fairness"):  # fmt: skip
+                  "E3.clr-approx-flr", "E4.dack-goodput-ppd", "E4.dack-fairness-epd", "E4.epd-fairness",
+                  "T2.atm-as-packet", "T3.rm-two-thirds", "T4.afr-extra-retransmissions",
+                  "T5.vegas-afr-above-lite-up-to-100k", "T6.vegas-unaffected"):  # fmt: skip
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "![" in md.split("\n## T1\n", 1)[1] and "img/E3-" in md
     # Seed 000 (V1-V7) runs whole: each of its claims holds or does not, none is left pending.
@@ -154,6 +156,47 @@ def test_derived_measures_and_new_claim_kinds():
     assert rep._check({**rises, "monotonic": True}, r, "a", {})[0] == rep.FAILS  # 0.8 → 0.7 at x=3
     at_most = {"kind": "all_at_most", "measure": "clr", "x": "x", "at_x": [2, 3], "value": 0.0}
     assert rep._check(at_most, r, "a", {})[0] == rep.HOLDS and rep._check(at_most, r, "b", {})[0] == rep.FAILS
+
+
+def test_seed002_median_link_share_and_claim_kinds():
+    from celltrain.reproduce.seed_median import median_over_seeds
+
+    def fake(rows):
+        r = SweepResult.__new__(SweepResult)
+        r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["x"], ["x"]
+        return r
+
+    # Five seeds per point: the median, not the mean (one outlier seed).
+    effs = {"lite": [0.5, 0.52, 0.1, 0.55, 0.51], "rm": [0.7] * 5, "afr": [0.8] * 5}
+    rows = [dict(variant=v, x=x, seed=s + 1, eff=e + (0.1 if x == 2 else 0.0), retx=0.001 * (v == "afr") * x)
+            for v, es in effs.items() for x in (1, 2) for s, e in enumerate(es)]
+    r = fake(rows)
+    median_over_seeds(r)
+    assert len(r.aggregate) == 6 and set(r.aggregate["seed"]) == {"median of 5"}
+    lite = r.aggregate[r.aggregate["variant"] == "lite"].set_index("x")["eff"]
+    assert lite[1] == pytest.approx(0.51) and lite[2] == pytest.approx(0.61)  # the means would be 0.436, 0.536
+    share = {"kind": "variant_gain_share", "measure": "eff", "x": "x", "variant": "rm", "than": "afr", "base": "lite",
+             "min": 0.5, "max": 0.85}
+    status, why = rep._check(share, r, None, {})
+    assert status == rep.HOLDS and "= 0.66" in why  # (0.75 − 0.56) / (0.85 − 0.56)
+    assert rep._check({**share, "max": 0.6}, r, None, {})[0] == rep.FAILS
+    assert rep._check({**share, "base": "afr", "than": "lite"}, r, None, {})[0] == rep.FAILS  # negative gain
+    diff = {"kind": "variant_difference", "measure": "retx", "x": "x", "pairs": [["afr", "lite"], ["rm", "lite"]],
+            "max_at_most": 0.0062, "mean_between": [0.0005, 0.002]}
+    status, why = rep._check(diff, r, None, {})
+    assert status == rep.HOLDS and "largest 0.002, mean 0.00075" in why  # differences 0.001, 0.002, 0, 0
+    assert rep._check({**diff, "max_at_most": 0.0015}, r, None, {})[0] == rep.FAILS
+    assert rep._check({**diff, "min_at_least": 0.0005}, r, None, {})[0] == rep.FAILS
+    greater = {"kind": "variant_mean_greater", "measure": "eff", "x": "x", "variant": "afr", "than": ["rm", "lite"],
+               "margin": 0.09}
+    assert rep._check(greater, r, None, {})[0] == rep.HOLDS  # 0.85 vs 0.75
+    assert rep._check({**greater, "margin": 0.11}, r, None, {})[0] == rep.FAILS
+    # Seed 002's retransmission cost: 10 segments × 9168 B × 8 over 141.33 Mbit/s × 10 s.
+    summary = {"params": {"link_rate": "141.33 Mbit/s"}, "duration_s": 10.0,
+               "flows": [{"segments_retransmitted": 4}, {"segments_retransmitted": 6}]}
+    assert rep.derived_measures(summary)["retransmitted_link_share"] == pytest.approx(10 * 9168 * 8 / 1.4133e9)
+    assert rep.derived_measures({**summary, "params": {}})["retransmitted_link_share"] != \
+        rep.derived_measures(summary)["retransmitted_link_share"]  # NaN without a link rate
 
 
 def test_seed000_measures_and_claim_kinds():

@@ -6,8 +6,10 @@
 //! [`LossRecovery`] implementations an endpoint composes (policies, not flags), so adding a variant
 //! (Vegas, adaptive fast retransmit) means adding a policy file and a `Variant` arm.
 
-use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc};
-use crate::recovery::{LiteRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery};
+use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc, VegasCc, VegasParams};
+use crate::recovery::{
+    Afr, LiteRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery,
+};
 use crate::segment::IP_HEADER;
 use crate::seq::SeqNum;
 use crate::tcb::{TCP_MAXWIN, TCP_MAX_WINSHIFT};
@@ -23,6 +25,15 @@ use std::fmt;
 /// | `lite` | BSD ([`BsdCc`]) | 4.4BSD-Lite2 `tcp_input.c` Reno code, exact (`docs/references.md#reno`), plus its header-prediction fast path |
 /// | `newreno` | RFC 5681 | RFC 6582 (partial ACKs, "Impatient" timer) |
 /// | `sack` | RFC 5681 | RFC 2018 blocks + RFC 6675 conservative recovery (falls back to `newreno` if the peer does not permit SACK) |
+/// | `lite-afr` | BSD | `lite` with adaptive fast retransmit ([`Afr`]) |
+/// | `vegas-rm` | BSD | Vegas's retransmission mechanism ([`VegasRmRecovery`]) |
+/// | `vegas-rm-afr` | BSD | Vegas-RM with adaptive fast retransmit |
+/// | `vegas` | Vegas slow start and congestion avoidance ([`VegasCc`]) | Vegas-RM |
+/// | `vegas-afr` | Vegas ([`VegasCc`]) | Vegas-RM with adaptive fast retransmit |
+///
+/// The Vegas family (Brakmo & Peterson 1995; the combinations of Aron & Druschel 1997) keeps
+/// per-segment send times on the sender's clock, starts with a two-segment window and
+/// restarts from two segments after a timeout; `lite-afr` keeps Lite's one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
     /// 4.3BSD-Tahoe: fast retransmit, then slow start from one segment.
@@ -36,13 +47,35 @@ pub enum Variant {
     NewReno,
     /// RFC 2018 SACK with RFC 6675 loss recovery.
     Sack,
+    /// `lite` with adaptive fast retransmit.
+    LiteAfr,
+    /// Vegas's retransmission mechanism on BSD window arithmetic.
+    VegasRm,
+    /// Vegas-RM with adaptive fast retransmit.
+    VegasRmAfr,
+    /// TCP Vegas: Vegas slow start, congestion avoidance and retransmission mechanism.
+    Vegas,
+    /// TCP Vegas with adaptive fast retransmit.
+    VegasAfr,
 }
 
 impl Variant {
     /// Every variant, in a fixed order (for sweeps and tests).
-    pub const ALL: [Variant; 5] = [Variant::Tahoe, Variant::Reno, Variant::Lite, Variant::NewReno, Variant::Sack];
+    pub const ALL: [Variant; 10] = [
+        Variant::Tahoe,
+        Variant::Reno,
+        Variant::Lite,
+        Variant::NewReno,
+        Variant::Sack,
+        Variant::LiteAfr,
+        Variant::VegasRm,
+        Variant::VegasRmAfr,
+        Variant::Vegas,
+        Variant::VegasAfr,
+    ];
 
-    /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`).
+    /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
+    /// `vegas-rm`, `vegas-rm-afr`, `vegas`, `vegas-afr`).
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Tahoe => "tahoe",
@@ -50,7 +83,34 @@ impl Variant {
             Variant::Lite => "lite",
             Variant::NewReno => "newreno",
             Variant::Sack => "sack",
+            Variant::LiteAfr => "lite-afr",
+            Variant::VegasRm => "vegas-rm",
+            Variant::VegasRmAfr => "vegas-rm-afr",
+            Variant::Vegas => "vegas",
+            Variant::VegasAfr => "vegas-afr",
         }
+    }
+
+    /// Whether this variant keeps per-segment send times on the sender's clock (the Vegas
+    /// family: fine-grained RTTs and Vegas's retransmission checks).
+    pub const fn fine_timing(self) -> bool {
+        matches!(self, Variant::VegasRm | Variant::VegasRmAfr | Variant::Vegas | Variant::VegasAfr)
+    }
+
+    /// The initial congestion window this variant starts with, segments (Vegas: 2, Aron &
+    /// Druschel §5.3; the BSD variants: 1).
+    pub const fn default_initial_window(self) -> u32 {
+        if self.fine_timing() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The congestion window after a retransmission timeout, segments (Vegas restarts from
+    /// two, ns-2 `v_slowstart_`; BSD from one).
+    pub const fn cwnd_after_timeout_segments(self) -> u32 {
+        self.default_initial_window()
     }
 
     /// Parses a configuration name (case-insensitive).
@@ -67,14 +127,19 @@ impl Variant {
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
     /// the congestion-window update and the fast-recovery deflation; see [`LiteRecovery`]).
     pub const fn header_prediction(self) -> bool {
-        matches!(self, Variant::Lite)
+        matches!(self, Variant::Lite | Variant::LiteAfr)
     }
 
     /// Builds the congestion-control policy of this variant.
     pub fn congestion_control(self, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
         match self {
-            Variant::Tahoe | Variant::Lite => Box::new(BsdCc::new(cfg.bsd_ca_increment)),
+            Variant::Tahoe | Variant::Lite | Variant::LiteAfr | Variant::VegasRm | Variant::VegasRmAfr => {
+                Box::new(BsdCc::new(cfg.bsd_ca_increment))
+            }
             Variant::Reno | Variant::NewReno | Variant::Sack => Box::new(Rfc5681Cc::new()),
+            Variant::Vegas | Variant::VegasAfr => {
+                Box::new(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment))
+            }
         }
     }
 
@@ -87,6 +152,9 @@ impl Variant {
             Variant::Lite => Box::new(LiteRecovery::new()),
             Variant::NewReno => Box::new(NewRenoRecovery::new(iss)),
             Variant::Sack => Box::new(SackRecovery::new()),
+            Variant::LiteAfr => Box::new(Afr::new(LiteRecovery::new(), "lite-afr")),
+            Variant::VegasRm | Variant::Vegas => Box::new(VegasRmRecovery::new()),
+            Variant::VegasRmAfr | Variant::VegasAfr => Box::new(Afr::new(VegasRmRecovery::new(), self.name())),
         }
     }
 }
@@ -226,6 +294,9 @@ pub struct TcpConfig {
     pub msl: SimDuration,
     /// Congestion-avoidance increment of the BSD arithmetic (`tahoe`, `lite`).
     pub bsd_ca_increment: BsdCaIncrement,
+    /// Retransmission timeout before any RTT sample; `None` = BSD's 6 s (3 s default RTT),
+    /// or RFC 6298's 1 s with exact timers. With ticks it is rounded up to whole ticks.
+    pub initial_rto: Option<SimDuration>,
 }
 
 impl Default for TcpConfig {
@@ -256,6 +327,7 @@ impl Default for TcpConfig {
             max_retransmissions: 12,
             msl: SimDuration::from_secs(30),
             bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
+            initial_rto: None,
         }
     }
 }
@@ -308,7 +380,7 @@ pub const MAX_SCALED_WINDOW: u32 = TCP_MAXWIN << TCP_MAX_WINSHIFT;
 impl TcpConfig {
     /// A default configuration with another variant.
     pub fn with_variant(variant: Variant) -> Self {
-        TcpConfig { variant, ..TcpConfig::default() }
+        TcpConfig { variant, initial_cwnd_segments: variant.default_initial_window(), ..TcpConfig::default() }
     }
 
     /// Checks every field's range.
@@ -392,7 +464,10 @@ mod tests {
             TcpConfig::with_variant(v).validate().unwrap();
         }
         assert_eq!(Variant::from_name("NewReno"), Some(Variant::NewReno));
-        assert_eq!(Variant::from_name("vegas"), None);
+        assert_eq!(Variant::from_name("Vegas-AFR"), Some(Variant::VegasAfr));
+        assert_eq!(Variant::from_name("vegas-ss"), None);
+        assert_eq!(TcpConfig::with_variant(Variant::Vegas).initial_cwnd_segments, 2);
+        assert_eq!(TcpConfig::with_variant(Variant::LiteAfr).initial_cwnd_segments, 1);
     }
 
     #[test]

@@ -22,7 +22,11 @@
 //!   `docs/references.md#delayed-acks`).
 //! * Congestion control and loss recovery as separate pluggable policies sharing a small
 //!   [`Tcb`] ([`CongestionControl`], [`LossRecovery`]); named variants `tahoe`, `reno`,
-//!   `lite`, `newreno`, `sack` ([`Variant`]).
+//!   `lite`, `newreno`, `sack`, and the TCP Vegas family with adaptive fast retransmit
+//!   (`lite-afr`, `vegas-rm`, `vegas-rm-afr`, `vegas`, `vegas-afr`) ([`Variant`]).
+//! * Vegas's fine-grained clock is the simulator's own: the endpoint stamps each segment
+//!   with the `now` it is sent at and hands the policies the ACK's `now`
+//!   ([`send_log::SendLog`], [`tcb::AckInfo`]), so the sans-IO contract is unchanged.
 //! * The receiver: reassembly queue, immediate ACKs for out-of-order data, delayed ACKs
 //!   (BSD / SunOS rules), RFC 2018 SACK blocks, receiver SWS avoidance, window updates.
 //!
@@ -65,6 +69,7 @@ pub mod recovery;
 pub mod rtt;
 pub mod sack;
 pub mod segment;
+pub mod send_log;
 pub mod seq;
 pub mod stats;
 pub mod tcb;

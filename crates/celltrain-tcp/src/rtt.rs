@@ -79,6 +79,16 @@ impl BsdRtt {
         }
     }
 
+    /// Another initial RTO of `ticks` (before any sample). BSD derives its initial
+    /// `t_rxtcur` from the initial deviation (`t_rxtcur = t_rttvar / 2` with `t_srtt = 0`);
+    /// the same relation is kept (`t_rttvar = 2·ticks`), so the first back-off still gives
+    /// four times the initial value (12 → 48 ticks by default, vector 7.b).
+    pub fn set_initial_rto(&mut self, ticks: u32) {
+        let ticks = rangeset(u64::from(ticks), self.t_rttmin, self.rexmt_max);
+        self.t_rxtcur = ticks;
+        self.t_rttvar = (2 * ticks).min(i32::MAX as u32) as i32;
+    }
+
     /// `TCP_REXMTVAL(tp) = (t_srtt >> 3) + t_rttvar` (= srtt + 4·rttvar), ticks.
     pub fn rexmtval(&self) -> u32 {
         ((self.t_srtt >> TCP_RTT_SHIFT) + self.t_rttvar).max(0) as u32
@@ -170,6 +180,12 @@ impl Rfc6298Rtt {
     pub fn new(min: SimDuration, max: SimDuration, granularity: SimDuration) -> Self {
         let rto = SimDuration::from_secs(1).max(min).min(max);
         Rfc6298Rtt { srtt: None, rttvar: SimDuration::ZERO, rto_base: rto, rto, shift: 0, min, max, granularity }
+    }
+
+    /// Another initial RTO (RFC 6298 (2.1) uses 1 s), clamped to `[min, max]`.
+    pub fn set_initial_rto(&mut self, rto: SimDuration) {
+        self.rto_base = rto.max(self.min).min(self.max);
+        self.rto = self.rto_base;
     }
 
     /// RFC 6298 (2.2)/(2.3): a new measurement `r`.
@@ -270,6 +286,22 @@ mod tests {
 
     fn lite() -> BsdRtt {
         BsdRtt::new(2, 2, SimDuration::from_secs(64))
+    }
+
+    #[test]
+    fn initial_rto_keeps_bsd_relation_to_the_deviation() {
+        let mut b = BsdRtt::new(2, 2, SimDuration::from_secs(64));
+        b.set_initial_rto(2);
+        assert_eq!((b.t_rxtcur, b.t_rttvar), (2, 4));
+        assert!(b.on_timeout(12));
+        assert_eq!(b.t_rxtcur, 8, "rexmtval 4 × backoff 2");
+        b.set_initial_rto(1);
+        assert_eq!(b.t_rxtcur, 2, "never below t_rttmin");
+        let mut r = Rfc6298Rtt::new(SimDuration::from_millis(200), SimDuration::from_secs(60), SimDuration::ZERO);
+        r.set_initial_rto(SimDuration::from_millis(500));
+        assert_eq!(r.rto, SimDuration::from_millis(500));
+        r.set_initial_rto(SimDuration::from_millis(50));
+        assert_eq!(r.rto, SimDuration::from_millis(200));
     }
 
     #[test]

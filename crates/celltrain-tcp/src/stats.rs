@@ -29,6 +29,9 @@ pub struct TcpStats {
     pub timeouts: u64,
     /// Fast retransmissions that started a loss-recovery episode.
     pub fast_retransmits: u64,
+    /// Successors sent right behind a fast retransmission by adaptive fast retransmit's
+    /// "double" mode (also counted in `segments_retransmitted`).
+    pub afr_second_segments: u64,
     /// Duplicate ACKs received (under the variant's definition).
     pub dup_acks: u64,
     /// RTT samples fed to the estimator.

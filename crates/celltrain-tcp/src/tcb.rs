@@ -7,6 +7,7 @@
 //! and `dupacks`.
 
 use crate::seq::SeqNum;
+use celltrain_core::{SimDuration, SimTime};
 
 /// Largest unscaled window (BSD `TCP_MAXWIN`).
 pub const TCP_MAXWIN: u32 = 65_535;
@@ -84,8 +85,18 @@ impl Tcb {
     }
 }
 
-/// What an arriving acknowledgment told the sender, as handed to the policies.
+/// When the oldest unacknowledged segment was last sent, by the sender's own clock
+/// (Vegas's fine-grained timestamps), and how often it has been sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentAt {
+    /// Time of its last transmission.
+    pub at: SimTime,
+    /// Transmissions so far (1 = sent once).
+    pub transmissions: u32,
+}
+
+/// What an arriving acknowledgment told the sender, as handed to the policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct AckInfo {
     /// The cumulative acknowledgment number.
     pub ack: SeqNum,
@@ -101,6 +112,15 @@ pub struct AckInfo {
     pub flight_before: u32,
     /// True if this ACK acknowledged our SYN (the connection's first ACK of data space).
     pub syn_acked: bool,
+    /// Arrival time of the ACK: the sender's clock, handed in by the simulator with the
+    /// segment (no policy reads a clock of its own).
+    pub now: SimTime,
+    /// Round-trip time of the newest segment this ACK acknowledged in full, if it was sent
+    /// only once, measured on the sender's fine-grained clock (variants that keep
+    /// per-segment send times only; `None` otherwise).
+    pub fine_rtt: Option<SimDuration>,
+    /// The segment now at `snd_una` (after this ACK), if per-segment send times are kept.
+    pub una_sent: Option<SentAt>,
 }
 
 /// The kind of loss event a new ssthresh is computed for.

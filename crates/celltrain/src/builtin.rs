@@ -75,6 +75,16 @@ const ALL: &[Builtin] = &[
     ),
     builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
     builtin!(
+        "T5",
+        "seed 002",
+        "Short transfers over ATM vs packet network, topology 1 of seed 002 (transfer size varied)"
+    ),
+    builtin!(
+        "T1-topo2",
+        "seed 002",
+        "TCP over ATM vs packet network, topology 2 of seed 002 (two bottlenecks, switch buffer varied)"
+    ),
+    builtin!(
         "E2",
         "seed 004",
         "TCP over plain UBR: 2 sessions into a 37.44 Mbit/s bottleneck, switch buffer and MTU varied"

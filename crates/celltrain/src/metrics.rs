@@ -78,6 +78,9 @@ pub struct FlowSummary {
     /// application seeing the end of the transfer, and the throughput that gives.
     pub completion_s: Option<f64>,
     pub transfer_throughput_bps: Option<f64>,
+    /// TCP transfers of a given size: seconds from the sender's connect (its start, after
+    /// any stagger) to the receiving application seeing the end (seed 002's short transfers).
+    pub transfer_time_s: Option<f64>,
     /// TCP senders: trains of data segments separated by more than the burst gap, their mean
     /// length in segments, and the mean idle time between them (seed 000's measures).
     pub bursts: Option<u64>,
@@ -309,6 +312,7 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
             .stats
             .completed_at
             .map(|t| f.stats.bytes_delivered as f64 * 8.0 / t.as_secs_f64().max(1e-12)),
+        transfer_time_s: f.stats.completed_at.zip(f.started_at).map(|(end, start)| (end - start).as_secs_f64()),
         bursts: tcp.map(|_| f.stats.bursts),
         mean_burst_segments: tcp.map(|_| ratio(f.stats.burst_segments, f.stats.bursts)),
         mean_idle_s: tcp.map(|_| {

@@ -99,6 +99,7 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         ("A4", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
         ("A7-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
         ("A12-ubr", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
+        ("T1", vec![("duration", "1 s"), ("variant", "vegas-afr"), ("buffer", "1000 cells")]),
     ];
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = builtin::all().iter().map(|b| (b.name, short(b.name))).collect();
     cases.append(&mut extra);

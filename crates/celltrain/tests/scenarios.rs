@@ -115,7 +115,9 @@ fn a1_tcp_fills_the_pipe_with_a_20_segment_window() {
 /// retransmissions, yet every connection delivers exactly the bytes its application wrote.
 #[test]
 fn tcp_delivers_exactly_what_was_written_despite_losses() {
-    for variant in ["tahoe", "reno", "newreno", "sack", "lite"] {
+    for variant in
+        ["tahoe", "reno", "newreno", "sack", "lite", "lite-afr", "vegas-rm", "vegas-rm-afr", "vegas", "vegas-afr"]
+    {
         // Every transfer bounded: 3 MB per connection.
         let text = celltrain::builtin::find("A5-tcp")
             .unwrap()
@@ -538,12 +540,17 @@ ports = ["sw2->dst"]
 #[test]
 fn golden_results() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
-    // Every built-in, T1 as a packet network too (seed 002's comparison), and seed 001's
-    // two-node networks over ABR.
+    // Every built-in, T1 as a packet network and with Vegas-AFR too (seed 002's comparisons),
+    // and seed 001's two-node networks over ABR.
     let cases = builtin::all()
         .iter()
         .map(|b| (b.name.to_string(), b.name, short(b.name)))
         .chain(std::iter::once(("T1-packet".to_string(), "T1", [short("T1"), vec![("mode", "packet")]].concat())))
+        .chain(std::iter::once((
+            "T1-vegas-afr".to_string(),
+            "T1",
+            [short("T1"), vec![("variant", "vegas-afr")]].concat(),
+        )))
         .chain(["A3", "A4", "A12-ubr"].map(|n| (format!("{n}-abr"), n, [short(n), vec![("service", "abr")]].concat())));
     for (golden_name, name, sets) in cases {
         let s = run(name, &sets, None);

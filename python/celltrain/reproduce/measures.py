@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-_TIMES = ("completion_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s", "mean_packet_delay_s")
+_TIMES = ("completion_s", "mean_transfer_time_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s",
+          "mean_packet_delay_s")
 
 MEASURE_NAMES = {
     "goodput_bps": "aggregate goodput",
@@ -19,6 +20,9 @@ MEASURE_NAMES = {
     "data_clr": "cell loss ratio of the data VCs",
     "data_flr": "frame loss ratio of the data VCs",
     "total_timeouts": "retransmission timeouts (sum over flows)",
+    "retransmitted_link_share": "retransmitted data / link capacity",
+    "mean_transfer_time_s": "mean transfer time (connect to last byte read)",
+    "mean_transfer_efficiency": "mean effective throughput of a transfer",
     "transfer_throughput_bps": "transfer throughput",
     "completion_s": "transfer completion time",
     "retransmitted_fraction": "retransmitted share of the data packets",
@@ -44,11 +48,14 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return "—"
     if measure.endswith("_bps"):
         return f"{value / 1e6:.3f} Mbit/s"
-    if measure in ("efficiency", "mean_plr", "packet_loss_ratio", "utilization", "mean_retransmission_ratio",
-                   "retransmission_ratio", "bottleneck_utilization", "efficiency_of_capacity_left"):  # fmt: skip
+    if measure in ("efficiency", "mean_transfer_efficiency", "mean_plr", "packet_loss_ratio", "utilization",
+                   "mean_retransmission_ratio", "retransmission_ratio", "bottleneck_utilization",
+                   "efficiency_of_capacity_left"):  # fmt: skip
         return f"{value * 100:.2f} %"
     if measure in ("mean_clr", "clr", "flr", "data_clr", "data_flr"):
         return f"{value * 100:.2f} %" if value >= 1e-3 else f"{value:.2e}"
+    if measure == "retransmitted_link_share":
+        return f"{value * 100:.3f} %"
     if measure in ("bottleneck_max_queue_cells", "edge_max_queue_cells"):
         return f"{value:.0f} cells"
     if measure == "min_max_goodput_ratio":
@@ -92,6 +99,8 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "total_timeouts": float(sum(timeouts)) if timeouts else nan,
         **transfer_measures(summary, data),
         **network_measures(summary),
+        "retransmitted_link_share": retransmitted_link_share(summary),
+        **short_transfer_measures(summary),
     }
 
 
@@ -129,6 +138,51 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         left = 1.0 - cells / capacity_cells if capacity_cells > 0 else nan
         out["efficiency_of_capacity_left"] = eff / left if left > 0 else nan
     return out
+
+
+def short_transfer_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """Seed 002's short transfers (§5.3): ``mean_transfer_time_s``, the mean over the TCP flows
+    of the time from the sender's connect to the receiving application reading the last byte;
+    ``mean_transfer_efficiency``, the mean over them of (bytes × 8 / that time) over the most
+    the bottleneck carries (``max_goodput_bps``: the paper's effective throughput, per
+    transfer). NaN unless every TCP transfer completed."""
+    nan = float("nan")
+    tcp = [f for f in summary.get("flows", []) if f.get("segments_sent") is not None]
+    times = [f.get("transfer_time_s") for f in tcp]
+    if not tcp or any(t is None or t <= 0 for t in times):
+        return {"mean_transfer_time_s": nan, "mean_transfer_efficiency": nan}
+    top = float((summary.get("aggregate") or {}).get("max_goodput_bps") or nan)
+    rates = [f["bytes_delivered"] * 8.0 / t for f, t in zip(tcp, times)]
+    return {"mean_transfer_time_s": sum(times) / len(times), "mean_transfer_efficiency": sum(rates) / len(rates) / top}
+
+
+#: Seed 002's segment on the wire, octets (Aron & Druschel: 9168 bytes, 191 cells' payload).
+SEED002_SEGMENT_BYTES = 9168
+
+
+def retransmitted_link_share(summary: Mapping[str, Any]) -> float:
+    """Seed 002's cost of retransmissions: the TCP flows' retransmitted segments × 9168 bytes
+    × 8 over what the bottleneck link (its ``link_rate`` parameter) carries in the run's
+    duration. NaN for a run without TCP flows or without a ``link_rate`` parameter."""
+    rate = _rate_bps(str((summary.get("params") or {}).get("link_rate", "")))
+    span = float(summary.get("duration_s") or 0.0)
+    tcp = [f for f in summary.get("flows", []) if f.get("segments_retransmitted") is not None]
+    if not tcp or not rate or span <= 0:
+        return float("nan")
+    retx = sum(f["segments_retransmitted"] for f in tcp)
+    return retx * SEED002_SEGMENT_BYTES * 8.0 / (rate * span)
+
+
+def _rate_bps(text: str) -> float:
+    """``"141.33 Mbit/s"`` → 141.33e6; 0 if it is not a rate."""
+    units = {"bit/s": 1.0, "kbit/s": 1e3, "Mbit/s": 1e6, "Gbit/s": 1e9}
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in units:
+        return 0.0
+    try:
+        return float(parts[0]) * units[parts[1]]
+    except ValueError:
+        return 0.0
 
 
 def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str, Any]]) -> Dict[str, float]:

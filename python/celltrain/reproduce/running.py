@@ -13,6 +13,7 @@ import pandas as pd
 from .._sweep import SweepResult, combine, sweep
 from .measures import derived_measures
 from .models import packet_train_measures
+from .seed_median import median_over_seeds
 from .specs import RunSpec, derive
 
 #: The models a run can ask for (``model = "..."``): columns computed from each run's summary.
@@ -27,6 +28,10 @@ def run_sweeps(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], p
         _order_by_variant(result, variants)
     _add_derived_columns(result, spec)
     result._grid = list(spec.grid)  # type: ignore[attr-defined]
+    if spec.statistic == "median":
+        median_over_seeds(result)
+    elif spec.statistic != "mean":
+        raise ValueError(f"run {spec.name}: unknown statistic {spec.statistic!r} (mean or median)")
     return result
 
 

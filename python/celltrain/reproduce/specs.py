@@ -76,6 +76,9 @@ class RunSpec:
     params: Dict[str, Any]
     variants: List[Dict[str, Any]]
     model: Optional[str] = None
+    #: How a grid point's seeds are summarised: "mean" (default) or "median" (seed 002's
+    #: "medians from 5 runs"); with "median" the aggregate keeps one row per point.
+    statistic: str = "mean"
 
     @classmethod
     def of(cls, d: Mapping[str, Any], quick: bool) -> "RunSpec":
@@ -88,6 +91,7 @@ class RunSpec:
             params=dict(pick("params", {})),
             variants=list(d.get("variants", [])),
             model=d.get("model"),
+            statistic=d.get("statistic", "mean"),
         )
 
     def grid_text(self) -> str:

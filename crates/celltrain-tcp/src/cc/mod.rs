@@ -5,20 +5,21 @@
 //! outside loss recovery. Loss recovery (what happens between "loss inferred" and "recovery
 //! point acknowledged") is the separate [`crate::recovery::LossRecovery`] trait.
 //!
-//! Two implementations:
+//! Three implementations:
 //! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte;
 //!   `docs/references.md#bsd-window-arithmetic`),
-//!   used by `tahoe` and `lite`;
-//! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`).
-//!
-//! Room for Vegas: `on_rtt_sample` sees every RTT sample and `on_send` every transmission,
-//! `on_ca_state` every congestion-state change; a `VegasCc` needs nothing else.
+//!   used by `tahoe`, `lite`, `lite-afr`, `vegas-rm` and `vegas-rm-afr`;
+//! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`);
+//! * [`VegasCc`]: Vegas congestion avoidance and slow start (`vegas`, `vegas-afr`), fed by
+//!   `on_fine_rtt` from the endpoint's per-segment send times.
 
 mod bsd;
 mod rfc5681;
+mod vegas;
 
 pub use bsd::BsdCc;
 pub use rfc5681::Rfc5681Cc;
+pub use vegas::{diff_band, DiffBand, VegasCc, VegasParams};
 
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
@@ -42,6 +43,10 @@ pub trait CongestionControl: fmt::Debug {
     /// A data segment `[seq, seq + len)` was transmitted (Vegas timestamps it).
     fn on_send(&mut self, _tcb: &Tcb, _seq: SeqNum, _len: u32, _now: SimTime) {}
 
+    /// A round-trip time measured on the sender's fine-grained clock (per-segment send
+    /// times; variants that keep them only), for every ACK of a segment sent once.
+    fn on_fine_rtt(&mut self, _tcb: &Tcb, _rtt: SimDuration, _now: SimTime) {}
+
     /// The congestion state is about to change from `from` to `to`.
     fn on_ca_state(&mut self, _tcb: &Tcb, _from: CaState, _to: CaState) {}
 }
@@ -64,6 +69,14 @@ pub(crate) mod testing {
 
     /// An ACK of `acked` new octets.
     pub fn ack(acked: u32) -> AckInfo {
-        AckInfo { ack: SeqNum(0), acked, is_dup: false, newly_sacked: 0, flight_before: 0, syn_acked: false }
+        AckInfo {
+            ack: SeqNum(0),
+            acked,
+            is_dup: false,
+            newly_sacked: 0,
+            flight_before: 0,
+            syn_acked: false,
+            ..AckInfo::default()
+        }
     }
 }

@@ -287,6 +287,7 @@ impl TcpEndpoint {
             || !seg.ack.gt(self.tcb.snd_una)
             || !seg.ack.le(self.tcb.snd_max)
             || self.tcb.cwnd < self.tcb.snd_wnd
+            || self.recovery.in_recovery()
         {
             return false;
         }
@@ -299,6 +300,11 @@ impl TcpEndpoint {
             }
         }
         self.rtt_on_ack(now, seg, seg.ack);
+        if let Some(log) = &mut self.send_log {
+            if let Some(rtt) = log.on_ack(seg.ack, now) {
+                self.cc.on_fine_rtt(&self.tcb, rtt, now);
+            }
+        }
         let acked = seg.ack - self.tcb.snd_una;
         self.sb_cc -= u64::from(acked);
         self.tcb.snd_una = seg.ack;
@@ -348,7 +354,18 @@ impl TcpEndpoint {
                     self.set_ca_state(CaState::Disorder);
                 }
             }
-            let info = AckInfo { ack, acked: 0, is_dup, newly_sacked, flight_before, syn_acked: false };
+            let una_sent = self.send_log.as_ref().and_then(|l| l.oldest(self.tcb.snd_una));
+            let info = AckInfo {
+                ack,
+                acked: 0,
+                is_dup,
+                newly_sacked,
+                flight_before,
+                syn_acked: false,
+                now,
+                fine_rtt: None,
+                una_sent,
+            };
             let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
             self.apply_step(step);
             if self.ca_state == CaState::Disorder && self.tcb.dupacks == 0 {
@@ -375,7 +392,14 @@ impl TcpEndpoint {
         if is_dup {
             self.stats.dup_acks += 1;
         }
-        let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked };
+        let (fine_rtt, una_sent) = match &mut self.send_log {
+            Some(log) => (log.on_ack(ack, now), log.oldest(ack)),
+            None => (None, None),
+        };
+        if let Some(rtt) = fine_rtt {
+            self.cc.on_fine_rtt(&self.tcb, rtt, now);
+        }
+        let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
         let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
@@ -419,6 +443,7 @@ impl TcpEndpoint {
         }
         if let Some(seq) = step.retransmit {
             self.pending_rexmt = Some(seq);
+            self.pending_rexmt_next = step.also_next;
         }
         if let Some(s) = step.ca_state {
             self.set_ca_state(s);

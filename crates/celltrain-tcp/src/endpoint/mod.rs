@@ -58,6 +58,7 @@ use crate::recovery::LossRecovery;
 use crate::rtt::{BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
 use crate::segment::Segment;
+use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
 use crate::tcb::{CaState, Tcb};
@@ -191,6 +192,8 @@ pub struct TcpEndpoint {
     rst_reply: Option<Segment>,
     /// One segment to retransmit at once (fast retransmit / partial ACK).
     pending_rexmt: Option<SeqNum>,
+    /// After `pending_rexmt`, retransmit the segment behind it too (adaptive fast retransmit).
+    pending_rexmt_next: bool,
     /// The next `poll_transmit` starts a new `tcp_output` call.
     output_fresh: bool,
     /// `snd_max == snd_una` at the start of the current `tcp_output` call (Nagle's "idle").
@@ -205,6 +208,8 @@ pub struct TcpEndpoint {
     rtt_timing: Option<(SimTime, SeqNum)>,
     /// Arrival time of the last segment (BSD `t_idle` counts slow ticks since then).
     last_rcv: SimTime,
+    /// Per-segment send times on the sender's clock (Vegas family only).
+    send_log: Option<SendLog>,
 
     // ---- policies ----
     /// Window arithmetic.
@@ -243,7 +248,7 @@ impl TcpEndpoint {
         if let Err(e) = cfg.validate() {
             panic!("invalid TcpConfig: {e}");
         }
-        let (slow, rtt) = match cfg.timer_granularity {
+        let (slow, mut rtt) = match cfg.timer_granularity {
             TimerGranularity::Ticks(period) => {
                 let hz = (SimDuration::from_secs(1).as_picos() / period.as_picos()) as u32;
                 (
@@ -255,6 +260,16 @@ impl TcpEndpoint {
                 (None, RttEstimator::Rfc6298(Rfc6298Rtt::new(cfg.exact_rto_min, cfg.rto_max, SimDuration::ZERO)))
             }
         };
+        if let Some(d) = cfg.initial_rto {
+            match (&mut rtt, slow) {
+                (RttEstimator::Bsd(b), Some(c)) => {
+                    let ticks = d.as_picos().div_ceil(c.period().as_picos());
+                    b.set_initial_rto(u32::try_from(ticks).unwrap_or(u32::MAX));
+                }
+                (RttEstimator::Rfc6298(r), _) => r.set_initial_rto(d),
+                (RttEstimator::Bsd(_), None) => {}
+            }
+        }
         let own_mss = cfg.mss.offer();
         let iw = cfg.initial_cwnd_segments.saturating_mul(own_mss);
         let cc = cfg.variant.congestion_control(&cfg);
@@ -294,12 +309,14 @@ impl TcpEndpoint {
             rst_pending: false,
             rst_reply: None,
             pending_rexmt: None,
+            pending_rexmt_next: false,
             output_fresh: true,
             idle_at_output: true,
             timers: Timers::default(),
             rtt,
             rtt_timing: None,
             last_rcv: now,
+            send_log: cfg.variant.fine_timing().then(SendLog::new),
             cc,
             recovery,
             scoreboard: Scoreboard::new(),

@@ -44,8 +44,13 @@ impl TcpEndpoint {
         if let Some(seq) = self.pending_rexmt.take() {
             if can_send && seq.ge(self.tcb.snd_una) && seq.lt(self.tcb.snd_max) {
                 let end = (seq + self.tcb.maxseg).min(self.tcb.snd_max);
+                if std::mem::take(&mut self.pending_rexmt_next) && end.lt(self.tcb.snd_max) {
+                    self.pending_rexmt = Some(end);
+                    self.stats.afr_second_segments += 1;
+                }
                 return Some(self.emit_range(now, seq, end, Kind::Rexmt));
             }
+            self.pending_rexmt_next = false;
         }
         let mut allow_data = can_send;
         if can_send {
@@ -291,6 +296,9 @@ impl TcpEndpoint {
         }
         if len > 0 {
             self.cc.on_send(&self.tcb, start, len, now);
+            if let Some(log) = &mut self.send_log {
+                log.on_send(start, start + len, now);
+            }
         }
         seg
     }

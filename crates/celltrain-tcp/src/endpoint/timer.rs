@@ -76,11 +76,12 @@ impl TcpEndpoint {
         self.tcb.snd_nxt = self.tcb.snd_una;
         self.rtt_timing = None;
         self.pending_rexmt = None;
+        self.pending_rexmt_next = false;
         // win = max(min(snd_wnd, snd_cwnd)/2/t_maxseg, 2); snd_cwnd = t_maxseg;
         // snd_ssthresh = win·t_maxseg; t_dupacks = 0 (the congestion control's formula).
         let retransmissions = self.rtt.shift();
         self.tcb.ssthresh = self.cc.ssthresh_after_loss(&self.tcb, LossKind::Timeout { retransmissions });
-        self.tcb.cwnd = self.tcb.maxseg;
+        self.tcb.cwnd = self.tcb.maxseg * self.cfg.variant.cwnd_after_timeout_segments();
         self.tcb.dupacks = 0;
         self.recovery.on_rto(&self.tcb);
         // RFC 2018 §8: after a timeout the sender SHOULD ignore prior SACK information.

@@ -13,18 +13,23 @@
 //! RFC 6675 `NextSeg()` under the `cwnd − pipe ≥ SMSS` rule); the other variants leave
 //! sending to the ordinary window (`snd_una + min(cwnd, snd_wnd)`).
 //!
-//! Room for adaptive fast retransmit (Aron & Druschel): a recovery that adjusts its own
-//! threshold on `on_ack` and uses `choose_tx` to retransmit several segments fits this trait.
+//! TCP Vegas's retransmission mechanism is [`VegasRmRecovery`]; adaptive fast retransmit
+//! (Aron & Druschel) is a wrapper, [`Afr`], around a Reno-like recovery: it asks for the
+//! successor of a fast-retransmitted segment too ([`RecoveryStep::also_next`]).
 
+mod afr;
 mod newreno;
 mod reno;
 mod sack;
 mod tahoe;
+mod vegas_rm;
 
+pub use afr::{Afr, AfrPredictor};
 pub use newreno::NewRenoRecovery;
 pub use reno::{LiteRecovery, RenoRecovery};
 pub use sack::SackRecovery;
 pub use tahoe::TahoeRecovery;
+pub use vegas_rm::{vegas_decrease, FineTimeout, VegasRmRecovery};
 
 use crate::cc::CongestionControl;
 use crate::sack::Scoreboard;
@@ -49,6 +54,9 @@ pub struct RecoveryStep {
     /// Send one segment starting here at once, whatever the window (fast retransmit, or a
     /// NewReno partial-ACK retransmission).
     pub retransmit: Option<SeqNum>,
+    /// Also retransmit the segment after `retransmit` (adaptive fast retransmit's "double"
+    /// mode), right behind it.
+    pub also_next: bool,
     /// A new loss-recovery episode started (fast retransmit): counted in the stats, the
     /// retransmission timer restarts when the retransmission is sent (BSD
     /// `t_timer[TCPT_REXMT] = 0` before `tcp_output`), RTT timing stops (BSD `t_rtt = 0`).
@@ -157,6 +165,7 @@ pub(crate) mod testing {
             newly_sacked: 0,
             flight_before: t.flight_size(),
             syn_acked: false,
+            ..AckInfo::default()
         }
     }
 
@@ -166,6 +175,14 @@ pub(crate) mod testing {
         let acked = seg(n) - t.snd_una;
         t.snd_una = seg(n);
         t.snd_nxt = t.snd_nxt.max(t.snd_una);
-        AckInfo { ack: seg(n), acked, is_dup: false, newly_sacked: 0, flight_before, syn_acked: false }
+        AckInfo {
+            ack: seg(n),
+            acked,
+            is_dup: false,
+            newly_sacked: 0,
+            flight_before,
+            syn_acked: false,
+            ..AckInfo::default()
+        }
     }
 }

@@ -11,6 +11,7 @@ mod options;
 mod property;
 mod recovery;
 mod timers;
+mod vegas;
 
 use crate::{DelayedAck, MssChoice, TcpConfig, TimerGranularity, Variant};
 use celltrain_core::SimDuration;

@@ -182,3 +182,22 @@ fn replay() {
     }
     eprintln!("{:?}\n{:?}\n{:?}\n{:?}", p.a, p.b, p.a.stats(), p.b.stats());
 }
+
+/// The random runs of the headline property really go through the Vegas family's and AFR's
+/// own paths: Vegas-RM's loss episodes, and successors resent in AFR's "double" mode (rare
+/// under independent random loss, which seldom loses two consecutive segments twice running).
+#[test]
+fn random_runs_exercise_vegas_and_afr() {
+    let (mut afr_pairs, mut vegas_rexmt) = (0, 0);
+    for seed in 0..200 {
+        for variant in [Variant::LiteAfr, Variant::VegasRmAfr, Variant::VegasAfr] {
+            afr_pairs += run_pair(seed, variant, 40).1.a.stats().afr_second_segments;
+        }
+        for variant in [Variant::VegasRm, Variant::Vegas] {
+            let (o, p) = run_pair(seed, variant, 40);
+            assert_eq!(p.a.stats().afr_second_segments, 0, "no AFR in {variant}");
+            vegas_rexmt += o.fast_retransmits;
+        }
+    }
+    assert!(afr_pairs >= 5 && vegas_rexmt > 500, "{afr_pairs} AFR successors, {vegas_rexmt} Vegas-RM episodes");
+}

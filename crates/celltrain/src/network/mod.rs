@@ -199,6 +199,8 @@ pub struct Flow {
     pub stats: FlowStats,
     /// TCP flows: the sending and the receiving endpoint.
     pub conns: Option<(ConnId, ConnId)>,
+    /// TCP flows: when the sender opens its (first) connection.
+    pub started_at: Option<SimTime>,
 }
 
 pub(crate) enum Source {

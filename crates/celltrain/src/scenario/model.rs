@@ -668,11 +668,13 @@ fn offer(
 /// except where seed 001's common set-up is the better default (see docs/scenarios.md).
 fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     let mut cfg = TcpConfig::default();
-    if let Some(name) = app.opt_keyword("variant", &["tahoe", "reno", "lite", "newreno", "sack"])? {
+    let names = Variant::ALL.map(Variant::name);
+    if let Some(name) = app.opt_keyword("variant", &names)? {
         cfg.variant = Variant::from_name(name).expect("keyword checked");
     } else {
         cfg.variant = Variant::Reno;
     }
+    tcp_loss_keys(app, &mut cfg)?;
     cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(false);
     cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(true);
     let mtu = u32::try_from(app.opt_bytes("mtu")?.unwrap_or(9180)).unwrap_or(u32::MAX);
@@ -720,6 +722,34 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)
+}
+
+/// The keys of a TCP app that seed 002 varies: `initial_window` (segments; default the
+/// variant's: 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
+/// trigger fast retransmit, default 3) and `initial_rto` (the retransmission timeout before
+/// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers).
+fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioError> {
+    cfg.initial_cwnd_segments = cfg.variant.default_initial_window();
+    let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
+        match app.opt_u64(key)? {
+            Some(0) => Err(app.key_error(key, "must be at least 1")),
+            Some(n) => u32::try_from(n).map(Some).map_err(|_| app.key_error(key, "too large")),
+            None => Ok(None),
+        }
+    };
+    if let Some(n) = count("initial_window")? {
+        cfg.initial_cwnd_segments = n;
+    }
+    if let Some(n) = count("dupack_threshold")? {
+        cfg.dupack_threshold = n;
+    }
+    if let Some(d) = app.opt_duration("initial_rto")? {
+        if d.is_zero() {
+            return Err(app.key_error("initial_rto", "must be positive"));
+        }
+        cfg.initial_rto = Some(d);
+    }
+    Ok(())
 }
 
 /// The traffic contract of a `vc = { ... }` table, policed at the first switch when

@@ -538,6 +538,7 @@ impl NetworkBuilder {
                 header_bytes: *header_bytes,
                 stats: FlowStats::default(),
                 conns: None,
+                started_at: None,
             })
             .collect();
         transport::check_mtu(nb, &topo, &flows, &routes, &vcs)?;

@@ -82,6 +82,7 @@ pub(super) fn connections(
         passive.iss = RngStream::derive(nb.seed, &format!("{}/iss/later-sink", f.name));
         conns.push(passive);
         f.conns = Some((sender, sink));
+        f.started_at = Some(spec.start);
         queue.schedule(spec.start, Event::TcpWake(sender));
     }
     if conns.len() > crate::network::MAX_COMPONENTS {
