@@ -32,6 +32,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     # Sized TCP transfers and TCP senders' bursts (null when they do not apply).
     ("completion_s", F64 + "?"), ("transfer_throughput_bps", F64 + "?"), ("bursts", I64 + "?"),
     ("mean_burst_segments", F64 + "?"), ("mean_idle_s", F64 + "?"), ("transfer_time_s", F64 + "?"),
+    # Delay of the delivered packets, host to host (null when none was delivered).
+    ("mean_delay_s", F64 + "?"), ("max_delay_s", F64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),

@@ -7,7 +7,7 @@
 use super::{Event, Network};
 use crate::packet::{Packet, Payload};
 use crate::trace::{PacketRecord, PcapWriter, Sampler, TimeSeries};
-use celltrain_core::ids::{ConnId, NodeId, PortId};
+use celltrain_core::ids::{ConnId, NodeId, PortId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -28,6 +28,8 @@ pub struct RecordSpec {
     pub senders: Vec<(ConnId, String)>,
     /// Ports whose queue length is sampled.
     pub ports: Vec<PortId>,
+    /// ABR VCs whose source's ACR and end-system queue are sampled, with the VC's name.
+    pub abr_vcs: Vec<(VcId, String)>,
 }
 
 /// Live recording state of a run.
@@ -61,6 +63,9 @@ impl Recorder {
                 names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
             }
             names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
+            for (_, vc) in &spec.abr_vcs {
+                names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
+            }
             TimeSeries::new(&names.iter().map(String::as_str).collect::<Vec<_>>())
         });
         Recorder {
@@ -167,6 +172,12 @@ impl Network {
                 None => f64::from(port.queue.occupancy()),
             };
             row.push(queue);
+        }
+        for (vc, _) in &self.recorder.spec.abr_vcs {
+            match self.abr.of(*vc).map(|a| &self.abr.ends[a]) {
+                Some(end) => row.extend([end.source.acr(), end.queued_cells() as f64]),
+                None => row.extend([f64::NAN, f64::NAN]),
+            }
         }
         if let Some(series) = &mut self.recorder.series {
             series.push(now, &row);

@@ -24,6 +24,15 @@ pub(super) fn recorder(
         if let (true, Some((sender, _))) = (wanted, f.conns) {
             spec.senders.push((sender, f.name.clone()));
         }
+        // The ABR VCs a sampled flow's data crosses: their sources' ACR and queues.
+        for hop in routes[f.route.index()].hops.iter().filter(|_| wanted && f.app_bytes > 0) {
+            if let Hop::Vc(v) = *hop {
+                let vc = &vcs[v.index()];
+                if vc.category == ServiceCategory::Abr && !spec.abr_vcs.iter().any(|(w, _)| *w == v) {
+                    spec.abr_vcs.push((v, vc.name.clone()));
+                }
+            }
+        }
     }
     if let Some(missing) = nb.record.flows.iter().find(|n| !flows.iter().any(|f| &f.name == *n && f.conns.is_some())) {
         return err(Field::Record, format!("record: no TCP flow named '{missing}'"));

@@ -39,10 +39,11 @@ pub(super) fn sources(
                 let vc = &vcs[v.index()];
                 if vc.category == ServiceCategory::Abr {
                     // Its cells would bypass the end system that paces ABR cells at ACR.
-                    return err(
+                    return Err(BuildError::about(
+                        Subject::Flow(name.clone()),
                         Field::Abr,
-                        format!("flow '{name}': an on/off cell source cannot use an ABR VC (ABR carries AAL5 frames)"),
-                    );
+                        "an on/off cell source cannot use an ABR VC (ABR carries AAL5 frames)",
+                    ));
                 }
                 let pcr = pcr.unwrap_or(vc.pcr);
                 let rng = RngStream::derive(nb.seed, &name);
