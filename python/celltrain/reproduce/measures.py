@@ -115,23 +115,23 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     ``mean_packet_delay_s``: the delay of every delivered packet, host to host, averaged."""
     nan = float("nan")
     agg = summary.get("aggregate") or {}
-    port = next((p for p in summary.get("ports", []) if p["name"] == agg.get("bottleneck")), None)
-    goodputs = [f["goodput_bps"] for f in summary.get("flows", []) if f.get("packets_sent")]
+    port = next((p for p in summary.get("ports", []) if p.get("name") == agg.get("bottleneck")), None)
+    goodputs = [f["goodput_bps"] for f in summary.get("flows", []) if f.get("packets_sent") and "goodput_bps" in f]
     abr = summary.get("abr") or []
     out = {
-        "bottleneck_max_queue_cells": float(port["max_queue_cells"]) if port else nan,
-        "bottleneck_utilization": float(port["utilization"]) if port else nan,
+        "bottleneck_max_queue_cells": float(port.get("max_queue_cells", nan)) if port else nan,
+        "bottleneck_utilization": float(port.get("utilization", nan)) if port else nan,
         "edge_max_queue_cells": float(max(a["max_queue_cells"] for a in abr)) if abr else nan,
         "min_max_goodput_ratio": min(goodputs) / max(goodputs) if goodputs and max(goodputs) > 0 else nan,
         "efficiency_of_capacity_left": nan,
         "mean_packet_delay_s": nan,
     }
-    delivered = [(f["packets_delivered"], f.get("mean_delay_s")) for f in summary.get("flows", [])]
+    delivered = [(f.get("packets_delivered"), f.get("mean_delay_s")) for f in summary.get("flows", [])]
     delivered = [(n, d) for n, d in delivered if n and d is not None]
     if delivered:
         out["mean_packet_delay_s"] = sum(n * d for n, d in delivered) / sum(n for n, _ in delivered)
     eff = agg.get("efficiency")
-    if port and eff is not None and port["utilization"] > 0:
+    if port and eff is not None and port.get("utilization", 0) > 0 and "cells_out" in port:
         priority = ("cbr", "rt-vbr", "nrt-vbr")
         cells = sum(c["cells_sent"] - c["cells_dropped"] for c in summary.get("categories", []) if c["category"] in priority)
         capacity_cells = port["cells_out"] / port["utilization"]
