@@ -64,6 +64,16 @@ impl AbrEnd {
     }
 }
 
+/// What the builder gives an end system: its VC, the paired VC, the source's parameters, its
+/// buffer (cells), and per hop of its VC the feedback port (see [`AbrEnd`]).
+pub(crate) struct AbrEndSpec {
+    pub(crate) vc: VcId,
+    pub(crate) peer: VcId,
+    pub(crate) params: AbrParams,
+    pub(crate) capacity_cells: u32,
+    pub(crate) feedback: Vec<Option<(PortId, u32)>>,
+}
+
 /// Every ABR end system, and which VC has which.
 #[derive(Default)]
 pub struct AbrSystem {
@@ -78,14 +88,14 @@ impl AbrSystem {
     /// End systems for the VC pairs `(v, w)` (each VC sources its cells; each turns the
     /// other's RM cells around), with the parameters and buffer of each VC's source, and per
     /// VC the feedback ports of its hops.
-    pub(crate) fn new(vcs: usize, ends: Vec<(VcId, VcId, AbrParams, u32, Vec<Option<(PortId, u32)>>)>) -> Self {
+    pub(crate) fn new(vcs: usize, ends: Vec<AbrEndSpec>) -> Self {
         let mut of_vc = vec![u32::MAX; vcs];
-        for (i, (vc, ..)) in ends.iter().enumerate() {
-            of_vc[vc.index()] = u32::try_from(i).expect("ABR end systems fit 32 bits");
+        for (i, e) in ends.iter().enumerate() {
+            of_vc[e.vc.index()] = u32::try_from(i).expect("ABR end systems fit 32 bits");
         }
         let ends = ends
             .into_iter()
-            .map(|(vc, peer, params, capacity_cells, feedback)| AbrEnd {
+            .map(|AbrEndSpec { vc, peer, params, capacity_cells, feedback }| AbrEnd {
                 vc,
                 peer: of_vc[peer.index()],
                 source: AbrSource::new(params),

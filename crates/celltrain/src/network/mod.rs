@@ -23,6 +23,7 @@ mod tcp;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
 pub use build::{
     route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,

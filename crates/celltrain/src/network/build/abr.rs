@@ -4,7 +4,7 @@
 //! every output port that ABR VCs leave by.
 
 use super::*;
-use crate::network::AbrSystem;
+use crate::network::{AbrEndSpec, AbrSystem};
 use celltrain_atm::abr::{AbrParams, ExplicitRate};
 
 /// ABR settings collected by the builder.
@@ -111,7 +111,7 @@ pub(super) fn end_systems(
         let capacity = node_buffers[network.ports[first.index()].from.index()];
         // Backward RM cells on `v` carry `w`'s feedback.
         let feedback = feedback_ports(network, w, v);
-        ends.push((v, w, params, capacity, feedback));
+        ends.push(AbrEndSpec { vc: v, peer: w, params, capacity_cells: capacity, feedback });
     }
     for (&switch, (algorithm, interval)) in &settings.switches {
         let leaving: BTreeSet<PortId> = pairs
