@@ -12,15 +12,26 @@
 
 mod config;
 mod epd;
+mod frame_gate;
+mod frame_red;
+mod gfr_fifo;
+mod per_vc_threshold;
 mod ppd;
+mod red;
 mod tail_drop;
+#[cfg(test)]
+mod tests;
 
 use crate::cell::Cell;
 pub use crate::drop_reason::DropReason;
 use celltrain_core::time::SimTime;
 pub use config::{DiscardConfig, EpdConfig, EpdThreshold};
 pub use epd::Epd;
+pub use frame_red::{FrameRed, FrameRedConfig};
+pub use gfr_fifo::GfrFifo;
+pub use per_vc_threshold::PerVcThreshold;
 pub use ppd::Ppd;
+pub use red::{Red, RedParams};
 pub use tail_drop::TailDrop;
 
 /// The decision for one arriving cell.
@@ -75,6 +86,10 @@ pub enum BufferAcceptance {
     TailDrop(TailDrop),
     Ppd(Ppd),
     Epd(Epd),
+    /// The GFR policies (boxed: the enum, and so the port, keeps its size).
+    GfrFifo(Box<GfrFifo>),
+    PerVcThreshold(Box<PerVcThreshold>),
+    FrameRed(Box<FrameRed>),
 }
 
 impl BufferAcceptance {
@@ -85,6 +100,9 @@ impl BufferAcceptance {
             Self::Ppd(_) => "ppd",
             Self::Epd(epd) if epd.keeps_refused_eom() => "epd-keep-eom",
             Self::Epd(_) => "epd",
+            Self::GfrFifo(_) => "gfr-fifo",
+            Self::PerVcThreshold(_) => "per-vc-threshold",
+            Self::FrameRed(_) => "frame-red",
         }
     }
 
@@ -92,12 +110,14 @@ impl BufferAcceptance {
     #[inline]
     /// Each policy is given what it reads.
     pub fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
-        let _ = now;
         let room = at.has_room();
         match self {
             Self::TailDrop(p) => p.admit(room),
             Self::Ppd(p) => p.admit(cell, at.slot, room),
             Self::Epd(p) => p.admit(cell, at.slot, at.pool_cells, room),
+            Self::GfrFifo(p) => p.admit(cell, at.slot, at.pool_cells, room),
+            Self::PerVcThreshold(p) => p.admit(cell, at),
+            Self::FrameRed(p) => p.admit(cell, now, at),
         }
     }
 
@@ -106,7 +126,8 @@ impl BufferAcceptance {
     #[inline]
     pub fn on_departure(&mut self, departure: &Departure) {
         match self {
-            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) => {
+            Self::FrameRed(p) => p.on_departure(departure.pool_cells, departure.now),
+            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) | Self::GfrFifo(_) | Self::PerVcThreshold(_) => {
                 let _ = departure;
             }
         }
@@ -114,12 +135,13 @@ impl BufferAcceptance {
 
     /// Whether the policy reads per-VC occupancy (`Occupancy::vc_cells`, `Departure::slot` and
     /// `vc_cells`): the port then counts cells per VC, which costs every cell a little (and
-    /// a queue shared by several VCs a ring of their slots). None of today's policies does;
-    /// Selective Drop, FBA and per-VC thresholds will.
+    /// a queue shared by several VCs a ring of their slots): the per-VC threshold and
+    /// frame-level RED policies of GFR.
     #[inline]
     pub fn reads_vc_cells(&self) -> bool {
         match self {
-            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) => false,
+            Self::PerVcThreshold(_) | Self::FrameRed(_) => true,
+            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) | Self::GfrFifo(_) => false,
         }
     }
 
