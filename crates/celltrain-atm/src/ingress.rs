@@ -12,7 +12,7 @@
 //! UPC as another variant. Dispatch is by enum.
 
 use crate::cell::{Cell, CellKind};
-use crate::contract::{Clp, Eligibility, Fgcra, GfrConformance, GfrContract, GfrError, Upc, UpcAction};
+use crate::contract::{Clp, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
 use celltrain_core::time::SimTime;
 
 /// What a policer sees of an arriving cell.
@@ -66,17 +66,18 @@ pub struct GfrCounters {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GfrPolicer {
     fgcra: Fgcra,
-    conformance: GfrConformance,
+    contract: GfrContract,
     counters: GfrCounters,
 }
 
 impl GfrPolicer {
     pub fn new(contract: &GfrContract) -> Result<Self, GfrError> {
-        Ok(GfrPolicer { fgcra: contract.fgcra()?, conformance: contract.conformance, counters: GfrCounters::default() })
+        Ok(GfrPolicer { fgcra: contract.fgcra()?, contract: *contract, counters: GfrCounters::default() })
     }
 
-    pub fn conformance(&self) -> GfrConformance {
-        self.conformance
+    /// The VC's contract.
+    pub fn contract(&self) -> &GfrContract {
+        &self.contract
     }
 
     pub fn counters(&self) -> &GfrCounters {
@@ -100,13 +101,13 @@ impl GfrPolicer {
                 Eligibility::Eligible => self.counters.eligible_frames += 1,
                 Eligibility::NotEligible => {
                     self.counters.ineligible_frames += 1;
-                    if self.conformance.tags() && cell.clp == Clp::Zero {
+                    if self.contract.conformance.tags() && cell.clp == Clp::Zero {
                         self.counters.tagged_frames += 1;
                     }
                 }
             }
         }
-        if eligibility == Eligibility::NotEligible && self.conformance.tags() && cell.clp == Clp::Zero {
+        if eligibility == Eligibility::NotEligible && self.contract.conformance.tags() && cell.clp == Clp::Zero {
             self.counters.tagged_cells += 1;
             return UpcAction::Tag;
         }
@@ -218,7 +219,7 @@ mod tests {
     /// under GFR.1 nothing is, and both count 3 eligible and 3 ineligible frames.
     #[test]
     fn gfr_ingress_tags_whole_frames_that_are_not_eligible_under_gfr2_only() {
-        use crate::contract::GfrContract;
+        use crate::contract::{GfrConformance, GfrContract};
         use celltrain_core::units::BitRate;
         for conformance in [GfrConformance::Gfr1, GfrConformance::Gfr2] {
             // 1 slot = 1 µs: PCR 424 Mbit/s, MCR 42.4 Mbit/s.
@@ -239,8 +240,7 @@ mod tests {
                 4,
                 SimDuration::ZERO,
             );
-            let mut policer =
-                Policer::Gfr(Box::new(GfrPolicer { fgcra, conformance, counters: GfrCounters::default() }));
+            let mut policer = Policer::Gfr(Box::new(GfrPolicer { fgcra, contract, counters: GfrCounters::default() }));
             let mut tagged_per_frame = Vec::new();
             for start in [0u64, 3, 6, 9, 12, 40] {
                 let mut tagged = 0;

@@ -23,7 +23,7 @@ mod tcp;
 mod tests;
 
 pub use build::{
-    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
+    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, SchedulerKind, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,
 };
 pub(crate) use event::Event;

@@ -49,6 +49,7 @@
 pub mod access;
 pub mod error;
 pub mod expand;
+mod gfr;
 mod model;
 pub mod params;
 mod spanned;

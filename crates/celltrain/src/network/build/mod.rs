@@ -13,9 +13,11 @@ use super::{
 use super::{Hop, Route};
 use error::err;
 pub use error::{BuildError, Field, Subject};
+pub use gfr::SchedulerKind;
 use topology::Topology;
 
 mod error;
+mod gfr;
 mod ports;
 mod record;
 mod routing;
@@ -159,6 +161,7 @@ pub struct NetworkBuilder {
     link_of: BTreeMap<(NodeId, NodeId), usize>,
     route_names: BTreeSet<String>,
     flow_names: BTreeSet<String>,
+    gfr: gfr::GfrParts,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -197,6 +200,7 @@ impl NetworkBuilder {
             link_of: BTreeMap::new(),
             route_names: BTreeSet::new(),
             flow_names: BTreeSet::new(),
+            gfr: gfr::GfrParts::default(),
         }
     }
 
@@ -296,6 +300,7 @@ impl NetworkBuilder {
         back.name = format!("{name}-ack");
         back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
         back.path.reverse();
+        self.copy_gfr_contract(name, &back.name);
         let fwd = self.add_route(spec_vc, Adaptation::Aal5)?;
         let rev = self.add_route(back, Adaptation::Aal5)?;
         let options = if tcp.config.timestamps { 12 } else { 0 };
