@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod builtin;
+pub mod gfr_metrics;
 pub mod metrics;
 pub mod network;
 pub mod packet;
