@@ -7,50 +7,63 @@
 
 use super::Pick;
 
+/// A backlogged queue and the stamp of its head cell (kept together: `pick` scans them).
+#[derive(Clone, Copy, Debug)]
+struct Backlogged {
+    stamp: u64,
+    queue: u16,
+}
+
 #[derive(Clone, Debug)]
 pub struct VirtualSpacing {
     /// Per queue: δ_i (see `weights`).
     spacing: Vec<u64>,
-    /// Per queue: the stamp of its head cell (meaningful while backlogged).
-    stamp: Vec<u64>,
-    backlogged: Vec<u16>,
+    backlogged: Vec<Backlogged>,
+    /// Index in `backlogged` of the queue `pick` answered (its dequeue follows at once).
+    picked: usize,
     /// SpacT: the stamp of the cell served last.
     spacing_time: u64,
 }
 
 impl VirtualSpacing {
     pub fn new(spacing: Vec<u64>) -> Self {
-        let n = spacing.len();
-        VirtualSpacing { spacing, stamp: vec![0; n], backlogged: Vec::new(), spacing_time: 0 }
+        VirtualSpacing { spacing, backlogged: Vec::new(), picked: 0, spacing_time: 0 }
     }
 
     #[inline]
     pub fn on_enqueue(&mut self, queue: u16, was_empty: bool) {
         if was_empty {
             // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
-            let q = usize::from(queue);
-            self.stamp[q] = self.spacing_time + self.spacing[q];
-            self.backlogged.push(queue);
+            let stamp = self.spacing_time + self.spacing[usize::from(queue)];
+            self.backlogged.push(Backlogged { stamp, queue });
         }
     }
 
     #[inline]
-    pub fn pick(&self) -> Pick {
-        match self.backlogged.iter().map(|&q| (self.stamp[usize::from(q)], q)).min() {
-            Some((_, q)) => Pick::Queue(q),
-            None => Pick::Empty,
+    pub fn pick(&mut self) -> Pick {
+        let (mut s_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
+        for (i, b) in self.backlogged.iter().enumerate() {
+            if b.stamp < s_best || (b.stamp == s_best && b.queue < q_best) {
+                (s_best, q_best, i_best) = (b.stamp, b.queue, i);
+            }
         }
+        if i_best == usize::MAX {
+            return Pick::Empty;
+        }
+        self.picked = i_best;
+        Pick::Queue(q_best)
     }
 
     #[inline]
     pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
-        let q = usize::from(queue);
-        self.spacing_time = self.stamp[q];
+        let i = self.picked;
+        debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");
+        let b = &mut self.backlogged[i];
+        self.spacing_time = b.stamp;
         if now_empty {
-            let at = self.backlogged.iter().position(|&b| b == queue).expect("a backlogged queue was served");
-            self.backlogged.swap_remove(at);
+            self.backlogged.swap_remove(i);
         } else {
-            self.stamp[q] = self.spacing_time + self.spacing[q];
+            b.stamp += self.spacing[usize::from(queue)];
         }
     }
 }
