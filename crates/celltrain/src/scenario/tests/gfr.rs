@@ -87,7 +87,10 @@ fn design_mistakes_name_their_key() {
         GFR2,
     ));
     assert!(e.contains("low_threshold") && e.contains("above the high threshold"), "{e}");
-    let e = error(&scenario("discard = \"frame-red\"\nred_min_th = \"600 cells\"\nred_max_th = \"200 cells\"\nred_max_p = 0.1", GFR2));
+    let e = error(&scenario(
+        "discard = \"frame-red\"\nred_min_th = \"600 cells\"\nred_max_th = \"200 cells\"\nred_max_p = 0.1",
+        GFR2,
+    ));
     assert!(e.contains("red_min_th") && e.contains("below red_max_th"), "{e}");
     let e = error(&scenario("discard = \"epd\"\nlow_threshold = \"20 cells\"", GFR2));
     assert!(e.contains("low_threshold"), "a GFR key on another design is refused: {e}");
