@@ -12,7 +12,8 @@ pub enum SchedulerKind {
     /// Strict priority between service categories, round robin inside one.
     #[default]
     Priority,
-    /// WF²Q+ weighted by each VC's MCR (a VC without one weighs as little as possible).
+    /// WF²Q+ weighted by each VC's MCR in bit/s (a VC without one weighs 1 bit/s: such VCs
+    /// alone share equally, beside GFR VCs they get next to nothing reserved).
     Wfq,
     /// Virtual Spacing, weighted likewise.
     VirtualSpacing,
