@@ -8,7 +8,7 @@
 //! ```
 //! The decision is the policer's; applying it (setting CLP, counting, dropping) is the
 //! caller's, or [`Policer::police`]'s for a cell in hand. The signature is frame-aware so that
-//! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) can sit beside the cell-based
+//! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) sits beside the cell-based
 //! UPC as another variant. Dispatch is by enum.
 
 use crate::cell::{Cell, CellKind};

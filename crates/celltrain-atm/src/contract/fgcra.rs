@@ -20,7 +20,8 @@
 //!   cells restart TAT from their own arrival instead of leaving it behind real time;
 //! * a later cell whose CLP differs from the first cell's is still given the frame's decision;
 //!   the "same CLP in every cell" and MFS rules are frame-conformance checks, not modelled here;
-//! * any MBS ≥ MFS constraint is not enforced.
+//! * TM 4.1's least MBS, 1 + MFS·PCR/(PCR − MCR) as seed 003 quotes it, is checked by the
+//!   contract ([`super::GfrContract::validate`]), not here.
 
 use super::descriptor::Clp;
 use super::gcra::burst_tolerance;
