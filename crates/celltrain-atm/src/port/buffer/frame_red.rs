@@ -61,11 +61,9 @@ impl FrameRed {
         })
     }
 
-    /// A cell left: an emptied buffer starts RED's idle time.
+    /// The buffer became empty at `now`: RED's idle time starts.
     #[inline]
-    pub fn on_departure(&mut self, pool_cells: u32, now: SimTime) {
-        if pool_cells == 0 {
-            self.red.on_empty(now);
-        }
+    pub fn on_empty(&mut self, now: SimTime) {
+        self.red.on_empty(now);
     }
 }
