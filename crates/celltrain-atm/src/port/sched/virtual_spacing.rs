@@ -30,7 +30,7 @@ impl VirtualSpacing {
         VirtualSpacing { spacing, backlogged: Vec::new(), picked: 0, spacing_time: 0 }
     }
 
-    #[inline]
+    #[inline(never)]
     pub fn on_enqueue(&mut self, queue: u16, was_empty: bool) {
         if was_empty {
             // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
@@ -39,7 +39,7 @@ impl VirtualSpacing {
         }
     }
 
-    #[inline]
+    #[inline(never)]
     pub fn pick(&mut self) -> Pick {
         let (mut s_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
         for (i, b) in self.backlogged.iter().enumerate() {
@@ -54,7 +54,7 @@ impl VirtualSpacing {
         Pick::Queue(q_best)
     }
 
-    #[inline]
+    #[inline(never)]
     pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
         let i = self.picked;
         debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");

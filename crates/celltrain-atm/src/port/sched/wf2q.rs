@@ -35,7 +35,7 @@ impl Wf2qPlus {
         Wf2qPlus { spacing, last_finish: vec![0; n], backlogged: Vec::new(), picked: 0, virtual_time: 0 }
     }
 
-    #[inline]
+    #[inline(never)]
     pub fn on_enqueue(&mut self, queue: u16, was_empty: bool) {
         if was_empty {
             let q = usize::from(queue);
@@ -47,7 +47,7 @@ impl Wf2qPlus {
     /// One pass: the smallest (F, queue) among the queues started by V, and the smallest
     /// (S, F, queue) overall, which is the answer when V must first jump to the smallest start.
     /// (Plain comparisons on sentinels rather than `Option`s of tuples: this runs per cell.)
-    #[inline]
+    #[inline(never)]
     pub fn pick(&mut self) -> Pick {
         let v = self.virtual_time;
         let (mut f_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
@@ -76,7 +76,7 @@ impl Wf2qPlus {
         Pick::Queue(q_min)
     }
 
-    #[inline]
+    #[inline(never)]
     pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
         let i = self.picked;
         debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");
