@@ -63,15 +63,6 @@ impl Occupancy {
     }
 }
 
-/// Frame-level RED hears of a departure (cold: see [`BufferAcceptance::on_departure`]).
-#[cold]
-#[inline(never)]
-fn red_departure(red: &mut FrameRed, pool_cells: u32, now: SimTime) {
-    if pool_cells == 0 {
-        red.on_empty(now);
-    }
-}
-
 /// The `slot` of a departure from a port that does not count cells per VC (its policies do not
 /// [read per-VC occupancy](BufferAcceptance::reads_vc_cells)).
 pub const UNKNOWN_SLOT: u32 = u32::MAX;
@@ -142,17 +133,12 @@ impl BufferAcceptance {
         }
     }
 
-    /// A cell of the pool left the port (transmitted). Of today's policies only frame-level
-    /// RED listens (its idle time starts when the pool empties), on a cold path: dispatching
-    /// every departure inline cost the null pipeline 4 % of its instructions.
+    /// A cell of the pool left the port (transmitted). None of today's policies listens
+    /// (frame-level RED infers when its buffer empties from its arrivals: see `frame_red.rs`);
+    /// Selective Drop and FBA will.
     #[inline]
     pub fn on_departure(&mut self, departure: &Departure) {
-        match self {
-            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) | Self::GfrFifo(_) | Self::PerVcThreshold(_) => {
-                let _ = departure;
-            }
-            Self::FrameRed(p) => red_departure(p, departure.pool_cells, departure.now),
-        }
+        let _ = departure;
     }
 
     /// Whether the policy reads per-VC occupancy (`Occupancy::vc_cells`, `Departure::slot` and

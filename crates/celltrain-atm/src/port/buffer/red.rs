@@ -41,6 +41,11 @@ impl Red {
         self.average
     }
 
+    /// The idle unit s.
+    pub fn idle_unit(&self) -> SimDuration {
+        self.params.idle_unit
+    }
+
     /// A sample of the queue, `queue_cells`, at `now`.
     pub fn update(&mut self, queue_cells: u32, now: SimTime) {
         let w = self.params.weight;
@@ -53,7 +58,7 @@ impl Red {
         }
     }
 
-    /// The queue became empty at `now`.
+    /// The queue became empty at `now` (a time not before the previous one).
     pub fn on_empty(&mut self, now: SimTime) {
         self.idle_since = now;
     }

@@ -71,3 +71,36 @@ fn drop_rate_on_a_fixed_average() {
         }
     }
 }
+
+#[test]
+fn frame_red_decays_from_when_its_buffer_drained() {
+    use super::frame_red::{FrameRed, FrameRedConfig};
+    use super::{Admission, Occupancy};
+    use crate::cell::{Cell, CellKind};
+    use celltrain_core::ids::{FrameId, VcId};
+    // w_q = 0.5, s = 10 ps, no RED decision (VC thresholds out of reach).
+    let params =
+        RedParams { min_th: 100.0, max_th: 200.0, max_p: 0.1, weight: 0.5, idle_unit: SimDuration::from_picos(10) };
+    let config = FrameRedConfig { red: params, vc_low_cells: 1000, vc_high_cells: 2000 };
+    let mut red = FrameRed::new(2, config, RngStream::derive(1, "red"));
+    let cell = Cell {
+        vc: VcId(0),
+        frame: FrameId(0),
+        index: 0,
+        hop: 0,
+        end_of_frame: true,
+        clp: false,
+        efci: false,
+        kind: CellKind::Aal5,
+    };
+    let at = |pool_cells| Occupancy { slot: 0, pool_cells, capacity_cells: 100, vc_cells: 0 };
+    // A one-cell frame finds 4 cells: avg = 0.5·4 = 2; it leaves 5 cells, drained by t = 50.
+    assert_eq!(red.admit(&cell, SimTime::ZERO, at(4)), Admission::Accept);
+    assert!(close(red.red().average(), 2.0, 1e-12));
+    // The next frame finds the buffer empty at t = 100: idle for (100 − 50)/10 = 5 units.
+    assert_eq!(red.admit(&cell, SimTime::from_picos(100), at(0)), Admission::Accept);
+    assert!(close(red.red().average(), 2.0 * 0.5f64.powi(5), 1e-12), "{}", red.red().average());
+    // Right after it (t = 105, the cell it left not yet drained): no idle time at all.
+    assert_eq!(red.admit(&cell, SimTime::from_picos(105), at(0)), Admission::Accept);
+    assert!(close(red.red().average(), 2.0 * 0.5f64.powi(5), 1e-12), "{}", red.red().average());
+}
