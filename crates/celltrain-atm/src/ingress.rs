@@ -8,11 +8,11 @@
 //! ```
 //! The decision is the policer's; applying it (setting CLP, counting, dropping) is the
 //! caller's, or [`Policer::police`]'s for a cell in hand. The signature is frame-aware so that
-//! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) can sit beside the cell-based
+//! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) sits beside the cell-based
 //! UPC as another variant. Dispatch is by enum.
 
 use crate::cell::{Cell, CellKind};
-use crate::contract::{Clp, Upc, UpcAction};
+use crate::contract::{Clp, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
 use celltrain_core::time::SimTime;
 
 /// What a policer sees of an arriving cell.
@@ -45,6 +45,84 @@ pub enum Policer {
     /// Cell-based UPC: GCRA on PCR(0+1), and on SCR for VBR (ATM Forum TM 4.0 conformance
     /// definitions); frames play no part.
     Upc(Upc),
+    /// GFR: the F-GCRA decides each frame's eligibility; GFR.2 tags the frames that are not
+    /// eligible, GFR.1 only keeps the VC's eligibility state and counters. (Boxed: the UPC
+    /// variant, on every other VC's path, keeps its size.)
+    Gfr(Box<GfrPolicer>),
+}
+
+/// A GFR VC's cell at its ingress, out of the UPC's way (cold: the network's path of every
+/// other cell stays as it was).
+#[cold]
+#[inline(never)]
+fn police_gfr(gfr: &mut GfrPolicer, now: SimTime, cell: &Cell) -> UpcAction {
+    gfr.on_cell(now, &IngressCell::of(cell))
+}
+
+/// Counters of a GFR VC's ingress (frames counted at their first cell).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GfrCounters {
+    pub eligible_frames: u64,
+    /// Frames the F-GCRA found not eligible (sent CLP = 0 or CLP = 1).
+    pub ineligible_frames: u64,
+    /// Frames sent CLP = 0 and tagged CLP = 1 here (GFR.2 only).
+    pub tagged_frames: u64,
+    pub tagged_cells: u64,
+}
+
+/// The F-GCRA of one GFR VC at its ingress, and what it does with frames that are not eligible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GfrPolicer {
+    fgcra: Fgcra,
+    contract: GfrContract,
+    counters: GfrCounters,
+}
+
+impl GfrPolicer {
+    pub fn new(contract: &GfrContract) -> Result<Self, GfrError> {
+        Ok(GfrPolicer { fgcra: contract.fgcra()?, contract: *contract, counters: GfrCounters::default() })
+    }
+
+    /// The VC's contract.
+    pub fn contract(&self) -> &GfrContract {
+        &self.contract
+    }
+
+    pub fn counters(&self) -> &GfrCounters {
+        &self.counters
+    }
+
+    /// The F-GCRA state (TAT, its own per-cell counters).
+    pub fn fgcra(&self) -> &Fgcra {
+        &self.fgcra
+    }
+
+    /// A cell of the VC arrives at `now`. RM cells belong to no frame and pass untouched. (Not
+    /// the cell's PCR conformance: the G experiments' sources never exceed their PCR.) Out of
+    /// line, so that the policer's dispatch in the network's path stays as small as the UPC's.
+    #[inline]
+    pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+        if cell.kind == CellKind::Rm {
+            return UpcAction::Pass;
+        }
+        let eligibility = self.fgcra.on_cell(now, cell.clp, cell.last_of_frame);
+        if cell.first_of_frame {
+            match eligibility {
+                Eligibility::Eligible => self.counters.eligible_frames += 1,
+                Eligibility::NotEligible => {
+                    self.counters.ineligible_frames += 1;
+                    if self.contract.conformance.tags() && cell.clp == Clp::Zero {
+                        self.counters.tagged_frames += 1;
+                    }
+                }
+            }
+        }
+        if eligibility == Eligibility::NotEligible && self.contract.conformance.tags() && cell.clp == Clp::Zero {
+            self.counters.tagged_cells += 1;
+            return UpcAction::Tag;
+        }
+        UpcAction::Pass
+    }
 }
 
 impl Policer {
@@ -53,6 +131,7 @@ impl Policer {
     pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
         match self {
             Self::Upc(upc) => upc.on_cell(now, cell.clp),
+            Self::Gfr(gfr) => gfr.on_cell(now, cell),
         }
     }
 
@@ -60,7 +139,10 @@ impl Policer {
     /// still drops a discarded cell and counts what it needs.
     #[inline]
     pub fn police(&mut self, now: SimTime, cell: &mut Cell) -> UpcAction {
-        let action = self.on_cell(now, &IngressCell::of(cell));
+        let action = match self {
+            Self::Upc(upc) => upc.on_cell(now, if cell.clp { Clp::One } else { Clp::Zero }),
+            Self::Gfr(gfr) => police_gfr(gfr, now, cell),
+        };
         if action == UpcAction::Tag {
             cell.clp = true;
         }
@@ -71,6 +153,15 @@ impl Policer {
     pub fn upc(&self) -> Option<&Upc> {
         match self {
             Self::Upc(upc) => Some(upc),
+            Self::Gfr(_) => None,
+        }
+    }
+
+    /// The GFR ingress behind a `Gfr` policer (for its counters).
+    pub fn gfr(&self) -> Option<&GfrPolicer> {
+        match self {
+            Self::Gfr(gfr) => Some(gfr),
+            Self::Upc(_) => None,
         }
     }
 }
@@ -134,6 +225,67 @@ mod tests {
             assert_eq!(policer.upc(), Some(&reference), "same state and counters");
         }
         assert!(seen.iter().all(|&n| n > 100), "every action occurs: {seen:?}");
+    }
+
+    /// Vector 5.a through the GFR ingress: three-cell frames at 0, 3, 6, 9, 12, 40 slots
+    /// (T = 10, 1/PCR = 1, MBS = 4); under GFR.2 the frames at 6, 9 and 12 are tagged whole,
+    /// under GFR.1 nothing is, and both count 3 eligible and 3 ineligible frames.
+    #[test]
+    fn gfr_ingress_tags_whole_frames_that_are_not_eligible_under_gfr2_only() {
+        use crate::contract::{GfrConformance, GfrContract};
+        use celltrain_core::units::BitRate;
+        for conformance in [GfrConformance::Gfr1, GfrConformance::Gfr2] {
+            // 1 slot = 1 µs: PCR 424 Mbit/s, MCR 42.4 Mbit/s.
+            let contract = GfrContract {
+                conformance,
+                pcr: BitRate::from_bps(424_000_000),
+                mcr: BitRate::from_bps(42_400_000),
+                mbs_cells: 4,
+                mfs_cells: 3,
+                cdvt: SimDuration::ZERO,
+            };
+            // MBS 4 ≥ 1 + 3·10/9 does not hold (4.33): vector 5.a's contract is below TM 4.1's least
+            // MBS, so the F-GCRA is built directly for the vector.
+            assert!(contract.validate().is_err());
+            let fgcra = Fgcra::for_gfr(
+                crate::contract::CellInterval::from_picos(10_000_000),
+                crate::contract::CellInterval::from_picos(1_000_000),
+                4,
+                SimDuration::ZERO,
+            );
+            let mut policer = Policer::Gfr(Box::new(GfrPolicer { fgcra, contract, counters: GfrCounters::default() }));
+            let mut tagged_per_frame = Vec::new();
+            for start in [0u64, 3, 6, 9, 12, 40] {
+                let mut tagged = 0;
+                for j in 0..3u16 {
+                    let mut cell = Cell {
+                        vc: VcId(0),
+                        frame: FrameId(0),
+                        index: j,
+                        hop: 0,
+                        end_of_frame: j == 2,
+                        clp: false,
+                        efci: false,
+                        kind: CellKind::Aal5,
+                    };
+                    let now = SimTime::from_picos((start + u64::from(j)) * 1_000_000);
+                    if policer.police(now, &mut cell) == UpcAction::Tag {
+                        assert!(cell.clp);
+                        tagged += 1;
+                    }
+                }
+                tagged_per_frame.push(tagged);
+            }
+            let c = *policer.gfr().expect("a GFR policer").counters();
+            assert_eq!((c.eligible_frames, c.ineligible_frames), (3, 3));
+            if conformance == GfrConformance::Gfr2 {
+                assert_eq!(tagged_per_frame, [0, 0, 3, 3, 3, 0]);
+                assert_eq!((c.tagged_frames, c.tagged_cells), (3, 9));
+            } else {
+                assert_eq!(tagged_per_frame, [0; 6]);
+                assert_eq!((c.tagged_frames, c.tagged_cells), (0, 0));
+            }
+        }
     }
 
     #[test]

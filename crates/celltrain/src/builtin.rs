@@ -100,6 +100,26 @@ const ALL: &[Builtin] = &[
         "Delayed ACKs (SunOS) on and off, with PPD or EPD: goodput and fairness of 2 TCP sessions"
     ),
     builtin!("E1-mux", "seed 004", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
+    builtin!(
+        "G1",
+        "seed 003",
+        "Workstation traffic over GFR.2: simple switch (one FIFO, low threshold 2000 cells), MBS 2000, 10 VCs of MCR 2-10 Mbit/s"
+    ),
+    builtin!(
+        "G2",
+        "seed 003",
+        "Workstation traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
+    ),
+    builtin!(
+        "G3",
+        "seed 003",
+        "Internetwork traffic over GFR.2: 20 LANs x 10 workstations behind routers, simple switch, MBS 320"
+    ),
+    builtin!(
+        "G4",
+        "seed 003",
+        "Internetwork traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
+    ),
 ];
 
 /// Every built-in scenario, in catalogue order.

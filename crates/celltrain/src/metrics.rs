@@ -115,6 +115,9 @@ pub struct VcSummary {
     /// `cells_sent + cells_in_flight_at_start = cells_delivered + cells_dropped + cells_in_flight_at_end`.
     pub cells_in_flight_at_start: u64,
     pub cells_in_flight_at_end: u64,
+    /// GFR VCs: the contract and the ingress F-GCRA's counts (absent for other VCs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gfr: Option<crate::gfr_metrics::GfrVcSummary>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -240,6 +243,7 @@ impl Summary {
                 corrupted_pdus: v.stats.corrupted_pdus,
                 cells_in_flight_at_start: v.stats.cells_in_flight_at_start,
                 cells_in_flight_at_end,
+                gfr: crate::gfr_metrics::vc_summary(v),
             })
             .collect();
         let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();

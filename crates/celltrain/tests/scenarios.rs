@@ -41,6 +41,8 @@ fn short(name: &str) -> Vec<(&'static str, &'static str)> {
         }
         "E2" | "E3" | "E4" => vec![("duration", "4 s"), ("warmup", "1 s")],
         "T1" => vec![("duration", "2 s")],
+        "G1" | "G2" => vec![("duration", "2 s")],
+        "G3" | "G4" => vec![("duration", "1 s"), ("hosts_per_lan", "3")],
         "V1" | "V2" | "V3" | "V4" | "V5" | "V6" | "V7" => vec![("duration", "30 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
     }

@@ -9,6 +9,7 @@ import numpy as np
 from .. import plot as _plot
 from .._sweep import SweepResult
 from .measures import mname
+from .gfr import vc_figure
 from .models import e1_source, cac_regions, e1_port
 from .rows import of_variant, point_cols, variants
 
@@ -122,4 +123,5 @@ _KINDS: Dict[str, Callable[..., Any]] = {
     "measure_vs_param": _measure_vs_param,
     "flow_bars": _flow_bars,
     "cac_region": _cac_region,
+    "gfr_vcs": vc_figure,
 }

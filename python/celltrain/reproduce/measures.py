@@ -48,6 +48,8 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return "—"
     if measure.endswith("_bps"):
         return f"{value / 1e6:.3f} Mbit/s"
+    if measure in ("gfr_efficiency", "short_rtt_ratio", "long_rtt_ratio", "min_vc_ratio", "tagged_fraction", "tagged_fraction_below_mcr"):
+        return f"{value * 100:.1f} %"
     if measure in ("efficiency", "mean_transfer_efficiency", "mean_plr", "packet_loss_ratio", "utilization",
                    "mean_retransmission_ratio", "retransmission_ratio", "bottleneck_utilization",
                    "efficiency_of_capacity_left"):  # fmt: skip

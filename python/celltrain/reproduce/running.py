@@ -12,12 +12,13 @@ import pandas as pd
 
 from .._sweep import SweepResult, combine, sweep
 from .measures import derived_measures
+from .gfr import gfr_measures
 from .models import packet_train_measures
 from .seed_median import median_over_seeds
 from .specs import RunSpec, derive
 
 #: The models a run can ask for (``model = "..."``): columns computed from each run's summary.
-_MODELS = {"packet_train": packet_train_measures}
+_MODELS = {"packet_train": packet_train_measures, "gfr": gfr_measures}
 
 
 def run_sweeps(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], progress: bool) -> SweepResult:

@@ -5,7 +5,7 @@
 //!  first cell of a frame ─► t_a < TAT − L or CLP=1 ? ─yes─► frame NOT eligible (TAT unchanged)
 //!                                  │no
 //!                                  └─► frame eligible; TAT = max(t_a, TAT) + T
-//!  later cells of the frame ─► inherit the decision; if eligible: TAT = TAT + T
+//!  later cells of the frame ─► inherit the decision; if eligible: TAT = max(t_a, TAT) + T
 //! ```
 //! Frame boundaries come from the cells themselves: a cell is the first of a frame if it is the
 //! first cell seen or follows a cell with AUU = 1 (end of frame).
@@ -15,12 +15,13 @@
 //!   frame-conformance check (implemented: inside, as seed 003's simple F-GCRA does);
 //! * whether L includes CDVT (implemented: L = BT + CDVT, [`Fgcra::for_gfr`]; pass CDVT = 0 to
 //!   get seed 003's L);
-//! * later cells advance TAT by T without `max(t_a, ·)` (seed 003's Fig. 1 writes
-//!   `max(t_a, TAT) + T` for them, see `docs/references.md#f-gcra`); a slow frame can therefore
-//!   leave TAT behind real time, which the next first cell's `max(t_a, TAT)` absorbs;
+//! * later cells of an eligible frame do `TAT = max(t_a, TAT) + T`, as seed 003's Fig. 1
+//!   (Bonaventure & Nelissen's simple F-GCRA) writes, not `TAT = TAT + T`: a slow frame's later
+//!   cells restart TAT from their own arrival instead of leaving it behind real time;
 //! * a later cell whose CLP differs from the first cell's is still given the frame's decision;
 //!   the "same CLP in every cell" and MFS rules are frame-conformance checks, not modelled here;
-//! * any MBS ≥ MFS constraint is not enforced.
+//! * TM 4.1's least MBS, 1 + MFS·PCR/(PCR − MCR) as seed 003 quotes it, is checked by the
+//!   contract ([`super::GfrContract::validate`]), not here.
 
 use super::descriptor::Clp;
 use super::gcra::burst_tolerance;
@@ -115,8 +116,8 @@ impl Fgcra {
                 self.counters.ineligible_frames += 1;
             }
         } else if self.eligible {
-            //# on every other cell of the frame: if eligible: TAT = TAT + T
-            self.tat += self.increment.as_duration();
+            // Seed 003, Fig. 1 (middle or last cell of an eligible frame): TAT = max(t_a, TAT) + T.
+            self.tat = self.tat.max(t) + self.increment.as_duration();
         }
         self.in_frame = !eom;
         if self.eligible {

@@ -28,6 +28,7 @@
 mod descriptor;
 mod fgcra;
 mod gcra;
+mod gfr;
 mod interval;
 mod shaper;
 pub mod train;
@@ -38,6 +39,7 @@ pub use descriptor::{
 };
 pub use fgcra::{Eligibility, Fgcra, FgcraCounters};
 pub use gcra::{burst_tolerance, Conformance, DualGcra, Gcra, LeakyBucket, Violation};
+pub use gfr::{GfrConformance, GfrContract, GfrError};
 pub use interval::{CellInterval, Rounding};
 pub use shaper::{Shaper, ShaperConfig, ShaperCounters};
 pub use train::{cells_per_pdu, cells_per_sdu, Bound, TrainModel, TrainReport};

@@ -155,6 +155,8 @@ impl OutputPort {
             })
             .collect();
         let vc_cells = VcCounts::new(slots.iter().map(|s| s.queue), slots.len(), queues.len());
+        let queue_of_slot: Vec<u16> = slots.iter().map(|s| s.queue).collect();
+        let queue_count = queues.len();
         let mut port = OutputPort {
             clp1_threshold: config.clp1_threshold.unwrap_or(u32::MAX),
             fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
@@ -163,7 +165,7 @@ impl OutputPort {
             queue_pool,
             pools,
             queues,
-            scheduler: scheduler.build(),
+            scheduler: scheduler.build(&queue_of_slot, queue_count),
             occupancy: 0,
             stats: PortStats::default(),
         };

@@ -26,7 +26,7 @@ mod tests;
 pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
 pub use build::{
-    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
+    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, SchedulerKind, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,
 };
 pub(crate) use event::Event;

@@ -51,6 +51,7 @@ pub mod access;
 mod admission;
 pub mod error;
 pub mod expand;
+mod gfr;
 mod model;
 pub mod params;
 mod paths;

@@ -131,6 +131,7 @@ fn read_switches(
             let names = node_names(&v)?;
             let port = port_config(&v)?;
             let cac = admission::read_cac(&v, &port)?;
+            let scheduler = super::gfr::scheduler(&v)?;
             // Packet mode (routers): a limit in bytes and/or packets; default the cell
             // buffer's payload (cells × 48 bytes).
             let limit_bytes = v.opt_bytes("buffer_bytes")?;
@@ -145,6 +146,7 @@ fn read_switches(
                 if let Some(cac) = cac {
                     admission.add_switch(n, cac);
                 }
+                b.set_scheduler(n, scheduler);
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
                     b.set_packet_limit(n, bytes, limit_packets);
@@ -395,7 +397,20 @@ fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
         return Err(v.key_error("mtu", format!("{mtu} bytes does not fit an AAL5 frame")));
     }
     let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
-    let discard = v.opt_keyword("discard", &["tail-drop", "ppd", "epd"])?.unwrap_or("tail-drop");
+    let discard = v
+        .opt_keyword("discard", &["tail-drop", "ppd", "epd", "gfr-fifo", "per-vc-threshold", "frame-red"])?
+        .unwrap_or("tail-drop");
+    if super::gfr::DESIGNS.contains(&discard) {
+        let per_vc_queues =
+            if v.contains("queueing") { per_vc(v)? } else { super::gfr::queues_per_vc_by_default(discard) };
+        return Ok(PortConfig {
+            buffer_cells: buffer,
+            reserved: reserved(v)?,
+            discard: super::gfr::discard(v, discard, buffer, mtu_cells)?,
+            per_vc_queues,
+            clp1_threshold: clp1_threshold(v, buffer)?,
+        });
+    }
     let threshold = v.opt_str("epd_threshold")?;
     let excess = v.opt_float("epd_excess")?;
     let discard = match (discard, threshold, excess) {
@@ -512,6 +527,7 @@ fn add_flow(
         .get(..2)
         .and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
     let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
+    let mut gfr_contract = None;
     let (category, pcr, contract, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
@@ -528,6 +544,7 @@ fn add_flow(
                 return Err(vc.key_error("pcr", "must be positive"));
             }
             let contract = traffic_contract(&vc, pcr.unwrap_or(line))?;
+            gfr_contract = super::gfr::contract(&vc, cat, pcr.unwrap_or(line))?;
             let shared = vc.opt_str("name")?.map(str::to_string);
             (cat, pcr, contract, shared)
         }
@@ -558,6 +575,9 @@ fn add_flow(
     places
         .entry(Subject::Vc(vc_name.clone().unwrap_or_else(|| name.clone())))
         .or_insert_with(|| v.key_error(vc_key, ""));
+    if let Some(c) = gfr_contract {
+        b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+    }
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
         let config = tcp_config(&app)?;
@@ -760,7 +780,7 @@ fn traffic_contract(
     pcr: BitRate,
 ) -> Result<Option<celltrain_atm::contract::TrafficDescriptor>, ScenarioError> {
     use celltrain_atm::contract::{ConformanceDef, ContractError, TrafficDescriptor};
-    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2"];
+    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2", "gfr.1", "gfr.2"];
     let scr = vc.opt_rate("scr")?;
     let mbs = vc.opt_u64("mbs")?;
     let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
@@ -771,6 +791,8 @@ fn traffic_contract(
         return Ok(None);
     };
     let def = match def {
+        // GFR's contract is read by `gfr::contract`.
+        "gfr.1" | "gfr.2" => return Ok(None),
         "cbr.1" => ConformanceDef::Cbr1,
         "vbr.1" => ConformanceDef::Vbr1,
         "vbr.2" => ConformanceDef::Vbr2,

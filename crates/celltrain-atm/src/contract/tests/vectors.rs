@@ -175,15 +175,21 @@ fn fgcra_clp1_first_cell_makes_frame_ineligible() {
 }
 
 #[test]
-fn fgcra_later_cells_advance_tat_by_t_without_catching_up() {
-    // F-GCRA as implemented (docs/references.md#f-gcra): later cells do TAT = TAT + T (no max with
-    // t_a; seed 003's Fig. 1 differs here). A slow frame
-    // (second cell 100 slots later) leaves TAT at 20, behind real time; the next first cell
-    // catches up with max(t_a, TAT).
+fn fgcra_later_cells_catch_up_with_their_arrival() {
+    // Seed 003's Fig. 1: later cells of an eligible frame do TAT = max(t_a, TAT) + T. A slow
+    // frame (second cell 100 slots later) moves TAT to 110, not 20; the next frame, at 101, is
+    // still eligible (101 ≥ 110 − 27) and TAT goes to 120. (With TAT = TAT + T it would be 20,
+    // then 111.)
     let mut f = Fgcra::new(iv(10), d(27));
     assert_eq!(f.on_cell(t(0), Clp::Zero, false), Eligibility::Eligible);
     assert_eq!(f.on_cell(t(100), Clp::Zero, true), Eligibility::Eligible);
-    assert_eq!(f.tat(), t(20));
+    assert_eq!(f.tat(), t(110));
     assert_eq!(f.on_cell(t(101), Clp::Zero, true), Eligibility::Eligible);
-    assert_eq!(f.tat(), t(111));
+    assert_eq!(f.tat(), t(120));
+    // Three cells at t = 121 (first: eligible, TAT = max(121, 120) + 10 = 131), 200 (210) and
+    // 201 (max(201, 210) + 10 = 220).
+    assert_eq!(f.on_cell(t(121), Clp::Zero, false), Eligibility::Eligible);
+    assert_eq!(f.on_cell(t(200), Clp::Zero, false), Eligibility::Eligible);
+    assert_eq!(f.on_cell(t(201), Clp::Zero, true), Eligibility::Eligible);
+    assert_eq!(f.tat(), t(220));
 }

@@ -1,6 +1,6 @@
 //! How a port's buffer acceptance is configured, and the policy built from it.
 
-use super::{BufferAcceptance, Epd, Ppd, TailDrop};
+use super::{BufferAcceptance, Epd, FrameRed, FrameRedConfig, GfrFifo, PerVcThreshold, Ppd, TailDrop};
 use celltrain_core::rng::RngStream;
 
 /// How an EPD threshold is given; resolved against the pool size it applies to.
@@ -56,14 +56,35 @@ pub enum DiscardConfig {
     Epd(EpdThreshold),
     /// EPD with its options given.
     EpdWith(EpdConfig),
+    /// The simple GFR switch: CLP = 1 frames refused from `low_cells`, all frames from
+    /// `high_cells` (decided at the first cell).
+    GfrFifo {
+        low_cells: u32,
+        high_cells: u32,
+    },
+    /// GFR per-VC thresholds: CLP = 1 frames refused from `low_cells`; from `high_cells` a
+    /// CLP = 0 frame only while its VC holds fewer than `vc_cells`.
+    PerVcThreshold {
+        low_cells: u32,
+        high_cells: u32,
+        vc_cells: u32,
+    },
+    /// GFR per-VC scheduling with frame-level RED on the whole buffer's average.
+    FrameRed(FrameRedConfig),
 }
 
 impl DiscardConfig {
     /// Builds the policy for a pool of `capacity` cells shared by `vcs` VCs, handing it its own
     /// random stream (today's policies draw nothing and drop it).
     pub fn build(self, vcs: usize, capacity: u32, rng: RngStream) -> BufferAcceptance {
-        let _ = rng;
         match self {
+            Self::GfrFifo { low_cells, high_cells } => {
+                BufferAcceptance::GfrFifo(Box::new(GfrFifo::new(vcs, low_cells, high_cells)))
+            }
+            Self::PerVcThreshold { low_cells, high_cells, vc_cells } => {
+                BufferAcceptance::PerVcThreshold(Box::new(PerVcThreshold::new(vcs, low_cells, high_cells, vc_cells)))
+            }
+            Self::FrameRed(config) => BufferAcceptance::FrameRed(Box::new(FrameRed::new(vcs, config, rng))),
             Self::TailDrop => BufferAcceptance::TailDrop(TailDrop),
             Self::Ppd => BufferAcceptance::Ppd(Ppd::new(vcs)),
             Self::Epd(threshold) => BufferAcceptance::Epd(Epd::new(vcs, threshold.cells_in(capacity))),

@@ -12,23 +12,52 @@
 //! scheduler is a new file here and a variant of [`Scheduler`].
 
 mod priority_rr;
+#[cfg(test)]
+mod tests;
+mod virtual_spacing;
+pub mod weights;
+mod wf2q;
 
 use crate::cell::Cell;
 use celltrain_core::time::SimTime;
 pub use priority_rr::PriorityRoundRobin;
+pub use virtual_spacing::VirtualSpacing;
+pub use wf2q::Wf2qPlus;
 
 /// A port's scheduler, as configured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum SchedulerConfig {
     /// Strict priority by service category, round robin inside a category (today's ports).
     #[default]
     PriorityRoundRobin,
+    /// WF²Q+ over all the port's queues (service categories are not prioritised), with one
+    /// weight per VC in the port's slot order (e.g. its MCR in bit/s); a queue weighs the sum
+    /// of its VCs'.
+    Wf2qPlus { vc_weights: Vec<u64> },
+    /// Virtual Spacing over all the port's queues, weighted as [`Self::Wf2qPlus`].
+    VirtualSpacing { vc_weights: Vec<u64> },
 }
 
 impl SchedulerConfig {
-    pub fn build(self) -> Scheduler {
+    /// The scheduler of a port whose VC k is in queue `queue_of[k]`, of `queues` queues.
+    pub fn build(&self, queue_of: &[u16], queues: usize) -> Scheduler {
         match self {
             Self::PriorityRoundRobin => Scheduler::PriorityRoundRobin(PriorityRoundRobin::default()),
+            Self::Wf2qPlus { vc_weights } => Scheduler::Wf2qPlus(Box::new(Wf2qPlus::new(weights::spacings(
+                &weights::per_queue(vc_weights, queue_of, queues),
+            )))),
+            Self::VirtualSpacing { vc_weights } => Scheduler::VirtualSpacing(Box::new(VirtualSpacing::new(
+                weights::spacings(&weights::per_queue(vc_weights, queue_of, queues)),
+            ))),
+        }
+    }
+
+    /// The scheduler's name in reports and scenarios.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::PriorityRoundRobin => "priority",
+            Self::Wf2qPlus { .. } => "wfq",
+            Self::VirtualSpacing { .. } => "virtual-spacing",
         }
     }
 }
@@ -59,6 +88,10 @@ pub enum Next {
 #[derive(Clone, Debug)]
 pub enum Scheduler {
     PriorityRoundRobin(PriorityRoundRobin),
+    /// (Boxed, as the next: the port's layout, and so the default scheduler's speed, stays
+    /// as it was.)
+    Wf2qPlus(Box<Wf2qPlus>),
+    VirtualSpacing(Box<VirtualSpacing>),
 }
 
 impl Scheduler {
@@ -66,7 +99,7 @@ impl Scheduler {
     /// queue (so a single-FIFO port's departures can be computed at arrival).
     pub fn is_work_conserving(&self) -> bool {
         match self {
-            Self::PriorityRoundRobin(_) => true,
+            Self::PriorityRoundRobin(_) | Self::Wf2qPlus(_) | Self::VirtualSpacing(_) => true,
         }
     }
 
@@ -77,6 +110,8 @@ impl Scheduler {
         let _ = now;
         match self {
             Self::PriorityRoundRobin(s) => s.on_enqueue(queue, class, was_empty),
+            Self::Wf2qPlus(s) => s.on_enqueue(queue, was_empty),
+            Self::VirtualSpacing(s) => s.on_enqueue(queue, was_empty),
         }
     }
 
@@ -86,6 +121,8 @@ impl Scheduler {
         let _ = now;
         match self {
             Self::PriorityRoundRobin(s) => s.pick(),
+            Self::Wf2qPlus(s) => s.pick(),
+            Self::VirtualSpacing(s) => s.pick(),
         }
     }
 
@@ -96,6 +133,8 @@ impl Scheduler {
         let _ = now;
         match self {
             Self::PriorityRoundRobin(s) => s.on_dequeue(queue, now_empty),
+            Self::Wf2qPlus(s) => s.on_dequeue(queue, now_empty),
+            Self::VirtualSpacing(s) => s.on_dequeue(queue, now_empty),
         }
     }
 }

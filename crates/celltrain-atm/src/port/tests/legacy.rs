@@ -127,7 +127,10 @@ fn build(config: DiscardConfig, vcs: usize, capacity: u32) -> Box<dyn BufferPoli
             let cells = u32::try_from(t.resolve(capacity).clamp(0, i64::from(capacity))).unwrap_or(0);
             Box::new(Epd::new(vcs, cells))
         }
-        DiscardConfig::EpdWith(_) => unimplemented!("not in the old port"),
+        DiscardConfig::EpdWith(_)
+        | DiscardConfig::GfrFifo { .. }
+        | DiscardConfig::PerVcThreshold { .. }
+        | DiscardConfig::FrameRed(_) => unimplemented!("not in the old port"),
     }
 }
 #[derive(Clone, Copy, Debug)]

@@ -4,6 +4,7 @@
 
 mod acceptance;
 mod equivalence;
+mod gfr;
 mod legacy;
 
 use super::buffer::{DiscardConfig, DropReason, EpdThreshold};

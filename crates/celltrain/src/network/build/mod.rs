@@ -13,10 +13,12 @@ use super::{
 use super::{Hop, Route};
 use error::err;
 pub use error::{BuildError, Field, Subject};
+pub use gfr::SchedulerKind;
 use topology::Topology;
 
 mod abr;
 mod error;
+mod gfr;
 mod ports;
 mod record;
 mod routing;
@@ -161,6 +163,7 @@ pub struct NetworkBuilder {
     route_names: BTreeSet<String>,
     flow_names: BTreeSet<String>,
     abr: abr::AbrSettings,
+    gfr: gfr::GfrParts,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -200,6 +203,7 @@ impl NetworkBuilder {
             route_names: BTreeSet::new(),
             flow_names: BTreeSet::new(),
             abr: abr::AbrSettings::default(),
+            gfr: gfr::GfrParts::default(),
         }
     }
 
@@ -323,6 +327,7 @@ impl NetworkBuilder {
         back.name = format!("{name}-ack");
         back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
         back.path.reverse();
+        self.copy_gfr_contract(name, &back.name);
         let fwd = self.add_route(spec_vc, Adaptation::Aal5)?;
         let rev = self.add_route(back, Adaptation::Aal5)?;
         let options = if tcp.config.timestamps { 12 } else { 0 };

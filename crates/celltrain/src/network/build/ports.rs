@@ -30,9 +30,10 @@ pub(super) fn ports(
             let service =
                 if is_nic { node.adapter_rate.unwrap_or_else(|| first_pcr[i].unwrap_or(rate)).min(rate) } else { rate };
             let name = format!("{}->{}", node.name, nb.nodes[to.index()].name);
-            let queue = OutputPort::with_parts(&node.port, &vcs_on_port[i], SchedulerConfig::PriorityRoundRobin, |k| {
-                buffer_stream(nb.seed, &name, k)
-            });
+            let scheduler = gfr::scheduler(nb, from, i, vcs);
+            let config = gfr::port_config(&node.port, rate);
+            let queue =
+                OutputPort::with_parts(&config, &vcs_on_port[i], scheduler, |k| buffer_stream(nb.seed, &name, k));
             Port {
                 name,
                 work_conserving: queue.is_work_conserving(),

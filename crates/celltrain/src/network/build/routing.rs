@@ -81,6 +81,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
                         (Some(desc), NodeKind::Switch) => Some(Policer::Upc(Upc::new(desc).map_err(|e| {
                             BuildError::about(Subject::Vc(vc_name.clone()), Field::Contract, format!("contract: {e}"))
                         })?)),
+                        (None, NodeKind::Switch) => gfr::policer(nb, spec, &vc_name)?,
                         _ => None,
                     };
                     let mut hops = Vec::with_capacity(ports.len());

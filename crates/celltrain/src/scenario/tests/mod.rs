@@ -2,6 +2,7 @@
 
 mod access;
 mod fuzz;
+mod gfr;
 mod load;
 
 use super::*;

@@ -1,0 +1,169 @@
+//! The GFR traffic contract (ATM Forum TM 4.1; seed 003, "The GFR Service Category"): PCR,
+//! MCR, MBS and MFS with a CDVT, and the conformance definitions GFR.1 and GFR.2.
+//!
+//! The F-GCRA(1/MCR, (MBS − 1)(1/MCR − 1/PCR) + CDVT) decides which CLP = 0 frames are eligible
+//! for the MCR guarantee. Under GFR.2 the ingress tags (CLP 0 → 1) every cell of a frame that
+//! is not eligible; under GFR.1 the network may not change CLP, so eligibility is only known to
+//! whoever runs the F-GCRA (the network's first switch keeps it per VC).
+
+use super::fgcra::Fgcra;
+use super::interval::CellInterval;
+use celltrain_core::{BitRate, SimDuration};
+use std::fmt;
+
+/// GFR.1 (no tagging) or GFR.2 (the ingress F-GCRA tags frames that are not eligible).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GfrConformance {
+    Gfr1,
+    Gfr2,
+}
+
+impl GfrConformance {
+    pub const fn tags(self) -> bool {
+        matches!(self, Self::Gfr2)
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Gfr1 => "gfr.1",
+            Self::Gfr2 => "gfr.2",
+        }
+    }
+}
+
+/// A GFR contract as signalled. Rates are cell-stream rates in bit/s (424 bit per cell); MBS
+/// and MFS are in cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GfrContract {
+    pub conformance: GfrConformance,
+    pub pcr: BitRate,
+    pub mcr: BitRate,
+    pub mbs_cells: u32,
+    pub mfs_cells: u32,
+    pub cdvt: SimDuration,
+}
+
+/// Why a GFR contract is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GfrError {
+    ZeroPcr,
+    ZeroMcr,
+    /// MCR ≥ PCR leaves the F-GCRA no burst tolerance (PCR − MCR divides).
+    McrNotBelowPcr {
+        mcr: BitRate,
+        pcr: BitRate,
+    },
+    ZeroMfs,
+    /// TM 4.1 (as seed 003 quotes it): MBS ≥ 1 + MFS·PCR/(PCR − MCR).
+    MbsTooSmall {
+        mbs: u32,
+        least: u64,
+    },
+}
+
+impl fmt::Display for GfrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ZeroPcr => write!(f, "PCR must be greater than 0"),
+            Self::ZeroMcr => write!(f, "MCR must be greater than 0"),
+            Self::McrNotBelowPcr { mcr, pcr } => write!(f, "MCR ({mcr}) must be below PCR ({pcr})"),
+            Self::ZeroMfs => write!(f, "MFS must be at least 1 cell"),
+            Self::MbsTooSmall { mbs, least } => {
+                write!(f, "MBS of {mbs} cells is below 1 + MFS·PCR/(PCR − MCR) = {least} cells (rounded up)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GfrError {}
+
+impl GfrContract {
+    /// The least MBS the contract allows: ⌈1 + MFS·PCR/(PCR − MCR)⌉ cells (PCR > MCR).
+    pub fn least_mbs(&self) -> u64 {
+        let (pcr, mcr) = (u128::from(self.pcr.as_bps()), u128::from(self.mcr.as_bps()));
+        let least = 1 + (u128::from(self.mfs_cells) * pcr).div_ceil(pcr - mcr);
+        u64::try_from(least).unwrap_or(u64::MAX)
+    }
+
+    pub fn validate(&self) -> Result<(), GfrError> {
+        if self.pcr.as_bps() == 0 {
+            return Err(GfrError::ZeroPcr);
+        }
+        if self.mcr.as_bps() == 0 {
+            return Err(GfrError::ZeroMcr);
+        }
+        if self.mcr >= self.pcr {
+            return Err(GfrError::McrNotBelowPcr { mcr: self.mcr, pcr: self.pcr });
+        }
+        if self.mfs_cells == 0 {
+            return Err(GfrError::ZeroMfs);
+        }
+        let least = self.least_mbs();
+        if u64::from(self.mbs_cells) < least {
+            return Err(GfrError::MbsTooSmall { mbs: self.mbs_cells, least });
+        }
+        Ok(())
+    }
+
+    /// The contract's F-GCRA, with the policer's lenient rounding (intervals rounded down: a
+    /// stream at exactly MCR is never judged faster than it is).
+    pub fn fgcra(&self) -> Result<Fgcra, GfrError> {
+        self.validate()?;
+        let t_mcr = CellInterval::from_rate_floor(self.mcr).ok_or(GfrError::ZeroMcr)?;
+        let t_pcr = CellInterval::from_rate_floor(self.pcr).ok_or(GfrError::ZeroPcr)?;
+        Ok(Fgcra::for_gfr(t_mcr, t_pcr, self.mbs_cells, self.cdvt))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contract(pcr_mbps: u64, mcr_mbps: u64, mbs: u32, mfs: u32) -> GfrContract {
+        GfrContract {
+            conformance: GfrConformance::Gfr2,
+            pcr: BitRate::from_bps(pcr_mbps * 1_000_000),
+            mcr: BitRate::from_bps(mcr_mbps * 1_000_000),
+            mbs_cells: mbs,
+            mfs_cells: mfs,
+            cdvt: SimDuration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_seed_s_contracts_are_valid() {
+        // Workstation traffic: PCR 155, MCR up to 10 Mbit/s, MFS 192 cells: MBS ≥ 1 + 192·155/145.
+        assert_eq!(contract(155, 10, 2000, 192).least_mbs(), 207);
+        assert_eq!(contract(155, 10, 2000, 192).validate(), Ok(()));
+        assert_eq!(contract(155, 10, 320, 192).validate(), Ok(()));
+        // Internetwork traffic: PCR 34, MCR 10, MFS 32: 1 + 32·34/24 = 46.33 → 47.
+        assert_eq!(contract(34, 10, 320, 32).least_mbs(), 47);
+        assert_eq!(contract(34, 10, 46, 32).validate(), Err(GfrError::MbsTooSmall { mbs: 46, least: 47 }));
+        assert_eq!(contract(34, 10, 47, 32).validate(), Ok(()));
+    }
+
+    #[test]
+    fn bad_contracts_are_refused_with_their_reason() {
+        assert_eq!(contract(0, 0, 10, 1).validate(), Err(GfrError::ZeroPcr));
+        assert_eq!(contract(10, 0, 10, 1).validate(), Err(GfrError::ZeroMcr));
+        assert!(matches!(contract(10, 10, 10, 1).validate(), Err(GfrError::McrNotBelowPcr { .. })));
+        assert_eq!(contract(10, 5, 10, 0).validate(), Err(GfrError::ZeroMfs));
+        let e = contract(34, 10, 46, 32).validate().unwrap_err().to_string();
+        assert!(e.contains("46") && e.contains("47"), "{e}");
+    }
+
+    #[test]
+    fn the_fgcra_has_the_contract_s_increment_and_limit() {
+        // MCR 424 kbit/s = 1000 cells/s: T = 1 ms; PCR 4.24 Mbit/s: 100 µs; MBS 11: L = 10·0.9 ms.
+        let c = GfrContract {
+            pcr: BitRate::from_bps(4_240_000),
+            mcr: BitRate::from_bps(424_000),
+            mbs_cells: 11,
+            mfs_cells: 5,
+            ..contract(1, 0, 0, 0)
+        };
+        let f = c.fgcra().expect("valid");
+        assert_eq!(f.increment().as_picos(), 1_000_000_000);
+        assert_eq!(f.limit(), SimDuration::from_picos(9_000_000_000));
+    }
+}

@@ -1,0 +1,139 @@
+//! The weighted fair schedulers against hand-computed sequences and their promises.
+
+use super::{Pick, Scheduler, SchedulerConfig};
+use celltrain_core::time::SimTime;
+
+/// A scheduler over one queue per VC with these weights.
+fn build(config: &SchedulerConfig, queues: usize) -> Scheduler {
+    let identity: Vec<u16> = (0..queues as u16).collect();
+    config.build(&identity, queues)
+}
+
+/// Serves `cells` cells from queues whose backlog is `backlog[q]` (u32::MAX: endless) and
+/// returns the queues served, in order.
+fn serve(s: &mut Scheduler, backlog: &mut [u32], cells: usize) -> Vec<u16> {
+    let now = SimTime::ZERO;
+    for (q, &b) in backlog.iter().enumerate() {
+        if b > 0 {
+            s.on_enqueue(q as u16, 4, true, now);
+        }
+    }
+    let mut order = Vec::new();
+    for _ in 0..cells {
+        let Pick::Queue(q) = s.pick(now) else { break };
+        let left = &mut backlog[usize::from(q)];
+        assert!(*left > 0, "served an empty queue");
+        if *left != u32::MAX {
+            *left -= 1;
+        }
+        s.on_dequeue(q, *left == 0, now);
+        order.push(q);
+    }
+    order
+}
+
+fn letters(order: &[u16]) -> String {
+    order.iter().map(|&q| char::from(b'A' + q as u8)).collect()
+}
+
+#[test]
+fn virtual_spacing_vector_5b() {
+    // δ_A = 2, δ_B = 4: weights 2:1.
+    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 1] }, 2);
+    assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX, u32::MAX], 9)), "AABAABAAB");
+    // δ = 3, 3, 6: weights 2:2:1.
+    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 2, 1] }, 3);
+    assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX; 3], 10)), "ABABCABABC");
+}
+
+#[test]
+fn virtual_spacing_restarts_a_queue_from_the_spacing_time() {
+    // A alone for 3 cells (stamps 2, 4, 6: SpacT = 6), then B arrives: B's stamp is
+    // SpacT + 4 = 10, A's next 8, 10 → A A B (tie: A first).
+    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 1] }, 2);
+    assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX, 0], 3)), "AAA");
+    vs.on_enqueue(1, 4, true, SimTime::ZERO);
+    let mut order = Vec::new();
+    for _ in 0..3 {
+        let Pick::Queue(q) = vs.pick(SimTime::ZERO) else { panic!("backlogged") };
+        vs.on_dequeue(q, false, SimTime::ZERO);
+        order.push(q);
+    }
+    assert_eq!(letters(&order), "AAB");
+}
+
+#[test]
+fn wf2q_hand_sequence() {
+    // Weights 2:1, δ_A = 1.5, δ_B = 3 cell times. V=0: A(F 1.5) | V=1: B(S 0, F 3), A not
+    // started (1.5) | V=2: A(F 3) | V=3: A(S 3, F 4.5) before B(F 6) | V=4: B (A starts 4.5).
+    let mut s = build(&SchedulerConfig::Wf2qPlus { vc_weights: vec![2, 1] }, 2);
+    assert_eq!(letters(&serve(&mut s, &mut [u32::MAX, u32::MAX], 6)), "ABAABA");
+}
+
+/// After every cell, each continuously backlogged queue has had its weighted share of the
+/// cells sent so far, within one cell.
+fn assert_within_one_cell(order: &[u16], weights: &[u64], active: &[usize]) {
+    let total: u64 = active.iter().map(|&q| weights[q]).sum();
+    let mut served = vec![0u64; weights.len()];
+    for (n, &q) in order.iter().enumerate() {
+        served[usize::from(q)] += 1;
+        for &a in active {
+            let fair = (n as f64 + 1.0) * weights[a] as f64 / total as f64;
+            let lag = served[a] as f64 - fair;
+            assert!(lag.abs() <= 1.0 + 1e-9, "queue {a} after {} cells: {} served, fair {fair:.3}", n + 1, served[a]);
+        }
+    }
+}
+
+#[test]
+fn wf2q_serves_backlogged_queues_in_proportion_within_one_cell() {
+    let weights = vec![10_000_000, 8_000_000, 6_000_000, 4_000_000, 2_000_000, 3];
+    let mut s = build(&SchedulerConfig::Wf2qPlus { vc_weights: weights.clone() }, weights.len());
+    let order = serve(&mut s, &mut [u32::MAX; 6], 20_000);
+    assert_within_one_cell(&order, &weights, &[0, 1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn an_idle_queue_share_goes_to_the_others() {
+    for config in [
+        SchedulerConfig::Wf2qPlus { vc_weights: vec![6, 1, 2] },
+        SchedulerConfig::VirtualSpacing { vc_weights: vec![6, 1, 2] },
+    ] {
+        let mut s = build(&config, 3);
+        // Queue 0 (two thirds of the weight) is idle: 1 and 2 share 1:2, and nothing waits.
+        let order = serve(&mut s, &mut [0, u32::MAX, u32::MAX], 3000);
+        assert_eq!(order.len(), 3000, "{}: work-conserving", config.name());
+        assert_within_one_cell(&order, &[6, 1, 2], &[1, 2]);
+    }
+}
+
+#[test]
+fn a_queue_that_was_idle_earns_no_credit() {
+    // Queue 0 joins after 3000 cells of queue 1 alone: from then on, 1:1, not a catch-up burst.
+    for config in [
+        SchedulerConfig::Wf2qPlus { vc_weights: vec![1, 1] },
+        SchedulerConfig::VirtualSpacing { vc_weights: vec![1, 1] },
+    ] {
+        let mut s = build(&config, 2);
+        serve(&mut s, &mut [0, u32::MAX], 3000);
+        let order = serve(&mut s, &mut [u32::MAX, 0], 0);
+        assert!(order.is_empty());
+        let mut order = Vec::new();
+        for _ in 0..100 {
+            let Pick::Queue(q) = s.pick(SimTime::ZERO) else { panic!("backlogged") };
+            s.on_dequeue(q, false, SimTime::ZERO);
+            order.push(q);
+        }
+        let first = order.iter().filter(|&&q| q == 0).count();
+        assert!((49..=51).contains(&first), "{}: queue 0 got {first} of 100", config.name());
+    }
+}
+
+#[test]
+fn vc_weights_add_up_in_a_shared_queue() {
+    // VCs 0 and 1 share queue 0 (weights 1 + 1), VC 2 has queue 1 (weight 2): 1:1.
+    let s = SchedulerConfig::VirtualSpacing { vc_weights: vec![1, 1, 2] };
+    let mut s = s.build(&[0, 0, 1], 2);
+    let order = serve(&mut s, &mut [u32::MAX, u32::MAX], 10);
+    assert_eq!(letters(&order), "ABABABABAB");
+}

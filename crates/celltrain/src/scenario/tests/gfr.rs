@@ -1,0 +1,99 @@
+//! GFR's scenario keys: a contract and a switch design compile into the network, and every
+//! mistake is one line naming the file, line and key.
+
+use super::super::compile_source;
+use super::*;
+
+/// G1's shape, small: two GFR VCs through two switches.
+fn scenario(switch: &str, vc: &str) -> String {
+    format!(
+        r#"[scenario]
+id = "g"
+title = "g"
+[simulation]
+duration = "0.2 s"
+[[switch]]
+names = ["sw1", "sw2"]
+buffer = "1000 cells"
+{switch}
+[[host]]
+names = ["a1", "a2", "b1", "b2"]
+[[link]]
+between = [["a1", "sw1"], ["a2", "sw1"], ["sw2", "b1"], ["sw2", "b2"]]
+rate = "149.76 Mbit/s"
+[[link]]
+between = ["sw1", "sw2"]
+rate = "30 Mbit/s"
+[[flow]]
+name = "f{{i}}"
+count = 2
+path = ["a{{i}}", "sw1", "sw2", "b{{i}}"]
+vc = {{ category = "gfr", pcr = "line", {vc} }}
+app = {{ kind = "tcp", variant = "sack", files = "100 KB" }}
+"#
+    )
+}
+
+const GFR2: &str = r#"conformance = "gfr.2", mcr = "5 Mbit/s", mbs = 400, mfs = 192"#;
+
+fn error(text: &str) -> String {
+    match compile_source(src(text), &[], None) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn each_design_compiles_and_polices_its_vcs() {
+    for switch in [
+        "discard = \"gfr-fifo\"\nlow_threshold = \"200 cells\"",
+        "discard = \"per-vc-threshold\"\nlow_threshold = \"200 cells\"\nhigh_threshold = \"600 cells\"\nvc_threshold = \"100 cells\"\nscheduler = \"wfq\"",
+        "discard = \"frame-red\"\nred_min_th = \"200 cells\"\nred_max_th = \"600 cells\"\nred_max_p = \"10 %\"\nvc_low_threshold = \"50 cells\"\nvc_high_threshold = \"100 cells\"\nscheduler = \"virtual-spacing\"",
+    ] {
+        let c = compile_source(src(&scenario(switch, GFR2)), &[], None).unwrap_or_else(|e| panic!("{e}"));
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        let data = net.vcs().iter().find(|v| v.name == "f1").expect("VC f1");
+        let gfr = data.policer.as_ref().and_then(|p| p.gfr()).expect("a GFR policer");
+        assert_eq!(gfr.contract().mcr.as_bps(), 5_000_000);
+        assert!(gfr.counters().eligible_frames > 0, "{switch}: frames were judged");
+        let port = net.ports().iter().find(|p| p.name == "sw1->sw2").expect("backbone port");
+        assert!(port.queue.policy_name() != "tail-drop", "{switch}: the design is in place");
+    }
+}
+
+#[test]
+fn contract_mistakes_name_their_key() {
+    let e = error(&scenario("", r#"conformance = "gfr.2", mcr = "5 Mbit/s", mbs = 100, mfs = 192"#));
+    assert!(e.contains("s.toml:") && e.contains("mbs") && e.contains("below 1 + MFS·PCR/(PCR − MCR)"), "{e}");
+    let e = error(&scenario("", r#"conformance = "gfr.1", mcr = "5 Mbit/s", mfs = 192"#));
+    assert!(e.contains("mbs"), "{e}");
+    let e = error(&scenario("", r#"conformance = "gfr.2", mcr = "200 Mbit/s", mbs = 400, mfs = 192"#));
+    assert!(e.contains("mcr") && e.contains("below PCR"), "{e}");
+    let e = error(&scenario("", r#"mcr = "5 Mbit/s", mbs = 400, mfs = 192"#));
+    assert!(e.contains("needs `conformance`"), "{e}");
+    let text = scenario("", GFR2).replace("category = \"gfr\"", "category = \"ubr\"");
+    assert!(error(&text).contains("needs category = \"gfr\""));
+}
+
+#[test]
+fn design_mistakes_name_their_key() {
+    let e = error(&scenario("discard = \"gfr-fifo\"", GFR2));
+    assert!(e.contains("needs `low_threshold`"), "{e}");
+    let e = error(&scenario("discard = \"gfr-fifo\"\nlow_threshold = \"2000 cells\"", GFR2));
+    assert!(e.contains("low_threshold") && e.contains("above the buffer"), "{e}");
+    let e = error(&scenario(
+        "discard = \"per-vc-threshold\"\nlow_threshold = \"700 cells\"\nhigh_threshold = \"600 cells\"\nvc_threshold = \"1 cells\"",
+        GFR2,
+    ));
+    assert!(e.contains("low_threshold") && e.contains("above the high threshold"), "{e}");
+    let e = error(&scenario(
+        "discard = \"frame-red\"\nred_min_th = \"600 cells\"\nred_max_th = \"200 cells\"\nred_max_p = 0.1",
+        GFR2,
+    ));
+    assert!(e.contains("red_min_th") && e.contains("below red_max_th"), "{e}");
+    let e = error(&scenario("discard = \"epd\"\nlow_threshold = \"20 cells\"", GFR2));
+    assert!(e.contains("low_threshold"), "a GFR key on another design is refused: {e}");
+    let e = error(&scenario("scheduler = \"fifo\"", GFR2));
+    assert!(e.contains("scheduler"), "{e}");
+}
