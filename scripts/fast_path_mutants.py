@@ -9,6 +9,8 @@ muts=[
  ("bursts: any source rate", "crates/celltrain/src/network/sources.rs", "                    && port.clock.service_rate() == src.pcr;", "                    && true;"),
  ("reference: captured links analytic", "crates/celltrain/src/network/plan.rs", "let analytic = o.analytic_ports && port.capture.is_none();", "let analytic = o.analytic_ports;"),
  ("reference: samples before due departures", "crates/celltrain/src/network/record.rs", "            self.settle_port(p);", "            self.release_started(p, now);"),
+ ("abr ahead: feedback can arrive in between", "crates/celltrain/src/network/abr.rs", "            horizon = horizon.min(now + port.delay);", "            horizon = horizon.min(now + port.delay + port.delay);"),
+ ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {", "if false {"),
 ]
 for label,f,old,new in muts:

@@ -17,6 +17,7 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
         ("carry", SimOptions { carry_ahead: true, ..none }),
         ("analytic+runs", SimOptions { analytic_ports: true, run_admission: true, ..none }),
         ("analytic+bursts", SimOptions { analytic_ports: true, burst_handoff: true, ..none }),
+        ("analytic+abr", SimOptions { analytic_ports: true, abr_ahead: true, ..none }),
         ("all", SimOptions::default()),
     ]
 }

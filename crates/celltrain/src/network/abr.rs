@@ -55,12 +55,32 @@ pub struct AbrEnd {
     /// Per hop of this VC's route: the port (and the paired VC's slot in it) whose algorithm
     /// marks a backward RM cell reaching that hop (the paired VC's port at the same switch).
     pub(super) feedback: Vec<Option<(PortId, u32)>>,
+    /// The port every cell reaching this end system comes in by (the paired VC's last), and
+    /// whether no other VC leaves by this VC's adapter: with both, and the plan allowing it,
+    /// cells may be sent ahead (see [`Network::abr_send_ahead`]).
+    pub(super) feed: Option<PortId>,
+    pub(super) alone_on_adapter: bool,
+    /// Plan: cells may be sent ahead.
+    pub(super) ahead: bool,
+    /// Opportunities of the cells sent ahead, not yet come: those cells still count as
+    /// waiting in the end system.
+    sent_ahead: VecDeque<SimTime>,
     pub counts: AbrEndCounts,
 }
 
 impl AbrEnd {
+    /// Data cells waiting in the end system (those in `data`; see [`waiting_at`](Self::waiting_at)).
     pub fn queued_cells(&self) -> usize {
         self.data.len()
+    }
+
+    /// Cells waiting at `now` as without pacing ahead: those in `data` and those sent ahead
+    /// whose opportunity has not come.
+    fn waiting_at(&mut self, now: SimTime) -> usize {
+        while self.sent_ahead.front().is_some_and(|&t| t <= now) {
+            self.sent_ahead.pop_front();
+        }
+        self.data.len() + self.sent_ahead.len()
     }
 }
 
@@ -72,6 +92,8 @@ pub(crate) struct AbrEndSpec {
     pub(crate) params: AbrParams,
     pub(crate) capacity_cells: u32,
     pub(crate) feedback: Vec<Option<(PortId, u32)>>,
+    pub(crate) feed: Option<PortId>,
+    pub(crate) alone_on_adapter: bool,
 }
 
 /// Every ABR end system, and which VC has which.
@@ -95,7 +117,7 @@ impl AbrSystem {
         }
         let ends = ends
             .into_iter()
-            .map(|AbrEndSpec { vc, peer, params, capacity_cells, feedback }| AbrEnd {
+            .map(|AbrEndSpec { vc, peer, params, capacity_cells, feedback, feed, alone_on_adapter }| AbrEnd {
                 vc,
                 peer: of_vc[peer.index()],
                 source: AbrSource::new(params),
@@ -106,6 +128,10 @@ impl AbrSystem {
                 next_out_of_rate_at: SimTime::ZERO,
                 event_at: None,
                 feedback,
+                feed,
+                alone_on_adapter,
+                ahead: false,
+                sent_ahead: VecDeque::new(),
                 counts: AbrEndCounts::default(),
             })
             .collect();
@@ -131,15 +157,17 @@ impl Network {
     /// A frame's cells enter ABR end system `a`: each waits in its buffer, or is refused when
     /// the buffer is full.
     pub(super) fn abr_enqueue(&mut self, a: usize, cells: u32, cell_at: impl Fn(u32) -> Cell) {
+        let now = self.now;
         for k in 0..cells {
             let end = &mut self.abr.ends[a];
-            if end.data.len() >= end.capacity_cells as usize {
+            let waiting = end.waiting_at(now);
+            if waiting >= end.capacity_cells as usize {
                 end.counts.cells_refused += 1;
                 self.cell_lost(cell_at(k));
                 continue;
             }
             end.data.push_back(cell_at(k));
-            end.counts.max_queue_cells = end.counts.max_queue_cells.max(end.data.len() as u32);
+            end.counts.max_queue_cells = end.counts.max_queue_cells.max(waiting as u32 + 1);
         }
         self.abr_wake(a);
     }
@@ -208,6 +236,9 @@ impl Network {
                 }
                 None => unreachable!("something waits"),
             }
+            if self.abr.ends[a].ahead {
+                self.abr_send_ahead(a);
+            }
         } else if end.source.needs_out_of_rate() && end.next_out_of_rate_at <= now {
             end.next_out_of_rate_at = now + end.source.out_of_rate_interval();
             let rm = end.source.out_of_rate_rm();
@@ -216,6 +247,77 @@ impl Network {
         let end = &self.abr.ends[a];
         if !end.data.is_empty() || end.turnaround.is_waiting() {
             self.abr_wake(a);
+        }
+    }
+
+    /// Pacing ahead: the in-rate cells whose opportunities come before anything can reach the
+    /// end system are sent now, each put on its adapter's wire at its opportunity, with no event
+    /// of its own. Exact: until then no backward RM cell can change ACR and no forward one can
+    /// wait to be turned around (every cell reaching the end system comes by its feed port,
+    /// and one not yet on that link arrives the link's delay from now at the earliest), data
+    /// that arrives only joins the queue behind these cells, the adapter
+    /// carries this VC alone (its transmitter is free at each opportunity, as 1/ACR is at
+    /// least a cell time), and no observation of the network comes in between (the carry
+    /// bound). Only data and forward RM cells go ahead; a waiting turn-around stops it.
+    fn abr_send_ahead(&mut self, a: usize) {
+        let now = self.now;
+        let mut horizon = self.carry_before;
+        if let Some(feed) = self.abr.ends[a].feed {
+            let port = &self.ports[feed.index()];
+            horizon = horizon.min(now + port.delay);
+            if let Some(&(arrival, _)) = port.pipe.front() {
+                horizon = horizon.min(arrival);
+            }
+        }
+        let vc = self.abr.ends[a].vc;
+        let (first, slot) = self.vcs[vc.index()].route[0];
+        self.release_started(first, now);
+        loop {
+            let end = &mut self.abr.ends[a];
+            let (Some(gap), Some(last)) = (end.source.cell_interval(), end.last_sent_at) else { break };
+            let at = last + gap;
+            let port = &self.ports[first.index()];
+            let adapter_idle = port.starts.is_empty() && port.clock.free_at() <= at;
+            if at >= horizon
+                || end.data.is_empty()
+                || end.turnaround.is_waiting()
+                || end.source.needs_out_of_rate()
+                || !adapter_idle
+            {
+                break;
+            }
+            end.last_sent_at = Some(at);
+            let cell = match end.source.next_in_rate(at, true, false) {
+                Some(InRate::Frm(rm)) => {
+                    self.vcs[vc.index()].stats.cells_sent += 1;
+                    Cell::rm(vc, self.rm_cells.insert(rm), false)
+                }
+                Some(InRate::Data) => {
+                    // (Only data cells would have waited in the end system.)
+                    end.sent_ahead.push_back(at);
+                    end.data.pop_front().expect("data waits")
+                }
+                _ => unreachable!("data waits and no turned-around cell does"),
+            };
+            // As `arrive` would take it at `at`: straight through the idle adapter.
+            match self.ports[first.index()].queue.pass_through_at(&cell, slot, at) {
+                Ok(()) => self.start_cell(first, cell, at),
+                Err(_) => self.cell_lost(cell),
+            }
+        }
+    }
+
+    /// Decides which end systems send ahead (see [`abr_send_ahead`](Self::abr_send_ahead)).
+    pub(super) fn plan_abr_ahead(&mut self) {
+        let on = self.options.abr_ahead;
+        for end in &mut self.abr.ends {
+            let adapter = &self.ports[self.vcs[end.vc.index()].route[0].0.index()];
+            end.ahead = on
+                && end.alone_on_adapter
+                && end.feed.is_some()
+                && adapter.path == super::PortPath::Analytic
+                && !adapter.adapter_rules
+                && adapter.capture.is_none();
         }
     }
 

@@ -14,6 +14,8 @@
 //!   step (`Network::arrive_run`).
 //! - **Burst hand-off**: an on/off source's burst is handed whole to an idle adapter paced at
 //!   the source's rate (`Network::hand_over_burst`).
+//! - **ABR pacing ahead**: an ABR end system alone on its adapter sends the in-rate cells whose
+//!   opportunities come before any feedback can reach it, at once (`Network::abr_send_ahead`).
 
 use super::{Network, PortPath};
 
@@ -24,18 +26,31 @@ pub struct SimOptions {
     pub carry_ahead: bool,
     pub run_admission: bool,
     pub burst_handoff: bool,
+    pub abr_ahead: bool,
 }
 
 impl Default for SimOptions {
     fn default() -> Self {
-        SimOptions { analytic_ports: true, carry_ahead: true, run_admission: true, burst_handoff: true }
+        SimOptions {
+            analytic_ports: true,
+            carry_ahead: true,
+            run_admission: true,
+            burst_handoff: true,
+            abr_ahead: true,
+        }
     }
 }
 
 impl SimOptions {
     /// No fast path: every cell by events, the reference the fast paths are tested against.
     pub const fn reference() -> Self {
-        SimOptions { analytic_ports: false, carry_ahead: false, run_admission: false, burst_handoff: false }
+        SimOptions {
+            analytic_ports: false,
+            carry_ahead: false,
+            run_admission: false,
+            burst_handoff: false,
+            abr_ahead: false,
+        }
     }
 }
 
@@ -83,6 +98,7 @@ impl Network {
             port.paces_only = o.run_admission && plain && !port.carry;
             port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
         }
+        self.plan_abr_ahead();
         self.refresh_carry_bound();
     }
 }

@@ -111,7 +111,10 @@ pub(super) fn end_systems(
         let capacity = node_buffers[network.ports[first.index()].from.index()];
         // Backward RM cells on `v` carry `w`'s feedback.
         let feedback = feedback_ports(network, w, v);
-        ends.push(AbrEndSpec { vc: v, peer: w, params, capacity_cells: capacity, feedback });
+        // Every cell reaching this end comes by the paired VC's last port.
+        let feed = network.vcs[w.index()].route.last().map(|&(p, _)| p);
+        let alone_on_adapter = network.vcs.iter().filter(|x| x.route[0].0 == first).count() == 1;
+        ends.push(AbrEndSpec { vc: v, peer: w, params, capacity_cells: capacity, feedback, feed, alone_on_adapter });
     }
     for (&switch, (algorithm, interval)) in &settings.switches {
         let leaving: BTreeSet<PortId> = pairs
