@@ -285,15 +285,20 @@ mod tests {
         assert_eq!(steps, [false, false, true]);
     }
 
-    #[test]
-    fn first_two_new_acks_after_a_retransmission_check_the_oldest_segment() {
-        let cc = BsdCc::new(BsdCaIncrement::default());
-        let sb = Scoreboard::new();
+    /// Recovery entered by three duplicate ACKs at 50 ms (segment 1 sent at 0).
+    fn after_three_dups_at_50_ms(cc: &BsdCc, sb: &Scoreboard) -> (VegasRmRecovery, Tcb, SentAt) {
         let (mut r, mut t, sent) = setup(0);
         for _ in 0..3 {
             let a = dup_at(&t, at_ms(50), sent);
-            r.on_ack(&mut t, &cc, &sb, &a);
+            r.on_ack(&mut t, cc, sb, &a);
         }
+        (r, t, sent)
+    }
+
+    #[test]
+    fn first_two_new_acks_after_a_retransmission_check_the_oldest_segment() {
+        let (cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
+        let (mut r, mut t, sent) = after_three_dups_at_50_ms(&cc, &sb);
         assert!(r.in_recovery());
         assert_eq!(t.ssthresh, 8 * SMSS);
         // New ACK for segment 1 at 200 ms: segment 2 (sent at 0) is overdue → resend, no
@@ -323,13 +328,8 @@ mod tests {
 
     #[test]
     fn window_is_cut_at_most_once_per_round_trip() {
-        let cc = BsdCc::new(BsdCaIncrement::default());
-        let sb = Scoreboard::new();
-        let (mut r, mut t, sent) = setup(0);
-        for _ in 0..3 {
-            let a = dup_at(&t, at_ms(50), sent);
-            r.on_ack(&mut t, &cc, &sb, &a);
-        }
+        let (cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
+        let (mut r, mut t, sent) = after_three_dups_at_50_ms(&cc, &sb);
         assert_eq!(t.ssthresh, 8 * SMSS);
         let mut a = new_ack(&mut t, 4);
         a.now = at_ms(60);

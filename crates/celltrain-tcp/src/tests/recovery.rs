@@ -30,7 +30,7 @@ fn flight(variant: Variant, lost: &'static [u32], segments: u64) -> Pair {
 }
 
 /// Retransmitted segments of A: (time, segment number).
-fn rexmits(p: &Pair) -> Vec<(SimTime, u32)> {
+pub(super) fn rexmits(p: &Pair) -> Vec<(SimTime, u32)> {
     let mut high = seg(1);
     let mut out = vec![];
     for r in p.data(Side::A) {

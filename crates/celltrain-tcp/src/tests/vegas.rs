@@ -3,6 +3,7 @@
 //! segments, as a dropped run of cells across a segment boundary loses them on ATM).
 
 use super::pair::{ms, Pair, Side};
+use super::recovery::rexmits;
 use super::{millis, plain};
 use crate::{Segment, SeqNum, TcpConfig, Variant};
 use celltrain_core::{SimDuration, SimTime};
@@ -32,19 +33,6 @@ fn transfer(variant: Variant, lost: &'static [u32], segments: u64) -> Pair {
     p.run(ms(100_000));
     assert_eq!(p.apps[1].read, segments * 512, "{variant}: everything delivered");
     p
-}
-
-/// Retransmissions of A: (time, segment number).
-fn rexmits(p: &Pair) -> Vec<(SimTime, u32)> {
-    let mut high = seg(1);
-    let mut out = vec![];
-    for r in p.data(Side::A) {
-        if r.seg.seq.lt(high) {
-            out.push((r.t, (r.seg.seq - seg(1)) / 512 + 1));
-        }
-        high = high.max(r.seg.seq + r.seg.payload_len);
-    }
-    out
 }
 
 /// Pairs further apart than a window (64 KB = 128 segments): separate loss episodes.
