@@ -56,6 +56,7 @@ mod model;
 pub mod params;
 mod paths;
 mod spanned;
+mod switch_port;
 pub mod units;
 pub mod value;
 
