@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn window_is_cut_at_most_once_per_round_trip() {
         let (cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
-        let (mut r, mut t, sent) = after_three_dups_at_50_ms(&cc, &sb);
+        let (mut r, mut t, _) = after_three_dups_at_50_ms(&cc, &sb);
         assert_eq!(t.ssthresh, 8 * SMSS);
         let mut a = new_ack(&mut t, 4);
         a.now = at_ms(60);
