@@ -184,7 +184,7 @@ impl OutputPort {
 
     /// The admission decision for `cell` of the VC in `slot_index` into buffer pool `pool`: the
     /// CLP = 1 threshold first, then the pool's policy.
-    #[inline]
+    #[inline(always)]
     fn admit(&mut self, cell: &Cell, slot_index: u32, pool: u8, now: SimTime) -> Admission {
         let pool = &mut self.pools[pool as usize];
         pool.offered += 1;
