@@ -146,3 +146,31 @@ rate = "100 Mbit/s""#,
         assert!((got - want).abs() <= 0.05 * want, "{name}: {:.3} Mbit/s, max-min share {:.3}", got / 1e6, want / 1e6);
     }
 }
+
+/// Binary feedback (CI above 1000 cells until the queue falls to 500, NI above 300) holds five
+/// greedy UDP sources to the link without loss: the queue stays within a few hundred cells of
+/// the high threshold, and the sources share the link fairly. With no feedback at all (every
+/// RM cell left alone) each source's ACR grows by RIF·PCR per RM cell up to the PCR, so the
+/// switch overflows.
+#[test]
+fn binary_marking_bounds_the_queue() {
+    let text = builtin::find("A4").unwrap().text;
+    let binary = text
+        .replace("explicit_rate = \"erica+\"", "explicit_rate = \"binary\"\nbinary_thresholds = [\"1000 cells\", \"500 cells\"]\nni_threshold = \"300 cells\"")
+        .replace("target_queue = \"2880 cells\"\n", "");
+    assert!(binary.contains("binary_thresholds"), "the test's edit of the built-in applies");
+    let sets = [("service", "abr"), ("duration", "0.6 s"), ("warmup", "0.2 s")];
+    let (_, s) = run("A4", &binary, &sets);
+    let trunk = s.ports.iter().find(|p| p.name == "sw1->sw2").unwrap();
+    assert_eq!(trunk.dropped_total, 0);
+    assert!(trunk.max_queue_cells < 2500, "binary feedback let the queue reach {} cells", trunk.max_queue_cells);
+    assert!(s.aggregate.fairness_index.unwrap() > 0.99);
+    assert!(s.aggregate.efficiency.unwrap() > 0.97);
+    // Without any switch feedback, ACR climbs to the PCR and the switch overflows.
+    let none = text
+        .replace("explicit_rate = \"erica+\"", "explicit_rate = \"none\"")
+        .replace("target_queue = \"2880 cells\"\n", "");
+    let (_, s) = run("A4", &none, &sets);
+    let trunk = s.ports.iter().find(|p| p.name == "sw1->sw2").unwrap();
+    assert!(trunk.dropped_total > 0, "no feedback, yet no loss");
+}

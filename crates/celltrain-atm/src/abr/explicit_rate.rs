@@ -38,11 +38,14 @@ pub struct IntervalLoad {
 }
 
 /// Binary feedback with hysteresis: congested once the queue exceeds `high_cells`, no longer
-/// once it falls to `low_cells`; while congested, backward RM cells leave with CI = 1.
+/// once it falls to `low_cells`; while congested, backward RM cells leave with CI = 1, and
+/// otherwise with NI = 1 while the queue is above `ni_cells` (no increase: TM 4.0's
+/// relative-rate marking in two steps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BinaryMarking {
     pub high_cells: u32,
     pub low_cells: u32,
+    pub ni_cells: Option<u32>,
     pub congested: bool,
 }
 
@@ -108,6 +111,8 @@ impl ExplicitRate {
             Self::Binary(b) => {
                 if b.update(context.queue_cells) {
                     rm.ci = true;
+                } else if b.ni_cells.is_some_and(|n| context.queue_cells > n) {
+                    rm.ni = true;
                 }
             }
         }
@@ -159,19 +164,25 @@ mod binary_tests {
 
     #[test]
     fn binary_marking_has_hysteresis() {
-        let mut er = ExplicitRate::Binary(BinaryMarking { high_cells: 100, low_cells: 50, congested: false });
+        let mut er = ExplicitRate::Binary(BinaryMarking {
+            high_cells: 100,
+            low_cells: 50,
+            ni_cells: Some(80),
+            congested: false,
+        });
         let at = |q| RmContext { now: SimTime::ZERO, slot: 0, queue_cells: q };
         let brm = RmCell::forward(AbrRate::MAX, AbrRate::ZERO, AbrRate::ZERO).turned_around();
-        let ci_at = |er: &mut ExplicitRate, q| {
+        let marks_at = |er: &mut ExplicitRate, q| {
             let mut rm = brm;
             er.on_backward_rm(&at(q), &mut rm);
-            rm.ci
+            (rm.ci, rm.ni)
         };
-        assert!(!ci_at(&mut er, 100));
-        assert!(ci_at(&mut er, 101));
-        assert!(ci_at(&mut er, 60), "still congested above the low threshold");
-        assert!(!ci_at(&mut er, 50));
-        assert!(!ci_at(&mut er, 99));
+        assert_eq!(marks_at(&mut er, 70), (false, false));
+        assert_eq!(marks_at(&mut er, 100), (false, true), "above the NI threshold: no increase");
+        assert_eq!(marks_at(&mut er, 101), (true, false));
+        assert_eq!(marks_at(&mut er, 60), (true, false), "still congested above the low threshold");
+        assert_eq!(marks_at(&mut er, 50), (false, false));
+        assert_eq!(marks_at(&mut er, 99), (false, true));
         assert_eq!(er.name(), "binary");
     }
 }

@@ -23,6 +23,7 @@
 //! target_utilization = 0.9        # erica
 //! averaging_interval = "1 ms"
 //! binary_thresholds = ["1000 cells", "500 cells"]   # binary: congested above, clear at or below
+//! ni_threshold = "300 cells"      # binary: NI (no increase) above it while not congested
 //! ```
 
 use super::{ScenarioError, TableView};
@@ -107,7 +108,7 @@ pub(super) fn read_switch_abr(
     switches: &[NodeId],
 ) -> Result<(), ScenarioError> {
     let Some(kind) = v.opt_keyword("explicit_rate", &["none", "erica", "erica+", "binary"])? else {
-        for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds"] {
+        for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds", "ni_threshold"] {
             if v.contains(key) {
                 return Err(v.key_error(key, "only applies with explicit_rate"));
             }
@@ -130,7 +131,13 @@ pub(super) fn read_switch_abr(
                 return Err(v.key_error("binary_thresholds", "the low threshold is above the high one"));
             }
             let cells = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-            ExplicitRate::Binary(BinaryMarking { high_cells: cells(high), low_cells: cells(low), congested: false })
+            let ni_cells = v.opt_cells("ni_threshold")?.map(cells);
+            ExplicitRate::Binary(BinaryMarking {
+                high_cells: cells(high),
+                low_cells: cells(low),
+                ni_cells,
+                congested: false,
+            })
         }
         _ => {
             let mut config = match kind {
