@@ -28,8 +28,6 @@ pub struct AbrEndCounts {
     /// Data cells refused because the end system's buffer was full (tail drop, as seed 001's
     /// edge devices do: no frame-aware discard).
     pub cells_refused: u64,
-    /// Backward RM cells that reached this end (feedback for its own VC).
-    pub brm_received: u64,
     /// The most data cells waiting at once.
     pub max_queue_cells: u32,
 }
@@ -69,6 +67,12 @@ pub struct AbrEnd {
 }
 
 impl AbrEnd {
+    /// The next in-rate opportunity at the current ACR, however far past (None: ACR is zero).
+    fn in_rate_at(&self) -> Option<SimTime> {
+        let gap = self.source.cell_interval()?;
+        Some(self.last_sent_at.map_or(SimTime::ZERO, |last| last + gap))
+    }
+
     /// Data cells waiting in the end system (those in `data`; see [`waiting_at`](Self::waiting_at)).
     pub fn queued_cells(&self) -> usize {
         self.data.len()
@@ -190,11 +194,7 @@ impl Network {
     /// next in-rate opportunity at the current ACR, or, while ACR is below TCR, its next
     /// out-of-rate RM cell if that is sooner.
     fn abr_next_opportunity(end: &AbrEnd, now: SimTime) -> SimTime {
-        let in_rate = match (end.source.cell_interval(), end.last_sent_at) {
-            (Some(gap), Some(last)) => (last + gap).max(now),
-            (Some(_), None) => now,
-            (None, _) => SimTime::MAX,
-        };
+        let in_rate = end.in_rate_at().map_or(SimTime::MAX, |t| t.max(now));
         if end.source.needs_out_of_rate() {
             in_rate.min(end.next_out_of_rate_at.max(now))
         } else {
@@ -215,12 +215,7 @@ impl Network {
         if !data && !brm {
             return;
         }
-        let in_rate_due = match (end.source.cell_interval(), end.last_sent_at) {
-            (Some(gap), Some(last)) => last + gap <= now,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        if in_rate_due {
+        if end.in_rate_at().is_some_and(|t| t <= now) {
             end.last_sent_at = Some(now);
             match end.source.next_in_rate(now, data, brm) {
                 Some(InRate::Frm(rm)) => self.send_rm_cell(vc, rm, false),
@@ -274,8 +269,7 @@ impl Network {
         self.release_started(first, now);
         loop {
             let end = &mut self.abr.ends[a];
-            let (Some(gap), Some(last)) = (end.source.cell_interval(), end.last_sent_at) else { break };
-            let at = last + gap;
+            let Some(at) = end.in_rate_at() else { break };
             let port = &self.ports[first.index()];
             let adapter_idle = port.starts.is_empty() && port.clock.free_at() <= at;
             if at >= horizon
@@ -332,9 +326,7 @@ impl Network {
                 self.abr_wake(peer);
             }
             celltrain_atm::abr::RmDirection::Backward => {
-                let end = &mut self.abr.ends[peer];
-                end.counts.brm_received += 1;
-                end.source.on_brm(&rm);
+                self.abr.ends[peer].source.on_brm(&rm);
                 self.abr_rate_changed(peer);
             }
         }

@@ -51,12 +51,9 @@ fn factor(v: &TableView<'_>, key: &str, default: f64) -> Result<f64, ScenarioErr
     node.as_float()
 }
 
-/// The `[abr]` table, if any (TM 4.0's defaults otherwise, set whenever an ABR VC exists).
+/// The `[abr]` table, if any (without it the builder gives ABR VCs TM 4.0's defaults).
 pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
-    let Some(v) = root.opt_table("abr")? else {
-        b.set_abr_params(AbrParams::tm4_defaults(f64::MAX));
-        return Ok(());
-    };
+    let Some(v) = root.opt_table("abr")? else { return Ok(()) };
     let d = AbrParams::tm4_defaults(f64::MAX);
     let u32_key = |key: &str, default: u32| -> Result<u32, ScenarioError> {
         match v.opt_u64(key)? {
