@@ -188,15 +188,7 @@ mod tests {
     fn ack_to(t: &mut Tcb, to: SeqNum) -> AckInfo {
         let acked = to - t.snd_una;
         t.snd_una = to;
-        AckInfo {
-            ack: to,
-            acked,
-            is_dup: false,
-            newly_sacked: 0,
-            flight_before: 0,
-            syn_acked: false,
-            ..AckInfo::default()
-        }
+        AckInfo { ack: to, ..crate::cc::testing::ack(acked) }
     }
 
     #[test]

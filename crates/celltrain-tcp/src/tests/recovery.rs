@@ -15,6 +15,12 @@ fn seg(n: u32) -> SeqNum {
 fn flight(variant: Variant, lost: &'static [u32], segments: u64) -> Pair {
     let cfg = TcpConfig { initial_cwnd_segments: 16, ..plain(variant) };
     let mut p = Pair::new(cfg.clone(), cfg, millis(10));
+    lose_first_sends(&mut p, lost);
+    deliver(p, variant, segments)
+}
+
+/// A's data segments numbered in `lost` (1-based) are dropped the first time they are sent.
+pub(super) fn lose_first_sends(p: &mut Pair, lost: &'static [u32]) {
     let mut done: Vec<u32> = vec![];
     p.drop = Box::new(move |side, s: &Segment| {
         let hit = side == Side::A && s.payload_len > 0 && lost.iter().any(|&n| s.seq == seg(n) && !done.contains(&n));
@@ -23,6 +29,10 @@ fn flight(variant: Variant, lost: &'static [u32], segments: u64) -> Pair {
         }
         hit
     });
+}
+
+/// Runs a transfer of `segments` segments from A to the end; every byte must arrive.
+pub(super) fn deliver(mut p: Pair, variant: Variant, segments: u64) -> Pair {
     p.write(Side::A, segments * 512);
     p.run(ms(100_000));
     assert_eq!(p.apps[1].read, segments * 512, "{variant}: everything delivered");

@@ -3,36 +3,18 @@
 //! segments, as a dropped run of cells across a segment boundary loses them on ATM).
 
 use super::pair::{ms, Pair, Side};
-use super::recovery::rexmits;
+use super::recovery::{deliver, lose_first_sends, rexmits};
 use super::{millis, plain};
-use crate::{Segment, SeqNum, TcpConfig, Variant};
+use crate::{Segment, TcpConfig, Variant};
 use celltrain_core::{SimDuration, SimTime};
-
-/// Start of segment `n` (1-based) of A's data (ISS 1000, MSS 512).
-fn seg(n: u32) -> SeqNum {
-    SeqNum(1001 + (n - 1) * 512)
-}
 
 /// A transfer of `segments` segments from A with the first transmissions of `lost` dropped.
 fn transfer(variant: Variant, lost: &'static [u32], segments: u64) -> Pair {
     let cfg = TcpConfig { initial_cwnd_segments: 2, ..plain(variant) };
     let mut p = Pair::new(cfg.clone(), cfg, millis(10));
     p.rate_bps = Some(10_000_000);
-    let mut done: Vec<u32> = vec![];
-    p.drop = Box::new(move |side, s: &Segment| {
-        let hit = side == Side::A && s.payload_len > 0 && {
-            let n = (s.seq - seg(1)) / 512 + 1;
-            lost.contains(&n) && !done.contains(&n)
-        };
-        if hit {
-            done.push((s.seq - seg(1)) / 512 + 1);
-        }
-        hit
-    });
-    p.write(Side::A, segments * 512);
-    p.run(ms(100_000));
-    assert_eq!(p.apps[1].read, segments * 512, "{variant}: everything delivered");
-    p
+    lose_first_sends(&mut p, lost);
+    deliver(p, variant, segments)
 }
 
 /// Pairs further apart than a window (64 KB = 128 segments): separate loss episodes.
