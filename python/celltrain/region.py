@@ -33,6 +33,17 @@ Replication = Dict[str, Tuple[int, int]]
 Runner = Callable[[int, int, Sequence[int]], List[Replication]]
 
 
+
+#: How each CAC rule's boundary is drawn: (colour, line style, label); shared with the report.
+BOUNDARY_STYLES = {
+    "peak": ("tab:gray", "-", "peak allocation"),
+    "convolution": ("black", "-", "convolution (bufferless, all sources)"),
+    "linear": ("tab:blue", "--", "linear: EB per class, own buffer"),
+    "rt": ("tab:orange", "-.", "RT boundary: convolution of rt"),
+    "nrt": ("tab:green", "-.", "NRT boundary: EB of all, nrt buffer"),
+    "combined": ("tab:purple", ":", "combined RT + NRT"),
+}
+
 def _poisson_cdf(k: int, lam: float) -> float:
     if lam <= 0.0:
         return 1.0
@@ -285,14 +296,7 @@ def plot(rows: "Any", port: "Any", rt: "Any", nrt: "Any", limit: int, ax: "Any" 
         ax = _plot.new_axes((8.4, 4.6))
     n_rt = [int(v) for v in rows["n_rt"]]
     top = max(n_rt)
-    styles = {
-        "peak": ("tab:gray", "-", "peak allocation"),
-        "convolution": ("black", "-", "convolution (bufferless, all sources)"),
-        "linear": ("tab:blue", "--", "linear: EB per class, own buffer"),
-        "rt": ("tab:orange", "-.", "RT boundary: convolution of rt"),
-        "nrt": ("tab:green", "-.", "NRT boundary: EB of all, nrt buffer"),
-        "combined": ("tab:purple", ":", "combined RT + NRT"),
-    }
+    styles = BOUNDARY_STYLES
     xs = list(range(top + 1))
     for rule, (color, ls, label) in styles.items():
         edge = port.boundary(rule, rt, nrt, top, limit)

@@ -105,15 +105,9 @@ def _cac_boundaries(ax: Any, points: list, model: Mapping[str, Any]) -> None:
     n_rts = sorted({p[0] for p in points})
     top = max(p[1] for p in points)
     source = e1_source(model)
-    styles = {
-        "peak": ("tab:gray", "-", "peak allocation"),
-        "convolution": ("black", "-", "convolution CAC (bufferless)"),
-        "linear": ("tab:blue", "--", "linear CAC (EB per class)"),
-        "rt": ("tab:orange", "-.", "RT boundary (convolution of rt)"),
-        "nrt": ("tab:cyan", "-.", "NRT boundary (EB of all, nrt buffer)"),
-        "combined": ("tab:purple", ":", "combined RT + NRT"),
-    }
-    for rule, (color, ls, label) in styles.items():
+    from ..region import BOUNDARY_STYLES
+
+    for rule, (color, ls, label) in BOUNDARY_STYLES.items():
         edge = e1_port(model).boundary(rule, source, source, max(n_rts), top)
         ys = [np.nan if edge[a] is None else edge[a] for a in n_rts]
         ax.step(n_rts, ys, where="mid", color=color, linestyle=ls, linewidth=2, label=f"{label} (largest N_nrt)")
