@@ -45,6 +45,14 @@ VC_COLUMNS: List[Tuple[str, str]] = [
     # Cells in buffers and on links when the window opened and closed (the VC's identity).
     ("cells_in_flight_at_start", I64 + "?"), ("cells_in_flight_at_end", I64 + "?"),
 ]  # fmt: skip
+#: Cell transfer delay and CDV of the user cells delivered (a VC's or a category's), the
+#: summary's ``delay`` object flattened; null when no cell was delivered.
+DELAY_COLUMNS: List[Tuple[str, str]] = [
+    ("delay_cells", I64 + "?"), ("delay_mean_s", F64 + "?"), ("delay_min_s", F64 + "?"),
+    ("delay_p50_s", F64 + "?"), ("delay_p99_s", F64 + "?"), ("delay_p999_s", F64 + "?"),
+    ("delay_max_s", F64 + "?"), ("delay_cdv_2pt_999_s", F64 + "?"), ("delay_cdv_1pt_max_s", F64 + "?"),
+]  # fmt: skip
+VC_COLUMNS += DELAY_COLUMNS
 #: The reasons a port drops cells, as the simulator names them, in its column order.
 DROP_REASONS: Tuple[str, ...] = _celltrain.DROP_REASONS
 PORT_COLUMNS: List[Tuple[str, str]] = [
@@ -59,6 +67,7 @@ PORT_COLUMNS: List[Tuple[str, str]] = [
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [
     ("category", CAT), ("cells_sent", I64), ("cells_dropped", I64), ("clr", F64),
+    *DELAY_COLUMNS,
 ]  # fmt: skip
 
 #: Columns of the aggregated view of a sweep (after the point columns and ``seed``).
@@ -114,12 +123,24 @@ def _flat_port(p: Mapping[str, Any]) -> Dict[str, Any]:
     return row
 
 
+def _flat_nested(row: Mapping[str, Any]) -> Dict[str, Any]:
+    """A row whose object-valued fields (``delay``, ``gfr``) become ``<field>_<key>`` columns."""
+    flat: Dict[str, Any] = {}
+    for k, v in row.items():
+        if isinstance(v, Mapping):
+            for sub, x in v.items():
+                flat[f"{k}_{sub}"] = x
+        else:
+            flat[k] = v
+    return flat
+
+
 def flows_frame(flows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return _typed(flows, FLOW_COLUMNS)
 
 
 def vcs_frame(vcs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    return _typed(vcs, VC_COLUMNS)
+    return _typed([_flat_nested(v) for v in vcs], VC_COLUMNS)
 
 
 def ports_frame(ports: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -127,7 +148,7 @@ def ports_frame(ports: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def categories_frame(categories: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    return _typed(categories, CATEGORY_COLUMNS)
+    return _typed([_flat_nested(c) for c in categories], CATEGORY_COLUMNS)
 
 
 # --------------------------------------------------------------------------------------
@@ -268,9 +289,9 @@ def tidy_tables(
 
     return {
         "flows": build(lambda s, k: s["flows"], FLOW_COLUMNS),
-        "vcs": build(lambda s, k: s["vcs"], VC_COLUMNS),
+        "vcs": build(lambda s, k: [_flat_nested(v) for v in s["vcs"]], VC_COLUMNS),
         "ports": build(lambda s, k: [_flat_port(p) for p in s["ports"]], PORT_COLUMNS),
-        "categories": build(lambda s, k: s["categories"], CATEGORY_COLUMNS),
+        "categories": build(lambda s, k: [_flat_nested(c) for c in s["categories"]], CATEGORY_COLUMNS),
         "aggregate": build(lambda s, k: [aggregate_row(s, k, hashes.get(k or ""))], AGGREGATE_COLUMNS),
     }
 

@@ -71,8 +71,14 @@ def test_result_dataframes_have_columns_and_dtypes():
     assert ports["utilization"].dtype == "float64"
     assert len(ports) == len(r.summary["ports"])
 
-    assert list(cats.columns) == ["category", "cells_sent", "cells_dropped", "clr"]
+    assert list(cats.columns[:4]) == ["category", "cells_sent", "cells_dropped", "clr"]
     assert list(cats["category"]) == ["ubr"] and cats["cells_dropped"].dtype == "int64"
+    # Cell transfer delay, flattened from the summary's `delay` objects: typed, never objects.
+    for frame in (vcs, cats):
+        assert frame["delay_cells"].dtype == "int64" and frame["delay_p999_s"].dtype == "float64"
+        assert (frame["delay_min_s"] <= frame["delay_p50_s"]).all() and (frame["delay_p999_s"] <= frame["delay_max_s"]).all()
+    assert vcs["delay_cells"].sum() == cats["delay_cells"].sum()
+    assert not any(str(t) == "object" for t in vcs.dtypes)
 
 
 def test_tcp_flows_have_integer_counters():

@@ -260,6 +260,7 @@ mod tests {
                 clp: false,
                 efci: false,
                 kind: CellKind::Aal5,
+                entered: celltrain_core::time::SimTime::ZERO,
             })
             .collect()
     }

@@ -2,6 +2,7 @@
 
 use crate::abr::rm::RmId;
 use celltrain_core::ids::{FrameId, VcId};
+use celltrain_core::time::SimTime;
 
 /// What a cell carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,7 +16,7 @@ pub enum CellKind {
     Rm,
 }
 
-/// One cell in flight: 16 bytes, copied freely.
+/// One cell in flight: 24 bytes, copied freely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cell {
     /// The virtual circuit (network-wide id; per-switch VPI/VCI translation is not modelled).
@@ -34,6 +35,10 @@ pub struct Cell {
     /// PTI bit 2 (EFCI): set by a congested switch, never cleared.
     pub efci: bool,
     pub kind: CellKind,
+    /// When the cell started on its VC's first link (left the source's UNI): cell transfer
+    /// delay is measured from here to the destination (ITU-T I.356's measurement points).
+    /// Zero until the cell starts on its first link.
+    pub entered: SimTime,
 }
 
 /// The frame id carried by cells that belong to no frame.
@@ -42,14 +47,34 @@ pub const NO_FRAME: FrameId = FrameId(u32::MAX);
 impl Cell {
     /// A cell of an ATM-layer source: no frame, every cell delimits itself.
     pub fn raw(vc: VcId) -> Cell {
-        Cell { vc, frame: NO_FRAME, index: 0, hop: 0, end_of_frame: true, clp: false, efci: false, kind: CellKind::Raw }
+        Cell {
+            vc,
+            frame: NO_FRAME,
+            index: 0,
+            hop: 0,
+            end_of_frame: true,
+            clp: false,
+            efci: false,
+            kind: CellKind::Raw,
+            entered: SimTime::ZERO,
+        }
     }
 
     /// An RM cell of `vc` whose fields are `rm` in the RM arena; `clp` is true for an
     /// out-of-rate RM cell. It belongs to no frame: it neither starts nor ends one (no AUU
     /// bit in PTI = 110), so frame-aware policies let it by their frame state.
     pub fn rm(vc: VcId, rm: RmId, clp: bool) -> Cell {
-        Cell { vc, frame: FrameId(rm.0), index: 0, hop: 0, end_of_frame: false, clp, efci: false, kind: CellKind::Rm }
+        Cell {
+            vc,
+            frame: FrameId(rm.0),
+            index: 0,
+            hop: 0,
+            end_of_frame: false,
+            clp,
+            efci: false,
+            kind: CellKind::Rm,
+            entered: SimTime::ZERO,
+        }
     }
 
     /// The RM record of an RM cell (the id travels in the `frame` field, which an RM cell does
@@ -67,8 +92,8 @@ mod tests {
     use celltrain_core::ids::VcId;
 
     #[test]
-    fn cell_stays_16_bytes() {
-        assert_eq!(std::mem::size_of::<Cell>(), 16);
+    fn cell_stays_24_bytes() {
+        assert_eq!(std::mem::size_of::<Cell>(), 24);
         assert_eq!(std::mem::size_of::<CellKind>(), 1);
     }
 

@@ -213,6 +213,7 @@ mod tests {
                     clp: rng.below(3) == 0,
                     efci: false,
                     kind: CellKind::Aal5,
+                    entered: celltrain_core::time::SimTime::ZERO,
                 };
                 index = if eof { 0 } else { index + 1 };
                 let expected = reference.on_cell(now, if cell.clp { Clp::One } else { Clp::Zero });
@@ -267,6 +268,7 @@ mod tests {
                         clp: false,
                         efci: false,
                         kind: CellKind::Aal5,
+                        entered: celltrain_core::time::SimTime::ZERO,
                     };
                     let now = SimTime::from_picos((start + u64::from(j)) * 1_000_000);
                     if policer.police(now, &mut cell) == UpcAction::Tag {
@@ -299,6 +301,7 @@ mod tests {
             clp: true,
             efci: false,
             kind: CellKind::Aal5,
+            entered: celltrain_core::time::SimTime::ZERO,
         };
         let seen = IngressCell::of(&first);
         assert_eq!((seen.clp, seen.first_of_frame, seen.last_of_frame), (Clp::One, true, false));

@@ -56,20 +56,22 @@ pub fn summary_table(s: &Summary) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9}",
-        "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR"
+        "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9} {:>11} {:>11}",
+        "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR", "CTD mean", "CTD p99.9"
     );
     for v in &s.vcs {
         let _ = writeln!(
             out,
-            "{:<14} {:>8} {:>12} {:>12} {:>8.4}% {:>9} {:>8.3}%",
+            "{:<14} {:>8} {:>12} {:>12} {:>8.4}% {:>9} {:>8.3}% {:>11} {:>11}",
             v.name,
             v.category,
             v.cells_sent,
             v.cells_dropped,
             v.clr * 100.0,
             v.frames_sent,
-            v.flr * 100.0
+            v.flr * 100.0,
+            delay_text(v.delay.as_ref().map(|d| d.mean_s)),
+            delay_text(v.delay.as_ref().map(|d| d.p999_s)),
         );
     }
     if !s.abr.is_empty() {
@@ -93,9 +95,22 @@ pub fn summary_table(s: &Summary) -> String {
         }
     }
     if s.categories.len() > 1 {
-        let _ = writeln!(out, "\n{:<10} {:>12} {:>12} {:>12}", "category", "cells sent", "dropped", "CLR");
+        let _ = writeln!(
+            out,
+            "\n{:<10} {:>12} {:>12} {:>12} {:>11} {:>11}",
+            "category", "cells sent", "dropped", "CLR", "CTD mean", "CTD p99.9"
+        );
         for c in &s.categories {
-            let _ = writeln!(out, "{:<10} {:>12} {:>12} {:>12.3e}", c.category, c.cells_sent, c.cells_dropped, c.clr);
+            let _ = writeln!(
+                out,
+                "{:<10} {:>12} {:>12} {:>12.3e} {:>11} {:>11}",
+                c.category,
+                c.cells_sent,
+                c.cells_dropped,
+                c.clr,
+                delay_text(c.delay.as_ref().map(|d| d.mean_s)),
+                delay_text(c.delay.as_ref().map(|d| d.p999_s)),
+            );
         }
     }
     let _ = writeln!(
@@ -124,4 +139,14 @@ pub fn summary_table(s: &Summary) -> String {
     }
     let _ = writeln!(out, "\n{} events in {:.3} s wall, trace {}", s.events, s.wall_s, s.trace_hash);
     out
+}
+
+/// A cell transfer delay for the tables, in the unit that suits it ("-" when no cell arrived).
+fn delay_text(seconds: Option<f64>) -> String {
+    match seconds {
+        None => "-".to_string(),
+        Some(s) if s < 1e-3 => format!("{:.2} us", s * 1e6),
+        Some(s) if s < 1.0 => format!("{:.3} ms", s * 1e3),
+        Some(s) => format!("{s:.3} s"),
+    }
 }

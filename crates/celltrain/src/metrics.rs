@@ -118,6 +118,10 @@ pub struct VcSummary {
     /// GFR VCs: the contract and the ingress F-GCRA's counts (absent for other VCs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gfr: Option<crate::gfr_metrics::GfrVcSummary>,
+    /// Transfer delay and delay variation of the user cells delivered in the window (absent
+    /// when none was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<crate::delay::DelaySummary>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -154,6 +158,9 @@ pub struct CategorySummary {
     pub cells_sent: u64,
     pub cells_dropped: u64,
     pub clr: f64,
+    /// The category's cells' transfer delays (its VCs' together; absent when none arrived).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay: Option<crate::delay::DelaySummary>,
 }
 
 /// Everything a run reports; written as `summary.json`.
@@ -244,6 +251,7 @@ impl Summary {
                 cells_in_flight_at_start: v.stats.cells_in_flight_at_start,
                 cells_in_flight_at_end,
                 gfr: crate::gfr_metrics::vc_summary(v),
+                delay: v.stats.delays.summary(),
             })
             .collect();
         let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
@@ -368,11 +376,16 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
                 net.vcs().iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
                     (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
                 });
-            net.vcs().iter().any(|v| v.category == c).then(|| CategorySummary {
-                category: c.name().to_string(),
-                cells_sent: sent,
-                cells_dropped: dropped,
-                clr: ratio(dropped, dropped + delivered),
+            net.vcs().iter().any(|v| v.category == c).then(|| {
+                let mut delays = crate::delay::CellDelays::default();
+                net.vcs().iter().filter(|v| v.category == c).for_each(|v| delays.merge(&v.stats.delays));
+                CategorySummary {
+                    category: c.name().to_string(),
+                    cells_sent: sent,
+                    cells_dropped: dropped,
+                    clr: ratio(dropped, dropped + delivered),
+                    delay: delays.summary(),
+                }
             })
         })
         .collect()

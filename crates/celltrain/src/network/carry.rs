@@ -156,6 +156,7 @@ impl Network {
             let vc = &mut self.vcs[cell.vc.index()];
             if usize::from(cell.hop) + 1 == vc.route.len() {
                 vc.stats.cells_delivered += 1;
+                vc.record_delay(cell.entered, arrival);
                 self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
                 return;
             }

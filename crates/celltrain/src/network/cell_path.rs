@@ -171,7 +171,10 @@ impl Network {
     /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace: a duty
     /// added here must be added there, or excluded by its callers' conditions.)
     #[inline]
-    pub(super) fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
+    pub(super) fn start_cell(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
+        if cell.hop == 0 {
+            cell.entered = at;
+        }
         let port = &mut self.ports[p.index()];
         if cell.end_of_frame && cell.kind == CellKind::Aal5 {
             if let Some(i) = port.capture {

@@ -14,9 +14,12 @@ impl Network {
             if let Some(id) = cell.rm_id() {
                 let rm = self.rm_cells.remove(id);
                 self.abr_rm_delivered(cell.vc, rm);
+            } else {
+                vc.record_delay(cell.entered, self.now);
             }
             return;
         }
+        vc.record_delay(cell.entered, self.now);
         if vc.category == ServiceCategory::Abr {
             self.abr_data_delivered(cell.vc, cell.efci);
         }

@@ -72,5 +72,6 @@ fn frame_cell(vc: VcId, frame: celltrain_core::ids::FrameId, index: u32, cells: 
         clp,
         efci: false,
         kind: CellKind::Aal5,
+        entered: celltrain_core::time::SimTime::ZERO,
     }
 }

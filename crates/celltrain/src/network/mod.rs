@@ -118,6 +118,8 @@ pub struct VcStats {
     /// Cells in buffers and on links when the window opened: with `cells_sent` in the window,
     /// every one is delivered, dropped or still in flight at the end.
     pub cells_in_flight_at_start: u64,
+    /// Transfer delays of the user cells delivered in the window.
+    pub delays: crate::delay::CellDelays,
 }
 
 /// How a VC's cells are carried.
@@ -144,7 +146,22 @@ pub struct Vc {
     pub src: NodeId,
     pub dst: NodeId,
     reassembler: Reassembler,
+    /// 1/PCR rounded down to the picosecond: the reference clock of the 1-point CDV.
+    peak_interval: SimDuration,
     pub stats: VcStats,
+}
+
+impl Vc {
+    pub(crate) fn peak_interval_of(pcr: BitRate) -> SimDuration {
+        let ps = u128::from(celltrain_core::units::CELL_BITS) * 1_000_000_000_000 / u128::from(pcr.as_bps().max(1));
+        SimDuration::from_picos(u64::try_from(ps).unwrap_or(u64::MAX))
+    }
+
+    /// A user cell of this VC that entered the network at `entered` reaches its destination now.
+    #[inline]
+    pub(super) fn record_delay(&mut self, entered: SimTime, now: SimTime) {
+        self.stats.delays.on_delivery(entered, now, self.peak_interval);
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -105,7 +105,7 @@ impl Network {
                 port.starts.push_back(start);
             }
             let end = port.clock.start(start);
-            port.pipe.push_back((end + port.delay, cell_at(j)));
+            port.pipe.push_back((end + port.delay, Cell { entered: start, ..cell_at(j) }));
         }
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {

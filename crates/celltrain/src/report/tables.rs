@@ -41,7 +41,21 @@ const VC_COLUMNS: &[Column<VcSummary>] = &[
     Column { name: "frames_lost", field: |v| v.frames_lost.to_string() },
     Column { name: "flr", field: |v| v.flr.to_string() },
     Column { name: "corrupted_pdus", field: |v| v.corrupted_pdus.to_string() },
+    Column { name: "delay_cells", field: |v| v.delay.as_ref().map_or_else(String::new, |d| d.cells.to_string()) },
+    Column { name: "delay_mean_s", field: |v| delay_field(v, |d| d.mean_s) },
+    Column { name: "delay_min_s", field: |v| delay_field(v, |d| d.min_s) },
+    Column { name: "delay_p50_s", field: |v| delay_field(v, |d| d.p50_s) },
+    Column { name: "delay_p99_s", field: |v| delay_field(v, |d| d.p99_s) },
+    Column { name: "delay_p999_s", field: |v| delay_field(v, |d| d.p999_s) },
+    Column { name: "delay_max_s", field: |v| delay_field(v, |d| d.max_s) },
+    Column { name: "delay_cdv_2pt_999_s", field: |v| delay_field(v, |d| d.cdv_2pt_999_s) },
+    Column { name: "delay_cdv_1pt_max_s", field: |v| delay_field(v, |d| d.cdv_1pt_max_s) },
 ];
+
+/// A field of a VC's cell delays; empty when no cell was delivered.
+fn delay_field(v: &VcSummary, field: fn(&crate::delay::DelaySummary) -> f64) -> String {
+    v.delay.as_ref().map_or_else(String::new, |d| field(d).to_string())
+}
 
 /// The port columns before the per-reason drop counts (`dropped_<reason>`, one per
 /// [`DropReason::ALL`], in its order) ...

@@ -92,6 +92,7 @@ fn frame_red_decays_from_when_its_buffer_drained() {
         clp: false,
         efci: false,
         kind: CellKind::Aal5,
+        entered: celltrain_core::time::SimTime::ZERO,
     };
     let at = |pool_cells| Occupancy { slot: 0, pool_cells, capacity_cells: 100, vc_cells: 0 };
     // A one-cell frame finds 4 cells: avg = 0.5·4 = 2; it leaves 5 cells, drained by t = 50.

@@ -24,6 +24,7 @@ fn cell(vc: u32, frame: u32, index: u16, eof: bool) -> Cell {
         clp: false,
         efci: false,
         kind: CellKind::Aal5,
+        entered: celltrain_core::time::SimTime::ZERO,
     }
 }
 

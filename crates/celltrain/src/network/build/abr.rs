@@ -72,6 +72,7 @@ pub(super) fn pair(
                     src: v.dst,
                     dst: v.src,
                     reassembler: Reassembler::default(),
+                    peak_interval: v.peak_interval,
                     stats: VcStats::default(),
                 };
                 vcs.push(reverse);

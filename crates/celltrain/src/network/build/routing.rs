@@ -102,6 +102,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
                         policer,
                         reassembly_timeout: nb.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                         reassembler: Reassembler::default(),
+                        peak_interval: Vc::peak_interval_of(pcr),
                         stats: VcStats::default(),
                     });
                     vc_paths.push(nodes);
