@@ -34,6 +34,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("mean_burst_segments", F64 + "?"), ("mean_idle_s", F64 + "?"), ("transfer_time_s", F64 + "?"),
     # Delay of the delivered packets, host to host (null when none was delivered).
     ("mean_delay_s", F64 + "?"), ("max_delay_s", F64 + "?"),
+    # TCP senders' RTT: samples in the window, their mean raw RTT, the final SRTT and RTO.
+    ("rtt_samples", I64 + "?"), ("rtt_mean_s", F64 + "?"), ("srtt_s", F64 + "?"), ("rto_s", F64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),

@@ -194,8 +194,10 @@ def sweep_runner(
     jobs: Optional[int] = None,
     rt_param: str = "n_rt",
     nrt_param: str = "n_nrt",
+    collect: Optional[List[Any]] = None,
 ) -> Runner:
-    """A :data:`Runner` on :func:`celltrain.sweep` (the store is shared and reused)."""
+    """A :data:`Runner` on :func:`celltrain.sweep` (the store is shared and reused); every
+    sweep it makes is appended to ``collect`` when given (to keep every run's summary)."""
     from ._sweep import sweep
 
     # Runs already seen in this search (the store keeps them across searches).
@@ -219,6 +221,8 @@ def sweep_runner(
             progress=False,
             params=dict(params or {}),
         )
+        if collect is not None:
+            collect.append(res)
         cats = res.categories
         out: List[Replication] = []
         for seed in seeds:

@@ -352,3 +352,33 @@ def test_html_report_renders_in_headless_chromium(report_dir, tmp_path):
     )  # fmt: skip
     assert res.returncode == 0 and shot.exists(), res.stderr[-2000:]
     assert shot.stat().st_size > 50_000  # a rendered page, not a blank one
+
+
+def test_region_run_measures_the_admissible_region_by_bisection(tmp_path):
+    """A run with ``region`` (E1's full report) bisects N_nrt for each N_rt instead of sweeping a
+    grid; the CAC comparison reads the measured region from the edges it found."""
+    from celltrain.reproduce.models import cac_regions
+    from celltrain.reproduce.running import run_sweeps
+    from celltrain.reproduce.specs import RunSpec
+
+    d = {
+        "name": "mux", "scenario": "E1-mux", "grid": {"n_rt": [1], "n_nrt": [0]}, "seeds": [1],
+        "params": {"duration": "2 s", "warmup": "0.2 s"},
+        "region": {"n_rt": [0, 6], "limit": 6, "max_replications": 2},
+    }  # fmt: skip
+    assert RunSpec.of(d, quick=True).region is None, "the quick report keeps the grid"
+    spec = RunSpec.of(d, quick=False)
+    assert "bisection" in spec.grid_text()
+    model = {"link_bps": 149.76e6, "peak_bps": 31.1e6, "on_s": 0.02, "off_s": 0.08,
+             "rt_buffer_cells": 48, "nrt_buffer_cells": 4000, "target_clr": 1e-4}  # fmt: skip
+    result = run_sweeps(spec, tmp_path / "store", None, 1, False, model)
+    rows = result._region_rows
+    assert list(rows["n_rt"]) == [0, 6]
+    edge = dict(zip(rows["n_rt"], rows["largest_n_nrt"]))
+    # Six rt sources at 31.1 Mbit/s peak overload the 48-cell rt queue: not even N_nrt = 0 passes.
+    assert edge[6] == -1 and edge[0] >= 1
+    regions = cac_regions(result, model)
+    assert regions["measured"] == {(0, b) for b in range(edge[0] + 1)}
+    assert len(regions["_points"]) == 2 * 7
+    # Every replication the search ran is in the result, with its point's parameters.
+    assert set(result.aggregate["n_rt"]) == {0, 6} and len(result.summaries) == len(result.aggregate)

@@ -36,6 +36,10 @@ pub struct TcpStats {
     pub dup_acks: u64,
     /// RTT samples fed to the estimator.
     pub rtt_samples: u64,
+    /// Sum of those samples' raw RTTs, picoseconds: the exact time from sending the timed
+    /// segment to its ACK (with timestamps, at the timestamp clock's resolution), before the
+    /// estimator rounds them to its ticks.
+    pub rtt_raw_sum_ps: u128,
     /// Segments received.
     pub segments_received: u64,
     /// Received segments queued out of order (reassembly queue).

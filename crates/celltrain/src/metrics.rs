@@ -86,6 +86,17 @@ pub struct FlowSummary {
     pub bursts: Option<u64>,
     pub mean_burst_segments: Option<f64>,
     pub mean_idle_s: Option<f64>,
+    /// TCP senders: RTT samples the estimator took in the window, their mean raw RTT (as
+    /// measured, before the estimator's rounding to its ticks), and the smoothed RTT and the
+    /// (backed-off) RTO the sender held at the end (None before its first sample).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_samples: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_mean_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub srtt_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -301,6 +312,14 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
             now.fast_retransmits - then.fast_retransmits,
         )
     });
+    let rtt = f.conns.map(|(sender, _)| {
+        let c = &net.conns()[sender.index()];
+        let (now, then) = (&lifetime_stats(c), &c.stats_at_window);
+        let samples = now.rtt_samples - then.rtt_samples;
+        let sum_ps = now.rtt_raw_sum_ps - then.rtt_raw_sum_ps;
+        let mean = (samples > 0).then(|| sum_ps as f64 / 1e12 / samples as f64);
+        (samples, mean, c.endpoint.srtt().map(|d| d.as_secs_f64()), c.endpoint.rto().as_secs_f64())
+    });
     FlowSummary {
         name: f.name.clone(),
         kind: f.kind.name().to_string(),
@@ -334,6 +353,10 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
                 0.0
             }
         }),
+        rtt_samples: rtt.map(|r| r.0),
+        rtt_mean_s: rtt.and_then(|r| r.1),
+        srtt_s: rtt.and_then(|r| r.2),
+        rto_s: rtt.map(|r| r.3),
     }
 }
 

@@ -121,3 +121,34 @@ fn abr_counts_data_cells_only() {
     assert!(rm > 0, "the ABR source sent RM cells");
     assert!(vc.stats.delays.cells > 0 && vc.stats.delays.cells < vc.stats.cells_delivered, "data cells only");
 }
+
+/// A TCP sender's RTT: its raw samples are at least the path's two-way propagation delay and
+/// at most that plus the queue a full window can build; its SRTT is BSD's, in eighths of a
+/// 200 ms tick; the time series carries both, empty before the first sample.
+#[test]
+fn tcp_rtt_samples_are_reported_raw_and_smoothed() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/A1-tcp.toml")).unwrap();
+    let text = format!("{text}\n[record]\ninterval = \"1 ms\"\nflows = [\"tcp1\"]\n");
+    let (net, summary) = run(&text, &[("duration", "1.5 s")]);
+    let flow = &summary.flows[0];
+    let two_way_propagation_s = 2.0 * (50e-6 + 5e-3 + 50e-6);
+    let window_drain_s = 20.0 * 9180.0 * 8.0 / 135e6;
+    let mean = flow.rtt_mean_s.expect("RTT samples in the window");
+    assert!(flow.rtt_samples.unwrap() > 10);
+    assert!(mean > two_way_propagation_s && mean < two_way_propagation_s + window_drain_s, "{mean}");
+    let srtt = flow.srtt_s.expect("an estimate");
+    let eighths = srtt / (0.2 / 8.0);
+    assert!((eighths - eighths.round()).abs() < 1e-9 && eighths >= 1.0, "SRTT {srtt} in eighths of a tick");
+    let series = net.recorder().series.as_ref().expect("a time series");
+    let csv = celltrain::report::series_csv(series);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let (srtt_col, rtt_col) = (
+        header.iter().position(|c| *c == "tcp1.srtt_s").expect("srtt column"),
+        header.iter().position(|c| *c == "tcp1.rtt_s").expect("rtt column"),
+    );
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0][rtt_col], "", "no sample at the start");
+    let last: f64 = rows.last().unwrap()[rtt_col].parse().unwrap();
+    assert!(last > two_way_propagation_s && last < two_way_propagation_s + window_drain_s);
+    assert!(rows.last().unwrap()[srtt_col].parse::<f64>().unwrap() > 0.0);
+}

@@ -125,8 +125,17 @@ def cac_regions(result: SweepResult, model: Mapping[str, Any]) -> Dict[str, set]
     port = e1_port(model)
     eb_rt = cac.effective_bandwidth(source, port.rt_buffer_bits, target)
     eb_nrt = cac.effective_bandwidth(source, port.nrt_buffer_bits, target)
-    points = sorted({(int(a), int(b)) for a, b in zip(agg["n_rt"], agg["n_nrt"])})
-    ok, measured = _measured_region(result, points, target)
+    rows = getattr(result, "_region_rows", None)
+    if rows is not None:
+        # Measured by bisection: every N_nrt up to the limit, admissible up to the edge found.
+        limit = int(getattr(result, "_region_limit"))
+        points = [(int(a), b) for a in rows["n_rt"] for b in range(limit + 1)]
+        edge = {int(a): int(e) for a, e in zip(rows["n_rt"], rows["largest_n_nrt"])}
+        ok = {pt for pt in points if pt[1] <= edge[pt[0]]}
+        measured = {pt for pt in ok if all(q in ok for q in points if q[0] <= pt[0] and q[1] <= pt[1])}
+    else:
+        points = sorted({(int(a), int(b)) for a, b in zip(agg["n_rt"], agg["n_nrt"])})
+        ok, measured = _measured_region(result, points, target)
 
     def region(rule: str) -> set:
         return {pt for pt in points if port.admits(rule, [(pt[0], source)], [(pt[1], source)])}

@@ -95,7 +95,7 @@ def run_experiment(
         spec = RunSpec.of(r, quick)
         if spec.scenario in builtins:
             out.run_specs[spec.name] = spec
-            out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress)
+            out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress, exp.get("model"))
         else:
             out.missing[spec.name] = spec.scenario
     _draw(exp, out)

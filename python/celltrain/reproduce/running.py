@@ -21,8 +21,14 @@ from .specs import RunSpec, derive
 _MODELS = {"packet_train": packet_train_measures, "gfr": gfr_measures}
 
 
-def run_sweeps(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], progress: bool) -> SweepResult:
+def run_sweeps(
+    spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], progress: bool, model: Optional[Dict[str, Any]] = None
+) -> SweepResult:
     """Every variant of ``spec`` swept, combined into one result with the derived columns."""
+    if spec.region is not None:
+        result = _measure_region(spec, store, executor, jobs, model or {})
+        _add_derived_columns(result, spec)
+        return result
     variants = spec.variants or [{"name": None, "params": {}}]
     result = combine([_sweep_variant(spec, v, store, executor, jobs, progress) for v in variants])
     if spec.variants:
@@ -33,6 +39,27 @@ def run_sweeps(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], p
         median_over_seeds(result)
     elif spec.statistic != "mean":
         raise ValueError(f"run {spec.name}: unknown statistic {spec.statistic!r} (mean or median)")
+    return result
+
+
+def _measure_region(spec: RunSpec, store: Path, executor: Any, jobs: Optional[int], model: Dict[str, Any]) -> SweepResult:
+    """The admissible region by bisection (``celltrain.region``): every replication it ran, as
+    one result, with the search's rows (largest N_nrt by N_rt) and points attached."""
+    from ..region import RegionSettings, measured_region, sweep_runner
+
+    r = spec.region or {}
+    settings = RegionSettings(
+        target=float(model.get("target_clr", 1e-4)),
+        max_replications=int(r.get("max_replications", 16)),
+    )
+    runs: List[SweepResult] = []
+    runner = sweep_runner(spec.scenario, params=spec.params, store=store, executor=executor, jobs=jobs, collect=runs)
+    rows, points = measured_region([int(v) for v in r["n_rt"]], int(r["limit"]), runner, settings)
+    result = combine(runs)
+    result._region_rows = rows  # type: ignore[attr-defined]
+    result._region_points = points  # type: ignore[attr-defined]
+    result._region_limit = int(r["limit"])  # type: ignore[attr-defined]
+    result._grid = ["n_rt", "n_nrt"]  # type: ignore[attr-defined]
     return result
 
 

@@ -79,6 +79,10 @@ class RunSpec:
     #: How a grid point's seeds are summarised: "mean" (default) or "median" (seed 002's
     #: "medians from 5 runs"); with "median" the aggregate keeps one row per point.
     statistic: str = "mean"
+    #: A measured admissible region instead of a grid (seed 004's E1, full report only):
+    #: ``{n_rt = [...], limit = N, max_replications = K}``; for each N_rt the largest N_nrt ≤
+    #: ``limit`` whose CLR is within the model's target, by bisection (``celltrain.region``).
+    region: Optional[Dict[str, Any]] = None
 
     @classmethod
     def of(cls, d: Mapping[str, Any], quick: bool) -> "RunSpec":
@@ -92,9 +96,13 @@ class RunSpec:
             variants=list(d.get("variants", [])),
             model=d.get("model"),
             statistic=d.get("statistic", "mean"),
+            region=None if quick else d.get("region"),
         )
 
     def grid_text(self) -> str:
+        if self.region is not None:
+            r = self.region
+            return f"bisection on n_nrt ∈ [0, {r['limit']}] for n_rt ∈ {{{', '.join(map(str, r['n_rt']))}}}"
         return ", ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in self.grid.items()) or "one point"
 
     def params_text(self) -> str:

@@ -100,4 +100,12 @@ def cac_table(result: SweepResult, model: Mapping[str, Any], caption: str) -> Ta
         + ", ".join(f"{int(k)}: {v:.1e}" for k, v in worst_rt.items())
         + "."
     )
+    rows_found = getattr(result, "_region_rows", None)
+    if rows_found is not None:
+        undecided = int(rows_found["undecided"].sum())
+        note += (
+            f" Measured by bisection at 95 % confidence: {int(rows_found['points'].sum())} points decided with"
+            f" up to {int(rows_found['max_replications'].max())} replications, {undecided} left undecided"
+            " (counted as refused)."
+        )
     return Table(caption, header, rows, note)

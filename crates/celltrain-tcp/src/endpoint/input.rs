@@ -530,11 +530,18 @@ impl TcpEndpoint {
         if let (true, Some((_, tsecr))) = (self.ts_ok, seg.options.timestamps) {
             let elapsed = self.ts_now(now).wrapping_sub(tsecr);
             if elapsed < 1 << 30 {
-                match self.rtt {
+                match (&self.rtt, self.slow) {
                     // tcp_xmit_timer(tp, tcp_now − ts_ecr + 1)
-                    RttEstimator::Bsd(_) => self.rtt_sample_ticks(now, elapsed + 1),
-                    RttEstimator::Rfc6298(_) => {
-                        self.rtt_sample_duration(now, SimDuration::from_micros(u64::from(elapsed)))
+                    (RttEstimator::Bsd(_), clock) => {
+                        if let Some(c) = clock {
+                            self.note_raw_rtt(c.period().saturating_mul(u64::from(elapsed)));
+                        }
+                        self.rtt_sample_ticks(now, elapsed + 1)
+                    }
+                    (RttEstimator::Rfc6298(_), _) => {
+                        let d = SimDuration::from_micros(u64::from(elapsed));
+                        self.note_raw_rtt(d);
+                        self.rtt_sample_duration(now, d)
                     }
                 }
                 self.rtt_timing = None;
@@ -551,6 +558,7 @@ impl TcpEndpoint {
 
     /// A sample from the timed segment sent at `t0`: BSD `t_rtt` = 1 + slow ticks since.
     fn rtt_sample_timed(&mut self, now: SimTime, t0: SimTime) {
+        self.note_raw_rtt(now - t0);
         match self.slow {
             Some(c) => self.rtt_sample_ticks(now, 1 + c.ticks_between(t0, now) as u32),
             None => self.rtt_sample_duration(now, now - t0),
@@ -572,5 +580,11 @@ impl TcpEndpoint {
             self.stats.rtt_samples += 1;
             self.cc.on_rtt_sample(&self.tcb, d, now);
         }
+    }
+
+    /// A raw RTT sample as measured, before the estimator takes it (for reports).
+    fn note_raw_rtt(&mut self, d: SimDuration) {
+        self.stats.rtt_raw_sum_ps += u128::from(d.as_picos());
+        self.last_rtt = Some(d);
     }
 }

@@ -206,6 +206,8 @@ pub struct TcpEndpoint {
     rtt: RttEstimator,
     /// Segment being timed (`t_rtt != 0`): when timing started and `t_rtseq`.
     rtt_timing: Option<(SimTime, SeqNum)>,
+    /// The last raw RTT sample (see [`TcpStats::rtt_raw_sum_ps`]).
+    last_rtt: Option<SimDuration>,
     /// Arrival time of the last segment (BSD `t_idle` counts slow ticks since then).
     last_rcv: SimTime,
     /// Per-segment send times on the sender's clock (Vegas family only).
@@ -315,6 +317,7 @@ impl TcpEndpoint {
             timers: Timers::default(),
             rtt,
             rtt_timing: None,
+            last_rtt: None,
             last_rcv: now,
             send_log: cfg.variant.fine_timing().then(SendLog::new),
             cc,
@@ -446,6 +449,24 @@ impl TcpEndpoint {
             (RttEstimator::Rfc6298(r), _) => r.rto,
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         }
+    }
+
+    /// The smoothed RTT the estimator holds (None before its first sample). With ticks:
+    /// `t_srtt` / 8 ticks × period.
+    pub fn srtt(&self) -> Option<SimDuration> {
+        match (&self.rtt, self.slow) {
+            (RttEstimator::Bsd(b), Some(clock)) => (b.t_srtt > 0).then(|| {
+                let eighths = u64::try_from(b.t_srtt).unwrap_or(0);
+                SimDuration::from_picos(clock.period().as_picos().saturating_mul(eighths) / 8)
+            }),
+            (RttEstimator::Rfc6298(r), _) => r.srtt,
+            (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
+        }
+    }
+
+    /// The last raw RTT sample, as measured before the estimator's rounding (None before any).
+    pub fn last_rtt_sample(&self) -> Option<SimDuration> {
+        self.last_rtt
     }
 
     /// Connection state.

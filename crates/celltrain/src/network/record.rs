@@ -60,7 +60,13 @@ impl Recorder {
         let series = spec.interval.map(|_| {
             let mut names: Vec<String> = Vec::new();
             for (_, flow) in &spec.senders {
-                names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
+                names.extend([
+                    format!("{flow}.cwnd_bytes"),
+                    format!("{flow}.ssthresh_bytes"),
+                    format!("{flow}.rto_s"),
+                    format!("{flow}.srtt_s"),
+                    format!("{flow}.rtt_s"),
+                ]);
             }
             names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
             for (_, vc) in &spec.abr_vcs {
@@ -161,7 +167,15 @@ impl Network {
         let mut row = Vec::with_capacity(3 * self.recorder.spec.senders.len() + self.recorder.spec.ports.len());
         for (c, _) in &self.recorder.spec.senders {
             let e = &self.conns[c.index()].endpoint;
-            row.extend([f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64()]);
+            // Smoothed and last raw RTT: NaN (an empty CSV field) before the first sample.
+            let secs = |d: Option<celltrain_core::time::SimDuration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
+            row.extend([
+                f64::from(e.cwnd()),
+                f64::from(e.ssthresh()),
+                e.rto().as_secs_f64(),
+                secs(e.srtt()),
+                secs(e.last_rtt_sample()),
+            ]);
         }
         for k in 0..self.recorder.spec.ports.len() {
             let p = self.recorder.spec.ports[k];

@@ -328,6 +328,8 @@ fn add_stats(total: &mut TcpStats, s: &TcpStats) {
     total.fast_retransmits += s.fast_retransmits;
     total.dup_acks += s.dup_acks;
     total.bytes_delivered += s.bytes_delivered;
+    total.rtt_samples += s.rtt_samples;
+    total.rtt_raw_sum_ps += s.rtt_raw_sum_ps;
 }
 
 /// The counters of `conn` over its whole life (earlier connections included).

@@ -107,7 +107,12 @@ impl TimeSeries {
             let ps = t.as_picos();
             write!(w, "{}.{:012}", ps / PS_PER_SEC, ps % PS_PER_SEC)?;
             for c in &self.columns {
-                write!(w, ",{}", c[row])?;
+                // A value not defined yet (a TCP sender's RTT before its first sample) is empty.
+                if c[row].is_nan() {
+                    w.write_all(b",")?;
+                } else {
+                    write!(w, ",{}", c[row])?;
+                }
             }
             w.write_all(b"\n")?;
         }

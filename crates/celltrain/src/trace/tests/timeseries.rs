@@ -10,7 +10,8 @@ fn parse_csv(text: &str) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
         .map(|l| {
             let mut f = l.split(',');
             let t = f.next().unwrap().to_string();
-            (t, f.map(|v| v.parse::<f64>().unwrap()).collect())
+            // An empty field is a value not defined yet (NaN in the series).
+            (t, f.map(|v| if v.is_empty() { f64::NAN } else { v.parse::<f64>().unwrap() }).collect())
         })
         .collect();
     (header, rows)
