@@ -66,7 +66,7 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return f"{value:.3g}"
     if measure in ("retransmitted_fraction", "scr_utilisation"):
         return f"{value * 100:.1f} %"
-    if measure in _TIMES:
+    if measure in _TIMES or measure.startswith(("ctd_max_s_", "ctd_p999_s_")):
         if abs(value) < 1e-3:
             return f"{value * 1e6:.4g} µs"
         return f"{value * 1e3:.4g} ms" if abs(value) < 1 else f"{value:.4g} s"
@@ -77,6 +77,9 @@ def fmt(measure: str, value: Optional[float]) -> str:
 
 def mname(measure: str) -> str:
     """A measure's name in prose."""
+    for prefix, text in (("ctd_max_s_", "largest cell transfer delay of "), ("ctd_p999_s_", "p99.9 cell transfer delay of ")):
+        if measure.startswith(prefix):
+            return text + measure[len(prefix) :].replace("_", "-")
     return MEASURE_NAMES.get(measure, measure.replace("_", " "))
 
 
@@ -103,7 +106,22 @@ def derived_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         **network_measures(summary),
         "retransmitted_link_share": retransmitted_link_share(summary),
         **short_transfer_measures(summary),
+        **category_delay_measures(summary),
     }
+
+
+def category_delay_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
+    """``ctd_max_s_<category>`` and ``ctd_p999_s_<category>`` (``rt_vbr``, ``nrt_vbr``, …): the
+    largest and the 0.999-quantile cell transfer delay of the category's user cells delivered in
+    the window, for each category that delivered any."""
+    out: Dict[str, float] = {}
+    for c in summary.get("categories", []):
+        delay = c.get("delay")
+        if delay:
+            name = str(c["category"]).replace("-", "_")
+            out[f"ctd_max_s_{name}"] = float(delay["max_s"])
+            out[f"ctd_p999_s_{name}"] = float(delay["p999_s"])
+    return out
 
 
 def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:

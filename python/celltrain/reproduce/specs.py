@@ -102,7 +102,10 @@ class RunSpec:
     def grid_text(self) -> str:
         if self.region is not None:
             r = self.region
-            return f"bisection on n_nrt ∈ [0, {r['limit']}] for n_rt ∈ {{{', '.join(map(str, r['n_rt']))}}}"
+            return (
+                f"bisection on n_nrt ∈ [0, {r['limit']}] for n_rt ∈ {{{', '.join(map(str, r['n_rt']))}}}, "
+                f"each point with seeds 1, 2, … doubled while undecided, up to {r.get('max_replications', 16)}"
+            )
         return ", ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in self.grid.items()) or "one point"
 
     def params_text(self) -> str:
