@@ -186,7 +186,9 @@ fn pcap_capture_agrees_with_tshark() {
     let pcap = std::fs::read(out.join("src1.pcap")).unwrap();
     assert_eq!(&pcap[..4], &0xa1b2_3c4du32.to_le_bytes(), "nanosecond pcap magic");
     let series = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
-    assert!(series.starts_with("time_s,tcp1.cwnd_bytes,tcp1.ssthresh_bytes,tcp1.rto_s,fore->vp.queue_cells\n"));
+    assert!(series.starts_with(
+        "time_s,tcp1.cwnd_bytes,tcp1.ssthresh_bytes,tcp1.rto_s,tcp1.srtt_s,tcp1.rtt_s,fore->vp.queue_cells\n"
+    ));
     assert!(series.lines().count() > 900, "one row per 10 ms over 10 s");
     let Ok(tshark) = Command::new("tshark").arg("-v").output() else {
         eprintln!("SKIPPED pcap_capture_agrees_with_tshark's tshark part: tshark is not installed");
