@@ -52,6 +52,7 @@ mod admission;
 pub mod error;
 pub mod expand;
 mod gfr;
+mod limits;
 mod model;
 pub mod params;
 mod paths;

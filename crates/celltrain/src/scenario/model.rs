@@ -286,12 +286,15 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioE
     if let Some(r) = root.opt_table("record")? {
         let mut req = RecordRequest::default();
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
+            super::limits::capture_name(&r, "pcap", name)?;
             req.pcap_hosts.push(node(b, &r, "pcap", name)?);
         }
         for link in r.opt_str_list("pcap_links")?.unwrap_or_default() {
             let Some((a, c)) = link.split_once("->") else {
                 return Err(r.key_error("pcap_links", format!("'{link}': write a link as \"from->to\"")));
             };
+            super::limits::capture_name(&r, "pcap_links", a.trim())?;
+            super::limits::capture_name(&r, "pcap_links", c.trim())?;
             let (na, nc) = (node(b, &r, "pcap_links", a.trim())?, node(b, &r, "pcap_links", c.trim())?);
             b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.message))?;
             req.pcap_links.push((na, nc));

@@ -1,0 +1,18 @@
+//! Checks that keep an accepted scenario from harming the machine it runs on: names that
+//! become file names, paths that loop, sizes beyond what a run can hold. Each refuses with a
+//! one-line error at the key, before anything runs.
+
+use super::{ScenarioError, TableView};
+use crate::file_names::{escape_for_display, file_name_problem};
+
+/// A node named in `[record] pcap` or `pcap_links` becomes (part of) a capture's file name:
+/// it must stay a plain name inside `--out`.
+pub(super) fn capture_name(v: &TableView<'_>, key: &str, name: &str) -> Result<(), ScenarioError> {
+    match file_name_problem(name) {
+        None => Ok(()),
+        Some(why) => Err(v.key_error(
+            key,
+            format!("'{}' cannot name a capture file: it {why} (rename the node)", escape_for_display(name)),
+        )),
+    }
+}
