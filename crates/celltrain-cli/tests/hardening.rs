@@ -92,3 +92,15 @@ fn scenario_node_names_never_write_outside_out() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// More VCs on one port than its per-VC queues can number (once: a panic after the whole
+/// network was built): an error naming the flow's key, the port and the limit.
+#[test]
+fn too_many_vcs_on_a_port_is_an_error_with_the_limit() {
+    let out = celltrain(&["check", "A5-udp", "--set", "n_sources=65536"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: built-in:A5-udp:"), "{err}");
+    assert!(err.contains("too many VCs on the port sw1->sw2 (max 65535)"), "{err}");
+}

@@ -19,6 +19,7 @@ use topology::Topology;
 mod abr;
 mod error;
 mod gfr;
+mod limits;
 mod ports;
 mod record;
 mod routing;

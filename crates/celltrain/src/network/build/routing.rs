@@ -84,6 +84,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
                         (None, NodeKind::Switch) => gfr::policer(nb, spec, &vc_name)?,
                         _ => None,
                     };
+                    super::limits::vcs_fit_ports(nb, topo, &ports, &vcs_on_port, &vc_name)?;
                     let mut hops = Vec::with_capacity(ports.len());
                     for &p in &ports {
                         let slot = u32::try_from(vcs_on_port[p.index()].len()).expect("VCs per port fit 32 bits");

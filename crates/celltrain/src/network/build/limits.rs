@@ -1,0 +1,27 @@
+//! Limits of the structures a network is built from, checked as the network is assembled so
+//! that a scenario beyond them gets an error naming the VC, not a panic deep in a port.
+
+use super::*;
+
+/// VCs one output port can carry: a port with per-VC queues numbers its queues in 16 bits.
+pub const MAX_VCS_PER_PORT: usize = u16::MAX as usize;
+
+/// Refuses VC `vc_name` when one of `ports` already carries [`MAX_VCS_PER_PORT`] VCs.
+pub(super) fn vcs_fit_ports(
+    nb: &NetworkBuilder,
+    topo: &Topology,
+    ports: &[PortId],
+    vcs_on_port: &[Vec<ServiceCategory>],
+    vc_name: &str,
+) -> Result<(), BuildError> {
+    let Some(&full) = ports.iter().find(|p| vcs_on_port[p.index()].len() >= MAX_VCS_PER_PORT) else {
+        return Ok(());
+    };
+    let (from, to, ..) = topo.ports[full.index()];
+    let name = |n: NodeId| &nb.nodes[n.index()].name;
+    Err(BuildError::about(
+        Subject::Vc(vc_name.to_string()),
+        Field::Limit,
+        format!("too many VCs on the port {}->{} (max {MAX_VCS_PER_PORT})", name(from), name(to)),
+    ))
+}
