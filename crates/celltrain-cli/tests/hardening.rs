@@ -104,3 +104,26 @@ fn too_many_vcs_on_a_port_is_an_error_with_the_limit() {
     assert!(err.starts_with("error: built-in:A5-udp:"), "{err}");
     assert!(err.contains("too many VCs on the port sw1->sw2 (max 65535)"), "{err}");
 }
+
+/// Flow names with a comma, quotes and a line break, sampled by `[record] interval`, and a
+/// port listed twice (once: panics in the time-series writer): the header quotes each name
+/// (RFC 4180) and the port is sampled once.
+#[test]
+fn time_series_headers_are_quoted_and_ports_sampled_once() {
+    let tmp = scratch("quoted");
+    let out_dir = tmp.join("out");
+    let out = celltrain(&["run", "tests/quoted-names.toml", "--quiet", "--out", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let csv = std::fs::read_to_string(out_dir.join("timeseries.csv")).unwrap();
+    let header = concat!(
+        "time_s,\"tcp,1.cwnd_bytes\",\"tcp,1.ssthresh_bytes\",\"tcp,1.rto_s\",",
+        "\"say \"\"hi\"\"\nthere.cwnd_bytes\",\"say \"\"hi\"\"\nthere.ssthresh_bytes\",\"say \"\"hi\"\"\nthere.rto_s\",",
+        "sw1->h2.queue_cells,h1->sw1.queue_cells\n"
+    );
+    assert!(csv.starts_with(header), "header: {:?}", &csv[..header.len().min(csv.len())]);
+    // 20 ms sampled every 1 ms: 21 rows of 9 fields.
+    let rows: Vec<&str> = csv[header.len()..].lines().collect();
+    assert_eq!(rows.len(), 21);
+    assert!(rows.iter().all(|r| r.split(',').count() == 9), "{rows:?}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -58,14 +58,7 @@ impl Recorder {
     /// (`<port>.queue_cells`, or `<port>.queue_bytes` on a packet link).
     pub fn new(spec: RecordSpec, nodes: usize, queue_columns: &[String]) -> Self {
         let series = spec.interval.map(|_| {
-            let mut names: Vec<String> = Vec::new();
-            for (_, flow) in &spec.senders {
-                names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
-            }
-            names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
-            for (_, vc) in &spec.abr_vcs {
-                names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
-            }
+            let names = Self::series_columns(&spec, queue_columns);
             TimeSeries::new(&names.iter().map(String::as_str).collect::<Vec<_>>())
         });
         Recorder {
@@ -76,6 +69,19 @@ impl Recorder {
             series,
             ..Recorder::default()
         }
+    }
+
+    /// The names of the sampled columns, in order.
+    pub fn series_columns(spec: &RecordSpec, queue_columns: &[String]) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (_, flow) in &spec.senders {
+            names.extend([format!("{flow}.cwnd_bytes"), format!("{flow}.ssthresh_bytes"), format!("{flow}.rto_s")]);
+        }
+        names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
+        for (_, vc) in &spec.abr_vcs {
+            names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
+        }
+        names
     }
 
     /// First sampling instant, to be scheduled at build.

@@ -25,3 +25,20 @@ pub(super) fn vcs_fit_ports(
         format!("too many VCs on the port {}->{} (max {MAX_VCS_PER_PORT})", name(from), name(to)),
     ))
 }
+
+/// Refuses a time series whose columns would repeat a name (a flow and a VC named so that
+/// their columns coincide): the series is keyed by column name.
+pub(super) fn series_columns_unique(spec: &RecordSpec, queue_columns: &[String]) -> Result<(), BuildError> {
+    if spec.interval.is_none() {
+        return Ok(());
+    }
+    let names = Recorder::series_columns(spec, queue_columns);
+    let mut seen = BTreeSet::new();
+    match names.iter().find(|n| !seen.insert(n.as_str()) || n.as_str() == "time_s") {
+        None => Ok(()),
+        Some(dup) => err(
+            Field::Record,
+            format!("record: two sampled quantities share the column name '{dup}' (rename a flow, VC or node)"),
+        ),
+    }
+}
