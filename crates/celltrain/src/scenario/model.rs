@@ -403,6 +403,7 @@ fn add_flow(
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = super::paths::expand_path(v, v.req_str_list("path")?)?;
+    super::limits::path_visits_each_node_once(v, &path_names)?;
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
     let first_link = path
         .get(..2)

@@ -42,3 +42,26 @@ pub(super) fn series_columns_unique(spec: &RecordSpec, queue_columns: &[String])
         ),
     }
 }
+
+/// Refuses a TCP flow whose largest segment, as an IP packet in an AAL5 frame (LLC/SNAP
+/// included), exceeds the CPCS-SDU limit of 65 535 octets (ITU-T I.363.5) on one of its VCs.
+pub(super) fn tcp_segments_fit_aal5(nb: &NetworkBuilder, flows: &[Flow], routes: &[Route]) -> Result<(), BuildError> {
+    for (f, _, spec) in &nb.tcps {
+        let options = if spec.config.timestamps { 12 } else { 0 };
+        let ip_bytes = u64::from(spec.config.mss.offer()) + 40 + options;
+        let flow = &flows[f.index()];
+        let on_atm = routes[flow.route.index()].hops.iter().any(|h| matches!(h, Hop::Vc(_)));
+        if on_atm && ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
+            let max_mss = aal5::MAX_PAYLOAD_BYTES - aal5::LLC_SNAP_BYTES - 40 - options;
+            return Err(BuildError::about(
+                Subject::Flow(flow.name.clone()),
+                Field::Tcp,
+                format!(
+                    "mss {} B: a segment does not fit an AAL5 frame on its VC (max {max_mss} B: 65535-byte CPCS-SDU less LLC/SNAP and headers)",
+                    spec.config.mss.offer()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -548,6 +548,7 @@ impl NetworkBuilder {
             })
             .collect();
         transport::check_mtu(nb, &topo, &flows, &routes, &vcs)?;
+        limits::tcp_segments_fit_aal5(nb, &flows, &routes)?;
         let mut queue = EventQueue::new();
         // Scheduled first so that, at equal times, the window opens before any source acts.
         let warmup = SimTime::ZERO + self.warmup;
