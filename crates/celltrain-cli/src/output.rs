@@ -4,7 +4,22 @@
 use celltrain::metrics::Summary;
 use std::fmt::Write as _;
 
-pub use celltrain::report::write_results;
+use celltrain::report::OutDir;
+use std::path::Path;
+
+/// Prepares `--out DIR` for a run of `network`: its captures go to a fresh staging directory.
+pub fn stage(network: &mut celltrain::Network, dir: &Path) -> std::io::Result<OutDir> {
+    let staged = OutDir::prepare(dir)?;
+    network.attach_output(staged.staging())?;
+    Ok(staged)
+}
+
+/// Finishes the captures and moves them, with the result files, into place.
+pub fn commit(staged: OutDir, network: &mut celltrain::Network, summary: &Summary) -> std::io::Result<()> {
+    network.finish_output()?;
+    let series = network.recorder().series.as_ref().map(celltrain::report::series_csv);
+    staged.commit(&celltrain::report::render(summary, series))
+}
 
 fn mbps(bps: f64) -> String {
     format!("{:.3}", bps / 1e6)

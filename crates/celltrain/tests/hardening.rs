@@ -1,7 +1,7 @@
 //! Accepted input that once exhausted memory or panicked: each case runs, bounded by the run.
 
 use celltrain::metrics::Summary;
-use celltrain::network::SimOptions;
+use celltrain::network::{NodeKind, SimOptions};
 use celltrain::scenario::compile;
 
 fn owned(sets: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -30,4 +30,17 @@ fn an_on_off_burst_longer_than_the_run_is_bounded_by_the_run() {
         fast.trace_hash = reference.trace_hash.clone();
         assert!(fast == reference, "on = {on}: the cut burst differs from the reference");
     }
+}
+
+/// A router given no buffer once queued without bound (a fast link into a slow one: 980 MB
+/// after 100 simulated seconds); now its packet ports hold at most a stated default.
+#[test]
+fn a_router_without_a_buffer_has_a_finite_default() {
+    let c = compile("A10-udp", &[], None).expect("compiles");
+    let net = &c.network;
+    let from_router = |p: &&celltrain::network::Port| net.nodes()[p.from.index()].kind == NodeKind::Router;
+    let limits: Vec<Option<u64>> =
+        net.ports().iter().filter(from_router).filter_map(|p| p.packets.as_ref()).map(|q| q.limit_packets).collect();
+    assert!(!limits.is_empty(), "A10-udp has routers");
+    assert!(limits.iter().all(|l| l.is_some_and(|n| n <= 10_000_000)), "{limits:?}");
 }

@@ -99,7 +99,7 @@ pub fn compile_source(
         }
     }
     read_metrics(&root, &mut b)?;
-    read_record(&root, &mut b)?;
+    read_record(&root, &mut b, duration)?;
     super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
@@ -141,8 +141,8 @@ fn read_switches(
                 }
                 b.set_scheduler(n, scheduler);
                 if limit_bytes.is_some() || limit_packets.is_some() {
-                    let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
-                    b.set_packet_limit(n, bytes, limit_packets);
+                    let (bytes, packets) = super::limits::packet_buffer(&v, limit_bytes, limit_packets)?;
+                    b.set_packet_limit(n, bytes, packets);
                 }
                 added.push(n);
             }
@@ -223,9 +223,9 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
                 let key = if bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
                 return Err(v.key_error(key, "must be positive"));
             }
+            let limits = super::limits::packet_buffer(&v, bytes, packets)?;
             for name in names {
-                b.add_router(&name, nic, (bytes.unwrap_or(u64::MAX / 2), packets))
-                    .map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
             }
             v.finish()?;
         }
@@ -244,6 +244,7 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
                 return Err(v.key_error("rate", "must be positive"));
             }
             let delay = v.opt_duration("delay")?.unwrap_or(SimDuration::ZERO);
+            super::limits::link_capacity(&v, rate, delay)?;
             let medium = match v.opt_keyword("medium", &["atm", "ethernet", "packet"])?.unwrap_or("atm") {
                 "atm" => Medium::Atm,
                 "ethernet" => Medium::Ethernet,
@@ -282,7 +283,7 @@ fn read_metrics(root: &TableView, b: &mut NetworkBuilder) -> Result<(), Scenario
 }
 
 /// The `[record]` table.
-fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
+fn read_record(root: &TableView, b: &mut NetworkBuilder, duration: SimDuration) -> Result<(), ScenarioError> {
     if let Some(r) = root.opt_table("record")? {
         let mut req = RecordRequest::default();
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
@@ -303,6 +304,7 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioE
         if req.interval.is_some_and(|i| i.is_zero()) {
             return Err(r.key_error("interval", "must be positive"));
         }
+        super::limits::record_samples(&r, req.interval, duration)?;
         req.flows = r.opt_str_list("flows")?.unwrap_or_default().into_iter().map(str::to_string).collect();
         if let Some(ports) = r.opt_str_list("ports")? {
             for p in ports {
@@ -377,10 +379,11 @@ fn pairs(v: &TableView<'_>, key: &str) -> Result<Vec<(String, String)>, Scenario
 }
 
 pub(super) fn positive_u32(v: &TableView<'_>, key: &str, n: u64) -> Result<u32, ScenarioError> {
+    use super::limits::MAX_BUFFER_CELLS;
     match u32::try_from(n) {
         Ok(0) => Err(v.key_error(key, "must be at least 1 cell")),
-        Ok(n) => Ok(n),
-        Err(_) => Err(v.key_error(key, format!("{n} cells is too large"))),
+        Ok(n) if n <= MAX_BUFFER_CELLS => Ok(n),
+        _ => Err(v.key_error(key, format!("{n} cells is too large (max {MAX_BUFFER_CELLS} cells)"))),
     }
 }
 
