@@ -127,3 +127,79 @@ fn time_series_headers_are_quoted_and_ports_sampled_once() {
     assert!(rows.iter().all(|r| r.split(',').count() == 9), "{rows:?}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Every file of `dir` with its contents.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_under(dir).into_iter().map(|f| (f.clone(), std::fs::read(dir.join(&f)).unwrap())).collect()
+}
+
+/// A run that records less than the previous one in the same `--out` leaves none of the
+/// previous run's files (once: an old `timeseries.csv` beside the new summary).
+#[test]
+fn reused_out_holds_only_the_last_run() {
+    let tmp = scratch("reuse");
+    let out_dir = tmp.join("out");
+    let dir = out_dir.to_str().unwrap();
+    std::fs::create_dir_all(&out_dir).unwrap();
+    std::fs::write(out_dir.join("notes.txt"), "the user's own file").unwrap();
+    let first = celltrain(&["run", "tests/quoted-names.toml", "--quiet", "--out", dir]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(out_dir.join("timeseries.csv").exists());
+    let second = celltrain(&["run", "tests/good-minimal.toml", "--quiet", "--out", dir]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert_eq!(
+        files_under(&out_dir),
+        [".celltrain-files", "flows.csv", "notes.txt", "ports.csv", "summary.json", "vcs.csv"],
+        "the first run's time series survived, or the user's file went"
+    );
+    let summary = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
+    assert!(summary.contains("\"scenario\": \"bad\""), "{summary}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Writing the results fails (a file-size limit stands in for a full disk): the previous
+/// run stays whole and alone in `--out`, no temporary is left, the exit code is 1, and the
+/// summary still reaches standard output.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_previous_run_whole() {
+    let tmp = scratch("full");
+    let out_dir = tmp.join("out");
+    let dir = out_dir.to_str().unwrap();
+    let first = celltrain(&["run", "tests/quoted-names.toml", "--quiet", "--out", dir]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let before = snapshot(&out_dir);
+    // SIGXFSZ ignored: a write beyond the limit fails with EFBIG instead of killing.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec '{}' run tests/good-minimal.toml --quiet --out '{dir}'",
+        env!("CARGO_BIN_EXE_celltrain")
+    );
+    let out = Command::new("sh").args(["-c", &script]).current_dir(root()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bad — a bad scenario"), "no summary on stdout");
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert!(snapshot(&out_dir) == before, "the previous run changed: {:?}", files_under(&out_dir));
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// An `--out` that cannot be written is found before the run starts (a 1000 s run would
+/// take minutes), with exit code 1.
+#[test]
+fn an_unwritable_out_fails_before_the_run() {
+    let tmp = scratch("unwritable");
+    std::fs::write(tmp.join("file"), "").unwrap();
+    let started = std::time::Instant::now();
+    let out = celltrain(&[
+        "run",
+        "A4",
+        "--set",
+        "duration=1000 s",
+        "--quiet",
+        "--out",
+        tmp.join("file/out").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+    assert!(started.elapsed().as_secs() < 20, "the run started first");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
