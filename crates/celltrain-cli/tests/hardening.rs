@@ -203,3 +203,23 @@ fn an_unwritable_out_fails_before_the_run() {
     assert!(started.elapsed().as_secs() < 20, "the run started first");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// `celltrain bench` checks its flags before building anything (once: `--hops 4294967295`
+/// built switches until memory ran out, `--seconds inf` panicked).
+#[test]
+fn bench_flags_are_checked_first() {
+    for flags in [
+        ["--seconds", "inf"],
+        ["--seconds", "NaN"],
+        ["--seconds", "0"],
+        ["--seconds", "1e300"],
+        ["--hops", "4294967295"],
+        ["--hops", "0"],
+    ] {
+        let out = celltrain(&["bench", "null", flags[0], flags[1]]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{flags:?}: {err}");
+        assert!(err.contains(flags[0]) && err.contains("must be"), "{flags:?}: {err}");
+    }
+}
