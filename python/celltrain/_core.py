@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _celltrain
+from ._args import check_params, check_seed
 from ._atomic import write_atomic
 from ._celltrain import ScenarioError
 
@@ -38,6 +39,7 @@ def param_text(value: Any) -> str:
 
 def overrides(params: Params) -> List[Tuple[str, str]]:
     """``params`` as the ``(name, text)`` list the compiled module takes."""
+    check_params(params)
     return [(str(name), param_text(value)) for name, value in (params or {}).items()]
 
 
@@ -52,6 +54,7 @@ def check(scenario: Scenario, params: Params = None, seed: Optional[int] = None)
 
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid.
     """
+    check_seed(seed)
     _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
 
 
@@ -282,6 +285,7 @@ def run(
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
     """
+    check_seed(seed)
     pcap_dir = None if out is None else os.fspath(out)
     summary_json, series_csv = _celltrain.run_with_series(
         os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir, reference

@@ -472,8 +472,8 @@ impl NetworkBuilder {
         rate: Option<BitRate>,
         start: SimTime,
     ) -> Result<FlowId, BuildError> {
-        let ip_bytes = app_bytes + UDP_HEADER_BYTES + IPV4_HEADER_BYTES;
-        if app_bytes == 0 || ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
+        let ip_bytes = app_bytes.saturating_add(UDP_HEADER_BYTES + IPV4_HEADER_BYTES);
+        if app_bytes == 0 || ip_bytes.saturating_add(aal5::LLC_SNAP_BYTES) > aal5::MAX_PAYLOAD_BYTES {
             return err(
                 Field::Datagram,
                 format!(
