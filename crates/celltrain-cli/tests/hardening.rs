@@ -114,6 +114,9 @@ fn time_series_headers_are_quoted_and_ports_sampled_once() {
     let out_dir = tmp.join("out");
     let out = celltrain(&["run", "tests/quoted-names.toml", "--quiet", "--out", out_dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The printed tables escape the line break instead of breaking their rows.
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.lines().any(|l| l.starts_with("say \"hi\"\\u{a}there ")), "{table}");
     let csv = std::fs::read_to_string(out_dir.join("timeseries.csv")).unwrap();
     let header = concat!(
         "time_s,\"tcp,1.cwnd_bytes\",\"tcp,1.ssthresh_bytes\",\"tcp,1.rto_s\",",
@@ -222,4 +225,32 @@ fn bench_flags_are_checked_first() {
         assert_eq!(err.lines().count(), 1, "{flags:?}: {err}");
         assert!(err.contains(flags[0]) && err.contains("must be"), "{flags:?}: {err}");
     }
+}
+
+/// A scenario that is not UTF-8 text, a directory or a FIFO: one line naming what it is
+/// (the FIFO is never opened: reading it would block).
+#[test]
+fn scenarios_that_are_not_text_files_are_named_as_such() {
+    let tmp = scratch("not-text");
+    let mut bytes = std::fs::read(root().join("tests/good-minimal.toml")).unwrap();
+    let at = bytes.iter().position(|&b| b == b'"').unwrap() + 1;
+    bytes[at] = 0xff;
+    std::fs::write(tmp.join("latin.toml"), &bytes).unwrap();
+    std::fs::create_dir(tmp.join("dir.toml")).unwrap();
+    let mut cases = vec![
+        ("latin.toml", "latin.toml:2: (file): not UTF-8 text: invalid byte 0xff at byte ".to_string()),
+        ("dir.toml", "dir.toml: (file): is a directory".to_string()),
+    ];
+    #[cfg(unix)]
+    if Command::new("mkfifo").arg(tmp.join("fifo.toml")).status().is_ok_and(|s| s.success()) {
+        cases.push(("fifo.toml", "fifo.toml: (file): is not a regular file".to_string()));
+    }
+    for (file, expected) in cases {
+        let out = celltrain_in(&tmp, &["check", file]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(err.starts_with(&format!("error: {expected}")), "{file}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }

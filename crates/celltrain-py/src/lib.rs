@@ -116,7 +116,8 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let (summary, _) = py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false)))?;
+    let (summary, _) =
+        py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false)))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 

@@ -104,3 +104,13 @@ pub(super) fn record_samples(
     }
     Ok(())
 }
+
+/// An on/off source's mean periods, each at its own key (a zero `off` was once blamed on `on`).
+pub(super) fn onoff_periods(app: &TableView<'_>, on: SimDuration, off: SimDuration) -> Result<(), ScenarioError> {
+    for (key, period) in [("on", on), ("off", off)] {
+        if period.is_zero() {
+            return Err(app.key_error(key, "must be positive"));
+        }
+    }
+    Ok(())
+}

@@ -53,6 +53,7 @@ pub mod error;
 pub mod expand;
 mod gfr;
 mod limits;
+mod messages;
 mod model;
 pub mod params;
 mod paths;

@@ -37,19 +37,11 @@ const DEFAULT_SEED: u64 = 1;
 pub fn compile(spec: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
     let path = std::path::Path::new(spec);
     let source = if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ScenarioError::new(spec.to_string(), None, "(file)".to_string(), format!("cannot read: {e}"))
-        })?;
-        Source::new(spec, text)
+        super::messages::read_file(spec)?
     } else if let Some(b) = crate::builtin::find(spec) {
         Source::new(format!("built-in:{}", b.name), b.text)
     } else {
-        return Err(ScenarioError::new(
-            spec.to_string(),
-            None,
-            "(scenario)".to_string(),
-            "no such file, and no built-in scenario of that name (see `celltrain list`)".to_string(),
-        ));
+        return Err(super::messages::not_a_scenario(spec));
     };
     compile_source(source, overrides, seed)
 }
@@ -543,6 +535,7 @@ fn read_app_source(
     }
     let on = app.req_duration("on")?;
     let off = app.req_duration("off")?;
+    super::limits::onoff_periods(app, on, off)?;
     let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
     let activity = if on_s + off_s > 0.0 { on_s / (on_s + off_s) } else { 1.0 };
     let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;
@@ -596,15 +589,17 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
         (None, None) => None,
     };
     if let Some(w) = window {
-        let w = u32::try_from(w).map_err(|_| app.key_error("window", "too large"))?;
+        let w = u32::try_from(w).map_err(|_| app.key_error("window", "too large (max 4294967295)"))?;
         cfg.send_buffer_bytes = w;
         cfg.recv_buffer_bytes = w;
     }
     if let Some(w) = app.opt_bytes("send_buffer")? {
-        cfg.send_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("send_buffer", "too large"))?;
+        cfg.send_buffer_bytes =
+            u32::try_from(w).map_err(|_| app.key_error("send_buffer", "too large (max 4294967295)"))?;
     }
     if let Some(w) = app.opt_bytes("recv_buffer")? {
-        cfg.recv_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large"))?;
+        cfg.recv_buffer_bytes =
+            u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large (max 4294967295)"))?;
     }
     if let Some(g) = app.get("timer_granularity") {
         cfg.timer_granularity = if g.as_str().is_ok_and(|s| s == "exact") {
@@ -638,7 +633,7 @@ fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), Scenari
     let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
         match app.opt_u64(key)? {
             Some(0) => Err(app.key_error(key, "must be at least 1")),
-            Some(n) => u32::try_from(n).map(Some).map_err(|_| app.key_error(key, "too large")),
+            Some(n) => u32::try_from(n).map(Some).map_err(|_| app.key_error(key, "too large (max 4294967295)")),
             None => Ok(None),
         }
     };
@@ -686,7 +681,7 @@ fn traffic_contract(
         _ => ConformanceDef::Ubr2,
     };
     let mbs = match mbs {
-        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large"))?),
+        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large (max 4294967295)"))?),
         None => None,
     };
     let desc = TrafficDescriptor { def, pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };
