@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import itertools
 import json
+import math
 import os
 import re
 import sys
@@ -144,6 +145,10 @@ def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
 # --------------------------------------------------------------------------------------
 
 
+#: The most runs (points × seeds) one sweep takes: its tasks are built in memory first.
+MAX_RUNS = 1_000_000
+
+
 def grid_points(grid: Grid) -> List[Dict[str, Any]]:
     """The points of a grid: the Cartesian product of its value lists, in order."""
     grid = dict(grid or {})
@@ -151,6 +156,9 @@ def grid_points(grid: Grid) -> List[Dict[str, Any]]:
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
             raise TypeError(f"grid[{name!r}] must be a list of values, not {values!r}")
     names = list(grid)
+    sizes = [len(grid[n]) if hasattr(grid[n], "__len__") else None for n in names]
+    if all(n is not None for n in sizes) and math.prod(sizes) > MAX_RUNS:  # type: ignore[arg-type]
+        raise ValueError(f"the grid has {math.prod(sizes):,} points: too many (max {MAX_RUNS:,} runs)")  # type: ignore[arg-type]
     lists = [list(grid[n]) for n in names]
     for name, values in zip(names, lists):
         if not values:
@@ -246,6 +254,8 @@ def sweep(
         check_seed(s, "seeds")
     if not seed_list:
         raise ValueError("seeds is empty")
+    if len(points) * len(seed_list) > MAX_RUNS:
+        raise ValueError(f"{len(points):,} points × {len(seed_list):,} seeds: too many runs (max {MAX_RUNS:,})")
     if len(set(seed_list)) != len(seed_list):
         raise ValueError(f"seeds repeat a value: {seed_list!r}")
     def fixed_for(point: Dict[str, Any]) -> Dict[str, Any]:
@@ -529,6 +539,8 @@ def parse_range(text: str) -> List[Union[int, float, str]]:
         lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
         if step <= 0 or hi < lo:
             raise ValueError(f"bad range {text!r}")
+        if (hi - lo) // step + 1 > MAX_RUNS:
+            raise ValueError(f"range {text!r} has {(hi - lo) // step + 1:,} values: too many (max {MAX_RUNS:,})")
         return list(range(lo, hi + 1, step))
     values = [parse_value(v) for v in text.split(",") if v.strip()]
     if not values:

@@ -209,3 +209,15 @@ def test_ctrl_c_keeps_the_finished_points_and_stops_promptly(tmp_path):
         if proc.poll() is None:
             proc.kill()
         _kill_all(workers)
+
+
+def test_sweeps_too_large_to_build_are_refused_first():
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="too many"):
+        celltrain.sweep("A4", grid={"a": range(100_000), "b": range(100_000)}, progress=False)
+    with pytest.raises(ValueError, match="too many runs"):
+        celltrain.sweep("A4", grid={"n_sources": [2, 3]}, seeds=range(600_000), progress=False)
+    assert time.monotonic() - started < 10, "the grid was built before it was refused"
+    proc = celltrain_cli("sweep", "A4", "--seeds", "1..100000000", "--quiet")
+    assert_one_error_line(proc, 2)
+    assert "too many" in proc.stderr
