@@ -221,3 +221,19 @@ def test_sweeps_too_large_to_build_are_refused_first():
     proc = celltrain_cli("sweep", "A4", "--seeds", "1..100000000", "--quiet")
     assert_one_error_line(proc, 2)
     assert "too many" in proc.stderr
+
+
+def test_run_out_holds_only_the_last_run(tmp_path):
+    toml = (Path(__file__).parents[1] / "good-minimal.toml").read_text().replace('duration = "1 s"', 'duration = "20 ms"')
+    captured = toml + '\n[record]\npcap = ["h2"]\ninterval = "1 ms"\n'
+    out = tmp_path / "out"
+    celltrain.run(captured, out=out)
+    assert (out / "h2.pcap").exists() and (out / "timeseries.csv").exists()
+    (out / "notes.txt").write_text("the user's own file")
+    celltrain.run(toml, out=out)
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".celltrain-files", "flows.csv", "notes.txt", "ports.csv", "summary.json", "vcs.csv"
+    ], "the first run's capture or series survived"
+    with pytest.raises(celltrain.ScenarioError):
+        celltrain.run(toml.replace('"20 ms"', '"0 s"'), out=out)
+    assert not [p for p in out.iterdir() if p.name.startswith(".celltrain-staging-")]
