@@ -27,7 +27,7 @@ pub(super) fn capture_name(v: &TableView<'_>, key: &str, name: &str) -> Result<(
 /// A path that visits a node twice would give its VC two next hops there (its cells split
 /// between them): refused at the `path` key.
 pub(super) fn path_visits_each_node_once(v: &TableView<'_>, path: &[String]) -> Result<(), ScenarioError> {
-    let mut seen = std::collections::HashSet::with_capacity(path.len());
+    let mut seen = std::collections::BTreeSet::new();
     for name in path {
         if !seen.insert(name.as_str()) {
             return Err(v.key_error("path", format!("visits node '{}' twice", escape_for_display(name))));
