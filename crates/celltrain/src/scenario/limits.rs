@@ -69,6 +69,15 @@ pub const MAX_LINK_RATE: BitRate = BitRate::from_bps(1_000_000_000_000);
 /// in the link's pipe.
 pub const MAX_CELLS_IN_FLIGHT: u64 = 1 << 24;
 
+/// A source's `rate` within [`MAX_LINK_RATE`]: faster, its datagrams would come picoseconds
+/// apart, an event each, and a millisecond would take hours.
+pub(super) fn rate_within(v: &TableView<'_>, key: &str, rate: Option<BitRate>) -> Result<(), ScenarioError> {
+    match rate {
+        Some(r) if r > MAX_LINK_RATE => Err(v.key_error(key, format!("{r} is too fast (max {MAX_LINK_RATE})"))),
+        _ => Ok(()),
+    }
+}
+
 /// A link's rate and delay within [`MAX_LINK_RATE`] and [`MAX_CELLS_IN_FLIGHT`].
 pub(super) fn link_capacity(v: &TableView<'_>, rate: BitRate, delay: SimDuration) -> Result<(), ScenarioError> {
     if rate > MAX_LINK_RATE {

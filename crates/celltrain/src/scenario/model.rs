@@ -526,6 +526,7 @@ fn read_app_source(
         if rate.is_some_and(|r| r.as_bps() == 0) {
             return Err(app.key_error("rate", "must be positive"));
         }
+        super::limits::rate_within(app, "rate", rate)?;
         let bps = rate.unwrap_or(pcr).as_bps() as f64;
         return Ok((AppSource::Udp { datagram, rate }, OnOff { peak_bps: bps, activity: 1.0, mean_on_s: 1.0 }));
     }
