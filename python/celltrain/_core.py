@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from . import _celltrain
-from ._atomic import write_atomic
+from . import _celltrain, _outdir
+from ._args import check_params, check_seed
 from ._celltrain import ScenarioError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +38,7 @@ def param_text(value: Any) -> str:
 
 def overrides(params: Params) -> List[Tuple[str, str]]:
     """``params`` as the ``(name, text)`` list the compiled module takes."""
+    check_params(params)
     return [(str(name), param_text(value)) for name, value in (params or {}).items()]
 
 
@@ -52,6 +53,7 @@ def check(scenario: Scenario, params: Params = None, seed: Optional[int] = None)
 
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid.
     """
+    check_seed(seed)
     _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
 
 
@@ -230,14 +232,14 @@ class Result:
         to a temporary file, flushed to disk and renamed into place, and ``summary.json``
         comes last, so a present ``summary.json`` means a complete directory.
         """
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        return self._write(out, _outdir.prepare(out))
+
+    def _write(self, out: Union[str, "os.PathLike[str]"], staging: Path) -> Path:
         # The texts come from the simulator's one result writer, in its order (summary.json
-        # last); only the writing is done here, durably, as the sweep store writes.
-        for name, text in _celltrain.result_files(self._json, self._series_csv):
-            write_atomic(out / name, text)
-        self.out = out
-        return out
+        # last); they join what the run staged (its captures) and replace the previous run.
+        _outdir.commit(out, staging, _celltrain.result_files(self._json, self._series_csv))
+        self.out = Path(out)
+        return self.out
 
     def __repr__(self) -> str:
         a = self.summary["aggregate"]
@@ -282,11 +284,18 @@ def run(
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
     """
-    pcap_dir = None if out is None else os.fspath(out)
-    summary_json, series_csv = _celltrain.run_with_series(
-        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir, reference
-    )
+    check_seed(seed)
+    # Captures and result files go to a staging directory, moved into place whole at the end.
+    staging = None if out is None else _outdir.prepare(out)
+    try:
+        summary_json, series_csv = _celltrain.run_with_series(
+            os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging), reference
+        )
+    except BaseException:
+        if staging is not None:
+            _outdir.discard(staging)
+        raise
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:
-        result.write(out)
+        result._write(out, staging)
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import itertools
 import json
+import math
 import os
 import re
 import sys
@@ -13,10 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _celltrain
+from ._args import check_grid, check_jobs, check_params, check_seed
 from ._atomic import write_atomic
 from ._core import ResolvedScenario, Scenario, param_text
 from ._store import Store, canonical, key_of, point_identity
-from ._worker import run_point
+from ._worker import init_process_worker, run_point
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -143,6 +145,10 @@ def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
 # --------------------------------------------------------------------------------------
 
 
+#: The most runs (points × seeds) one sweep takes: its tasks are built in memory first.
+MAX_RUNS = 1_000_000
+
+
 def grid_points(grid: Grid) -> List[Dict[str, Any]]:
     """The points of a grid: the Cartesian product of its value lists, in order."""
     grid = dict(grid or {})
@@ -150,6 +156,9 @@ def grid_points(grid: Grid) -> List[Dict[str, Any]]:
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
             raise TypeError(f"grid[{name!r}] must be a list of values, not {values!r}")
     names = list(grid)
+    sizes = [len(grid[n]) if hasattr(grid[n], "__len__") else None for n in names]
+    if all(n is not None for n in sizes) and math.prod(sizes) > MAX_RUNS:  # type: ignore[arg-type]
+        raise ValueError(f"the grid has {math.prod(sizes):,} points: too many (max {MAX_RUNS:,} runs)")  # type: ignore[arg-type]
     lists = [list(grid[n]) for n in names]
     for name, values in zip(names, lists):
         if not values:
@@ -231,17 +240,24 @@ def sweep(
 
     Raises :class:`ScenarioError` before running anything if a point is invalid.
     """
+    check_grid(grid)
+    check_jobs(jobs)
+    if params is not None and not callable(params):
+        check_params(params)
     resolved = ResolvedScenario.of(scenario)
     version = _celltrain.__version__
     points = grid_points(grid)
+    if seeds is not None and (isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable)):
+        raise TypeError(f"seeds must be a list of non-negative ints, not {seeds!r}")
     seed_list: List[Optional[int]] = [None] if seeds is None else list(seeds)
+    for s in seed_list:
+        check_seed(s, "seeds")
     if not seed_list:
         raise ValueError("seeds is empty")
+    if len(points) * len(seed_list) > MAX_RUNS:
+        raise ValueError(f"{len(points):,} points × {len(seed_list):,} seeds: too many runs (max {MAX_RUNS:,})")
     if len(set(seed_list)) != len(seed_list):
         raise ValueError(f"seeds repeat a value: {seed_list!r}")
-    for s in seed_list:
-        if s is not None and (not isinstance(s, int) or isinstance(s, bool) or s < 0):
-            raise TypeError(f"seed {s!r} is not a non-negative int")
     def fixed_for(point: Dict[str, Any]) -> Dict[str, Any]:
         return dict((params(point) if callable(params) else params) or {})
 
@@ -309,7 +325,10 @@ def sweep(
                 f"a worker runs celltrain {summary.get('version')}, this process {version}: "
                 "install the same version everywhere"
             )
-        if the_store is not None:
+        if the_store is not None and the_store.path(key).is_dir():
+            # Something else sits where the record belongs: keep the result, say so, go on.
+            warnings.warn(f"{the_store.path(key)} is a directory, not a record: result not stored", RuntimeWarning)
+        elif the_store is not None:
             the_store.put(Store.make_record(key, identity, point_labels, resolved.ref, summary))
         summaries[key] = summary
         if bar is not None:
@@ -348,7 +367,7 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
             for task in todo:
                 finish(task, run_point(text, task[1], task[2]))
             return
-        owned = executor = cf.ProcessPoolExecutor(max_workers=min(n, len(todo)))
+        owned = executor = cf.ProcessPoolExecutor(max_workers=min(n, len(todo)), initializer=init_process_worker)
     elif _is_dask_client(executor):
         executor = executor.get_executor(pure=False)
     futures: Dict[cf.Future, Tuple[Any, ...]] = {}
@@ -361,12 +380,26 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
         for fut in futures:
             fut.cancel()
         if owned is not None:
-            owned.shutdown(wait=False, cancel_futures=True)
+            # Promptly: a worker in the middle of a long run would hold the exit until it ends.
+            stop_workers(owned)
             owned = None
         raise
     finally:
         if owned is not None:
             owned.shutdown(wait=True)
+
+
+def stop_workers(pool: cf.ProcessPoolExecutor) -> None:
+    """Stops a process pool now: pending tasks cancelled, running workers terminated."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        try:
+            p.terminate()
+        except (OSError, AttributeError):  # already gone
+            pass
+    for p in processes:
+        p.join(timeout=5)
 
 
 def load(
@@ -506,6 +539,8 @@ def parse_range(text: str) -> List[Union[int, float, str]]:
         lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
         if step <= 0 or hi < lo:
             raise ValueError(f"bad range {text!r}")
+        if (hi - lo) // step + 1 > MAX_RUNS:
+            raise ValueError(f"range {text!r} has {(hi - lo) // step + 1:,} values: too many (max {MAX_RUNS:,})")
         return list(range(lo, hi + 1, step))
     values = [parse_value(v) for v in text.split(",") if v.strip()]
     if not values:

@@ -6,11 +6,38 @@ scenario text, the overrides and the seed cross the process boundary.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from typing import List, Optional, Tuple
 
 from . import _celltrain
+
+#: How often a worker process looks whether the process that started it is still there.
+PARENT_POLL_S = 0.5
 
 
 def run_point(text: str, overrides: List[Tuple[str, str]], seed: Optional[int]) -> str:
     """Runs scenario TOML ``text``; returns the compact summary JSON."""
     return _celltrain.run_json(text, [tuple(o) for o in overrides], seed, True)
+
+
+def init_process_worker() -> None:
+    """Initialiser of a sweep's local worker processes.
+
+    Ctrl-C goes to the whole process group: the sweep handles it (keeps the finished points,
+    stops the workers), so the workers ignore it. And a worker exits as soon as its parent
+    is gone (the sweep SIGKILLed): it would otherwise run on, orphaned, and never be
+    collected.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        # The simulator releases the interpreter lock while it runs, so this thread gets
+        # to look even in the middle of a long run.
+        while os.getppid() == parent:
+            threading.Event().wait(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="celltrain-parent-watch", daemon=True).start()

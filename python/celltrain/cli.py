@@ -14,6 +14,7 @@ import sys
 from typing import List, Optional, Sequence
 
 from . import _celltrain
+from ._errors import guarded
 
 PYTHON_COMMANDS = """
 Commands of the Python front:
@@ -100,6 +101,18 @@ def _sets(specs: Sequence[str]) -> dict:
     return out
 
 
+#: Seconds to wait for a Dask scheduler before giving up (Dask's own default is 30 s).
+DASK_CONNECT_TIMEOUT_S = 10
+
+
+def _connect_dask(client_class, address: str):  # noqa: ANN001, ANN202
+    """A client of the scheduler at ``address``; an unreachable one fails fast as an OSError."""
+    try:
+        return client_class(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError) as e:
+        raise OSError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+
 def sweep_main(argv: Sequence[str]) -> int:
     from ._celltrain import ScenarioError
     from ._store import StoreError
@@ -122,7 +135,7 @@ def sweep_main(argv: Sequence[str]) -> int:
                 cluster = LocalCluster(n_workers=args.jobs or None, threads_per_worker=1, processes=True)
                 client = Client(cluster)
             else:
-                client = Client(args.dask)
+                client = _connect_dask(Client, args.dask)
         result = sweep(
             args.scenario,
             grid=grid,
@@ -186,9 +199,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     command = args[0] if args else None
     try:
         if command == "sweep":
-            code = sweep_main(args[1:])
+            code = guarded(sweep_main, args[1:])
         elif command == "reproduce":
-            code = reproduce_main(args[1:])
+            code = guarded(reproduce_main, args[1:])
         else:
             sys.stdout.flush()
             code = _celltrain.main(["celltrain", *args])

@@ -98,7 +98,9 @@ def test_run_out_writes_the_files_the_cli_writes(tmp_path, cli):
     res = cli("run", "E1-mux", "--set", "duration=2 s", "--set", "warmup=0.5 s", "--out", str(cli_dir), "--quiet")
     assert res.returncode == 0, res.stderr
     names = sorted(p.name for p in cli_dir.iterdir())
-    assert names == sorted(p.name for p in py_dir.iterdir()) == ["flows.csv", "ports.csv", "summary.json", "vcs.csv"]
+    listing = [".celltrain-files", "flows.csv", "ports.csv", "summary.json", "vcs.csv"]
+    assert names == sorted(p.name for p in py_dir.iterdir()) == listing
+    assert (py_dir / ".celltrain-files").read_bytes() == (cli_dir / ".celltrain-files").read_bytes()
     for name in ("flows.csv", "vcs.csv", "ports.csv"):
         assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
 

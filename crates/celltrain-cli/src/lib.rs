@@ -228,25 +228,32 @@ fn execute(command: Command) -> Result<(), Failure> {
             let mut compiled = compile(&scenario)?;
             choose_fast_paths(&mut compiled.network, pipe_events, reference);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
-            if let Some(dir) = &out {
-                compiled.network.attach_output(dir).map_err(|e| io_err(dir, e))?;
-            } else if !compiled.network.recorder().spec.pcap_hosts.is_empty() {
-                eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
-            }
+            // Written into a staging directory, moved into place whole at the end (found
+            // unwritable before the run starts).
+            let staged = match &out {
+                Some(dir) => Some(output::stage(&mut compiled.network, dir).map_err(|e| io_err(dir, e))?),
+                None => {
+                    if !compiled.network.recorder().spec.pcap_hosts.is_empty() {
+                        eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
+                    }
+                    None
+                }
+            };
             let (summary, mut network) = run_compiled(compiled, !quiet);
-            if let Some(dir) = &out {
-                network.finish_output().map_err(|e| io_err(dir, e))?;
-                output::write_results(dir, &summary, network.recorder().series.as_ref()).map_err(|e| io_err(dir, e))?;
-            }
+            // The summary reaches standard output even when the files fail.
+            let written = match (&out, staged) {
+                (Some(dir), Some(staged)) => output::commit(staged, &mut network, &summary).map_err(|e| io_err(dir, e)),
+                _ => Ok(()),
+            };
             if json {
                 outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"))?;
             } else {
                 out!("{}", output::summary_table(&summary))?;
-                if let Some(dir) = &out {
+                if let (Some(dir), Ok(())) = (&out, &written) {
                     outln!("results written to {}", dir.join("summary.json").display())?;
                 }
             }
-            Ok(())
+            written
         }
         Command::Check { scenario } => {
             let compiled = compile(&scenario)?;

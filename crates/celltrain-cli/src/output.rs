@@ -4,7 +4,28 @@
 use celltrain::metrics::Summary;
 use std::fmt::Write as _;
 
-pub use celltrain::report::write_results;
+use celltrain::report::OutDir;
+use std::path::Path;
+
+/// Prepares `--out DIR` for a run of `network`: its captures go to a fresh staging directory.
+pub fn stage(network: &mut celltrain::Network, dir: &Path) -> std::io::Result<OutDir> {
+    let staged = OutDir::prepare(dir)?;
+    network.attach_output(staged.staging())?;
+    Ok(staged)
+}
+
+/// Finishes the captures and moves them, with the result files, into place.
+pub fn commit(staged: OutDir, network: &mut celltrain::Network, summary: &Summary) -> std::io::Result<()> {
+    network.finish_output()?;
+    let series = network.recorder().series.as_ref().map(celltrain::report::series_csv);
+    staged.commit(&celltrain::report::render(summary, series))
+}
+
+/// A name from the scenario as a table shows it: control and Unicode format characters
+/// (a newline, a bidi override) escaped, so they cannot break or reorder the table.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    celltrain::file_names::escape_for_display(name)
+}
 
 fn mbps(bps: f64) -> String {
     format!("{:.3}", bps / 1e6)
@@ -45,7 +66,7 @@ pub fn summary_table(s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "{:<14} {:>6} {:>14} {:>10} {:>10} {:>8.3}%",
-                f.name,
+                shown(&f.name),
                 f.kind,
                 mbps(f.goodput_bps),
                 f.packets_sent,
@@ -63,7 +84,7 @@ pub fn summary_table(s: &Summary) -> String {
         let _ = writeln!(
             out,
             "{:<14} {:>8} {:>12} {:>12} {:>8.4}% {:>9} {:>8.3}% {:>11} {:>11}",
-            v.name,
+            shown(&v.name),
             v.category,
             v.cells_sent,
             v.cells_dropped,
@@ -84,7 +105,7 @@ pub fn summary_table(s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "{:<14} {:>12} {:>9} {:>9} {:>9} {:>10} {:>9}",
-                a.vc,
+                shown(&a.vc),
                 mbps(a.acr_cells_per_s * 424.0),
                 a.frm_sent + a.out_of_rate_frm_sent,
                 a.brm_sent,
@@ -122,7 +143,7 @@ pub fn summary_table(s: &Summary) -> String {
         let _ = writeln!(
             out,
             "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}%",
-            p.name,
+            shown(&p.name),
             p.cells_out,
             p.dropped_total,
             p.max_queue_cells,
@@ -134,7 +155,14 @@ pub fn summary_table(s: &Summary) -> String {
         let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
         for r in &s.refused_vcs {
             let why = r.reason.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
-            let _ = writeln!(out, "  {:<14} {:>8}  at {} by the {} rule{why}", r.flow, r.category, r.port, r.rule);
+            let _ = writeln!(
+                out,
+                "  {:<14} {:>8}  at {} by the {} rule{why}",
+                shown(&r.flow),
+                r.category,
+                shown(&r.port),
+                r.rule
+            );
         }
     }
     let _ = writeln!(out, "\n{} events in {:.3} s wall, trace {}", s.events, s.wall_s, s.trace_hash);

@@ -3,12 +3,13 @@
 //! into dicts and DataFrames.
 
 mod cac;
+mod guard;
 
 use celltrain::metrics::Summary;
 use celltrain::report;
 use celltrain::scenario::{self, ScenarioError as InvalidScenario};
 use celltrain_atm::port::buffer::DropReason;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::path::PathBuf;
@@ -26,6 +27,8 @@ fn to_py_err(e: &InvalidScenario) -> PyErr {
 enum RunError {
     Scenario(InvalidScenario),
     Capture(String),
+    /// A panic of the simulator (see `guard`).
+    Panic(String),
 }
 
 impl From<InvalidScenario> for RunError {
@@ -39,6 +42,7 @@ impl From<RunError> for PyErr {
         match e {
             RunError::Scenario(e) => to_py_err(&e),
             RunError::Capture(message) => PyOSError::new_err(message),
+            RunError::Panic(message) => PyRuntimeError::new_err(message),
         }
     }
 }
@@ -78,10 +82,27 @@ fn compile_and_run(
     Ok((summary, series))
 }
 
+/// [`compile_and_run`], with a panic turned into [`RunError::Panic`] naming the scenario.
+fn compile_and_run_guarded(
+    scenario: String,
+    overrides: &[(String, String)],
+    seed: Option<u64>,
+    is_text: bool,
+    output: (Option<PathBuf>, bool),
+) -> Result<(Summary, Option<String>), RunError> {
+    let label = if is_text { "<string>".to_string() } else { scenario.clone() };
+    guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output))
+        .map_err(RunError::Panic)?
+}
+
 /// Runs the `celltrain` command line with `argv` (program name first); returns the exit code.
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
-    py.detach(|| celltrain_cli::main_with_args(argv))
+    // A panic prints one `error:` line and exits 1, as any other failure of a command.
+    py.detach(|| guard::catch_panic("celltrain", || celltrain_cli::main_with_args(argv))).unwrap_or_else(|message| {
+        eprintln!("error: {message}");
+        1
+    })
 }
 
 /// Runs a scenario (path, built-in name, or TOML text when `is_text`) and returns its
@@ -95,7 +116,8 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let (summary, _) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false)))?;
+    let (summary, _) =
+        py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false)))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
@@ -115,7 +137,7 @@ fn run_with_series(
     reference: bool,
 ) -> PyResult<(String, Option<String>)> {
     let (summary, series) =
-        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference)))?;
+        py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference)))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
@@ -134,12 +156,16 @@ fn result_files(summary_json: &str, series_csv: Option<String>) -> PyResult<Vec<
 #[pyfunction]
 #[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
 fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<()> {
-    let compiled = if is_text {
-        scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
-    } else {
-        scenario::compile(&scenario, &overrides, seed)
-    };
-    compiled.map(|_| ()).map_err(|e| to_py_err(&e))
+    let label = if is_text { "<string>".to_string() } else { scenario.clone() };
+    let compiled = guard::catch_panic(&label, || {
+        if is_text {
+            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed).map(|_| ())
+        } else {
+            scenario::compile(&scenario, &overrides, seed).map(|_| ())
+        }
+    })
+    .map_err(PyRuntimeError::new_err)?;
+    compiled.map_err(|e| to_py_err(&e))
 }
 
 /// Seed 000's packet-train model (`celltrain gcra train`) for PDUs spaced by `gap` (the idle

@@ -58,20 +58,7 @@ impl Recorder {
     /// (`<port>.queue_cells`, or `<port>.queue_bytes` on a packet link).
     pub fn new(spec: RecordSpec, nodes: usize, queue_columns: &[String]) -> Self {
         let series = spec.interval.map(|_| {
-            let mut names: Vec<String> = Vec::new();
-            for (_, flow) in &spec.senders {
-                names.extend([
-                    format!("{flow}.cwnd_bytes"),
-                    format!("{flow}.ssthresh_bytes"),
-                    format!("{flow}.rto_s"),
-                    format!("{flow}.srtt_s"),
-                    format!("{flow}.rtt_s"),
-                ]);
-            }
-            names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
-            for (_, vc) in &spec.abr_vcs {
-                names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
-            }
+            let names = Self::series_columns(&spec, queue_columns);
             TimeSeries::new(&names.iter().map(String::as_str).collect::<Vec<_>>())
         });
         Recorder {
@@ -82,6 +69,25 @@ impl Recorder {
             series,
             ..Recorder::default()
         }
+    }
+
+    /// The names of the sampled columns, in order.
+    pub fn series_columns(spec: &RecordSpec, queue_columns: &[String]) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (_, flow) in &spec.senders {
+            names.extend([
+                format!("{flow}.cwnd_bytes"),
+                format!("{flow}.ssthresh_bytes"),
+                format!("{flow}.rto_s"),
+                format!("{flow}.srtt_s"),
+                format!("{flow}.rtt_s"),
+            ]);
+        }
+        names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
+        for (_, vc) in &spec.abr_vcs {
+            names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
+        }
+        names
     }
 
     /// First sampling instant, to be scheduled at build.
@@ -103,16 +109,26 @@ impl Recorder {
 impl Network {
     /// Opens the pcap captures of the recorded hosts in `dir` (named `<host>.pcap`).
     pub fn attach_output(&mut self, dir: &Path) -> io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        for &p in &self.recorder.spec.pcap_ports.clone() {
+        use crate::file_names::file_in;
+        let ports = self.recorder.spec.pcap_ports.clone();
+        let hosts = self.recorder.spec.pcap_hosts.clone();
+        // Every name is checked before anything is created: a name that would leave `dir`
+        // writes nothing at all.
+        let mut port_files = Vec::with_capacity(ports.len());
+        for &p in &ports {
             let port = &self.ports[p.index()];
-            let name = format!("{}_{}.pcap", self.nodes[port.from.index()].name, self.nodes[port.to.index()].name);
-            let writer = PcapWriter::create(dir.join(name))?;
+            let stem = format!("{}_{}", self.nodes[port.from.index()].name, self.nodes[port.to.index()].name);
+            port_files.push(file_in(dir, &stem, "pcap")?);
+        }
+        let host_files =
+            hosts.iter().map(|h| file_in(dir, &self.nodes[h.index()].name, "pcap")).collect::<io::Result<Vec<_>>>()?;
+        std::fs::create_dir_all(dir)?;
+        for (&p, path) in ports.iter().zip(port_files) {
+            let writer = PcapWriter::create(path)?;
             self.ports[p.index()].capture = Some(u32::try_from(self.recorder.pcaps.len()).expect("few captures"));
             self.recorder.pcaps.push(writer);
         }
-        for &host in &self.recorder.spec.pcap_hosts.clone() {
-            let path = dir.join(format!("{}.pcap", self.nodes[host.index()].name));
+        for (&host, path) in hosts.iter().zip(host_files) {
             let writer = PcapWriter::create(path)?;
             self.recorder.capture_of[host.index()] = Some(self.recorder.pcaps.len());
             self.recorder.pcaps.push(writer);

@@ -43,9 +43,13 @@ impl Network {
                     && port.handed.pending() == 0
                     && port.clock.is_idle_at(now)
                     && port.clock.service_rate() == src.pcr;
-                if whole_burst {
+                // Cells that start after the run's end are never released, so a burst is cut
+                // there: memory is bounded by the run, not by the burst (an "on" of 1000 s in
+                // a 60 ms run). A run too long for that bound in a u32 goes cell by cell.
+                let run_cells = run_cells_from(src.pcr, now, self.end);
+                if let (true, Ok(run_cells)) = (whole_burst, u32::try_from(run_cells)) {
                     let (cells, next) = src.burst(now);
-                    let cells = u32::try_from(cells).expect("a burst has fewer than 2^32 cells");
+                    let cells = u32::try_from(cells).unwrap_or(u32::MAX).min(run_cells);
                     self.hand_over_burst(first, vc, cells);
                     next
                 } else {
@@ -138,4 +142,11 @@ impl Network {
             self.release_started(PortId::from_index(i), now);
         }
     }
+}
+
+/// Cells of a burst at `pcr` starting at `now` that start no later than `end` (the run's end),
+/// plus one for margin: what of a burst can matter to the run.
+fn run_cells_from(pcr: BitRate, now: SimTime, end: SimTime) -> u64 {
+    let span = end.saturating_since(now) + SimDuration::from_picos(1);
+    pcr.cells_starting_within(span).saturating_add(2)
 }

@@ -58,7 +58,7 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
     let u32_key = |key: &str, default: u32| -> Result<u32, ScenarioError> {
         match v.opt_u64(key)? {
             None => Ok(default),
-            Some(n) => u32::try_from(n).map_err(|_| v.key_error(key, "too large")),
+            Some(n) => u32::try_from(n).map_err(|_| v.key_error(key, "too large (max 4294967295)")),
         }
     };
     let params = AbrParams {
@@ -76,12 +76,12 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
         cdf: factor(&v, "cdf", d.cdf)?,
         tbe_cells: match v.opt_cells("tbe")? {
             None => d.tbe_cells,
-            Some(n) => u32::try_from(n).map_err(|_| v.key_error("tbe", "too large"))?,
+            Some(n) => u32::try_from(n).map_err(|_| v.key_error("tbe", "too large (max 4294967295)"))?,
         },
         frtt: v.opt_duration("frtt")?.unwrap_or(d.frtt),
         crm: match v.opt_u64("crm")? {
             None => None,
-            Some(n) => Some(u32::try_from(n).map_err(|_| v.key_error("crm", "too large"))?),
+            Some(n) => Some(u32::try_from(n).map_err(|_| v.key_error("crm", "too large (max 4294967295)"))?),
         },
     };
     // The PCR is each VC's own; check the rest against a PCR no rate here exceeds.

@@ -58,8 +58,13 @@ struct OneLine<'s>(&'s str);
 impl fmt::Display for OneLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for c in self.0.chars() {
-            if c.is_control() {
-                write!(f, "{}", c.escape_default())?;
+            if c.is_control() || crate::file_names::is_format_char(c) {
+                // A bidi control would reorder what the reader sees: shown as its code.
+                write!(
+                    f,
+                    "{}",
+                    if c.is_control() { c.escape_default().to_string() } else { c.escape_unicode().to_string() }
+                )?;
             } else {
                 write!(f, "{c}")?;
             }

@@ -163,7 +163,7 @@ pub(super) fn contract(
     let mbs = vc.req_u64("mbs")?;
     let mfs = vc.req_u64("mfs")?;
     let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
-    let too_large = |key: &str| vc.key_error(key, "too large");
+    let too_large = |key: &str| vc.key_error(key, "too large (max 4294967295)");
     let contract = GfrContract {
         conformance,
         pcr,

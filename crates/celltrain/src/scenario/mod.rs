@@ -52,6 +52,8 @@ mod admission;
 pub mod error;
 pub mod expand;
 mod gfr;
+mod limits;
+mod messages;
 mod model;
 pub mod params;
 mod paths;

@@ -37,19 +37,11 @@ const DEFAULT_SEED: u64 = 1;
 pub fn compile(spec: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Compiled, ScenarioError> {
     let path = std::path::Path::new(spec);
     let source = if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ScenarioError::new(spec.to_string(), None, "(file)".to_string(), format!("cannot read: {e}"))
-        })?;
-        Source::new(spec, text)
+        super::messages::read_file(spec)?
     } else if let Some(b) = crate::builtin::find(spec) {
         Source::new(format!("built-in:{}", b.name), b.text)
     } else {
-        return Err(ScenarioError::new(
-            spec.to_string(),
-            None,
-            "(scenario)".to_string(),
-            "no such file, and no built-in scenario of that name (see `celltrain list`)".to_string(),
-        ));
+        return Err(super::messages::not_a_scenario(spec));
     };
     compile_source(source, overrides, seed)
 }
@@ -99,7 +91,7 @@ pub fn compile_source(
         }
     }
     read_metrics(&root, &mut b)?;
-    read_record(&root, &mut b)?;
+    read_record(&root, &mut b, duration)?;
     super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
@@ -141,8 +133,8 @@ fn read_switches(
                 }
                 b.set_scheduler(n, scheduler);
                 if limit_bytes.is_some() || limit_packets.is_some() {
-                    let bytes = limit_bytes.unwrap_or(u64::MAX / 2);
-                    b.set_packet_limit(n, bytes, limit_packets);
+                    let (bytes, packets) = super::limits::packet_buffer(&v, limit_bytes, limit_packets)?;
+                    b.set_packet_limit(n, bytes, packets);
                 }
                 added.push(n);
             }
@@ -223,9 +215,9 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
                 let key = if bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
                 return Err(v.key_error(key, "must be positive"));
             }
+            let limits = super::limits::packet_buffer(&v, bytes, packets)?;
             for name in names {
-                b.add_router(&name, nic, (bytes.unwrap_or(u64::MAX / 2), packets))
-                    .map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
             }
             v.finish()?;
         }
@@ -244,6 +236,7 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
                 return Err(v.key_error("rate", "must be positive"));
             }
             let delay = v.opt_duration("delay")?.unwrap_or(SimDuration::ZERO);
+            super::limits::link_capacity(&v, rate, delay)?;
             let medium = match v.opt_keyword("medium", &["atm", "ethernet", "packet"])?.unwrap_or("atm") {
                 "atm" => Medium::Atm,
                 "ethernet" => Medium::Ethernet,
@@ -282,16 +275,19 @@ fn read_metrics(root: &TableView, b: &mut NetworkBuilder) -> Result<(), Scenario
 }
 
 /// The `[record]` table.
-fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioError> {
+fn read_record(root: &TableView, b: &mut NetworkBuilder, duration: SimDuration) -> Result<(), ScenarioError> {
     if let Some(r) = root.opt_table("record")? {
         let mut req = RecordRequest::default();
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
+            super::limits::capture_name(&r, "pcap", name)?;
             req.pcap_hosts.push(node(b, &r, "pcap", name)?);
         }
         for link in r.opt_str_list("pcap_links")?.unwrap_or_default() {
             let Some((a, c)) = link.split_once("->") else {
                 return Err(r.key_error("pcap_links", format!("'{link}': write a link as \"from->to\"")));
             };
+            super::limits::capture_name(&r, "pcap_links", a.trim())?;
+            super::limits::capture_name(&r, "pcap_links", c.trim())?;
             let (na, nc) = (node(b, &r, "pcap_links", a.trim())?, node(b, &r, "pcap_links", c.trim())?);
             b.check_link(na, nc).map_err(|e| r.key_error("pcap_links", e.message))?;
             req.pcap_links.push((na, nc));
@@ -300,6 +296,7 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder) -> Result<(), ScenarioE
         if req.interval.is_some_and(|i| i.is_zero()) {
             return Err(r.key_error("interval", "must be positive"));
         }
+        super::limits::record_samples(&r, req.interval, duration)?;
         req.flows = r.opt_str_list("flows")?.unwrap_or_default().into_iter().map(str::to_string).collect();
         if let Some(ports) = r.opt_str_list("ports")? {
             for p in ports {
@@ -374,10 +371,11 @@ fn pairs(v: &TableView<'_>, key: &str) -> Result<Vec<(String, String)>, Scenario
 }
 
 pub(super) fn positive_u32(v: &TableView<'_>, key: &str, n: u64) -> Result<u32, ScenarioError> {
+    use super::limits::MAX_BUFFER_CELLS;
     match u32::try_from(n) {
         Ok(0) => Err(v.key_error(key, "must be at least 1 cell")),
-        Ok(n) => Ok(n),
-        Err(_) => Err(v.key_error(key, format!("{n} cells is too large"))),
+        Ok(n) if n <= MAX_BUFFER_CELLS => Ok(n),
+        _ => Err(v.key_error(key, format!("{n} cells is too large (max {MAX_BUFFER_CELLS} cells)"))),
     }
 }
 
@@ -400,6 +398,7 @@ fn add_flow(
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = super::paths::expand_path(v, v.req_str_list("path")?)?;
+    super::limits::path_visits_each_node_once(v, &path_names)?;
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
     let first_link = path
         .get(..2)
@@ -527,6 +526,7 @@ fn read_app_source(
         if rate.is_some_and(|r| r.as_bps() == 0) {
             return Err(app.key_error("rate", "must be positive"));
         }
+        super::limits::rate_within(app, "rate", rate)?;
         let bps = rate.unwrap_or(pcr).as_bps() as f64;
         return Ok((AppSource::Udp { datagram, rate }, OnOff { peak_bps: bps, activity: 1.0, mean_on_s: 1.0 }));
     }
@@ -536,6 +536,7 @@ fn read_app_source(
     }
     let on = app.req_duration("on")?;
     let off = app.req_duration("off")?;
+    super::limits::onoff_periods(app, on, off)?;
     let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
     let activity = if on_s + off_s > 0.0 { on_s / (on_s + off_s) } else { 1.0 };
     let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;
@@ -589,15 +590,17 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
         (None, None) => None,
     };
     if let Some(w) = window {
-        let w = u32::try_from(w).map_err(|_| app.key_error("window", "too large"))?;
+        let w = u32::try_from(w).map_err(|_| app.key_error("window", "too large (max 4294967295)"))?;
         cfg.send_buffer_bytes = w;
         cfg.recv_buffer_bytes = w;
     }
     if let Some(w) = app.opt_bytes("send_buffer")? {
-        cfg.send_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("send_buffer", "too large"))?;
+        cfg.send_buffer_bytes =
+            u32::try_from(w).map_err(|_| app.key_error("send_buffer", "too large (max 4294967295)"))?;
     }
     if let Some(w) = app.opt_bytes("recv_buffer")? {
-        cfg.recv_buffer_bytes = u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large"))?;
+        cfg.recv_buffer_bytes =
+            u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large (max 4294967295)"))?;
     }
     if let Some(g) = app.get("timer_granularity") {
         cfg.timer_granularity = if g.as_str().is_ok_and(|s| s == "exact") {
@@ -631,7 +634,7 @@ fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), Scenari
     let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
         match app.opt_u64(key)? {
             Some(0) => Err(app.key_error(key, "must be at least 1")),
-            Some(n) => u32::try_from(n).map(Some).map_err(|_| app.key_error(key, "too large")),
+            Some(n) => u32::try_from(n).map(Some).map_err(|_| app.key_error(key, "too large (max 4294967295)")),
             None => Ok(None),
         }
     };
@@ -679,7 +682,7 @@ fn traffic_contract(
         _ => ConformanceDef::Ubr2,
     };
     let mbs = match mbs {
-        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large"))?),
+        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large (max 4294967295)"))?),
         None => None,
     };
     let desc = TrafficDescriptor { def, pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };

@@ -50,7 +50,7 @@ pub fn parse_rate(text: &str) -> Result<BitRate, String> {
     if num.negative {
         return Err(bad("must be positive"));
     }
-    let bps = num.scaled(per_unit).ok_or_else(|| bad("too large"))?;
+    let bps = num.scaled(per_unit).ok_or_else(|| bad("too large (max 18446744073709551615 bit/s)"))?;
     if bps == 0 {
         return Err(bad("must be positive"));
     }
@@ -85,7 +85,7 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
     if num.negative && !num.is_zero() {
         return Err(bad("must not be negative"));
     }
-    let ps = num.scaled(ps_per_unit).ok_or_else(|| bad("too large"))?;
+    let ps = num.scaled(ps_per_unit).ok_or_else(|| bad("too large (max 18446744 s)"))?;
     Ok(SimDuration::from_picos(ps))
 }
 
@@ -146,9 +146,9 @@ fn whole(num: &Decimal, per_unit: u128, noun: &str) -> Result<u64, String> {
         return Err("must not be negative".to_string());
     }
     match num.exact(per_unit) {
-        Exact::Whole(n) => u64::try_from(n).map_err(|_| "too large".to_string()),
+        Exact::Whole(n) => u64::try_from(n).map_err(|_| format!("too large (max {} {noun})", u64::MAX)),
         Exact::Fractional => Err(format!("not a whole number of {noun}")),
-        Exact::Overflow => Err("too large".to_string()),
+        Exact::Overflow => Err(format!("too large (max {} {noun})", u64::MAX)),
     }
 }
 
@@ -337,7 +337,7 @@ mod tests {
         assert_eq!(e("-1 Mbit/s"), "bad rate \"-1 Mbit/s\": must be positive");
         assert_eq!(e("Mbit/s"), "bad rate \"Mbit/s\": expected a number before the unit");
         assert_eq!(e("NaN bit/s"), "bad rate \"NaN bit/s\": expected a number before the unit");
-        assert_eq!(e("1e30 Gbit/s"), "bad rate \"1e30 Gbit/s\": too large");
+        assert_eq!(e("1e30 Gbit/s"), "bad rate \"1e30 Gbit/s\": too large (max 18446744073709551615 bit/s)");
         assert_eq!(parse_rate_spec("line"), Ok(RateSpec::Line));
         assert_eq!(parse_rate_spec("2 Mbit/s"), Ok(RateSpec::Rate(BitRate::from_bps(2_000_000))));
         assert_eq!(
@@ -370,7 +370,7 @@ mod tests {
         assert_eq!(e("5 sec"), "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)");
         assert_eq!(e("5"), "bad duration \"5\": missing unit (use ps, ns, us, ms or s)");
         assert_eq!(e("-5 ms"), "bad duration \"-5 ms\": must not be negative");
-        assert_eq!(e("1e9 s"), "bad duration \"1e9 s\": too large");
+        assert_eq!(e("1e9 s"), "bad duration \"1e9 s\": too large (max 18446744 s)");
         assert_eq!(e("5 e s"), "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us, ms or s)");
         assert_eq!(e("1.2.3 s"), "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us, ms or s)");
         assert_eq!(
@@ -410,7 +410,10 @@ mod tests {
             "bad size \"64 Kb\": unknown unit 'Kb' (use B, KB, MB, GB, KiB, MiB or GiB)"
         );
         assert_eq!(parse_bytes("1.5 B").unwrap_err(), "bad size \"1.5 B\": not a whole number of bytes");
-        assert_eq!(parse_bytes("99999999999 GB").unwrap_err(), "bad size \"99999999999 GB\": too large");
+        assert_eq!(
+            parse_bytes("99999999999 GB").unwrap_err(),
+            "bad size \"99999999999 GB\": too large (max 18446744073709551615 bytes)"
+        );
     }
 
     #[test]

@@ -143,7 +143,10 @@ pub fn parse(source: &Source) -> Result<Table, ScenarioError> {
 fn syntax_error(source: &Source, e: &toml::de::Error) -> ScenarioError {
     // toml's messages may span several lines ("invalid key\nexpected ..."); one line is
     // the contract of ScenarioError, so the parts are joined.
-    let message = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+    let mut message = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+    if message.is_empty() {
+        message = super::messages::silent_syntax_error(&source.text, e.span());
+    }
     source.error(e.span().as_ref(), "(syntax)", message)
 }
 

@@ -22,14 +22,11 @@ impl TimeSeries {
     /// An empty series with the given columns.
     ///
     /// # Panics
-    /// If a name is empty, repeated, `time_s`, or contains a comma, quote, or line break:
-    /// names become CSV headers and Python field names, so they must need no quoting.
+    /// If a name is empty, repeated, or `time_s` (a model bug: the builder names columns
+    /// uniquely). A name with a comma, quote or line break is quoted in the CSV header.
     pub fn new(columns: &[&str]) -> Self {
         for (i, name) in columns.iter().enumerate() {
-            assert!(
-                !name.is_empty() && !name.contains([',', '"', '\n', '\r']),
-                "time series column name {name:?} must be non-empty and need no CSV quoting"
-            );
+            assert!(!name.is_empty(), "time series column names must be non-empty");
             assert!(*name != "time_s", "time series column name \"time_s\" is reserved for the time column");
             assert!(!columns[..i].contains(name), "time series column {name:?} is repeated");
         }
@@ -100,7 +97,7 @@ impl TimeSeries {
         let mut w = BufWriter::new(w);
         w.write_all(b"time_s")?;
         for name in &self.names {
-            write!(w, ",{name}")?;
+            write!(w, ",{}", csv_field(name))?;
         }
         w.write_all(b"\n")?;
         for (row, t) in self.times.iter().enumerate() {
@@ -117,6 +114,16 @@ impl TimeSeries {
             w.write_all(b"\n")?;
         }
         w.flush()
+    }
+}
+
+/// `name` as one CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a
+/// quote or a line break.
+pub fn csv_field(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains([',', '"', '\n', '\r']) {
+        std::borrow::Cow::Owned(format!("\"{}\"", name.replace('"', "\"\"")))
+    } else {
+        std::borrow::Cow::Borrowed(name)
     }
 }
 

@@ -19,6 +19,7 @@ use topology::Topology;
 mod abr;
 mod error;
 mod gfr;
+mod limits;
 mod ports;
 mod record;
 mod routing;
@@ -471,8 +472,8 @@ impl NetworkBuilder {
         rate: Option<BitRate>,
         start: SimTime,
     ) -> Result<FlowId, BuildError> {
-        let ip_bytes = app_bytes + UDP_HEADER_BYTES + IPV4_HEADER_BYTES;
-        if app_bytes == 0 || ip_bytes + aal5::LLC_SNAP_BYTES > aal5::MAX_PAYLOAD_BYTES {
+        let ip_bytes = app_bytes.saturating_add(UDP_HEADER_BYTES + IPV4_HEADER_BYTES);
+        if app_bytes == 0 || ip_bytes.saturating_add(aal5::LLC_SNAP_BYTES) > aal5::MAX_PAYLOAD_BYTES {
             return err(
                 Field::Datagram,
                 format!(
@@ -547,6 +548,7 @@ impl NetworkBuilder {
             })
             .collect();
         transport::check_mtu(nb, &topo, &flows, &routes, &vcs)?;
+        limits::tcp_segments_fit_aal5(nb, &flows, &routes)?;
         let mut queue = EventQueue::new();
         // Scheduled first so that, at equal times, the window opens before any source acts.
         let warmup = SimTime::ZERO + self.warmup;

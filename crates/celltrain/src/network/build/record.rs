@@ -40,13 +40,21 @@ pub(super) fn recorder(
     spec.ports = if nb.record.ports.is_empty() {
         bottleneck.into_iter().collect()
     } else {
-        nb.record.ports.iter().map(|&(a, b)| topo.port_of(a, b)).collect()
+        // A port listed twice is sampled once (as `pcap` and `flows` are).
+        let mut ports: Vec<PortId> = Vec::with_capacity(nb.record.ports.len());
+        for p in nb.record.ports.iter().map(|&(a, b)| topo.port_of(a, b)) {
+            if !ports.contains(&p) {
+                ports.push(p);
+            }
+        }
+        ports
     };
     // A port's queue is sampled in its own unit: cells, or bytes on a packet link.
     let queue_columns: Vec<String> = ports
         .iter()
         .map(|p| format!("{}.queue_{}", p.name, if p.packets.is_some() { "bytes" } else { "cells" }))
         .collect();
+    super::limits::series_columns_unique(&spec, &queue_columns)?;
     let recorder = Recorder::new(spec, nb.nodes.len(), &queue_columns);
     if let Some(first) = recorder.first_sample() {
         queue.schedule(first, Event::Sample);

@@ -9,6 +9,21 @@ use super::*;
 pub(super) type Routed = (Vec<Vc>, Vec<Route>, Vec<Vec<ServiceCategory>>);
 
 pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, BuildError> {
+    let mut at = 0;
+    route_each(nb, topo, &mut at).map_err(|mut e| {
+        // A VC between two routers is named "a->c" after its ends, which the scenario never
+        // writes: its errors are placed at the flow whose route made it.
+        let spec = &nb.routes[at].0;
+        if spec.vc_name.is_none() && e.subject.as_ref().is_some_and(|s| matches!(s, Subject::Vc(n) if *n != spec.name))
+        {
+            e.subject = Some(Subject::Vc(spec.name.clone()));
+        }
+        e
+    })
+}
+
+/// [`route`], with `at` the index of the route being made.
+fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Routed, BuildError> {
     // Routes: packet links are hops of their own; runs of ATM links through switches are VCs.
     let mut vcs: Vec<Vc> = Vec::new();
     let mut vc_paths: Vec<Vec<NodeId>> = Vec::new();
@@ -16,7 +31,8 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
     // Per port, the category of each VC crossing it; a VC's index here is its slot there.
     let mut vcs_on_port: Vec<Vec<ServiceCategory>> = vec![Vec::new(); topo.ports.len()];
     let mut routes = Vec::with_capacity(nb.routes.len());
-    for (spec, adaptation) in &nb.routes {
+    for (i, (spec, adaptation)) in nb.routes.iter().enumerate() {
+        *at = i;
         let path = &spec.path;
         let mut hops = Vec::new();
         let mut i = 0;
@@ -84,6 +100,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
                         (None, NodeKind::Switch) => gfr::policer(nb, spec, &vc_name)?,
                         _ => None,
                     };
+                    super::limits::vcs_fit_ports(nb, topo, &ports, &vcs_on_port, &vc_name)?;
                     let mut hops = Vec::with_capacity(ports.len());
                     for &p in &ports {
                         let slot = u32::try_from(vcs_on_port[p.index()].len()).expect("VCs per port fit 32 bits");
