@@ -119,15 +119,16 @@ fn time_series_headers_are_quoted_and_ports_sampled_once() {
     assert!(table.lines().any(|l| l.starts_with("say \"hi\"\\u{a}there ")), "{table}");
     let csv = std::fs::read_to_string(out_dir.join("timeseries.csv")).unwrap();
     let header = concat!(
-        "time_s,\"tcp,1.cwnd_bytes\",\"tcp,1.ssthresh_bytes\",\"tcp,1.rto_s\",",
+        "time_s,\"tcp,1.cwnd_bytes\",\"tcp,1.ssthresh_bytes\",\"tcp,1.rto_s\",\"tcp,1.srtt_s\",\"tcp,1.rtt_s\",",
         "\"say \"\"hi\"\"\nthere.cwnd_bytes\",\"say \"\"hi\"\"\nthere.ssthresh_bytes\",\"say \"\"hi\"\"\nthere.rto_s\",",
+        "\"say \"\"hi\"\"\nthere.srtt_s\",\"say \"\"hi\"\"\nthere.rtt_s\",",
         "sw1->h2.queue_cells,h1->sw1.queue_cells\n"
     );
     assert!(csv.starts_with(header), "header: {:?}", &csv[..header.len().min(csv.len())]);
-    // 20 ms sampled every 1 ms: 21 rows of 9 fields.
+    // 20 ms sampled every 1 ms: 21 rows of 13 fields.
     let rows: Vec<&str> = csv[header.len()..].lines().collect();
     assert_eq!(rows.len(), 21);
-    assert!(rows.iter().all(|r| r.split(',').count() == 9), "{rows:?}");
+    assert!(rows.iter().all(|r| r.split(',').count() == 13), "{rows:?}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
