@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
@@ -142,7 +143,9 @@ class Result:
         The content of ``summary.json``: scenario, title, version, seed, params,
         duration_s, warmup_s, aggregate{goodput_bps, max_goodput_bps, efficiency,
         fairness_index, bottleneck}, flows, vcs, ports, categories, events, wall_s,
-        trace_hash, and refused_vcs when a switch's admission control refused VCs.
+        trace_hash, refused_vcs when a switch's admission control refused VCs, and warnings
+        (sentences, also raised as ``RuntimeWarning`` by :func:`run`) when a number must not be
+        read as a measurement (``fairness_index`` is None when no flow delivered anything).
     flows, vcs, ports, categories : pandas.DataFrame
         One row per flow / VC / output port / service category (built on first access).
         Ports have one ``dropped_<reason>`` column per drop reason.
@@ -289,4 +292,7 @@ def run(
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:
         result.write(out)
+    # What the numbers cannot be trusted for (e.g. a fairness index with nothing delivered).
+    for message in result.summary.get("warnings", []):
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
     return result

@@ -234,6 +234,9 @@ fn execute(command: Command) -> Result<(), Failure> {
                 eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
             }
             let (summary, mut network) = run_compiled(compiled, !quiet);
+            for warning in &summary.warnings {
+                eprintln!("warning: {warning}");
+            }
             if let Some(dir) = &out {
                 network.finish_output().map_err(|e| io_err(dir, e))?;
                 output::write_results(dir, &summary, network.recorder().series.as_ref()).map_err(|e| io_err(dir, e))?;

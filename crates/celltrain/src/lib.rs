@@ -23,6 +23,7 @@ pub mod packet;
 pub mod report;
 pub mod scenario;
 pub mod source;
+pub mod summary_warnings;
 pub mod trace;
 
 pub use metrics::Summary;

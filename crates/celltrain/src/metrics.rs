@@ -10,14 +10,15 @@ use celltrain_core::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Jain's fairness index (Σx)² / (n·Σx²); 1 for an empty or all-zero set.
-pub fn jain_index(xs: &[f64]) -> f64 {
+/// Jain's fairness index (Σx)² / (n·Σx²); undefined (None) for an empty or all-zero set: when
+/// nobody got anything, the shares are neither fair nor unfair.
+pub fn jain_index(xs: &[f64]) -> Option<f64> {
     let sum: f64 = xs.iter().sum();
     let sum_sq: f64 = xs.iter().map(|x| x * x).sum();
     if xs.is_empty() || sum_sq == 0.0 {
-        return 1.0;
+        return None;
     }
-    sum * sum / (xs.len() as f64 * sum_sq)
+    Some(sum * sum / (xs.len() as f64 * sum_sq))
 }
 
 /// The name of the first VC of a route ("-" for a route of packet links only).
@@ -183,6 +184,10 @@ pub struct Summary {
     /// VCs a switch port's CAC refused, in the order they were asked for (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused_vcs: Vec<RefusedVc>,
+    /// What the numbers cannot be trusted for (one sentence each; absent when none): printed by
+    /// the command line, raised as Python warnings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A VC that a switch port's connection admission control refused: it was not set up.
@@ -250,6 +255,7 @@ impl Summary {
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
         let abr = crate::abr_summary::abr_summaries(net);
+        let warnings = crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate);
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -269,6 +275,7 @@ impl Summary {
             wall_s,
             trace_hash: format!("{:016x}", net.trace_hash()),
             refused_vcs: meta.refused_vcs,
+            warnings,
         }
     }
 
@@ -429,8 +436,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         goodput_bps,
         max_goodput_bps,
         efficiency: max_goodput_bps.map(|m| bottleneck_goodput_bps / m),
-        fairness_index: (!packet_flows.is_empty())
-            .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
+        fairness_index: jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
         bottleneck: net.bottleneck().map(|b| net.ports()[b.index()].name.clone()),
     }
 }
@@ -441,9 +447,16 @@ mod tests {
 
     #[test]
     fn jain_vectors_reference_10() {
-        assert!((jain_index(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
-        assert!((jain_index(&[1.0, 2.0, 3.0, 4.0]) - 0.83333).abs() < 1e-5);
-        assert!((jain_index(&[10.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
-        assert!((jain_index(&[30.2, 32.1, 35.9, 31.0]) - 0.99544).abs() < 1e-5);
+        let j = |xs: &[f64]| jain_index(xs).expect("defined");
+        assert!((j(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
+        assert!((j(&[1.0, 2.0, 3.0, 4.0]) - 0.83333).abs() < 1e-5);
+        assert!((j(&[10.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert!((j(&[30.2, 32.1, 35.9, 31.0]) - 0.99544).abs() < 1e-5);
+    }
+
+    #[test]
+    fn jain_is_undefined_when_nobody_got_anything() {
+        assert_eq!(jain_index(&[0.0, 0.0, 0.0]), None);
+        assert_eq!(jain_index(&[]), None);
     }
 }

@@ -13,9 +13,17 @@ use celltrain_atm::port::buffer::EpdThreshold;
 /// Checks `threshold` against the shared pool of `buffer` cells and every pool of `reserved`.
 pub(super) fn check(v: &TableView<'_>, threshold: EpdThreshold, buffer: u32) -> Result<(), ScenarioError> {
     let key = ["epd_excess", "epd_threshold"].into_iter().find(|k| v.contains(k));
-    if let Some(problem) = problem(threshold, buffer) {
-        // The automatic threshold comes from the buffer itself.
-        return Err(v.key_error(key.unwrap_or("buffer"), format!("{problem} (the shared buffer of {buffer} cells)")));
+    let cells = threshold.resolve(buffer);
+    if cells > i64::from(buffer) {
+        let key = if v.contains("epd_threshold") { "epd_threshold" } else { "epd_excess" };
+        return Err(v.key_error(key, format!("EPD threshold of {cells} cells is above the buffer of {buffer} cells")));
+    }
+    if cells < 0 {
+        // The automatic threshold min{0.8·B, B − 3·MTU} comes from the buffer itself.
+        return Err(v.key_error(
+            key.unwrap_or("buffer"),
+            format!("EPD threshold of {cells} cells is below zero (buffer of {buffer} cells)"),
+        ));
     }
     let Some(pools) = v.opt_table("reserved")? else { return Ok(()) };
     for (name, node) in pools.entries() {
