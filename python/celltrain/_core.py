@@ -51,9 +51,13 @@ def is_toml_text(scenario: Scenario) -> bool:
 def check(scenario: Scenario, params: Params = None, seed: Optional[int] = None) -> None:
     """Validates a scenario (and parameter overrides) without running it.
 
-    Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid.
+    Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid;
+    what it asks for that a run would not do (e.g. EPD on a switch in packet mode) is raised as a
+    ``RuntimeWarning`` naming the file, line and key.
     """
-    _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
+    found = _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
+    for message in found or []:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
 
 
 def scenarios() -> List[Dict[str, str]]:

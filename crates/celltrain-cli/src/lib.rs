@@ -253,6 +253,9 @@ fn execute(command: Command) -> Result<(), Failure> {
         }
         Command::Check { scenario } => {
             let compiled = compile(&scenario)?;
+            for warning in &compiled.meta.warnings {
+                eprintln!("warning: {warning}");
+            }
             outln!(
                 "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
                 scenario.scenario,

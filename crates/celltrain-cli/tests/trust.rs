@@ -41,3 +41,30 @@ fn a_run_that_delivers_has_no_warnings() {
     assert!(summary.get("warnings").is_none(), "{}", summary["warnings"]);
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
+
+/// Packet mode's switches are drop-tail FIFO routers: EPD and per-VC queueing asked of one are
+/// accepted (a scenario switches modes with one `--set`) but each gives a warning with its
+/// file, line and key, from `check` and from `run` (stderr and summary.json).
+#[test]
+fn switch_keys_packet_mode_ignores_are_warned_about_with_file_line_and_key() {
+    let file = "tests/trust/packet-mode-epd.toml";
+    let expected = [(11, "discard"), (12, "epd_threshold"), (13, "queueing")];
+    let out = celltrain(&["check", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (line, key) in expected {
+        let want = format!("warning: {file}:{line}: switch[1].{key}: ignored in packet mode");
+        assert!(err.contains(&want), "{want:?} in {err}");
+    }
+    assert!(!err.contains("buffer"), "the buffer is used: {err}");
+    let out = celltrain(&["run", file, "--json", "--quiet"]);
+    let warnings = json(&out)["warnings"].as_array().expect("warnings").clone();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    // The same keys in cell mode are used: no warning.
+    let text = std::fs::read_to_string(root().join(file)).unwrap().replace("mode = \"packet\"", "mode = \"cell\"");
+    let cell = std::env::temp_dir().join(format!("celltrain-cell-epd-{}.toml", std::process::id()));
+    std::fs::write(&cell, text).unwrap();
+    let out = celltrain(&["check", cell.to_str().unwrap()]);
+    std::fs::remove_file(&cell).ok();
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+}

@@ -130,16 +130,22 @@ fn result_files(summary_json: &str, series_csv: Option<String>) -> PyResult<Vec<
     Ok(files.into_iter().map(|f| (f.name, f.text)).collect())
 }
 
-/// Validates a scenario; raises `ScenarioError` if it is invalid.
+/// Validates a scenario; raises `ScenarioError` if it is invalid; returns its warnings
+/// (`file:line: key: message`, e.g. switch keys packet mode ignores).
 #[pyfunction]
 #[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
-fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<()> {
+fn check(
+    scenario: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+    is_text: bool,
+) -> PyResult<Vec<String>> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
     } else {
         scenario::compile(&scenario, &overrides, seed)
     };
-    compiled.map(|_| ()).map_err(|e| to_py_err(&e))
+    compiled.map(|c| c.meta.warnings).map_err(|e| to_py_err(&e))
 }
 
 /// Seed 000's packet-train model (`celltrain gcra train`) for PDUs spaced by `gap` (the idle

@@ -213,6 +213,8 @@ pub struct RunMeta {
     pub params: serde_json::Map<String, serde_json::Value>,
     /// VCs refused by a CAC while the scenario was set up.
     pub refused_vcs: Vec<RefusedVc>,
+    /// What the scenario asks for that the run will not do (`file:line: key: message`).
+    pub warnings: Vec<String>,
 }
 
 impl Summary {
@@ -255,7 +257,9 @@ impl Summary {
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
         let abr = crate::abr_summary::abr_summaries(net);
-        let warnings = crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate);
+        let mut warnings = meta.warnings;
+        warnings
+            .extend(crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate));
         Summary {
             scenario: meta.scenario,
             title: meta.title,

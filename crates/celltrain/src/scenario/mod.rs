@@ -54,6 +54,7 @@ pub mod error;
 pub mod expand;
 mod gfr;
 mod model;
+mod packet_mode;
 pub mod params;
 mod paths;
 mod spanned;
