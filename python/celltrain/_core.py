@@ -23,6 +23,19 @@ from ._celltrain import ScenarioError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+# A run on a thread other than the main one cannot see Ctrl-C (Python handles signals on the
+# main thread): when the interpreter starts shutting down (after a KeyboardInterrupt, say), runs
+# still going on other threads are stopped, so that exiting does not wait for them. This is the
+# hook concurrent.futures uses for the same purpose; older interpreters fall back to atexit.
+try:
+    import threading as _threading
+
+    _threading._register_atexit(_celltrain.cancel_runs)  # type: ignore[attr-defined]
+except (AttributeError, RuntimeError):  # pragma: no cover
+    import atexit as _atexit
+
+    _atexit.register(_celltrain.cancel_runs)
+
 Scenario = Union[str, "os.PathLike[str]"]
 Params = Optional[Mapping[str, Any]]
 

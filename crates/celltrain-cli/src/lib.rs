@@ -15,7 +15,9 @@ use celltrain::scenario::{self, Compiled, ScenarioError};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -148,6 +150,10 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     };
     match execute(cli.command) {
         Ok(()) | Err(Failure::Closed) => 0,
+        Err(Failure::Interrupted) => {
+            eprintln!("interrupted: nothing written");
+            130
+        }
         Err(Failure::Input(e)) => {
             eprintln!("error: {e}");
             2
@@ -191,6 +197,18 @@ enum Failure {
     Input(String),
     /// Anything else (I/O): exit code 1.
     Other(String),
+    /// Ctrl-C (SIGINT) stopped the run: exit code 130 (128 + SIGINT), as a shell reports it.
+    Interrupted,
+}
+
+/// Set by Ctrl-C while a run goes on; the event loop looks at it every few milliseconds.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Catches Ctrl-C from now on, so that a run stops cleanly instead of dying mid-write.
+fn catch_interrupts() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    // Once per process: a second call finds the handler in place, which is as good.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 }
 
 impl From<ScenarioError> for Failure {
@@ -234,6 +252,11 @@ fn execute(command: Command) -> Result<(), Failure> {
                 eprintln!("note: the scenario asks for pcap captures; they are written only with --out DIR");
             }
             let (summary, mut network) = run_compiled(compiled, !quiet);
+            let Some(summary) = summary else {
+                // Ctrl-C: the captures are cut off mid-run and the counters are no run's.
+                network.abandon_output();
+                return Err(Failure::Interrupted);
+            };
             for warning in &summary.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -354,9 +377,9 @@ pub fn train_report(
     Ok(model.report(gap))
 }
 
-/// Runs a compiled scenario with a progress bar on a terminal; returns the summary and the
-/// finished network (for its recordings).
-fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain::Network) {
+/// Runs a compiled scenario with a progress bar on a terminal; returns the summary (None when
+/// Ctrl-C stopped the run) and the network (for its recordings).
+fn run_compiled(compiled: Compiled, show_progress: bool) -> (Option<Summary>, celltrain::Network) {
     let Compiled { mut network, meta } = compiled;
     let bar = (show_progress && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(1000);
@@ -366,17 +389,23 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain:
         );
         bar
     });
+    catch_interrupts();
     let started = Instant::now();
-    network.run(&mut |p: Progress| {
+    let finished = network.run_interruptible(&mut |p: Progress| {
         if let Some(bar) = &bar {
             bar.set_position((p.fraction() * 1000.0) as u64);
             bar.set_message(format!("{:.3} s", p.now.as_secs_f64()));
+        }
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+    let summary = finished.then(|| Summary::from_network(&network, meta, started.elapsed().as_secs_f64()));
     (summary, network)
 }
 

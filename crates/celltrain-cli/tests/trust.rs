@@ -68,3 +68,38 @@ fn switch_keys_packet_mode_ignores_are_warned_about_with_file_line_and_key() {
     std::fs::remove_file(&cell).ok();
     assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
 }
+
+/// Ctrl-C (SIGINT) stops a long run within a fraction of a second, exits 130 and leaves no
+/// result file and no cut-off capture behind.
+#[test]
+fn sigint_stops_a_run_promptly_writes_nothing_and_exits_130() {
+    let out = std::env::temp_dir().join(format!("celltrain-sigint-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_celltrain"))
+        .args(["run", "tests/trust/long-capture.toml", "--quiet", "--out", out.to_str().unwrap()])
+        .current_dir(root())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Well into the run: the capture file is open.
+    let capture = out.join("h1.pcap");
+    let started = std::time::Instant::now();
+    while !capture.exists() && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(capture.exists() && child.try_wait().unwrap().is_none(), "the run is under way");
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(kill.success());
+    let signalled = std::time::Instant::now();
+    let status = child.wait().expect("exits");
+    let took = signalled.elapsed();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(took.as_millis() < 500, "stopped {took:?} after SIGINT");
+    assert!(err.contains("interrupted"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&out).map(|d| d.map(|e| e.unwrap().file_name()).collect()).unwrap_or_default();
+    assert!(left.is_empty(), "nothing half-finished is left: {left:?}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -3,6 +3,7 @@
 //! into dicts and DataFrames.
 
 mod cac;
+mod interrupt;
 
 use celltrain::metrics::Summary;
 use celltrain::report;
@@ -22,10 +23,11 @@ fn to_py_err(e: &InvalidScenario) -> PyErr {
     ScenarioError::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
 }
 
-/// Why a run could not be made: its scenario, or the captures' directory.
+/// Why a run could not be made: its scenario, or the captures' directory; or Ctrl-C stopped it.
 enum RunError {
     Scenario(InvalidScenario),
     Capture(String),
+    Interrupted(PyErr),
 }
 
 impl From<InvalidScenario> for RunError {
@@ -39,6 +41,7 @@ impl From<RunError> for PyErr {
         match e {
             RunError::Scenario(e) => to_py_err(&e),
             RunError::Capture(message) => PyOSError::new_err(message),
+            RunError::Interrupted(e) => e,
         }
     }
 }
@@ -46,14 +49,15 @@ impl From<RunError> for PyErr {
 /// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
 /// its summary and the recorded time series as CSV text, if any. With `pcap_dir`, the pcap
 /// captures the scenario's `[record]` table asks for are written there (as `run --out`
-/// does). `reference`: no fast path, every cell by events. The network stays inside (it is not
-/// `Send`, and runs with the interpreter released).
+/// does). `reference`: no fast path, every cell by events. `main_thread`: the caller is on
+/// Python's main thread, where Ctrl-C is looked for (see `interrupt`). The network stays inside
+/// (it is not `Send`, and runs with the interpreter released).
 fn compile_and_run(
     scenario: String,
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-    (pcap_dir, reference): (Option<PathBuf>, bool),
+    (pcap_dir, reference, main_thread): (Option<PathBuf>, bool, bool),
 ) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
@@ -69,7 +73,13 @@ fn compile_and_run(
     if let Some(dir) = &pcap_dir {
         network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
     }
-    network.run(&mut |_| {});
+    let mut interruption = interrupt::Interruption::new(main_thread);
+    if !network.run_interruptible(&mut |p| interruption.check(p)) {
+        // Nothing half-finished: the cut-off captures go, and no result is made.
+        network.abandon_output();
+        let e = interruption.raised.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+        return Err(RunError::Interrupted(e));
+    }
     if let Some(dir) = &pcap_dir {
         network.finish_output().map_err(|e| capture_error(dir, e))?;
     }
@@ -95,7 +105,9 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let (summary, _) = py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false)))?;
+    let main_thread = interrupt::on_main_thread(py);
+    let (summary, _) =
+        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false, main_thread)))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
@@ -114,8 +126,9 @@ fn run_with_series(
     pcap_dir: Option<PathBuf>,
     reference: bool,
 ) -> PyResult<(String, Option<String>)> {
+    let main_thread = interrupt::on_main_thread(py);
     let (summary, series) =
-        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference)))?;
+        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread)))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
@@ -215,6 +228,7 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::cancel_runs, m)?)?;
     m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(gcra_train, m)?)?;

@@ -1,0 +1,70 @@
+//! Ctrl-C for runs made from Python. A run releases the interpreter, so Python's own SIGINT
+//! handler cannot act until it returns; instead the event loop's progress callback (every few
+//! milliseconds of wall time) asks the interpreter for pending signals when the run is on the
+//! main thread (a terminal, Jupyter's "interrupt kernel"), which raises KeyboardInterrupt. A
+//! run on another thread cannot see signals (Python handles them on the main thread only): it
+//! stops when the interpreter shuts down (`cancel_runs`, called by the package as threads are
+//! joined at exit), so that Ctrl-C ends the program instead of waiting for the run.
+
+use celltrain::network::Progress;
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set once the interpreter is shutting down: every run still going stops.
+static CANCEL_ALL: AtomicBool = AtomicBool::new(false);
+
+/// How often a main-thread run asks the interpreter for signals.
+const SIGNAL_CHECK_EVERY: Duration = Duration::from_millis(5);
+
+/// Stops every run in progress (and every later one) with KeyboardInterrupt.
+#[pyfunction]
+pub fn cancel_runs() {
+    CANCEL_ALL.store(true, Ordering::SeqCst);
+}
+
+/// True when the calling Python thread is the main thread (the one signals are handled on).
+pub fn on_main_thread(py: Python<'_>) -> bool {
+    let check = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(current.is(&main))
+    };
+    check().unwrap_or(false)
+}
+
+/// The interruption check of one run: a progress callback's verdict, and why it stopped.
+pub struct Interruption {
+    main_thread: bool,
+    last_check: Instant,
+    /// The exception to raise when the run was stopped.
+    pub raised: Option<PyErr>,
+}
+
+impl Interruption {
+    pub fn new(main_thread: bool) -> Self {
+        Interruption { main_thread, last_check: Instant::now(), raised: None }
+    }
+
+    /// Called with the run's progress: Break when the run must stop.
+    pub fn check(&mut self, _progress: Progress) -> ControlFlow<()> {
+        if CANCEL_ALL.load(Ordering::Relaxed) {
+            self.raised = Some(PyKeyboardInterrupt::new_err("celltrain run cancelled: the interpreter is exiting"));
+            return ControlFlow::Break(());
+        }
+        if !self.main_thread || self.last_check.elapsed() < SIGNAL_CHECK_EVERY {
+            return ControlFlow::Continue(());
+        }
+        self.last_check = Instant::now();
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.raised = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+}

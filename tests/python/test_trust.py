@@ -1,0 +1,85 @@
+"""Results a user can trust from Python: undefined numbers reported as such with a warning,
+ignored keys warned about, and Ctrl-C stopping a run promptly with nothing half-written."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import celltrain
+
+TRUST = Path(__file__).parents[1] / "trust"
+
+
+def test_fairness_of_flows_that_delivered_nothing_is_none_with_a_warning():
+    with pytest.warns(RuntimeWarning, match="no flow delivered anything"):
+        r = celltrain.run(TRUST / "nothing-delivered.toml")
+    assert r.aggregate["fairness_index"] is None
+    assert any("fairness index is undefined" in w for w in r.summary["warnings"])
+
+
+def test_check_warns_about_switch_keys_packet_mode_ignores():
+    with pytest.warns(RuntimeWarning) as caught:
+        celltrain.check(TRUST / "packet-mode-epd.toml")
+    messages = [str(w.message) for w in caught]
+    assert any(":11: switch[1].discard: ignored in packet mode" in m for m in messages), messages
+    assert any(":13: switch[1].queueing: ignored in packet mode" in m for m in messages), messages
+
+
+_MAIN_THREAD = """
+import sys, celltrain
+print("started", flush=True)
+celltrain.run(sys.argv[1], out=sys.argv[2])
+"""
+
+_OTHER_THREAD = """
+import sys, threading, celltrain
+t = threading.Thread(target=celltrain.run, args=(sys.argv[1],), kwargs={"out": sys.argv[2]})
+t.start()
+print("started", flush=True)
+t.join()
+"""
+
+
+def _interrupt(args, out: Path):
+    """Starts `args`, sends SIGINT once the run is under way; returns (exit code, seconds to
+    exit after the signal, stderr)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    capture = out / "h1.pcap"
+    deadline = time.monotonic() + 60
+    while not capture.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    assert proc.poll() is None and capture.exists(), "the run is under way"
+    proc.send_signal(signal.SIGINT)
+    signalled = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    return proc.returncode, time.monotonic() - signalled, err
+
+
+@pytest.mark.parametrize("code", [_MAIN_THREAD, _OTHER_THREAD], ids=["main-thread", "other-thread"])
+def test_sigint_stops_a_python_run_promptly_and_leaves_nothing(tmp_path, code):
+    out = tmp_path / "out"
+    rc, seconds, err = _interrupt([sys.executable, "-c", code, str(TRUST / "long-capture.toml"), str(out)], out)
+    assert "KeyboardInterrupt" in err, err
+    assert rc != 0
+    assert seconds < 1.0, f"took {seconds:.2f} s to stop"
+    assert not out.exists() or list(out.iterdir()) == [], list(out.iterdir())
+
+
+def test_sigint_stops_the_console_script_with_exit_code_130(tmp_path):
+    out = tmp_path / "out"
+    args = [sys.executable, "-m", "celltrain", "run", str(TRUST / "long-capture.toml"), "--quiet", "--out", str(out)]
+    rc, seconds, err = _interrupt(args, out)
+    assert rc == 130, err
+    assert seconds < 1.0, f"took {seconds:.2f} s to stop"
+    assert "interrupted" in err
+    assert not out.exists() or list(out.iterdir()) == []
