@@ -31,7 +31,9 @@ struct Cli {
 struct ScenarioArgs {
     /// A scenario file, or the name of a built-in scenario (see `celltrain list`).
     scenario: String,
-    /// Override a parameter of the scenario's [params] table (repeatable).
+    /// Override a parameter of the scenario's [params] table, or any key by its dotted path:
+    /// simulation.mode=packet, switch.R1.buffer="2000 cells", record.pcap+=["h2"] (repeatable;
+    /// docs/scenarios.md).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
     /// Seed of every random stream (overrides the scenario's).
@@ -51,6 +53,14 @@ enum Command {
         /// Print the summary as JSON instead of tables.
         #[arg(long)]
         json: bool,
+        /// Capture HOST's packets to DIR/HOST.pcap (repeatable; needs --out; adds to the
+        /// scenario's [record] pcap list).
+        #[arg(long, value_name = "HOST")]
+        pcap: Vec<String>,
+        /// Sample a time series every INTERVAL (e.g. "10 ms"; [record] interval) into
+        /// DIR/timeseries.csv.
+        #[arg(long, value_name = "INTERVAL")]
+        record: Option<String>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -226,6 +236,19 @@ fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, Failure> {
         .collect()
 }
 
+/// `--pcap HOST` and `--record INTERVAL` as the `--set` overrides they stand for.
+fn record_shortcuts(pcap: &[String], record: Option<&str>) -> Vec<String> {
+    let mut sets = Vec::new();
+    if !pcap.is_empty() {
+        let hosts: Vec<String> = pcap.iter().map(|h| format!("{h:?}")).collect();
+        sets.push(format!("record.pcap+=[{}]", hosts.join(", ")));
+    }
+    if let Some(interval) = record {
+        sets.push(format!("record.interval={interval:?}"));
+    }
+    sets
+}
+
 fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
     let overrides = parse_sets(&args.set)?;
     Ok(scenario::compile(&args.scenario, &overrides, args.seed)?)
@@ -242,7 +265,8 @@ fn choose_fast_paths(network: &mut celltrain::network::Network, pipe_events: boo
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, out, json, quiet, pipe_events, reference } => {
+        Command::Run { mut scenario, out, json, pcap, record, quiet, pipe_events, reference } => {
+            scenario.set.extend(record_shortcuts(&pcap, record.as_deref()));
             let mut compiled = compile(&scenario)?;
             choose_fast_paths(&mut compiled.network, pipe_events, reference);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));

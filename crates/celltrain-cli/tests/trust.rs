@@ -103,3 +103,39 @@ fn sigint_stops_a_run_promptly_writes_nothing_and_exits_130() {
     assert!(left.is_empty(), "nothing half-finished is left: {left:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `--set` reaches any key by its dotted path; `--pcap HOST` and `--record INTERVAL` are
+/// shortcuts for the [record] keys; dotted overrides are recorded with the parameters.
+#[test]
+fn dotted_set_and_the_record_shortcuts() {
+    let out = std::env::temp_dir().join(format!("celltrain-shortcuts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = celltrain(&[
+        "run",
+        "A1-udp",
+        "--quiet",
+        "--json",
+        "--set",
+        "duration=\"0.1 s\"",
+        "--set",
+        "warmup=\"0 s\"",
+        "--set",
+        "switch.sw1.buffer=\"2000 cells\"",
+        "--pcap",
+        "src1",
+        "--record",
+        "1 ms",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary = json(&o);
+    assert_eq!(summary["params"]["switch.sw1.buffer"], "2000 cells");
+    for file in ["src1.pcap", "timeseries.csv", "summary.json"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    let o = celltrain(&["check", "A4", "--set", "simulation.mode=pakket"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("simulation.mode: unknown value \"pakket\""), "{}", stderr(&o));
+}

@@ -5,6 +5,7 @@ mod epd_pools;
 mod fuzz;
 mod gfr;
 mod load;
+mod path_set;
 
 use super::*;
 
