@@ -83,3 +83,18 @@ def test_sigint_stops_the_console_script_with_exit_code_130(tmp_path):
     assert seconds < 1.0, f"took {seconds:.2f} s to stop"
     assert "interrupted" in err
     assert not out.exists() or list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("scenario", ["nothing-delivered.toml", "packet-mode-epd.toml"])
+def test_csv_tables_have_the_dataframes_columns(tmp_path, scenario):
+    with pytest.warns(RuntimeWarning):
+        r = celltrain.run(TRUST / scenario, out=tmp_path)
+    for table in ("flows", "vcs", "ports"):
+        header = (tmp_path / f"{table}.csv").read_text().splitlines()[0].split(",")
+        frame = getattr(r, table)
+        if len(frame):
+            assert header == list(frame.columns), table
+    if r.summary["mode"] == "packet":
+        ports = r.ports.set_index("name")
+        assert ports.loc["sw1->h2", "policy"] == "tail-drop"
+        assert ports.loc["sw1->h2", "packets_out"] > 100

@@ -54,11 +54,13 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9}",
-        "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR"
-    );
+    if !s.vcs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9}",
+            "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR"
+        );
+    }
     for v in &s.vcs {
         let _ = writeln!(
             out,
@@ -98,11 +100,13 @@ pub fn summary_table(s: &Summary) -> String {
             let _ = writeln!(out, "{:<10} {:>12} {:>12} {:>12.3e}", c.category, c.cells_sent, c.cells_dropped, c.clr);
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}",
-        "port (busy)", "cells out", "dropped", "max queue", "mean q", "util"
-    );
+    if s.ports.iter().any(|p| p.cells_in > 0) {
+        let _ = writeln!(
+            out,
+            "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}",
+            "port (busy)", "cells out", "dropped", "max queue", "mean q", "util"
+        );
+    }
     for p in s.ports.iter().filter(|p| p.cells_in > 0) {
         let _ = writeln!(
             out,
@@ -115,6 +119,7 @@ pub fn summary_table(s: &Summary) -> String {
             p.utilization * 100.0
         );
     }
+    packet_port_table(&mut out, s);
     if !s.refused_vcs.is_empty() {
         let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
         for r in &s.refused_vcs {
@@ -124,4 +129,31 @@ pub fn summary_table(s: &Summary) -> String {
     }
     let _ = writeln!(out, "\n{} events in {:.3} s wall, trace {}", s.events, s.wall_s, s.trace_hash);
     out
+}
+
+/// The ports of packet links that carried packets (packet mode, and packet media in cell
+/// mode): their own counters, in packets and bytes.
+fn packet_port_table(out: &mut String, s: &Summary) {
+    let busy: Vec<_> = s.ports.iter().filter(|p| p.packets_in.is_some_and(|n| n > 0)).collect();
+    if busy.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<16} {:>10} {:>10} {:>10} {:>12} {:>12} {:>7}",
+        "packet port", "policy", "pkts out", "dropped", "max queue B", "mean q B", "util"
+    );
+    for p in busy {
+        let _ = writeln!(
+            out,
+            "{:<16} {:>10} {:>10} {:>10} {:>12} {:>12.0} {:>6.1}%",
+            p.name,
+            p.policy,
+            p.packets_out.unwrap_or(0),
+            p.packets_dropped.unwrap_or(0),
+            p.max_queue_bytes.unwrap_or(0),
+            p.mean_queue_bytes.unwrap_or(0.0),
+            p.utilization * 100.0
+        );
+    }
 }
