@@ -10,7 +10,7 @@ use celltrain::network::Progress;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Set once the interpreter is shutting down: every run still going stops.
@@ -19,10 +19,41 @@ static CANCEL_ALL: AtomicBool = AtomicBool::new(false);
 /// How often a main-thread run asks the interpreter for signals.
 const SIGNAL_CHECK_EVERY: Duration = Duration::from_millis(5);
 
-/// Stops every run in progress (and every later one) with KeyboardInterrupt.
+/// Runs in progress, counted while their thread holds the interpreter (see [`RunGuard`]).
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// The longest the interpreter's exit waits for runs to stop.
+const STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// Stops every run in progress (and every later one) with KeyboardInterrupt, and waits (with
+/// the interpreter released) until they have stopped: a thread the exiting interpreter finds
+/// still inside a run would be ended there, which aborts the process.
 #[pyfunction]
-pub fn cancel_runs() {
+pub fn cancel_runs(py: Python<'_>) {
     CANCEL_ALL.store(true, Ordering::SeqCst);
+    py.detach(|| {
+        let started = Instant::now();
+        while ACTIVE.load(Ordering::SeqCst) > 0 && started.elapsed() < STOP_WAIT {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
+}
+
+/// Counts a run from before it releases the interpreter until it holds it again: made and
+/// dropped with the interpreter held.
+pub struct RunGuard(());
+
+impl RunGuard {
+    pub fn new(_py: Python<'_>) -> Self {
+        ACTIVE.fetch_add(1, Ordering::SeqCst);
+        RunGuard(())
+    }
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        ACTIVE.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// True when the calling Python thread is the main thread (the one signals are handled on).

@@ -106,6 +106,7 @@ fn run_json(
     is_text: bool,
 ) -> PyResult<String> {
     let main_thread = interrupt::on_main_thread(py);
+    let _running = interrupt::RunGuard::new(py);
     let (summary, _) =
         py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false, main_thread)))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
@@ -127,6 +128,7 @@ fn run_with_series(
     reference: bool,
 ) -> PyResult<(String, Option<String>)> {
     let main_thread = interrupt::on_main_thread(py);
+    let _running = interrupt::RunGuard::new(py);
     let (summary, series) =
         py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread)))?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
