@@ -8,13 +8,15 @@ cd "$(dirname "$0")/.."
 . scripts/python-env.sh
 celltrain_python
 
-pip_install "maturin>=1.5,<2" "pytest>=7" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" "tqdm>=4.60" \
-    "dask[distributed]>=2023.1" "nbformat>=5"
-# CELLTRAIN_SETUP_ONLY=1: stop once the Python environment is ready (its own test uses this).
+# CELLTRAIN_SETUP_ONLY=1: stop once the Python environment takes installs (offline: pip into
+# itself), before anything is downloaded; its own test uses this.
 if [ -n "${CELLTRAIN_SETUP_ONLY:-}" ]; then
+    pip_install --no-index pip
     echo "python environment ready: $PY"
     exit 0
 fi
+pip_install "maturin>=1.5,<2" "pytest>=7" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" "tqdm>=4.60" \
+    "dask[distributed]>=2023.1" "nbformat>=5"
 
 # Optional system tools, from Debian's packages: headless Chromium renders the HTML report in
 # one test, tshark checks our pcap captures in another. Whatever cannot be installed only
