@@ -34,7 +34,7 @@ class SweepResult:
         per swept parameter (and per label, e.g. ``variant``), ``seed``, then the flow
         measures of :attr:`celltrain.Result.flows`.
     aggregate : pandas.DataFrame
-        One row per point × seed: the same identifying columns, then ``goodput_bps``,
+        One row per point × seed (:meth:`replications`: one per point, mean ± 95 % CI): the same identifying columns, then ``goodput_bps``,
         ``max_goodput_bps``, ``efficiency``, ``fairness_index``, ``bottleneck``,
         ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
         (mean of the VCs' cell loss ratios), ``mean_retransmission_ratio`` (mean over the
@@ -83,6 +83,18 @@ class SweepResult:
         self.params: List[str] = ident
         self.stats = stats
         self.store = store
+
+    #: The measures :meth:`replications` summarises by default.
+    REPLICATION_MEASURES = ("goodput_bps", "efficiency", "fairness_index", "mean_plr", "mean_clr")
+
+    def replications(self, measures: Optional[Sequence[str]] = None) -> "pd.DataFrame":
+        """One row per point: ``replications`` (its seeds) and, per measure ``m`` of ``aggregate``,
+        ``m_mean`` and ``m_ci95``, the half-width of the 95 % confidence interval of the
+        mean over the seeds (Student t; NaN with one seed): see :mod:`celltrain.stats`."""
+        from .stats import replication_table
+
+        chosen = [m for m in (measures or self.REPLICATION_MEASURES) if m in self.aggregate.columns]
+        return replication_table(self.aggregate, ["scenario", *self.params], chosen)
 
     def to_parquet(self, directory: Union[str, "os.PathLike[str]"]) -> Dict[str, Path]:
         """Writes ``flows``, ``aggregate``, ``vcs``, ``ports`` and ``categories`` as
@@ -333,7 +345,12 @@ def sweep(
         "problems": problems,
     }
     identities = {t[4]: t[3] for t in tasks}
-    return SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
+    result = SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
+    if len(seed_list) > 1:
+        from .stats import warn_if_replications_identical
+
+        warn_if_replications_identical(result.aggregate, result.params)
+    return result
 
 
 def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:
