@@ -32,8 +32,13 @@ def check(
     overrides: List[Tuple[str, str]],
     seed: Optional[int] = None,
     is_text: bool = False,
-) -> None:
-    """Validates a scenario; raises :class:`ScenarioError` if it is invalid."""
+) -> List[str]:
+    """Validates a scenario; raises :class:`ScenarioError` if it is invalid; returns its
+    warnings (``file:line: key: message``)."""
+
+def cancel_runs() -> None:
+    """Stops every run in progress, and every later one, with KeyboardInterrupt, and waits
+    (up to 2 s) until they have stopped (called as the interpreter exits)."""
 
 def scenarios() -> List[Tuple[str, str, str]]:
     """The built-in scenarios as ``(name, paper, title)``."""

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cac;
+mod expand;
 mod output;
 
 use celltrain::metrics::Summary;
@@ -77,6 +78,13 @@ enum Command {
     Check {
         #[command(flatten)]
         scenario: ScenarioArgs,
+        /// Print the expanded network: nodes, ports, each VC's route, each flow's hops, the
+        /// bottleneck.
+        #[arg(long)]
+        expand: bool,
+        /// Write the network as a Graphviz digraph to FILE ("-": standard output).
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
     },
     /// List the built-in scenarios.
     List,
@@ -298,19 +306,34 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Check { scenario } => {
+        Command::Check { scenario, expand, dot } => {
             let compiled = compile(&scenario)?;
             for warning in &compiled.meta.warnings {
                 eprintln!("warning: {warning}");
             }
-            outln!(
+            if expand {
+                out!("{}\n", expand::text(&compiled.network))?;
+            }
+            match dot.as_deref() {
+                Some(path) if path == std::path::Path::new("-") => out!("{}", expand::dot(&compiled.network))?,
+                Some(path) => std::fs::write(path, expand::dot(&compiled.network))
+                    .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?,
+                None => {}
+            }
+            let line = format!(
                 "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
                 scenario.scenario,
                 compiled.network.nodes().len(),
                 compiled.network.ports().len(),
                 compiled.network.vcs().len(),
                 compiled.network.flows().len()
-            )?;
+            );
+            // With the graph on standard output, the verdict goes to standard error.
+            if dot.as_deref() == Some(std::path::Path::new("-")) {
+                eprintln!("{line}");
+            } else {
+                outln!("{line}")?;
+            }
             Ok(())
         }
         Command::List => {

@@ -139,3 +139,22 @@ fn dotted_set_and_the_record_shortcuts() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("simulation.mode: unknown value \"pakket\""), "{}", stderr(&o));
 }
+
+/// `check --expand` prints the network a scenario expands to; `--dot` writes it for Graphviz.
+#[test]
+fn check_expand_and_dot_show_the_expanded_network() {
+    let o = celltrain(&["check", "A7-tcp", "--expand"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for want in ["nodes (20)", "ports (38", "s0->s1", "VCs (16)", "vc1-ack", "h1->s0 s0->s1 s1->s2 s2->s3 s3->d1"] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    assert!(text.contains("bottleneck s0->s1"), "{text}");
+    let o = celltrain(&["check", "A4", "--dot", "-"]);
+    let graph = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(graph.starts_with("digraph celltrain {") && graph.trim_end().ends_with('}'), "{graph}");
+    assert!(graph.contains("\"sw1\" -> \"sw2\"") && graph.contains("color=red"), "{graph}");
+    // Every port is an edge (A4: 11 duplex links).
+    assert_eq!(graph.matches(" -> ").count(), 22, "{graph}");
+    assert!(stderr(&o).contains("A4: ok"), "the verdict leaves stdout to the graph");
+}
