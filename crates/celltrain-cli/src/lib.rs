@@ -89,7 +89,16 @@ enum Command {
     /// List the built-in scenarios.
     List,
     /// Print the text of a built-in scenario.
-    Show { name: String },
+    Show {
+        /// The built-in scenario's name (see `celltrain list`).
+        name: String,
+    },
+    /// Print a shell completion script: `celltrain completions bash > /etc/bash_completion.d/celltrain`,
+    /// zsh into a directory of $fpath as `_celltrain`, fish into ~/.config/fish/completions/.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Traffic-contract calculators (the GCRA family).
     Gcra {
         #[command(subcommand)]
@@ -105,6 +114,7 @@ enum Command {
     Bench {
         /// A scenario, or `null` for a chain of FIFO links with no policy.
         scenario: String,
+        /// Override a parameter or a key of the scenario (as `run --set`; repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
         /// Runs to time (the best is reported).
@@ -154,6 +164,23 @@ enum GcraCommand {
         #[arg(long, conflicts_with = "gap")]
         inter_pdu: Option<String>,
     },
+}
+
+/// The command line with the commands the Python front adds (`sweep`, `reproduce`), so that
+/// shell completion offers every command of the installed `celltrain`.
+fn with_python_commands() -> clap::Command {
+    use clap::{Arg, ArgAction, CommandFactory};
+    let sweep = clap::Command::new("sweep")
+        .about("Run a scenario over a grid of parameters and seeds, in parallel, into a result store (Python)")
+        .arg(Arg::new("scenario").required(true))
+        .args(["grid", "set", "seeds", "store", "jobs", "dask", "parquet"].map(|n| Arg::new(n).long(n).num_args(1)))
+        .arg(Arg::new("quiet").long("quiet").action(ArgAction::SetTrue));
+    let reproduce = clap::Command::new("reproduce")
+        .about("Run the paper reproductions and write a report (Python)")
+        .arg(Arg::new("target").required(true))
+        .args(["out", "jobs"].map(|n| Arg::new(n).long(n).num_args(1)))
+        .args(["quick", "quiet"].map(|n| Arg::new(n).long(n).action(ArgAction::SetTrue)));
+    Cli::command().subcommand(sweep).subcommand(reproduce)
 }
 
 /// Runs the command line `args` (program name first); returns the process exit code.
@@ -349,6 +376,12 @@ fn execute(command: Command) -> Result<(), Failure> {
             out!("{}", b.text)?;
             Ok(())
         }
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut with_python_commands(), "celltrain", &mut buf);
+            out!("{}", String::from_utf8_lossy(&buf))?;
+            Ok(())
+        }
         Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference } => {
             bench(&scenario, &set, repeat.max(1), hops, seconds, (pipe_events, reference))
         }
@@ -436,12 +469,17 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Option<Summary>, ce
         );
         bar
     });
+    // Not a terminal (a batch log): one line now and then instead of a bar.
+    let mut lines = (show_progress && bar.is_none()).then(ProgressLines::new);
     catch_interrupts();
     let started = Instant::now();
     let finished = network.run_interruptible(&mut |p: Progress| {
         if let Some(bar) = &bar {
             bar.set_position((p.fraction() * 1000.0) as u64);
             bar.set_message(format!("{:.3} s", p.now.as_secs_f64()));
+        }
+        if let Some(lines) = &mut lines {
+            lines.tick(&p, started);
         }
         if INTERRUPTED.load(Ordering::Relaxed) {
             ControlFlow::Break(())
@@ -454,6 +492,36 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Option<Summary>, ce
     }
     let summary = finished.then(|| Summary::from_network(&network, meta, started.elapsed().as_secs_f64()));
     (summary, network)
+}
+
+/// Progress as a line on standard error every [`ProgressLines::every`] of wall time (10 s;
+/// `CELLTRAIN_PROGRESS_SECONDS` changes it), for logs where a bar would be noise.
+struct ProgressLines {
+    every: std::time::Duration,
+    last: Instant,
+}
+
+impl ProgressLines {
+    fn new() -> Self {
+        let seconds = std::env::var("CELLTRAIN_PROGRESS_SECONDS").ok().and_then(|s| s.parse::<f64>().ok());
+        let every = std::time::Duration::from_secs_f64(seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(10.0));
+        ProgressLines { every, last: Instant::now() }
+    }
+
+    fn tick(&mut self, p: &Progress, started: Instant) {
+        if self.last.elapsed() < self.every || p.now >= p.end {
+            return;
+        }
+        self.last = Instant::now();
+        let (done, wall) = (p.fraction(), started.elapsed().as_secs_f64());
+        let eta = if done > 0.0 { format!("{:.0} s", wall * (1.0 - done) / done) } else { "?".to_string() };
+        eprintln!(
+            "progress: {:>3.0}%  sim {:.3} of {:.3} s  wall {wall:.0} s  eta {eta}",
+            done * 100.0,
+            p.now.as_secs_f64(),
+            p.end.as_secs_f64()
+        );
+    }
 }
 
 fn bench(

@@ -158,3 +158,54 @@ fn check_expand_and_dot_show_the_expanded_network() {
     assert_eq!(graph.matches(" -> ").count(), 22, "{graph}");
     assert!(stderr(&o).contains("A4: ok"), "the verdict leaves stdout to the graph");
 }
+
+/// `celltrain completions bash` gives a script bash can load and complete with, offering the
+/// Python front's commands too.
+#[test]
+fn bash_completion_completes_commands_and_options() {
+    let o = celltrain(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = std::env::temp_dir().join(format!("celltrain-completion-{}.bash", std::process::id()));
+    std::fs::write(&script, &o.stdout).unwrap();
+    let complete = |words: &str| {
+        let probe = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _celltrain celltrain \"${{COMP_WORDS[-1]}}\" \"${{COMP_WORDS[-2]}}\"; echo \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let out = Command::new("bash").args(["-c", &probe]).output().expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let commands = complete("celltrain ''");
+    for c in ["run", "check", "completions", "sweep", "reproduce"] {
+        assert!(commands.split_whitespace().any(|w| w == c), "{c} in {commands}");
+    }
+    let options = complete("celltrain check --ex");
+    assert!(options.contains("--expand"), "{options}");
+    std::fs::remove_file(&script).ok();
+    for shell in ["zsh", "fish"] {
+        let o = celltrain(&["completions", shell]);
+        assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("expand"), "{shell}");
+    }
+}
+
+/// On a non-terminal (a batch log) a long run prints one progress line now and then.
+#[test]
+fn a_long_run_prints_progress_lines_to_a_log() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_celltrain"))
+        .args(["run", "tests/trust/long-capture.toml"])
+        .env("CELLTRAIN_PROGRESS_SECONDS", "0.1")
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    child.wait().unwrap();
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("progress: ")).collect();
+    assert!(lines.len() >= 2, "{err}");
+    assert!(lines[0].contains("% ") && lines[0].contains("of 1000.000 s") && lines[0].contains("eta"), "{err}");
+}
