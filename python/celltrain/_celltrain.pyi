@@ -41,7 +41,10 @@ def cancel_runs() -> None:
     (up to 2 s) until they have stopped (called as the interpreter exits)."""
 
 def scenarios() -> List[Tuple[str, str, str]]:
-    """The built-in scenarios as ``(name, paper, title)``."""
+    """The built-in scenarios as ``(name, paper, title)``; ``paper`` is the paper's short id."""
+
+def papers() -> List[Tuple[str, str, str, str, str, str]]:
+    """The reproduced papers as ``(id, key, letter, authors, year, title)``."""
 
 def run_with_series(
     scenario: str,

@@ -74,8 +74,32 @@ def check(scenario: Scenario, params: Params = None, seed: Optional[int] = None)
 
 
 def scenarios() -> List[Dict[str, str]]:
-    """The built-in scenarios: ``[{"name", "paper", "title"}, ...]`` in catalogue order."""
+    """The built-in scenarios: ``[{"name", "paper", "title"}, ...]`` in catalogue order;
+    ``paper`` is the short id of the paper it reproduces (see :func:`papers`)."""
     return [{"name": n, "paper": p, "title": t} for (n, p, t) in _celltrain.scenarios()]
+
+
+def papers() -> List[Dict[str, str]]:
+    """The reproduced papers: ``[{"id", "key", "letter", "authors", "year", "title",
+    "citation"}, ...]``. ``id`` is the short name lists and reports print (``"AD97"``), ``key``
+    the project's number for the paper (``"seed 002"``, as in file names), ``letter`` the
+    first letter of its experiments' ids."""
+    out = []
+    for pid, key, letter, authors, year, title in _celltrain.papers():
+        citation = f"{authors} ({year}), {title}"
+        out.append({"id": pid, "key": key, "letter": letter, "authors": authors, "year": year, "title": title,
+                    "citation": citation})  # fmt: skip
+    return out
+
+
+def paper_label(key: str) -> str:
+    """``"seed002"`` or ``"seed 002"`` → ``"AD97: M. Aron, P. Druschel (1997), End-to-End …"``
+    (the key itself when it names no reproduced paper)."""
+    squeeze = key.replace(" ", "")
+    for p in papers():
+        if p["key"].replace(" ", "") == squeeze:
+            return f"{p['id']}: {p['citation']}"
+    return key
 
 
 def builtin_names() -> List[str]:

@@ -98,3 +98,19 @@ def test_csv_tables_have_the_dataframes_columns(tmp_path, scenario):
         ports = r.ports.set_index("name")
         assert ports.loc["sw1->h2", "policy"] == "tail-drop"
         assert ports.loc["sw1->h2", "packets_out"] > 100
+
+
+def test_papers_are_named_by_authors_year_and_title_with_a_short_id(cli):
+    papers = {p["id"]: p for p in celltrain.papers()}
+    assert papers["AD97"]["authors"] == "M. Aron, P. Druschel" and papers["AD97"]["year"] == "1997"
+    assert "End-to-End TCP Congestion Control over ATM Networks" in papers["AD97"]["citation"]
+    assert all("seed" not in pid.lower() and not pid.isdigit() for pid in papers)
+    by_name = {s["name"]: s for s in celltrain.scenarios()}
+    assert by_name["T1"]["paper"] == "AD97" and by_name["E1-mux"]["paper"] == "LRP97"
+    listed = cli("list")
+    assert listed.returncode == 0
+    assert "AD97       M. Aron, P. Druschel (1997), End-to-End TCP Congestion Control" in listed.stdout
+    assert "seed 00" not in listed.stdout
+    from celltrain.reproduce.specs import select
+
+    assert select("AD97") == select("seed002") == select("T")

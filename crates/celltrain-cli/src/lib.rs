@@ -364,9 +364,15 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::List => {
+            use celltrain::papers;
             outln!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER")?;
             for b in celltrain::builtin::all() {
-                outln!("{:<10} {:<8} {}", b.name, b.source, b.title)?;
+                let paper = papers::by_key(b.source).map_or(b.source, |p| p.id);
+                outln!("{:<10} {:<8} {}", b.name, paper, b.title)?;
+            }
+            outln!("\nPAPERS (docs/references.md#seed-papers)")?;
+            for p in papers::PAPERS {
+                outln!("{:<10} {}", p.id, p.citation())?;
             }
             Ok(())
         }

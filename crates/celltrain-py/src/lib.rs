@@ -217,7 +217,16 @@ fn gcra_train<'py>(
 /// The built-in scenarios as (name, paper, title).
 #[pyfunction]
 fn scenarios() -> Vec<(String, String, String)> {
-    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), b.source.to_string(), b.title.to_string())).collect()
+    let paper = |key: &str| celltrain::papers::by_key(key).map_or(key, |p| p.id).to_string();
+    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), paper(b.source), b.title.to_string())).collect()
+}
+
+/// The reproduced papers: `(id, key, letter, authors, year, title)`, e.g. `("AD97",
+/// "seed 002", "T", "M. Aron, P. Druschel", "1997", "End-to-End TCP …")`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn papers() -> Vec<(&'static str, &'static str, &'static str, &'static str, &'static str, &'static str)> {
+    celltrain::papers::PAPERS.iter().map(|p| (p.id, p.key, p.letter, p.authors, p.year, p.title)).collect()
 }
 
 #[pymodule]
@@ -233,6 +242,7 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(interrupt::cancel_runs, m)?)?;
     m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(papers, m)?)?;
     m.add_function(wrap_pyfunction!(gcra_train, m)?)?;
     cac::register(m)?;
     Ok(())

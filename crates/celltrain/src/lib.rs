@@ -20,6 +20,7 @@ pub mod gfr_metrics;
 pub mod metrics;
 pub mod network;
 pub mod packet;
+pub mod papers;
 pub mod report;
 pub mod scenario;
 pub mod source;
