@@ -209,3 +209,46 @@ fn a_long_run_prints_progress_lines_to_a_log() {
     assert!(lines.len() >= 2, "{err}");
     assert!(lines[0].contains("% ") && lines[0].contains("of 1000.000 s") && lines[0].contains("eta"), "{err}");
 }
+
+/// Captures come with `addresses.csv`: the IP address of every node and the ports of every
+/// flow, the very ones the packets in the capture carry.
+#[test]
+fn the_address_map_beside_captures_matches_the_packets() {
+    let out = std::env::temp_dir().join(format!("celltrain-addresses-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = celltrain(&[
+        "run",
+        "A1-tcp",
+        "--quiet",
+        "--set",
+        "duration=\"0.05 s\"",
+        "--set",
+        "warmup=\"0 s\"",
+        "--pcap",
+        "src1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let map = std::fs::read_to_string(out.join("addresses.csv")).expect("the address map");
+    let row = |name: &str| -> Vec<String> {
+        let line =
+            map.lines().find(|l| l.starts_with(&format!("{name},"))).unwrap_or_else(|| panic!("{name} in {map}"));
+        line.split(',').map(str::to_string).collect()
+    };
+    assert_eq!(row("src1")[1], "host");
+    let flow = row("tcp1");
+    assert_eq!((flow[1].as_str(), flow[4].as_str()), ("tcp flow", "dst1"));
+    // The first record of the capture: 24-byte file header, 16-byte record header, IPv4.
+    let pcap = std::fs::read(out.join("src1.pcap")).unwrap();
+    let ip = &pcap[40..];
+    let addr = |b: &[u8]| format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]);
+    assert_eq!(addr(&ip[12..16]), flow[2], "source address");
+    assert_eq!(addr(&ip[16..20]), flow[5], "destination address");
+    let ihl = usize::from(ip[0] & 0x0f) * 4;
+    let port = |b: &[u8]| u16::from_be_bytes([b[0], b[1]]).to_string();
+    assert_eq!(port(&ip[ihl..]), flow[3], "source port");
+    assert_eq!(port(&ip[ihl + 2..]), flow[6], "destination port");
+    assert_eq!(row("src1")[2], flow[2]);
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -6,6 +6,7 @@
 
 mod abr;
 mod adapter;
+mod address_map;
 mod build;
 mod carry;
 mod cell_path;
@@ -25,6 +26,7 @@ mod tests;
 
 pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
+pub use address_map::ADDRESS_MAP_FILE;
 pub use build::{
     route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, SchedulerKind, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,

@@ -115,6 +115,10 @@ impl Network {
             self.recorder.capture_of[host.index()] = Some(self.recorder.pcaps.len());
             self.recorder.pcaps.push(writer);
         }
+        if !self.recorder.pcaps.is_empty() {
+            let map = self.write_address_map(dir)?;
+            self.recorder.capture_paths.push(map);
+        }
         // A captured link or host must see its packets in time order: no carrying into it.
         self.plan();
         Ok(())
