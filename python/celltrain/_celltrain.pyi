@@ -1,6 +1,6 @@
 """The compiled half of celltrain (crates/celltrain-py). Use the ``celltrain`` package instead."""
 
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 __version__: str
 
@@ -53,6 +53,7 @@ def run_with_series(
     is_text: bool = False,
     pcap_dir: Optional[str] = None,
     reference: bool = False,
+    progress: Optional[Callable[[float, float], None]] = None,
 ) -> tuple[str, Optional[str]]:
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
     scenario's ``[record]`` table asks for no sampling). With ``pcap_dir``, the pcap captures

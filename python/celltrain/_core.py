@@ -302,6 +302,7 @@ def run(
     seed: Optional[int] = None,
     out: Union[None, str, "os.PathLike[str]"] = None,
     reference: bool = False,
+    progress: Union[None, bool, Any] = None,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -323,13 +324,36 @@ def run(
         Take no fast path: every cell by events at every port and on every link, the
         reference the fast paths are tested against (the same results, more events, slower).
 
+    progress
+        ``True``: a progress bar (tqdm: a widget in Jupyter, text elsewhere); a callable:
+        called as ``progress(fraction, simulated_seconds)`` every 200 ms of wall time and at
+        the end (an exception it raises stops the run and propagates); ``None``: nothing.
+
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
+    Ctrl-C (KeyboardInterrupt) stops a run within milliseconds, leaving nothing behind in
+    ``out``.
     """
     pcap_dir = None if out is None else os.fspath(out)
-    summary_json, series_csv = _celltrain.run_with_series(
-        os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir, reference
-    )
+    bar = None
+    callback = progress if callable(progress) else None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=1000, desc=f"run {Path(os.fspath(scenario)).name if not is_toml_text(scenario) else 'scenario'}",
+                   unit="‰", bar_format="{l_bar}{bar}| {postfix} [{elapsed}<{remaining}]")  # fmt: skip
+
+        def callback(fraction: float, sim_s: float) -> None:
+            bar.update(int(fraction * 1000) - bar.n)
+            bar.set_postfix_str(f"sim {sim_s:.3f} s", refresh=False)
+
+    try:
+        summary_json, series_csv = _celltrain.run_with_series(
+            os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), pcap_dir, reference, callback
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:
         result.write(out)

@@ -205,7 +205,7 @@ def sweep(
     store: Union[None, str, "os.PathLike[str]"] = None,
     executor: Any = None,
     jobs: Optional[int] = None,
-    progress: bool = True,
+    progress: Union[bool, Callable[[int, int], Any]] = True,
     params: Union[None, Mapping[str, Any], Callable[[Dict[str, Any]], Mapping[str, Any]]] = None,
     labels: Optional[Mapping[str, Any]] = None,
 ) -> SweepResult:
@@ -233,7 +233,8 @@ def sweep(
         or a Dask ``distributed.Client`` (its workers need celltrain installed).
     progress
         A progress bar with ETA (tqdm) when someone watches: stderr is a terminal, or this
-        is a Jupyter kernel (a widget there). ``False``: never.
+        is a Jupyter kernel (a widget there). ``False``: never. A callable: called as
+        ``progress(done, total)`` (runs) as each run finishes, and no bar.
     params
         Parameters set at every point (``{"duration": "0.5 s"}``), or a function of the
         point returning them (derived parameters: ``lambda p: {"udp_rate":
@@ -301,7 +302,9 @@ def sweep(
         )
 
     bar = None
-    if progress and interactive():
+    report = progress if callable(progress) else None
+    done = [len(tasks) - len(todo)]
+    if progress is True and interactive():
         from tqdm.auto import tqdm  # a widget in Jupyter (text without ipywidgets)
 
         bar = tqdm(
@@ -326,6 +329,9 @@ def sweep(
         summaries[key] = summary
         if bar is not None:
             bar.update(1)
+        if report is not None:
+            done[0] += 1
+            report(done[0], len(tasks))
 
     try:
         _execute(todo, resolved.text, executor, jobs, finish)

@@ -114,3 +114,36 @@ def test_papers_are_named_by_authors_year_and_title_with_a_short_id(cli):
     from celltrain.reproduce.specs import select
 
     assert select("AD97") == select("seed002") == select("T")
+
+
+def test_run_reports_progress_to_a_python_callback():
+    seen = []
+    celltrain.run("E1-mux", params={"duration": "40 s", "warmup": "0.5 s"}, progress=lambda f, t: seen.append((f, t)))
+    assert seen, "called at least at the end"
+    assert seen[-1] == (1.0, 40.0)
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and all(0.0 <= f <= 1.0 for f in fractions)
+
+
+def test_an_exception_in_the_progress_callback_stops_the_run(tmp_path):
+    class Stop(Exception):
+        pass
+
+    def stop(fraction, sim_s):
+        raise Stop()
+
+    with pytest.raises(Stop):
+        celltrain.run(TRUST / "long-capture.toml", out=tmp_path / "out", progress=stop)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_run_shows_a_tqdm_bar(capsys):
+    celltrain.run("E1-mux", params={"duration": "2 s", "warmup": "0.5 s"}, progress=True)
+    assert "100%" in capsys.readouterr().err
+
+
+def test_sweep_reports_progress_to_a_python_callback():
+    seen = []
+    celltrain.sweep("E1-mux", grid={"n_nrt": [4, 5]}, jobs=1, progress=lambda done, total: seen.append((done, total)),
+                    params={"duration": "1 s", "warmup": "0.5 s"})  # fmt: skip
+    assert seen == [(1, 2), (2, 2)]

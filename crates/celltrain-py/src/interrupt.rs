@@ -67,32 +67,53 @@ pub fn on_main_thread(py: Python<'_>) -> bool {
     check().unwrap_or(false)
 }
 
-/// The interruption check of one run: a progress callback's verdict, and why it stopped.
+/// How often a Python progress callback is called (and once at the end).
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+/// The interruption check of one run, and its Python progress callback: a progress
+/// callback's verdict, and why it stopped.
 pub struct Interruption {
     main_thread: bool,
     last_check: Instant,
+    /// `progress(fraction, simulated_seconds)`, called every [`PROGRESS_EVERY`].
+    progress: Option<Py<PyAny>>,
+    last_progress: Instant,
     /// The exception to raise when the run was stopped.
     pub raised: Option<PyErr>,
 }
 
 impl Interruption {
-    pub fn new(main_thread: bool) -> Self {
-        Interruption { main_thread, last_check: Instant::now(), raised: None }
+    pub fn new(main_thread: bool, progress: Option<Py<PyAny>>) -> Self {
+        let now = Instant::now();
+        Interruption { main_thread, last_check: now, progress, last_progress: now, raised: None }
     }
 
     /// Called with the run's progress: Break when the run must stop.
-    pub fn check(&mut self, _progress: Progress) -> ControlFlow<()> {
+    pub fn check(&mut self, p: Progress) -> ControlFlow<()> {
         if CANCEL_ALL.load(Ordering::Relaxed) {
             self.raised = Some(PyKeyboardInterrupt::new_err("celltrain run cancelled: the interpreter is exiting"));
             return ControlFlow::Break(());
         }
-        if !self.main_thread || self.last_check.elapsed() < SIGNAL_CHECK_EVERY {
+        let report = self.progress.is_some() && (self.last_progress.elapsed() >= PROGRESS_EVERY || p.now >= p.end);
+        let signals = self.main_thread && self.last_check.elapsed() >= SIGNAL_CHECK_EVERY;
+        if !report && !signals {
             return ControlFlow::Continue(());
         }
-        self.last_check = Instant::now();
-        match Python::attach(|py| py.check_signals()) {
+        let outcome = Python::attach(|py| -> PyResult<()> {
+            if signals {
+                self.last_check = Instant::now();
+                py.check_signals()?;
+            }
+            if let (true, Some(callback)) = (report, &self.progress) {
+                self.last_progress = Instant::now();
+                callback.call1(py, (p.fraction(), p.now.as_secs_f64()))?;
+            }
+            Ok(())
+        });
+        match outcome {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
+                // Ctrl-C, or the callback raised: the run stops with that exception.
                 self.raised = Some(e);
                 ControlFlow::Break(())
             }

@@ -58,6 +58,7 @@ fn compile_and_run(
     seed: Option<u64>,
     is_text: bool,
     (pcap_dir, reference, main_thread): (Option<PathBuf>, bool, bool),
+    progress: Option<Py<PyAny>>,
 ) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
@@ -73,7 +74,7 @@ fn compile_and_run(
     if let Some(dir) = &pcap_dir {
         network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
     }
-    let mut interruption = interrupt::Interruption::new(main_thread);
+    let mut interruption = interrupt::Interruption::new(main_thread, progress);
     if !network.run_interruptible(&mut |p| interruption.check(p)) {
         // Nothing half-finished: the cut-off captures go, and no result is made.
         network.abandon_output();
@@ -108,16 +109,18 @@ fn run_json(
     let main_thread = interrupt::on_main_thread(py);
     let _running = interrupt::RunGuard::new(py);
     let (summary, _) =
-        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false, main_thread)))?;
+        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (None, false, main_thread), None))?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
 /// text (None when nothing was sampled); with `pcap_dir`, the captures it asked for are
 /// written there (OSError if they cannot be); with `reference`, no fast path is taken (every
-/// cell by events: the same results, more events).
+/// cell by events: the same results, more events); `progress(fraction, simulated_seconds)`
+/// is called every 200 ms of wall time and at the end (an exception it raises stops the run).
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn run_with_series(
     py: Python<'_>,
     scenario: String,
@@ -126,11 +129,13 @@ fn run_with_series(
     is_text: bool,
     pcap_dir: Option<PathBuf>,
     reference: bool,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, Option<String>)> {
     let main_thread = interrupt::on_main_thread(py);
     let _running = interrupt::RunGuard::new(py);
-    let (summary, series) =
-        py.detach(move || compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread)))?;
+    let (summary, series) = py.detach(move || {
+        compile_and_run(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread), progress)
+    })?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
