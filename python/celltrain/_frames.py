@@ -56,6 +56,8 @@ PORT_COLUMNS: List[Tuple[str, str]] = [
     ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
     ("packets_queued_at_start", I64 + "?"), ("packets_queued_at_end", I64 + "?"),
     ("max_queue_bytes", I64 + "?"), ("mean_queue_bytes", F64 + "?"),
+    # The packet flows crossing the port: their goodput and efficiency there (null elsewhere).
+    ("goodput_bps", F64 + "?"), ("efficiency", F64 + "?"),
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [
     ("category", CAT), ("cells_sent", I64), ("cells_dropped", I64), ("clr", F64),

@@ -34,6 +34,17 @@ pub fn summary_table(s: &Summary) -> String {
         opt(a.fairness_index, &|f| format!("{f:.3}")),
         a.bottleneck.as_deref().unwrap_or("-")
     );
+    // Where flows cross different links (a parking lot), the aggregate goodput is not what
+    // the bottleneck carried: say what the efficiency counts.
+    if let (Some(e), Some(m)) = (a.efficiency, a.max_goodput_bps) {
+        if (e * m - a.goodput_bps).abs() > 1e-6 * a.goodput_bps.max(1.0) {
+            let _ = writeln!(
+                out,
+                "  (efficiency: the {} Mbit/s of the flows crossing the bottleneck; each port's own in the port tables)",
+                mbps(e * m)
+            );
+        }
+    }
     let packet_flows: Vec<_> = s.flows.iter().filter(|f| f.kind != "onoff").collect();
     if !packet_flows.is_empty() {
         let _ = writeln!(
@@ -103,20 +114,21 @@ pub fn summary_table(s: &Summary) -> String {
     if s.ports.iter().any(|p| p.cells_in > 0) {
         let _ = writeln!(
             out,
-            "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}",
-            "port (busy)", "cells out", "dropped", "max queue", "mean q", "util"
+            "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7}",
+            "port (busy)", "cells out", "dropped", "max queue", "mean q", "util", "effic."
         );
     }
     for p in s.ports.iter().filter(|p| p.cells_in > 0) {
         let _ = writeln!(
             out,
-            "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}%",
+            "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}% {:>7}",
             p.name,
             p.cells_out,
             p.dropped_total,
             p.max_queue_cells,
             p.mean_queue_cells,
-            p.utilization * 100.0
+            p.utilization * 100.0,
+            p.efficiency.map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0))
         );
     }
     packet_port_table(&mut out, s);

@@ -252,3 +252,32 @@ fn the_address_map_beside_captures_matches_the_packets() {
     assert_eq!(row("src1")[2], flow[2]);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// On a parking lot (A7: VCs 1 and 2 cross three links, local pairs one each) efficiency
+/// counts the flows crossing each link: never above 100 %, the aggregate's equal to its
+/// bottleneck port's, and every port has its own utilisation.
+#[test]
+fn efficiency_is_per_bottleneck_over_the_flows_crossing_it() {
+    let o =
+        celltrain(&["run", "A7-udp", "--json", "--quiet", "--set", "duration=\"1 s\"", "--set", "warmup=\"0.2 s\""]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = json(&o);
+    let a = &s["aggregate"];
+    let efficiency = a["efficiency"].as_f64().unwrap();
+    assert!(efficiency <= 1.001, "{a}");
+    assert!(
+        a["goodput_bps"].as_f64().unwrap() > a["max_goodput_bps"].as_f64().unwrap(),
+        "flows elsewhere count in goodput"
+    );
+    let ports = s["ports"].as_array().unwrap();
+    let bottleneck = ports.iter().find(|p| p["name"] == a["bottleneck"]).expect("the bottleneck port");
+    assert!((bottleneck["efficiency"].as_f64().unwrap() - efficiency).abs() < 1e-12);
+    for p in ports {
+        assert!(p["utilization"].as_f64().is_some(), "{}", p["name"]);
+        if let Some(e) = p["efficiency"].as_f64() {
+            assert!((0.0..=1.001).contains(&e), "{}: {e}", p["name"]);
+        }
+    }
+    // Ports no packet flow crosses have no efficiency.
+    assert!(ports.iter().any(|p| p["efficiency"].is_null()));
+}

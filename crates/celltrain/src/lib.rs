@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod network;
 pub mod packet;
 pub mod papers;
+pub mod port_efficiency;
 pub mod report;
 pub mod scenario;
 pub mod source;

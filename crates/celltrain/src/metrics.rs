@@ -2,7 +2,6 @@
 //! fairness, CLR, frame loss, queue statistics and utilisation (docs/references.md#metrics).
 
 use crate::network::{lifetime_stats, route_ports, Adaptation, Hop, Mode, Network};
-use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::RouteId;
@@ -147,6 +146,13 @@ pub struct PortSummary {
     pub packets_queued_at_end: Option<u64>,
     pub max_queue_bytes: Option<u64>,
     pub mean_queue_bytes: Option<f64>,
+    /// Goodput of the packet flows crossing the port, and its share of the most the port could
+    /// carry for them (as the aggregate's efficiency at the bottleneck); None where no packet
+    /// flow crosses.
+    #[serde(default)]
+    pub goodput_bps: Option<f64>,
+    #[serde(default)]
+    pub efficiency: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -253,7 +259,10 @@ impl Summary {
                 gfr: crate::gfr_metrics::vc_summary(v),
             })
             .collect();
-        let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
+        let mut ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
+        for (port, (goodput, efficiency)) in ports.iter_mut().zip(crate::port_efficiency::per_port(net, &flows)) {
+            (port.goodput_bps, port.efficiency) = (goodput, efficiency);
+        }
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
         let abr = crate::abr_summary::abr_summaries(net);
@@ -368,6 +377,8 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         packets_queued_at_end: pq.map(|q| q.len() as u64),
         max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
         mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end())),
+        goodput_bps: None,
+        efficiency: None,
     }
 }
 
@@ -392,7 +403,11 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
 
 /// The share of the bottleneck's cells an ABR flow can fill with data, (Nrm − 1)/Nrm (1 when
 /// the flow's VC across the bottleneck is not ABR).
-fn abr_data_share(net: &Network, flow: &crate::network::Flow, bottleneck: celltrain_core::ids::PortId) -> f64 {
+pub(crate) fn abr_data_share(
+    net: &Network,
+    flow: &crate::network::Flow,
+    bottleneck: celltrain_core::ids::PortId,
+) -> f64 {
     let vc = net.routes()[flow.route.index()].hops.iter().find_map(|hop| match *hop {
         crate::network::Hop::Vc(v) if net.vcs()[v.index()].route.iter().any(|&(p, _)| p == bottleneck) => Some(v),
         _ => None,
@@ -412,21 +427,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         flows.iter().zip(net.flows()).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
     // Summed from +0.0: an empty float sum is −0.0.
     let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
-    let max_goodput_bps = net.bottleneck().and_then(|b| {
-        let port = &net.ports()[b.index()];
-        // Frame format of the first packet flow crossing the bottleneck.
-        let flow = net
-            .flows()
-            .iter()
-            .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))?;
-        let rate = port.line_rate.as_bps() as f64;
-        Some(match net.mode() {
-            // ABR gives one cell in Nrm to forward RM cells (seed 001: × 31/32).
-            Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes) * abr_data_share(net, flow, b),
-            // Whole IP datagrams on the link: only the IP and transport headers are overhead.
-            Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
-        })
-    });
+    let max_goodput_bps = net.bottleneck().and_then(|b| crate::port_efficiency::max_goodput_at(net, b));
     // Efficiency counts the flows that cross the bottleneck (all of them, on one bottleneck;
     // on seed 001's chains, the VCs sharing the link the maximum is of).
     let through_bottleneck = |f: &crate::network::Flow| {

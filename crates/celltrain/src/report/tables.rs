@@ -91,6 +91,9 @@ const PORT_COLUMNS_AFTER_DROPS: &[Column<PortSummary>] = &[
     Column { name: "packets_queued_at_end", field: |p| opt(p.packets_queued_at_end) },
     Column { name: "max_queue_bytes", field: |p| opt(p.max_queue_bytes) },
     Column { name: "mean_queue_bytes", field: |p| opt(p.mean_queue_bytes) },
+    // The packet flows crossing the port (empty where none does).
+    Column { name: "goodput_bps", field: |p| opt(p.goodput_bps) },
+    Column { name: "efficiency", field: |p| opt(p.efficiency) },
 ];
 
 /// An optional field: its number, or empty (a null of summary.json, NaN/NA in pandas).
