@@ -281,3 +281,21 @@ fn efficiency_is_per_bottleneck_over_the_flows_crossing_it() {
     // Ports no packet flow crosses have no efficiency.
     assert!(ports.iter().any(|p| p["efficiency"].is_null()));
 }
+
+/// The docs' worked custom topology runs: the parking lot expands to three switches and eight
+/// links, and its long flow, crossing both bottlenecks, gets less than either cross flow.
+#[test]
+fn the_worked_parking_lot_example_runs() {
+    let o = celltrain(&["check", "examples/parking-lot.toml", "--expand"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("ports (16") && text.contains("long->s1 s1->s2 s2->s3 s3->long-dst"), "{text}");
+    let o = celltrain(&["run", "examples/parking-lot.toml", "--json", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = json(&o);
+    let goodput = |name: &str| {
+        s["flows"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["goodput_bps"].as_f64().unwrap()
+    };
+    assert!(goodput("long") < goodput("x1") && goodput("long") < goodput("x2"), "{}", s["flows"]);
+    assert!(s["aggregate"]["efficiency"].as_f64().unwrap() <= 1.001);
+}
