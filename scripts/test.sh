@@ -16,7 +16,7 @@ if [ -n "${CELLTRAIN_SETUP_ONLY:-}" ]; then
     exit 0
 fi
 pip_install "maturin>=1.5,<2" "pytest>=7" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" "tqdm>=4.60" \
-    "dask[distributed]>=2023.1" "nbformat>=5"
+    "dask[distributed]>=2023.1" "nbformat>=5" "nbclient>=0.7" "ipykernel>=6"
 
 # Optional system tools, from Debian's packages: headless Chromium renders the HTML report in
 # one test, tshark checks our pcap captures in another. Whatever cannot be installed only

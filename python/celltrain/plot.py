@@ -47,9 +47,19 @@ def _describe(column: str, scale: Optional[float], label: Optional[str]) -> Tupl
     return label, s
 
 
+class NotebookFigure(Figure):
+    """A :class:`~matplotlib.figure.Figure` that shows itself in Jupyter as a PNG (the
+    notebook's rich display protocol), whatever the backend: made without ``pyplot``, a
+    figure would otherwise print as ``<Figure size …>`` unless ``%matplotlib inline`` or
+    ``pyplot`` had been used first."""
+
+    def _repr_png_(self) -> bytes:
+        return png_bytes(self)
+
+
 def new_axes(figsize: Tuple[float, float] = (6.4, 4.0)) -> Axes:
-    """A fresh figure with one axes (no pyplot state involved)."""
-    fig = Figure(figsize=figsize, layout="constrained")
+    """A fresh figure with one axes (no pyplot state involved; it displays in Jupyter)."""
+    fig = NotebookFigure(figsize=figsize, layout="constrained")
     FigureCanvasAgg(fig)
     return fig.add_subplot()
 
@@ -118,6 +128,11 @@ def measure_vs_param(
         )  # fmt: skip
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if pd.api.types.is_integer_dtype(data[x]):
+        # Counts (sources, links…): whole ticks only, never 7.5 sources.
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if ylim is not None:
         ax.set_ylim(*ylim)
     if title:
