@@ -216,6 +216,25 @@ class Result:
 
         return pd.read_csv(io.StringIO(self._series_csv))
 
+    @functools.cached_property
+    def timeseries_long(self) -> Optional["pd.DataFrame"]:
+        """:attr:`timeseries` in long (tidy) form: one row per sample and quantity, columns
+        ``time_s``, ``subject`` (the flow, port or VC: ``tcp1``, ``sw1->sw2``), ``quantity``
+        (``cwnd_bytes``, ``queue_cells``, …) and ``value``; ``None`` when nothing was sampled.
+        For :func:`celltrain.plot.timeseries` with ``by="subject"``, or for seaborn."""
+        wide = self.timeseries
+        if wide is None:
+            return None
+        import pandas as pd
+
+        long = wide.melt(id_vars=["time_s"], var_name="column", value_name="value")
+        # The quantity is the last dotted part (names of ports hold no dot; "a->b" stays whole).
+        parts = long["column"].str.rsplit(".", n=1, expand=True)
+        out = pd.DataFrame(
+            {"time_s": long["time_s"], "subject": parts[0], "quantity": parts[1], "value": long["value"]}
+        )
+        return out.sort_values(["subject", "quantity", "time_s"], kind="stable").reset_index(drop=True)
+
     # The summary's most used fields, for convenience.
     @property
     def scenario(self) -> str:

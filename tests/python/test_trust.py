@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import celltrain
+from celltrain import plot
 
 TRUST = Path(__file__).parents[1] / "trust"
 
@@ -147,3 +148,16 @@ def test_sweep_reports_progress_to_a_python_callback():
     celltrain.sweep("E1-mux", grid={"n_nrt": [4, 5]}, jobs=1, progress=lambda done, total: seen.append((done, total)),
                     params={"duration": "1 s", "warmup": "0.5 s"})  # fmt: skip
     assert seen == [(1, 2), (2, 2)]
+
+
+def test_time_series_in_long_form_feed_the_plot_helpers():
+    text = (TRUST.parents[0] / "good-minimal.toml").read_text() + '\n[record]\ninterval = "10 ms"\nports = ["h1->sw1", "sw1->h2"]\n'
+    r = celltrain.run(text)
+    long = r.timeseries_long
+    assert list(long.columns) == ["time_s", "subject", "quantity", "value"]
+    assert set(long["subject"]) == {"h1->sw1", "sw1->h2"} and set(long["quantity"]) == {"queue_cells"}
+    assert len(long) == 2 * len(r.timeseries)
+    one = long[long["subject"] == "h1->sw1"]
+    assert list(one["value"]) == list(r.timeseries["h1->sw1.queue_cells"])
+    fig = plot.timeseries(long[long["quantity"] == "queue_cells"], "value", by="subject", step=True)
+    assert len(fig.axes[0].lines) == 2
