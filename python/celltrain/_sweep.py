@@ -304,6 +304,9 @@ def sweep(
     bar = None
     report = progress if callable(progress) else None
     done = [len(tasks) - len(todo)]
+    if progress is True and not interactive():
+        # A batch log: one line now and then instead of a bar.
+        report = _log_lines(len(tasks) - len(todo))
     if progress is True and interactive():
         from tqdm.auto import tqdm  # a widget in Jupyter (text without ipywidgets)
 
@@ -357,6 +360,30 @@ def sweep(
 
         warn_if_replications_identical(result.aggregate, result.params)
     return result
+
+
+def _log_lines(reused: int) -> Callable[[int, int], None]:
+    """``progress(done, total)`` that prints ``sweep: done/total runs …`` to stderr every 10 s
+    (``CELLTRAIN_PROGRESS_SECONDS``) of wall time, for logs where a bar would be noise."""
+    import time
+
+    try:
+        every = float(os.environ.get("CELLTRAIN_PROGRESS_SECONDS", "10"))
+    except ValueError:
+        every = 10.0
+    started = last = time.monotonic()
+
+    def line(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < every or done >= total:
+            return
+        last = now
+        computed = done - reused
+        eta = (now - started) / computed * (total - done) if computed > 0 else float("nan")
+        print(f"sweep: {done}/{total} runs  wall {now - started:.0f} s  eta {eta:.0f} s", file=sys.stderr, flush=True)
+
+    return line
 
 
 def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:

@@ -161,3 +161,28 @@ def test_time_series_in_long_form_feed_the_plot_helpers():
     assert list(one["value"]) == list(r.timeseries["h1->sw1.queue_cells"])
     fig = plot.timeseries(long[long["quantity"] == "queue_cells"], "value", by="subject", step=True)
     assert len(fig.axes[0].lines) == 2
+
+
+def test_dotted_overrides_from_python_and_in_sweep_grids():
+    with pytest.warns(RuntimeWarning, match="ignored in packet mode"):
+        r = celltrain.run("A4", params={"duration": "0.2 s", "warmup": "0.05 s", "simulation.mode": "packet"})
+    assert r.summary["mode"] == "packet"
+    assert r.params["simulation.mode"] == "packet"
+    s = celltrain.sweep(
+        "A4", grid={"switch.sw1.buffer": ["8192 cells", "2000 cells"]}, jobs=1, progress=False,
+        params={"duration": "0.2 s", "warmup": "0.05 s"},
+    )  # fmt: skip
+    agg = s.aggregate
+    assert list(agg["switch.sw1.buffer_cells"]) == [2000, 8192]
+    assert s.summaries[0]["params"]["switch.sw1.buffer"] == "2000 cells"
+    assert agg["trace_hash"].nunique() == 2, "the override changed the runs"
+
+
+def test_a_sweep_in_a_batch_log_prints_progress_lines():
+    env = dict(os.environ, CELLTRAIN_PROGRESS_SECONDS="0.000001")
+    args = [sys.executable, "-m", "celltrain", "sweep", "E1-mux", "--grid", "n_nrt=3,4,5", "--set", "duration=1 s",
+            "--set", "warmup=0.5 s", "--jobs", "1"]  # fmt: skip
+    done = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = [l for l in done.stderr.splitlines() if l.startswith("sweep: ")]
+    assert lines and lines[0].startswith("sweep: 1/3 runs"), done.stderr
