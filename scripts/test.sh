@@ -4,10 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pip_install() { python3 -m pip install --quiet --disable-pip-version-check "$@"; }
+# Python: a virtual environment (.venv, or the active one): see scripts/python-env.sh.
+. scripts/python-env.sh
+celltrain_python
 
+# CELLTRAIN_SETUP_ONLY=1: stop once the Python environment takes installs (offline: pip into
+# itself), before anything is downloaded; its own test uses this.
+if [ -n "${CELLTRAIN_SETUP_ONLY:-}" ]; then
+    pip_install --no-index pip
+    echo "python environment ready: $PY"
+    exit 0
+fi
 pip_install "maturin>=1.5,<2" "pytest>=7" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" "tqdm>=4.60" \
-    "dask[distributed]>=2023.1" "nbformat>=5"
+    "dask[distributed]>=2023.1" "nbformat>=5" "nbclient>=0.7" "ipykernel>=6"
 
 # Optional system tools, from Debian's packages: headless Chromium renders the HTML report in
 # one test, tshark checks our pcap captures in another. Whatever cannot be installed only
@@ -29,4 +38,4 @@ fi
 
 cargo test --workspace --quiet
 pip_install .
-python3 -m pytest -q tests/python
+"$PY" -m pytest -q tests/python

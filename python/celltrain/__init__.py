@@ -20,7 +20,7 @@ The simulation runs in Rust; this package is the Python front:
 * :mod:`celltrain.cac`: connection admission control models (peak, convolution, effective
   bandwidth, seed 004's delay-priority boundaries); :mod:`celltrain.region`: a two-class
   admissible region measured by bisection on simulations, with confidence bounds.
-* :func:`check`, :func:`scenarios`, :func:`show`, :class:`ScenarioError`.
+* :func:`check`, :func:`scenarios`, :func:`papers`, :func:`show`, :class:`ScenarioError`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 from . import _celltrain
 from ._celltrain import ScenarioError, __version__
-from ._core import Result, check, run, scenarios, show
+from ._core import Result, check, papers, run, scenarios, show
 from ._store import StoreError
 from ._sweep import SweepResult, load, sweep
 
@@ -42,6 +42,7 @@ __all__ = [
     "load",
     "check",
     "scenarios",
+    "papers",
     "show",
     "ScenarioError",
     "StoreError",

@@ -1,6 +1,6 @@
 """The compiled half of celltrain (crates/celltrain-py). Use the ``celltrain`` package instead."""
 
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 __version__: str
 
@@ -32,11 +32,19 @@ def check(
     overrides: List[Tuple[str, str]],
     seed: Optional[int] = None,
     is_text: bool = False,
-) -> None:
-    """Validates a scenario; raises :class:`ScenarioError` if it is invalid."""
+) -> List[str]:
+    """Validates a scenario; raises :class:`ScenarioError` if it is invalid; returns its
+    warnings (``file:line: key: message``)."""
+
+def cancel_runs() -> None:
+    """Stops every run in progress, and every later one, with KeyboardInterrupt, and waits
+    (up to 2 s) until they have stopped (called as the interpreter exits)."""
 
 def scenarios() -> List[Tuple[str, str, str]]:
-    """The built-in scenarios as ``(name, paper, title)``."""
+    """The built-in scenarios as ``(name, paper, title)``; ``paper`` is the paper's short id."""
+
+def papers() -> List[Tuple[str, str, str, str, str, str]]:
+    """The reproduced papers as ``(id, key, letter, authors, year, title)``."""
 
 def run_with_series(
     scenario: str,
@@ -45,6 +53,7 @@ def run_with_series(
     is_text: bool = False,
     pcap_dir: Optional[str] = None,
     reference: bool = False,
+    progress: Optional[Callable[[float, float], None]] = None,
 ) -> tuple[str, Optional[str]]:
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
     scenario's ``[record]`` table asks for no sampling). With ``pcap_dir``, the pcap captures

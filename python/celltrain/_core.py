@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
@@ -21,6 +22,19 @@ from ._celltrain import ScenarioError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+# A run on a thread other than the main one cannot see Ctrl-C (Python handles signals on the
+# main thread): when the interpreter starts shutting down (after a KeyboardInterrupt, say), runs
+# still going on other threads are stopped, so that exiting does not wait for them. This is the
+# hook concurrent.futures uses for the same purpose; older interpreters fall back to atexit.
+try:
+    import threading as _threading
+
+    _threading._register_atexit(_celltrain.cancel_runs)  # type: ignore[attr-defined]
+except (AttributeError, RuntimeError):  # pragma: no cover
+    import atexit as _atexit
+
+    _atexit.register(_celltrain.cancel_runs)
 
 Scenario = Union[str, "os.PathLike[str]"]
 Params = Optional[Mapping[str, Any]]
@@ -51,15 +65,43 @@ def is_toml_text(scenario: Scenario) -> bool:
 def check(scenario: Scenario, params: Params = None, seed: Optional[int] = None) -> None:
     """Validates a scenario (and parameter overrides) without running it.
 
-    Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid.
+    Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) if it is invalid;
+    what it asks for that a run would not do (e.g. EPD on a switch in packet mode) is raised as a
+    ``RuntimeWarning`` naming the file, line and key.
     """
     check_seed(seed)
-    _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
+    found = _celltrain.check(os.fspath(scenario), overrides(params), seed, is_toml_text(scenario))
+    for message in found or []:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
 
 
 def scenarios() -> List[Dict[str, str]]:
-    """The built-in scenarios: ``[{"name", "paper", "title"}, ...]`` in catalogue order."""
+    """The built-in scenarios: ``[{"name", "paper", "title"}, ...]`` in catalogue order;
+    ``paper`` is the short id of the paper it reproduces (see :func:`papers`)."""
     return [{"name": n, "paper": p, "title": t} for (n, p, t) in _celltrain.scenarios()]
+
+
+def papers() -> List[Dict[str, str]]:
+    """The reproduced papers: ``[{"id", "key", "letter", "authors", "year", "title",
+    "citation"}, ...]``. ``id`` is the short name lists and reports print (``"AD97"``), ``key``
+    the project's number for the paper (``"seed 002"``, as in file names), ``letter`` the
+    first letter of its experiments' ids."""
+    out = []
+    for pid, key, letter, authors, year, title in _celltrain.papers():
+        citation = f"{authors} ({year}), {title}"
+        out.append({"id": pid, "key": key, "letter": letter, "authors": authors, "year": year, "title": title,
+                    "citation": citation})  # fmt: skip
+    return out
+
+
+def paper_label(key: str) -> str:
+    """``"seed002"`` or ``"seed 002"`` → ``"AD97: M. Aron, P. Druschel (1997), End-to-End …"``
+    (the key itself when it names no reproduced paper)."""
+    squeeze = key.replace(" ", "")
+    for p in papers():
+        if p["key"].replace(" ", "") == squeeze:
+            return f"{p['id']}: {p['citation']}"
+    return key
 
 
 def builtin_names() -> List[str]:
@@ -144,7 +186,9 @@ class Result:
         The content of ``summary.json``: scenario, title, version, seed, params,
         duration_s, warmup_s, aggregate{goodput_bps, max_goodput_bps, efficiency,
         fairness_index, bottleneck}, flows, vcs, ports, categories, events, wall_s,
-        trace_hash, and refused_vcs when a switch's admission control refused VCs.
+        trace_hash, refused_vcs when a switch's admission control refused VCs, and warnings
+        (sentences, also raised as ``RuntimeWarning`` by :func:`run`) when a number must not be
+        read as a measurement (``fairness_index`` is None when no flow delivered anything).
     flows, vcs, ports, categories : pandas.DataFrame
         One row per flow / VC / output port / service category (built on first access).
         Ports have one ``dropped_<reason>`` column per drop reason.
@@ -173,6 +217,25 @@ class Result:
         import pandas as pd
 
         return pd.read_csv(io.StringIO(self._series_csv))
+
+    @functools.cached_property
+    def timeseries_long(self) -> Optional["pd.DataFrame"]:
+        """:attr:`timeseries` in long (tidy) form: one row per sample and quantity, columns
+        ``time_s``, ``subject`` (the flow, port or VC: ``tcp1``, ``sw1->sw2``), ``quantity``
+        (``cwnd_bytes``, ``queue_cells``, …) and ``value``; ``None`` when nothing was sampled.
+        For :func:`celltrain.plot.timeseries` with ``by="subject"``, or for seaborn."""
+        wide = self.timeseries
+        if wide is None:
+            return None
+        import pandas as pd
+
+        long = wide.melt(id_vars=["time_s"], var_name="column", value_name="value")
+        # The quantity is the last dotted part (names of ports hold no dot; "a->b" stays whole).
+        parts = long["column"].str.rsplit(".", n=1, expand=True)
+        out = pd.DataFrame(
+            {"time_s": long["time_s"], "subject": parts[0], "quantity": parts[1], "value": long["value"]}
+        )
+        return out.sort_values(["subject", "quantity", "time_s"], kind="stable").reset_index(drop=True)
 
     # The summary's most used fields, for convenience.
     @property
@@ -260,6 +323,7 @@ def run(
     seed: Optional[int] = None,
     out: Union[None, str, "os.PathLike[str]"] = None,
     reference: bool = False,
+    progress: Union[None, bool, Any] = None,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -281,21 +345,47 @@ def run(
         Take no fast path: every cell by events at every port and on every link, the
         reference the fast paths are tested against (the same results, more events, slower).
 
+    progress
+        ``True``: a progress bar (tqdm: a widget in Jupyter, text elsewhere); a callable:
+        called as ``progress(fraction, simulated_seconds)`` every 200 ms of wall time and at
+        the end (an exception it raises stops the run and propagates); ``None``: nothing.
+
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
+    Ctrl-C (KeyboardInterrupt) stops a run within milliseconds, leaving nothing behind in
+    ``out``.
     """
     check_seed(seed)
+    bar = None
+    callback = progress if callable(progress) else None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=1000, desc=f"run {Path(os.fspath(scenario)).name if not is_toml_text(scenario) else 'scenario'}",
+                   unit="‰", bar_format="{l_bar}{bar}| {postfix} [{elapsed}<{remaining}]")  # fmt: skip
+
+        def callback(fraction: float, sim_s: float) -> None:
+            bar.update(int(fraction * 1000) - bar.n)
+            bar.set_postfix_str(f"sim {sim_s:.3f} s", refresh=False)
+
     # Captures and result files go to a staging directory, moved into place whole at the end.
     staging = None if out is None else _outdir.prepare(out)
     try:
         summary_json, series_csv = _celltrain.run_with_series(
-            os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging), reference
-        )
+            os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging),
+            reference, callback,
+        )  # fmt: skip
     except BaseException:
         if staging is not None:
             _outdir.discard(staging)
         raise
+    finally:
+        if bar is not None:
+            bar.close()
     result = Result(summary_json, series_csv=series_csv)
     if out is not None:
         result._write(out, staging)
+    # What the numbers cannot be trusted for (e.g. a fairness index with nothing delivered).
+    for message in result.summary.get("warnings", []):
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
     return result

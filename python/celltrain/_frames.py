@@ -66,6 +66,8 @@ PORT_COLUMNS: List[Tuple[str, str]] = [
     ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
     ("packets_queued_at_start", I64 + "?"), ("packets_queued_at_end", I64 + "?"),
     ("max_queue_bytes", I64 + "?"), ("mean_queue_bytes", F64 + "?"),
+    # The packet flows crossing the port: their goodput and efficiency there (null elsewhere).
+    ("goodput_bps", F64 + "?"), ("efficiency", F64 + "?"),
 ]  # fmt: skip
 CATEGORY_COLUMNS: List[Tuple[str, str]] = [
     ("category", CAT), ("cells_sent", I64), ("cells_dropped", I64), ("clr", F64),
@@ -192,7 +194,35 @@ def _value_sort_key(v: Any) -> Tuple[int, Any]:
         return (0, int(v))
     if isinstance(v, (int, float)):
         return (0, v)
-    return (1, str(v))
+    from .units import quantity
+
+    q = quantity(v)
+    if q is not None:  # "500 cells" before "1000 cells": by value, within its kind
+        return (1, (q[1], q[0], str(v)))
+    return (2, str(v))
+
+
+def _with_numeric_quantities(df: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """Beside each parameter column whose values are all quantities of one kind (``"1000
+    cells"``), the numbers in the kind's base unit (``buffer_cells``), for tables and plots."""
+    from .units import column_name, quantity
+
+    for name in names:
+        if name not in df.columns or not len(df):
+            continue
+        parsed = [quantity(v) for v in df[name]]
+        kinds = {q[1] for q in parsed if q is not None}
+        if len(kinds) != 1 or any(q is None for q in parsed):
+            continue
+        kind = kinds.pop()
+        numeric = column_name(name, kind)
+        if numeric in df.columns:
+            continue
+        values = [q[0] for q in parsed]  # type: ignore[index]
+        whole = kind in ("cells", "bytes") and all(float(v).is_integer() for v in values)
+        column = pd.Series([int(v) for v in values] if whole else values, index=df.index, dtype=I64 if whole else F64)
+        df.insert(list(df.columns).index(name) + 1, numeric, column)
+    return df
 
 
 def _column_values(values: List[Any], missing: Any = object) -> pd.Series:
@@ -287,6 +317,7 @@ def tidy_tables(
         for col, src in zip(id_cols, src_names):
             head[col] = _column_values([r[src] for r in idents], missing=null_dtype[src])
         head_df = pd.DataFrame(head, columns=id_cols, index=body.index)
+        head_df = _with_numeric_quantities(head_df, [c for c in id_cols if c not in ("scenario", "seed")])
         return pd.concat([head_df, body], axis=1)
 
     return {

@@ -36,7 +36,7 @@ class SweepResult:
         per swept parameter (and per label, e.g. ``variant``), ``seed``, then the flow
         measures of :attr:`celltrain.Result.flows`.
     aggregate : pandas.DataFrame
-        One row per point × seed: the same identifying columns, then ``goodput_bps``,
+        One row per point × seed (:meth:`replications`: one per point, mean ± 95 % CI): the same identifying columns, then ``goodput_bps``,
         ``max_goodput_bps``, ``efficiency``, ``fairness_index``, ``bottleneck``,
         ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
         (mean of the VCs' cell loss ratios), ``mean_retransmission_ratio`` (mean over the
@@ -85,6 +85,18 @@ class SweepResult:
         self.params: List[str] = ident
         self.stats = stats
         self.store = store
+
+    #: The measures :meth:`replications` summarises by default.
+    REPLICATION_MEASURES = ("goodput_bps", "efficiency", "fairness_index", "mean_plr", "mean_clr")
+
+    def replications(self, measures: Optional[Sequence[str]] = None) -> "pd.DataFrame":
+        """One row per point: ``replications`` (its seeds) and, per measure ``m`` of ``aggregate``,
+        ``m_mean`` and ``m_ci95``, the half-width of the 95 % confidence interval of the
+        mean over the seeds (Student t; NaN with one seed): see :mod:`celltrain.stats`."""
+        from .stats import replication_table
+
+        chosen = [m for m in (measures or self.REPLICATION_MEASURES) if m in self.aggregate.columns]
+        return replication_table(self.aggregate, ["scenario", *self.params], chosen)
 
     def to_parquet(self, directory: Union[str, "os.PathLike[str]"]) -> Dict[str, Path]:
         """Writes ``flows``, ``aggregate``, ``vcs``, ``ports`` and ``categories`` as
@@ -202,7 +214,7 @@ def sweep(
     store: Union[None, str, "os.PathLike[str]"] = None,
     executor: Any = None,
     jobs: Optional[int] = None,
-    progress: bool = True,
+    progress: Union[bool, Callable[[int, int], Any]] = True,
     params: Union[None, Mapping[str, Any], Callable[[Dict[str, Any]], Mapping[str, Any]]] = None,
     labels: Optional[Mapping[str, Any]] = None,
 ) -> SweepResult:
@@ -230,7 +242,8 @@ def sweep(
         or a Dask ``distributed.Client`` (its workers need celltrain installed).
     progress
         A progress bar with ETA (tqdm) when someone watches: stderr is a terminal, or this
-        is a Jupyter kernel (a widget there). ``False``: never.
+        is a Jupyter kernel (a widget there). ``False``: never. A callable: called as
+        ``progress(done, total)`` (runs) as each run finishes, and no bar.
     params
         Parameters set at every point (``{"duration": "0.5 s"}``), or a function of the
         point returning them (derived parameters: ``lambda p: {"udp_rate":
@@ -305,7 +318,12 @@ def sweep(
         )
 
     bar = None
-    if progress and interactive():
+    report = progress if callable(progress) else None
+    done = [len(tasks) - len(todo)]
+    if progress is True and not interactive():
+        # A batch log: one line now and then instead of a bar.
+        report = _log_lines(len(tasks) - len(todo))
+    if progress is True and interactive():
         from tqdm.auto import tqdm  # a widget in Jupyter (text without ipywidgets)
 
         bar = tqdm(
@@ -333,6 +351,9 @@ def sweep(
         summaries[key] = summary
         if bar is not None:
             bar.update(1)
+        if report is not None:
+            done[0] += 1
+            report(done[0], len(tasks))
 
     try:
         _execute(todo, resolved.text, executor, jobs, finish)
@@ -352,7 +373,36 @@ def sweep(
         "problems": problems,
     }
     identities = {t[4]: t[3] for t in tasks}
-    return SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
+    result = SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
+    if len(seed_list) > 1:
+        from .stats import warn_if_replications_identical
+
+        warn_if_replications_identical(result.aggregate, result.params)
+    return result
+
+
+def _log_lines(reused: int) -> Callable[[int, int], None]:
+    """``progress(done, total)`` that prints ``sweep: done/total runs …`` to stderr every 10 s
+    (``CELLTRAIN_PROGRESS_SECONDS``) of wall time, for logs where a bar would be noise."""
+    import time
+
+    try:
+        every = float(os.environ.get("CELLTRAIN_PROGRESS_SECONDS", "10"))
+    except ValueError:
+        every = 10.0
+    started = last = time.monotonic()
+
+    def line(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < every or done >= total:
+            return
+        last = now
+        computed = done - reused
+        eta = (now - started) / computed * (total - done) if computed > 0 else float("nan")
+        print(f"sweep: {done}/{total} runs  wall {now - started:.0f} s  eta {eta:.0f} s", file=sys.stderr, flush=True)
+
+    return line
 
 
 def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:

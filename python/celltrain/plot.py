@@ -6,7 +6,7 @@ into the ``ax=`` it is given and returns that axes' figure. Save with ``fig.save
 or :func:`png_bytes`; :func:`data_uri` gives an ``<img src=…>`` value.
 
 * :func:`measure_vs_param` — a measure against a swept parameter, one line per variant,
-  mean over seeds with min–max bars, optionally beside published points.
+  mean over seeds with 95 % confidence bars (or min–max), optionally beside published points.
 * :func:`flow_bars` — one bar per flow against an expected value (a fair share, a MCR…).
 * :func:`timeseries` — a quantity against time, one line per group.
 """
@@ -47,9 +47,19 @@ def _describe(column: str, scale: Optional[float], label: Optional[str]) -> Tupl
     return label, s
 
 
+class NotebookFigure(Figure):
+    """A :class:`~matplotlib.figure.Figure` that shows itself in Jupyter as a PNG (the
+    notebook's rich display protocol), whatever the backend: made without ``pyplot``, a
+    figure would otherwise print as ``<Figure size …>`` unless ``%matplotlib inline`` or
+    ``pyplot`` had been used first."""
+
+    def _repr_png_(self) -> bytes:
+        return png_bytes(self)
+
+
 def new_axes(figsize: Tuple[float, float] = (6.4, 4.0)) -> Axes:
-    """A fresh figure with one axes (no pyplot state involved)."""
-    fig = Figure(figsize=figsize, layout="constrained")
+    """A fresh figure with one axes (no pyplot state involved; it displays in Jupyter)."""
+    fig = NotebookFigure(figsize=figsize, layout="constrained")
     FigureCanvasAgg(fig)
     return fig.add_subplot()
 
@@ -76,11 +86,14 @@ def measure_vs_param(
     xlabel: Optional[str] = None,
     title: Optional[str] = None,
     ylim: Optional[Tuple[float, float]] = None,
+    bars: str = "ci95",
 ) -> Figure:
     """A measure ``y`` against a swept parameter ``x``, one line per value of ``by``.
 
     ``data`` is a sweep's ``aggregate`` table (any table with the columns works). Rows
-    with the same ``x`` in a group (seeds) are averaged; bars show their min and max.
+    with the same ``x`` in a group (seeds) are averaged; bars show the 95 % confidence
+    interval of the mean (Student t, :mod:`celltrain.stats`; none with one seed), or with
+    ``bars="minmax"`` the seeds' min and max.
     ``reference`` maps a label to ``(xs, ys)`` in the same units as ``y`` (before
     ``scale``), drawn as open markers: published numbers, a theoretical curve…
     Known measures are scaled for display (efficiency in %, goodput in Mbit/s) unless
@@ -90,11 +103,20 @@ def measure_vs_param(
     ylabel, s = _describe(y, scale, ylabel)
     xlabel, _ = _describe(x, 1.0, xlabel)
     markers = "osD^v<>ph*"
+    if bars not in ("ci95", "minmax"):
+        raise ValueError(f"bars={bars!r}: use 'ci95' or 'minmax'")
     for i, (label, part) in enumerate(_groups(data, by)):
         g = part.groupby(x, sort=True)[y].agg(["mean", "min", "max"])
         xs = g.index.to_numpy()
         mean = g["mean"].to_numpy(dtype=float) * s
-        err = np.vstack([mean - g["min"].to_numpy(dtype=float) * s, g["max"].to_numpy(dtype=float) * s - mean])
+        if bars == "ci95":
+            from .stats import mean_ci95
+
+            half = [mean_ci95(v.tolist())[1] for _x, v in part.groupby(x, sort=True)[y]]
+            half = np.nan_to_num(np.asarray(half, dtype=float) * abs(s), nan=0.0)
+            err = np.vstack([half, half])
+        else:
+            err = np.vstack([mean - g["min"].to_numpy(dtype=float) * s, g["max"].to_numpy(dtype=float) * s - mean])
         err = np.maximum(err, 0.0)  # a mean can fall a rounding error outside [min, max]
         ax.errorbar(
             xs, mean, yerr=err, marker=markers[i % len(markers)], capsize=3, label=label or y,
@@ -106,6 +128,11 @@ def measure_vs_param(
         )  # fmt: skip
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if pd.api.types.is_integer_dtype(data[x]):
+        # Counts (sources, links…): whole ticks only, never 7.5 sources.
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if ylim is not None:
         ax.set_ylim(*ylim)
     if title:

@@ -90,3 +90,10 @@ def test_plots_draw_into_given_axes():
     df = pd.DataFrame({"x": [1, 2, 3], "y": [3.0, 2.0, 1.0]})
     fig = plot.measure_vs_param(df, "x", "y", ax=ax)
     assert fig is ax.figure and len(fig.axes) == 1
+
+
+def test_counts_on_the_x_axis_get_whole_ticks():
+    df = pd.DataFrame({"n_links": [1, 2, 3], "efficiency": [0.9, 0.8, 0.7]})
+    ax = plot.measure_vs_param(df, "n_links", "efficiency").axes[0]
+    ticks = [t for t in ax.get_xticks() if 1 <= t <= 3]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cac;
+mod expand;
 mod output;
 
 use celltrain::metrics::Summary;
@@ -15,7 +16,9 @@ use celltrain::scenario::{self, Compiled, ScenarioError};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -29,7 +32,9 @@ struct Cli {
 struct ScenarioArgs {
     /// A scenario file, or the name of a built-in scenario (see `celltrain list`).
     scenario: String,
-    /// Override a parameter of the scenario's [params] table (repeatable).
+    /// Override a parameter of the scenario's [params] table, or any key by its dotted path:
+    /// simulation.mode=packet, switch.R1.buffer="2000 cells", record.pcap+=["h2"] (repeatable;
+    /// docs/scenarios.md).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
     /// Seed of every random stream (overrides the scenario's).
@@ -49,6 +54,14 @@ enum Command {
         /// Print the summary as JSON instead of tables.
         #[arg(long)]
         json: bool,
+        /// Capture HOST's packets to DIR/HOST.pcap (repeatable; needs --out; adds to the
+        /// scenario's [record] pcap list).
+        #[arg(long, value_name = "HOST")]
+        pcap: Vec<String>,
+        /// Sample a time series every INTERVAL (e.g. "10 ms"; [record] interval) into
+        /// DIR/timeseries.csv.
+        #[arg(long, value_name = "INTERVAL")]
+        record: Option<String>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -65,11 +78,27 @@ enum Command {
     Check {
         #[command(flatten)]
         scenario: ScenarioArgs,
+        /// Print the expanded network: nodes, ports, each VC's route, each flow's hops, the
+        /// bottleneck.
+        #[arg(long)]
+        expand: bool,
+        /// Write the network as a Graphviz digraph to FILE ("-": standard output).
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
     },
     /// List the built-in scenarios.
     List,
     /// Print the text of a built-in scenario.
-    Show { name: String },
+    Show {
+        /// The built-in scenario's name (see `celltrain list`).
+        name: String,
+    },
+    /// Print a shell completion script: `celltrain completions bash > /etc/bash_completion.d/celltrain`,
+    /// zsh into a directory of $fpath as `_celltrain`, fish into ~/.config/fish/completions/.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// Traffic-contract calculators (the GCRA family).
     Gcra {
         #[command(subcommand)]
@@ -85,6 +114,7 @@ enum Command {
     Bench {
         /// A scenario, or `null` for a chain of FIFO links with no policy.
         scenario: String,
+        /// Override a parameter or a key of the scenario (as `run --set`; repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
         /// Runs to time (the best is reported).
@@ -136,6 +166,23 @@ enum GcraCommand {
     },
 }
 
+/// The command line with the commands the Python front adds (`sweep`, `reproduce`), so that
+/// shell completion offers every command of the installed `celltrain`.
+fn with_python_commands() -> clap::Command {
+    use clap::{Arg, ArgAction, CommandFactory};
+    let sweep = clap::Command::new("sweep")
+        .about("Run a scenario over a grid of parameters and seeds, in parallel, into a result store (Python)")
+        .arg(Arg::new("scenario").required(true))
+        .args(["grid", "set", "seeds", "store", "jobs", "dask", "parquet"].map(|n| Arg::new(n).long(n).num_args(1)))
+        .arg(Arg::new("quiet").long("quiet").action(ArgAction::SetTrue));
+    let reproduce = clap::Command::new("reproduce")
+        .about("Run the paper reproductions and write a report (Python)")
+        .arg(Arg::new("target").required(true))
+        .args(["out", "jobs"].map(|n| Arg::new(n).long(n).num_args(1)))
+        .args(["quick", "quiet"].map(|n| Arg::new(n).long(n).action(ArgAction::SetTrue)));
+    Cli::command().subcommand(sweep).subcommand(reproduce)
+}
+
 /// Runs the command line `args` (program name first); returns the process exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -148,6 +195,10 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     };
     match execute(cli.command) {
         Ok(()) | Err(Failure::Closed) => 0,
+        Err(Failure::Interrupted) => {
+            eprintln!("interrupted: nothing written");
+            130
+        }
         Err(Failure::Input(e)) => {
             eprintln!("error: {e}");
             2
@@ -191,6 +242,18 @@ enum Failure {
     Input(String),
     /// Anything else (I/O): exit code 1.
     Other(String),
+    /// Ctrl-C (SIGINT) stopped the run: exit code 130 (128 + SIGINT), as a shell reports it.
+    Interrupted,
+}
+
+/// Set by Ctrl-C while a run goes on; the event loop looks at it every few milliseconds.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Catches Ctrl-C from now on, so that a run stops cleanly instead of dying mid-write.
+fn catch_interrupts() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    // Once per process: a second call finds the handler in place, which is as good.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 }
 
 impl From<ScenarioError> for Failure {
@@ -206,6 +269,19 @@ fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, Failure> {
             _ => Err(Failure::Input(format!("--set {s}: expected NAME=VALUE"))),
         })
         .collect()
+}
+
+/// `--pcap HOST` and `--record INTERVAL` as the `--set` overrides they stand for.
+fn record_shortcuts(pcap: &[String], record: Option<&str>) -> Vec<String> {
+    let mut sets = Vec::new();
+    if !pcap.is_empty() {
+        let hosts: Vec<String> = pcap.iter().map(|h| format!("{h:?}")).collect();
+        sets.push(format!("record.pcap+=[{}]", hosts.join(", ")));
+    }
+    if let Some(interval) = record {
+        sets.push(format!("record.interval={interval:?}"));
+    }
+    sets
 }
 
 fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
@@ -224,7 +300,8 @@ fn choose_fast_paths(network: &mut celltrain::network::Network, pipe_events: boo
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, out, json, quiet, pipe_events, reference } => {
+        Command::Run { mut scenario, out, json, pcap, record, quiet, pipe_events, reference } => {
+            scenario.set.extend(record_shortcuts(&pcap, record.as_deref()));
             let mut compiled = compile(&scenario)?;
             choose_fast_paths(&mut compiled.network, pipe_events, reference);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
@@ -240,6 +317,16 @@ fn execute(command: Command) -> Result<(), Failure> {
                 }
             };
             let (summary, mut network) = run_compiled(compiled, !quiet);
+            let Some(summary) = summary else {
+                // Ctrl-C: the captures are cut off mid-run and the counters are no run's; the
+                // staging directory goes with them.
+                network.abandon_output();
+                drop(staged);
+                return Err(Failure::Interrupted);
+            };
+            for warning in &summary.warnings {
+                eprintln!("warning: {warning}");
+            }
             // The summary reaches standard output even when the files fail.
             let written = match (&out, staged) {
                 (Some(dir), Some(staged)) => output::commit(staged, &mut network, &summary).map_err(|e| io_err(dir, e)),
@@ -255,22 +342,46 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             written
         }
-        Command::Check { scenario } => {
+        Command::Check { scenario, expand, dot } => {
             let compiled = compile(&scenario)?;
-            outln!(
+            for warning in &compiled.meta.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if expand {
+                out!("{}\n", expand::text(&compiled.network))?;
+            }
+            match dot.as_deref() {
+                Some(path) if path == std::path::Path::new("-") => out!("{}", expand::dot(&compiled.network))?,
+                Some(path) => std::fs::write(path, expand::dot(&compiled.network))
+                    .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))?,
+                None => {}
+            }
+            let line = format!(
                 "{}: ok ({} nodes, {} ports, {} VCs, {} flows)",
                 scenario.scenario,
                 compiled.network.nodes().len(),
                 compiled.network.ports().len(),
                 compiled.network.vcs().len(),
                 compiled.network.flows().len()
-            )?;
+            );
+            // With the graph on standard output, the verdict goes to standard error.
+            if dot.as_deref() == Some(std::path::Path::new("-")) {
+                eprintln!("{line}");
+            } else {
+                outln!("{line}")?;
+            }
             Ok(())
         }
         Command::List => {
+            use celltrain::papers;
             outln!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER")?;
             for b in celltrain::builtin::all() {
-                outln!("{:<10} {:<8} {}", b.name, b.source, b.title)?;
+                let paper = papers::by_key(b.source).map_or(b.source, |p| p.id);
+                outln!("{:<10} {:<8} {}", b.name, paper, b.title)?;
+            }
+            outln!("\nPAPERS (docs/references.md#seed-papers)")?;
+            for p in papers::PAPERS {
+                outln!("{:<10} {}", p.id, p.citation())?;
             }
             Ok(())
         }
@@ -278,6 +389,12 @@ fn execute(command: Command) -> Result<(), Failure> {
             let b = celltrain::builtin::find(&name)
                 .ok_or_else(|| Failure::Input(format!("no built-in scenario named '{name}' (see `celltrain list`)")))?;
             out!("{}", b.text)?;
+            Ok(())
+        }
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut with_python_commands(), "celltrain", &mut buf);
+            out!("{}", String::from_utf8_lossy(&buf))?;
             Ok(())
         }
         Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference } => {
@@ -355,9 +472,9 @@ pub fn train_report(
     Ok(model.report(gap))
 }
 
-/// Runs a compiled scenario with a progress bar on a terminal; returns the summary and the
-/// finished network (for its recordings).
-fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain::Network) {
+/// Runs a compiled scenario with a progress bar on a terminal; returns the summary (None when
+/// Ctrl-C stopped the run) and the network (for its recordings).
+fn run_compiled(compiled: Compiled, show_progress: bool) -> (Option<Summary>, celltrain::Network) {
     let Compiled { mut network, meta } = compiled;
     let bar = (show_progress && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(1000);
@@ -367,18 +484,59 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Summary, celltrain:
         );
         bar
     });
+    // Not a terminal (a batch log): one line now and then instead of a bar.
+    let mut lines = (show_progress && bar.is_none()).then(ProgressLines::new);
+    catch_interrupts();
     let started = Instant::now();
-    network.run(&mut |p: Progress| {
+    let finished = network.run_interruptible(&mut |p: Progress| {
         if let Some(bar) = &bar {
             bar.set_position((p.fraction() * 1000.0) as u64);
             bar.set_message(format!("{:.3} s", p.now.as_secs_f64()));
+        }
+        if let Some(lines) = &mut lines {
+            lines.tick(&p, started);
+        }
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
+    let summary = finished.then(|| Summary::from_network(&network, meta, started.elapsed().as_secs_f64()));
     (summary, network)
+}
+
+/// Progress as a line on standard error every [`ProgressLines::every`] of wall time (10 s;
+/// `CELLTRAIN_PROGRESS_SECONDS` changes it), for logs where a bar would be noise.
+struct ProgressLines {
+    every: std::time::Duration,
+    last: Instant,
+}
+
+impl ProgressLines {
+    fn new() -> Self {
+        let seconds = std::env::var("CELLTRAIN_PROGRESS_SECONDS").ok().and_then(|s| s.parse::<f64>().ok());
+        let every = std::time::Duration::from_secs_f64(seconds.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(10.0));
+        ProgressLines { every, last: Instant::now() }
+    }
+
+    fn tick(&mut self, p: &Progress, started: Instant) {
+        if self.last.elapsed() < self.every || p.now >= p.end {
+            return;
+        }
+        self.last = Instant::now();
+        let (done, wall) = (p.fraction(), started.elapsed().as_secs_f64());
+        let eta = if done > 0.0 { format!("{:.0} s", wall * (1.0 - done) / done) } else { "?".to_string() };
+        eprintln!(
+            "progress: {:>3.0}%  sim {:.3} of {:.3} s  wall {wall:.0} s  eta {eta}",
+            done * 100.0,
+            p.now.as_secs_f64(),
+            p.end.as_secs_f64()
+        );
+    }
 }
 
 fn bench(

@@ -55,6 +55,17 @@ pub fn summary_table(s: &Summary) -> String {
         opt(a.fairness_index, &|f| format!("{f:.3}")),
         a.bottleneck.as_deref().unwrap_or("-")
     );
+    // Where flows cross different links (a parking lot), the aggregate goodput is not what
+    // the bottleneck carried: say what the efficiency counts.
+    if let (Some(e), Some(m)) = (a.efficiency, a.max_goodput_bps) {
+        if (e * m - a.goodput_bps).abs() > 1e-6 * a.goodput_bps.max(1.0) {
+            let _ = writeln!(
+                out,
+                "  (efficiency: the {} Mbit/s of the flows crossing the bottleneck; each port's own in the port tables)",
+                mbps(e * m)
+            );
+        }
+    }
     let packet_flows: Vec<_> = s.flows.iter().filter(|f| f.kind != "onoff").collect();
     if !packet_flows.is_empty() {
         let _ = writeln!(
@@ -75,11 +86,13 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9} {:>11} {:>11}",
-        "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR", "CTD mean", "CTD p99.9"
-    );
+    if !s.vcs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{:<14} {:>8} {:>12} {:>12} {:>9} {:>9} {:>9} {:>11} {:>11}",
+            "vc", "category", "cells sent", "dropped", "CLR", "frames", "FLR", "CTD mean", "CTD p99.9"
+        );
+    }
     for v in &s.vcs {
         let _ = writeln!(
             out,
@@ -134,23 +147,27 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7}",
-        "port (busy)", "cells out", "dropped", "max queue", "mean q", "util"
-    );
+    if s.ports.iter().any(|p| p.cells_in > 0) {
+        let _ = writeln!(
+            out,
+            "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7}",
+            "port (busy)", "cells out", "dropped", "max queue", "mean q", "util", "effic."
+        );
+    }
     for p in s.ports.iter().filter(|p| p.cells_in > 0) {
         let _ = writeln!(
             out,
-            "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}%",
+            "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}% {:>7}",
             shown(&p.name),
             p.cells_out,
             p.dropped_total,
             p.max_queue_cells,
             p.mean_queue_cells,
-            p.utilization * 100.0
+            p.utilization * 100.0,
+            p.efficiency.map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0))
         );
     }
+    packet_port_table(&mut out, s);
     if !s.refused_vcs.is_empty() {
         let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
         for r in &s.refused_vcs {
@@ -167,6 +184,33 @@ pub fn summary_table(s: &Summary) -> String {
     }
     let _ = writeln!(out, "\n{} events in {:.3} s wall, trace {}", s.events, s.wall_s, s.trace_hash);
     out
+}
+
+/// The ports of packet links that carried packets (packet mode, and packet media in cell
+/// mode): their own counters, in packets and bytes.
+fn packet_port_table(out: &mut String, s: &Summary) {
+    let busy: Vec<_> = s.ports.iter().filter(|p| p.packets_in.is_some_and(|n| n > 0)).collect();
+    if busy.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<16} {:>10} {:>10} {:>10} {:>12} {:>12} {:>7}",
+        "packet port", "policy", "pkts out", "dropped", "max queue B", "mean q B", "util"
+    );
+    for p in busy {
+        let _ = writeln!(
+            out,
+            "{:<16} {:>10} {:>10} {:>10} {:>12} {:>12.0} {:>6.1}%",
+            shown(&p.name),
+            p.policy,
+            p.packets_out.unwrap_or(0),
+            p.packets_dropped.unwrap_or(0),
+            p.max_queue_bytes.unwrap_or(0),
+            p.mean_queue_bytes.unwrap_or(0.0),
+            p.utilization * 100.0
+        );
+    }
 }
 
 /// A cell transfer delay for the tables, in the unit that suits it ("-" when no cell arrived).

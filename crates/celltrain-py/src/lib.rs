@@ -4,6 +4,7 @@
 
 mod cac;
 mod guard;
+mod interrupt;
 
 use celltrain::metrics::Summary;
 use celltrain::report;
@@ -23,12 +24,13 @@ fn to_py_err(e: &InvalidScenario) -> PyErr {
     ScenarioError::new_err((e.to_string(), e.file.clone(), e.line, e.key.clone(), e.message.clone()))
 }
 
-/// Why a run could not be made: its scenario, or the captures' directory.
+/// Why a run could not be made: its scenario, or the captures' directory; or Ctrl-C stopped it.
 enum RunError {
     Scenario(InvalidScenario),
     Capture(String),
     /// A panic of the simulator (see `guard`).
     Panic(String),
+    Interrupted(PyErr),
 }
 
 impl From<InvalidScenario> for RunError {
@@ -43,6 +45,7 @@ impl From<RunError> for PyErr {
             RunError::Scenario(e) => to_py_err(&e),
             RunError::Capture(message) => PyOSError::new_err(message),
             RunError::Panic(message) => PyRuntimeError::new_err(message),
+            RunError::Interrupted(e) => e,
         }
     }
 }
@@ -50,14 +53,16 @@ impl From<RunError> for PyErr {
 /// Compiles and runs a scenario (path, built-in name, or TOML text when `is_text`); returns
 /// its summary and the recorded time series as CSV text, if any. With `pcap_dir`, the pcap
 /// captures the scenario's `[record]` table asks for are written there (as `run --out`
-/// does). `reference`: no fast path, every cell by events. The network stays inside (it is not
-/// `Send`, and runs with the interpreter released).
+/// does). `reference`: no fast path, every cell by events. `main_thread`: the caller is on
+/// Python's main thread, where Ctrl-C is looked for (see `interrupt`). The network stays inside
+/// (it is not `Send`, and runs with the interpreter released).
 fn compile_and_run(
     scenario: String,
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-    (pcap_dir, reference): (Option<PathBuf>, bool),
+    (pcap_dir, reference, main_thread): (Option<PathBuf>, bool, bool),
+    progress: Option<Py<PyAny>>,
 ) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
@@ -73,7 +78,13 @@ fn compile_and_run(
     if let Some(dir) = &pcap_dir {
         network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
     }
-    network.run(&mut |_| {});
+    let mut interruption = interrupt::Interruption::new(main_thread, progress);
+    if !network.run_interruptible(&mut |p| interruption.check(p)) {
+        // Nothing half-finished: the cut-off captures go, and no result is made.
+        network.abandon_output();
+        let e = interruption.raised.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+        return Err(RunError::Interrupted(e));
+    }
     if let Some(dir) = &pcap_dir {
         network.finish_output().map_err(|e| capture_error(dir, e))?;
     }
@@ -88,10 +99,11 @@ fn compile_and_run_guarded(
     overrides: &[(String, String)],
     seed: Option<u64>,
     is_text: bool,
-    output: (Option<PathBuf>, bool),
+    output: (Option<PathBuf>, bool, bool),
+    progress: Option<Py<PyAny>>,
 ) -> Result<(Summary, Option<String>), RunError> {
     let label = if is_text { "<string>".to_string() } else { scenario.clone() };
-    guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output))
+    guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output, progress))
         .map_err(RunError::Panic)?
 }
 
@@ -116,17 +128,22 @@ fn run_json(
     seed: Option<u64>,
     is_text: bool,
 ) -> PyResult<String> {
-    let (summary, _) =
-        py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false)))?;
+    let main_thread = interrupt::on_main_thread(py);
+    let _running = interrupt::RunGuard::new(py);
+    let (summary, _) = py.detach(move || {
+        compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false, main_thread), None)
+    })?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
 /// text (None when nothing was sampled); with `pcap_dir`, the captures it asked for are
 /// written there (OSError if they cannot be); with `reference`, no fast path is taken (every
-/// cell by events: the same results, more events).
+/// cell by events: the same results, more events); `progress(fraction, simulated_seconds)`
+/// is called every 200 ms of wall time and at the end (an exception it raises stops the run).
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn run_with_series(
     py: Python<'_>,
     scenario: String,
@@ -135,9 +152,13 @@ fn run_with_series(
     is_text: bool,
     pcap_dir: Option<PathBuf>,
     reference: bool,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, Option<String>)> {
-    let (summary, series) =
-        py.detach(move || compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference)))?;
+    let main_thread = interrupt::on_main_thread(py);
+    let _running = interrupt::RunGuard::new(py);
+    let (summary, series) = py.detach(move || {
+        compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread), progress)
+    })?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
 
@@ -152,16 +173,23 @@ fn result_files(summary_json: &str, series_csv: Option<String>) -> PyResult<Vec<
     Ok(files.into_iter().map(|f| (f.name, f.text)).collect())
 }
 
-/// Validates a scenario; raises `ScenarioError` if it is invalid.
+/// Validates a scenario; raises `ScenarioError` if it is invalid; returns its warnings
+/// (`file:line: key: message`, e.g. switch keys packet mode ignores).
 #[pyfunction]
 #[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
-fn check(scenario: String, overrides: Vec<(String, String)>, seed: Option<u64>, is_text: bool) -> PyResult<()> {
+fn check(
+    scenario: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+    is_text: bool,
+) -> PyResult<Vec<String>> {
     let label = if is_text { "<string>".to_string() } else { scenario.clone() };
     let compiled = guard::catch_panic(&label, || {
         if is_text {
-            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed).map(|_| ())
+            scenario::compile_source(scenario::Source::new("<string>", scenario), &overrides, seed)
+                .map(|c| c.meta.warnings)
         } else {
-            scenario::compile(&scenario, &overrides, seed).map(|_| ())
+            scenario::compile(&scenario, &overrides, seed).map(|c| c.meta.warnings)
         }
     })
     .map_err(PyRuntimeError::new_err)?;
@@ -222,7 +250,16 @@ fn gcra_train<'py>(
 /// The built-in scenarios as (name, paper, title).
 #[pyfunction]
 fn scenarios() -> Vec<(String, String, String)> {
-    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), b.source.to_string(), b.title.to_string())).collect()
+    let paper = |key: &str| celltrain::papers::by_key(key).map_or(key, |p| p.id).to_string();
+    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), paper(b.source), b.title.to_string())).collect()
+}
+
+/// The reproduced papers: `(id, key, letter, authors, year, title)`, e.g. `("AD97",
+/// "seed 002", "T", "M. Aron, P. Druschel", "1997", "End-to-End TCP …")`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn papers() -> Vec<(&'static str, &'static str, &'static str, &'static str, &'static str, &'static str)> {
+    celltrain::papers::PAPERS.iter().map(|p| (p.id, p.key, p.letter, p.authors, p.year, p.title)).collect()
 }
 
 #[pymodule]
@@ -235,8 +272,10 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::cancel_runs, m)?)?;
     m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(papers, m)?)?;
     m.add_function(wrap_pyfunction!(gcra_train, m)?)?;
     cac::register(m)?;
     Ok(())

@@ -73,16 +73,16 @@ const ALL: &[Builtin] = &[
         "seed 001",
         "Internetwork on multiple-node configuration 1: TCP through edge routers, N congested links (3)"
     ),
-    builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of seed 002 (switch buffer varied)"),
+    builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of AD97 (switch buffer varied)"),
     builtin!(
         "T5",
         "seed 002",
-        "Short transfers over ATM vs packet network, topology 1 of seed 002 (transfer size varied)"
+        "Short transfers over ATM vs packet network, topology 1 of AD97 (transfer size varied)"
     ),
     builtin!(
         "T1-topo2",
         "seed 002",
-        "TCP over ATM vs packet network, topology 2 of seed 002 (two bottlenecks, switch buffer varied)"
+        "TCP over ATM vs packet network, topology 2 of AD97 (two bottlenecks, switch buffer varied)"
     ),
     builtin!(
         "E2",

@@ -22,9 +22,12 @@ pub mod gfr_metrics;
 pub mod metrics;
 pub mod network;
 pub mod packet;
+pub mod papers;
+pub mod port_efficiency;
 pub mod report;
 pub mod scenario;
 pub mod source;
+pub mod summary_warnings;
 pub mod trace;
 
 pub use metrics::Summary;

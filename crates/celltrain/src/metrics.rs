@@ -2,7 +2,6 @@
 //! fairness, CLR, frame loss, queue statistics and utilisation (docs/references.md#metrics).
 
 use crate::network::{lifetime_stats, route_ports, Adaptation, Hop, Mode, Network};
-use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::DropReason;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::RouteId;
@@ -10,14 +9,15 @@ use celltrain_core::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Jain's fairness index (Σx)² / (n·Σx²); 1 for an empty or all-zero set.
-pub fn jain_index(xs: &[f64]) -> f64 {
+/// Jain's fairness index (Σx)² / (n·Σx²); undefined (None) for an empty or all-zero set: when
+/// nobody got anything, the shares are neither fair nor unfair.
+pub fn jain_index(xs: &[f64]) -> Option<f64> {
     let sum: f64 = xs.iter().sum();
     let sum_sq: f64 = xs.iter().map(|x| x * x).sum();
     if xs.is_empty() || sum_sq == 0.0 {
-        return 1.0;
+        return None;
     }
-    sum * sum / (xs.len() as f64 * sum_sq)
+    Some(sum * sum / (xs.len() as f64 * sum_sq))
 }
 
 /// The name of the first VC of a route ("-" for a route of packet links only).
@@ -161,6 +161,13 @@ pub struct PortSummary {
     pub packets_queued_at_end: Option<u64>,
     pub max_queue_bytes: Option<u64>,
     pub mean_queue_bytes: Option<f64>,
+    /// Goodput of the packet flows crossing the port, and its share of the most the port could
+    /// carry for them (as the aggregate's efficiency at the bottleneck); None where no packet
+    /// flow crosses.
+    #[serde(default)]
+    pub goodput_bps: Option<f64>,
+    #[serde(default)]
+    pub efficiency: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -201,6 +208,10 @@ pub struct Summary {
     /// VCs a switch port's CAC refused, in the order they were asked for (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused_vcs: Vec<RefusedVc>,
+    /// What the numbers cannot be trusted for (one sentence each; absent when none): printed by
+    /// the command line, raised as Python warnings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A VC that a switch port's connection admission control refused: it was not set up.
@@ -226,6 +237,8 @@ pub struct RunMeta {
     pub params: serde_json::Map<String, serde_json::Value>,
     /// VCs refused by a CAC while the scenario was set up.
     pub refused_vcs: Vec<RefusedVc>,
+    /// What the scenario asks for that the run will not do (`file:line: key: message`).
+    pub warnings: Vec<String>,
 }
 
 impl Summary {
@@ -265,10 +278,16 @@ impl Summary {
                 delay: v.stats.delays.summary(),
             })
             .collect();
-        let ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
+        let mut ports: Vec<PortSummary> = net.ports().iter().map(|p| port_summary(net, p, window)).collect();
+        for (port, (goodput, efficiency)) in ports.iter_mut().zip(crate::port_efficiency::per_port(net, &flows)) {
+            (port.goodput_bps, port.efficiency) = (goodput, efficiency);
+        }
         let categories = category_summaries(net);
         let aggregate = aggregate(net, &flows);
         let abr = crate::abr_summary::abr_summaries(net);
+        let mut warnings = meta.warnings;
+        warnings
+            .extend(crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate));
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -288,6 +307,7 @@ impl Summary {
             wall_s,
             trace_hash: format!("{:016x}", net.trace_hash()),
             refused_vcs: meta.refused_vcs,
+            warnings,
         }
     }
 
@@ -370,7 +390,8 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
     PortSummary {
         name: p.name.clone(),
         rate_bps: p.line_rate.as_bps(),
-        policy: p.queue.policy_name().to_string(),
+        // A packet link's queue is a drop-tail FIFO whatever cell policy the switch names.
+        policy: if pq.is_some() { "tail-drop" } else { p.queue.policy_name() }.to_string(),
         cells_in: s.cells_in,
         cells_out: s.cells_out,
         dropped: DropReason::ALL.iter().map(|r| (r.name().to_string(), s.dropped[*r as usize])).collect(),
@@ -387,6 +408,8 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         packets_queued_at_end: pq.map(|q| q.len() as u64),
         max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
         mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end())),
+        goodput_bps: None,
+        efficiency: None,
     }
 }
 
@@ -416,7 +439,11 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
 
 /// The share of the bottleneck's cells an ABR flow can fill with data, (Nrm − 1)/Nrm (1 when
 /// the flow's VC across the bottleneck is not ABR).
-fn abr_data_share(net: &Network, flow: &crate::network::Flow, bottleneck: celltrain_core::ids::PortId) -> f64 {
+pub(crate) fn abr_data_share(
+    net: &Network,
+    flow: &crate::network::Flow,
+    bottleneck: celltrain_core::ids::PortId,
+) -> f64 {
     let vc = net.routes()[flow.route.index()].hops.iter().find_map(|hop| match *hop {
         crate::network::Hop::Vc(v) if net.vcs()[v.index()].route.iter().any(|&(p, _)| p == bottleneck) => Some(v),
         _ => None,
@@ -436,21 +463,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         flows.iter().zip(net.flows()).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
     // Summed from +0.0: an empty float sum is −0.0.
     let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
-    let max_goodput_bps = net.bottleneck().and_then(|b| {
-        let port = &net.ports()[b.index()];
-        // Frame format of the first packet flow crossing the bottleneck.
-        let flow = net
-            .flows()
-            .iter()
-            .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))?;
-        let rate = port.line_rate.as_bps() as f64;
-        Some(match net.mode() {
-            // ABR gives one cell in Nrm to forward RM cells (seed 001: × 31/32).
-            Mode::Cell => aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes) * abr_data_share(net, flow, b),
-            // Whole IP datagrams on the link: only the IP and transport headers are overhead.
-            Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
-        })
-    });
+    let max_goodput_bps = net.bottleneck().and_then(|b| crate::port_efficiency::max_goodput_at(net, b));
     // Efficiency counts the flows that cross the bottleneck (all of them, on one bottleneck;
     // on seed 001's chains, the VCs sharing the link the maximum is of).
     let through_bottleneck = |f: &crate::network::Flow| {
@@ -465,8 +478,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         goodput_bps,
         max_goodput_bps,
         efficiency: max_goodput_bps.map(|m| bottleneck_goodput_bps / m),
-        fairness_index: (!packet_flows.is_empty())
-            .then(|| jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>())),
+        fairness_index: jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
         bottleneck: net.bottleneck().map(|b| net.ports()[b.index()].name.clone()),
     }
 }
@@ -477,9 +489,16 @@ mod tests {
 
     #[test]
     fn jain_vectors_reference_10() {
-        assert!((jain_index(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
-        assert!((jain_index(&[1.0, 2.0, 3.0, 4.0]) - 0.83333).abs() < 1e-5);
-        assert!((jain_index(&[10.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
-        assert!((jain_index(&[30.2, 32.1, 35.9, 31.0]) - 0.99544).abs() < 1e-5);
+        let j = |xs: &[f64]| jain_index(xs).expect("defined");
+        assert!((j(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
+        assert!((j(&[1.0, 2.0, 3.0, 4.0]) - 0.83333).abs() < 1e-5);
+        assert!((j(&[10.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert!((j(&[30.2, 32.1, 35.9, 31.0]) - 0.99544).abs() < 1e-5);
+    }
+
+    #[test]
+    fn jain_is_undefined_when_nobody_got_anything() {
+        assert_eq!(jain_index(&[0.0, 0.0, 0.0]), None);
+        assert_eq!(jain_index(&[]), None);
     }
 }

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .. import plot as _plot
 from .._atomic import write_atomic
-from .._core import builtin_names
+from .._core import builtin_names, paper_label
 from . import html as _html
 from . import markdown as _markdown
 from .claims import PER_VARIANT, check
@@ -60,7 +60,9 @@ def reproduce(
             runnable = spec is not None and any(r["scenario"] in builtins for r in spec[0].get("run", []))
             if not runnable:
                 paper = next((p for p, info in paper_info.items() if entry["id"].startswith(info["letter"])), "")
-                not_runnable.append({"id": entry["id"], "paper": paper, "title": entry["title"], "needs": entry["needs"]})
+                not_runnable.append(
+                    {"id": entry["id"], "paper": paper_label(paper), "title": entry["title"], "needs": entry["needs"]}
+                )
                 continue
             run_jobs = 1 if executor is None else jobs
             outcomes.append(run_experiment(spec[0], spec[1], quick, store, executor, run_jobs, progress, builtins))
@@ -89,7 +91,7 @@ def run_experiment(
     tables and the verdict on each of its claims."""
     started = time.perf_counter()
     out = ExperimentOutcome(
-        id=exp["id"], title=exp["title"], paper=paper["paper"], source=exp.get("source", ""), notes=exp.get("notes", "")
+        id=exp["id"], title=exp["title"], paper=paper_label(paper["paper"]), source=exp.get("source", ""), notes=exp.get("notes", "")
     )
     for r in exp.get("run", []):
         spec = RunSpec.of(r, quick)

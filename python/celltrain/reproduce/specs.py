@@ -43,8 +43,8 @@ def catalogue() -> Tuple[Dict[str, Any], List[Dict[str, Any]], Dict[str, Dict[st
 
 
 def select(target: str) -> List[str]:
-    """The experiment ids ``target`` names: an id (``A5``), a paper (``seed001``, ``001``,
-    ``1`` or its letter ``A``) or ``all``."""
+    """The experiment ids ``target`` names: an id (``A5``), a paper (its short id ``MSc98``,
+    ``seed001``, ``001``, ``1`` or its letter ``A``) or ``all``."""
     paper_info, experiments, _ = catalogue()
     ids = [e["id"] for e in experiments]
     t = target.strip()
@@ -54,9 +54,13 @@ def select(target: str) -> List[str]:
         if i.lower() == t.lower():
             return [i]
     m = re.fullmatch(r"(?:seed)?0*(\d+)", t, re.IGNORECASE)
+    from .._core import papers
+
+    short = {p["key"].replace(" ", ""): p["id"].lower() for p in papers()}
     for name, info in paper_info.items():
         number = int(name[len("seed") :])
-        if (m and int(m.group(1)) == number) or t.upper() == info["letter"]:
+        by_id = short.get(name) == t.lower()  # the paper's short id: AD97
+        if (m and int(m.group(1)) == number) or t.upper() == info["letter"] or by_id:
             return [i for i in ids if re.fullmatch(re.escape(info["letter"]) + r"\d+", i)]
     raise UnknownTarget(
         f"unknown reproduction target {target!r}: use an experiment id ({', '.join(ids[:3])}, …), "

@@ -427,6 +427,11 @@ impl OutputPort {
         self.slots.len()
     }
 
+    /// The size of each buffer pool in cells: the shared pool, then the reserved ones.
+    pub fn pool_capacities(&self) -> impl Iterator<Item = u32> + '_ {
+        self.pools.iter().map(|p| p.capacity)
+    }
+
     /// The name of the shared pool's acceptance policy (for reports).
     pub fn policy_name(&self) -> &'static str {
         self.pools[0].acceptance.name()

@@ -6,6 +6,7 @@
 
 mod abr;
 mod adapter;
+mod address_map;
 mod build;
 mod carry;
 mod cell_path;
@@ -25,6 +26,7 @@ mod tests;
 
 pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
+pub use address_map::ADDRESS_MAP_FILE;
 pub use build::{
     route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, SchedulerKind, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,
@@ -301,6 +303,16 @@ const PROGRESS_EVERY: u64 = 1 << 18;
 impl Network {
     /// Runs to the end time, calling `progress` now and then.
     pub fn run(&mut self, progress: &mut dyn FnMut(Progress)) {
+        self.run_interruptible(&mut |p| {
+            progress(p);
+            std::ops::ControlFlow::Continue(())
+        });
+    }
+
+    /// As [`run`](Self::run), calling `progress` every [`PROGRESS_EVERY`] units of work
+    /// (a few milliseconds of wall time); when it answers `Break` (Ctrl-C) the run stops there
+    /// and returns false: the network is then mid-run and its counters are no run's results.
+    pub fn run_interruptible(&mut self, progress: &mut dyn FnMut(Progress) -> std::ops::ControlFlow<()>) -> bool {
         let mut next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
         while let Some((now, event)) = self.queue.pop_until(self.end) {
             self.now = now;
@@ -338,13 +350,16 @@ impl Network {
             }
             if self.events + self.cell_hops >= next_progress {
                 next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
-                progress(Progress { now, end: self.end, events: self.events });
+                if progress(Progress { now, end: self.end, events: self.events }).is_break() {
+                    return false;
+                }
             }
         }
         self.now = self.end;
         let end = self.end;
         self.release_all(end);
-        progress(Progress { now: self.end, end: self.end, events: self.events });
+        let _ = progress(Progress { now: self.end, end: self.end, events: self.events });
+        true
     }
 
     /// Whether the network carries cells or packets.

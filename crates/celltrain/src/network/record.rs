@@ -39,6 +39,8 @@ pub struct Recorder {
     /// Per node: index into `pcaps` when the node is captured.
     capture_of: Vec<Option<usize>>,
     pcaps: Vec<PcapWriter<BufWriter<File>>>,
+    /// The files of `pcaps` (removed if the run is interrupted).
+    capture_paths: Vec<std::path::PathBuf>,
     /// Next IP identification per node.
     ip_id: Vec<u16>,
     sampler: Option<Sampler>,
@@ -124,18 +126,33 @@ impl Network {
             hosts.iter().map(|h| file_in(dir, &self.nodes[h.index()].name, "pcap")).collect::<io::Result<Vec<_>>>()?;
         std::fs::create_dir_all(dir)?;
         for (&p, path) in ports.iter().zip(port_files) {
-            let writer = PcapWriter::create(path)?;
+            let writer = PcapWriter::create(&path)?;
+            self.recorder.capture_paths.push(path);
             self.ports[p.index()].capture = Some(u32::try_from(self.recorder.pcaps.len()).expect("few captures"));
             self.recorder.pcaps.push(writer);
         }
         for (&host, path) in hosts.iter().zip(host_files) {
-            let writer = PcapWriter::create(path)?;
+            let writer = PcapWriter::create(&path)?;
+            self.recorder.capture_paths.push(path);
             self.recorder.capture_of[host.index()] = Some(self.recorder.pcaps.len());
             self.recorder.pcaps.push(writer);
+        }
+        if !self.recorder.pcaps.is_empty() {
+            let map = self.write_address_map(dir)?;
+            self.recorder.capture_paths.push(map);
         }
         // A captured link or host must see its packets in time order: no carrying into it.
         self.plan();
         Ok(())
+    }
+
+    /// Closes the captures of an interrupted run and removes their files: a capture cut off
+    /// mid-run is not written (removal is best effort: a file that cannot be removed stays).
+    pub fn abandon_output(&mut self) {
+        self.recorder.pcaps.clear();
+        for path in self.recorder.capture_paths.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     /// Flushes the captures; returns the first error any capture met.

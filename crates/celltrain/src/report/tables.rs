@@ -1,7 +1,9 @@
 //! The CSV tables of a summary: one row per flow, VC and port.
 //!
 //! Each table is a list of columns, a header with the accessor that gives its field, so a
-//! header and its field cannot be listed in different orders. Numbers are written as Rust
+//! header and its field cannot be listed in different orders. The columns are the fields of
+//! the summary's rows (nested tables aside), in the order of the Python DataFrames; a test
+//! holds the two equal. Numbers are written as Rust
 //! writes them (`to_string`: shortest text that reads back as the same value, no exponent).
 
 use crate::metrics::{FlowSummary, PortSummary, VcSummary};
@@ -27,6 +29,24 @@ const FLOW_COLUMNS: &[Column<FlowSummary>] = &[
     Column { name: "packets_lost", field: |f| f.packets_lost.to_string() },
     Column { name: "packet_loss_ratio", field: |f| f.packet_loss_ratio.to_string() },
     Column { name: "bytes_delivered", field: |f| f.bytes_delivered.to_string() },
+    // TCP flows only, sized transfers, bursts and delays: empty where the summary has null.
+    Column { name: "segments_sent", field: |f| opt(f.segments_sent) },
+    Column { name: "segments_retransmitted", field: |f| opt(f.segments_retransmitted) },
+    Column { name: "retransmission_ratio", field: |f| opt(f.retransmission_ratio) },
+    Column { name: "timeouts", field: |f| opt(f.timeouts) },
+    Column { name: "fast_retransmits", field: |f| opt(f.fast_retransmits) },
+    Column { name: "completion_s", field: |f| opt(f.completion_s) },
+    Column { name: "transfer_throughput_bps", field: |f| opt(f.transfer_throughput_bps) },
+    Column { name: "bursts", field: |f| opt(f.bursts) },
+    Column { name: "mean_burst_segments", field: |f| opt(f.mean_burst_segments) },
+    Column { name: "mean_idle_s", field: |f| opt(f.mean_idle_s) },
+    Column { name: "transfer_time_s", field: |f| opt(f.transfer_time_s) },
+    Column { name: "mean_delay_s", field: |f| opt(f.mean_delay_s) },
+    Column { name: "max_delay_s", field: |f| opt(f.max_delay_s) },
+    Column { name: "rtt_samples", field: |f| opt(f.rtt_samples) },
+    Column { name: "rtt_mean_s", field: |f| opt(f.rtt_mean_s) },
+    Column { name: "srtt_s", field: |f| opt(f.srtt_s) },
+    Column { name: "rto_s", field: |f| opt(f.rto_s) },
 ];
 
 const VC_COLUMNS: &[Column<VcSummary>] = &[
@@ -41,6 +61,12 @@ const VC_COLUMNS: &[Column<VcSummary>] = &[
     Column { name: "frames_lost", field: |v| v.frames_lost.to_string() },
     Column { name: "flr", field: |v| v.flr.to_string() },
     Column { name: "corrupted_pdus", field: |v| v.corrupted_pdus.to_string() },
+    Column { name: "cells_policed", field: |v| v.cells_policed.to_string() },
+    Column { name: "cells_tagged", field: |v| v.cells_tagged.to_string() },
+    Column { name: "frames_tagged", field: |v| v.frames_tagged.to_string() },
+    Column { name: "reassembly_timeouts", field: |v| v.reassembly_timeouts.to_string() },
+    Column { name: "cells_in_flight_at_start", field: |v| v.cells_in_flight_at_start.to_string() },
+    Column { name: "cells_in_flight_at_end", field: |v| v.cells_in_flight_at_end.to_string() },
     Column { name: "delay_cells", field: |v| v.delay.as_ref().map_or_else(String::new, |d| d.cells.to_string()) },
     Column { name: "delay_mean_s", field: |v| delay_field(v, |d| d.mean_s) },
     Column { name: "delay_min_s", field: |v| delay_field(v, |d| d.min_s) },
@@ -75,7 +101,23 @@ const PORT_COLUMNS_AFTER_DROPS: &[Column<PortSummary>] = &[
     Column { name: "max_queue_cells", field: |p| p.max_queue_cells.to_string() },
     Column { name: "mean_queue_cells", field: |p| p.mean_queue_cells.to_string() },
     Column { name: "utilization", field: |p| p.utilization.to_string() },
+    // Packet mode only (empty in cell mode).
+    Column { name: "packets_in", field: |p| opt(p.packets_in) },
+    Column { name: "packets_out", field: |p| opt(p.packets_out) },
+    Column { name: "packets_dropped", field: |p| opt(p.packets_dropped) },
+    Column { name: "packets_queued_at_start", field: |p| opt(p.packets_queued_at_start) },
+    Column { name: "packets_queued_at_end", field: |p| opt(p.packets_queued_at_end) },
+    Column { name: "max_queue_bytes", field: |p| opt(p.max_queue_bytes) },
+    Column { name: "mean_queue_bytes", field: |p| opt(p.mean_queue_bytes) },
+    // The packet flows crossing the port (empty where none does).
+    Column { name: "goodput_bps", field: |p| opt(p.goodput_bps) },
+    Column { name: "efficiency", field: |p| opt(p.efficiency) },
 ];
+
+/// An optional field: its number, or empty (a null of summary.json, NaN/NA in pandas).
+fn opt<T: ToString>(x: Option<T>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
 
 /// The column of the cells a port dropped for `reason`.
 pub fn drop_column(reason: DropReason) -> String {

@@ -135,3 +135,69 @@ fn write_results_writes_every_file_and_leaves_no_temporary() {
     assert_eq!(file(&files, SERIES_FILE), "time_s\n");
     std::fs::remove_dir_all(&dir).expect("cleans up");
 }
+
+/// The CSV header of a table: its column names.
+fn header(csv: &str) -> Vec<String> {
+    csv.lines().next().expect("a header").split(',').map(str::to_string).collect()
+}
+
+/// The fields of a summary row as the JSON has them, the per-reason drop map as its
+/// `dropped_<reason>` columns, nested tables (a GFR VC's contract) aside.
+fn json_fields(row: &serde_json::Value) -> Vec<String> {
+    let mut fields = Vec::new();
+    for (key, value) in row.as_object().expect("a row is an object") {
+        match (key.as_str(), value) {
+            ("dropped", serde_json::Value::Object(reasons)) => {
+                fields.extend(reasons.keys().map(|r| format!("dropped_{r}")));
+            }
+            (_, serde_json::Value::Object(_)) => {}
+            _ => fields.push(key.clone()),
+        }
+    }
+    fields.sort();
+    fields
+}
+
+/// Every field of summary.json's flows, VCs and ports is a column of its CSV table, and every
+/// column a field, in cell mode and in packet mode (where the ports carry packet counters).
+#[test]
+fn csv_tables_carry_every_field_of_the_summary() {
+    let (cell, _) = small_run();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/trust/packet-mode-epd.toml"))
+        .expect("the packet-mode scenario");
+    let compiled = compile_source(Source::new("p.toml", text), &[], None).expect("compiles");
+    let mut net = compiled.network;
+    net.run(&mut |_| {});
+    let packet = Summary::from_network(&net, compiled.meta, 0.0);
+    for summary in [cell, packet] {
+        let json = serde_json::to_value(&summary).expect("serialises");
+        for (table, csv) in
+            [("flows", flows_csv(&summary.flows)), ("vcs", vcs_csv(&summary.vcs)), ("ports", ports_csv(&summary.ports))]
+        {
+            let Some(row) = json[table].as_array().and_then(|rows| rows.first()) else { continue };
+            let mut columns = header(&csv);
+            columns.sort();
+            assert_eq!(columns, json_fields(row), "{table}.csv in {} mode", summary.mode);
+        }
+    }
+}
+
+/// Packet ports report their packets (in `ports.csv`) and their real policy, drop-tail, even
+/// on a switch configured for EPD.
+#[test]
+fn packet_ports_have_packet_counters_and_their_own_policy() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/trust/packet-mode-epd.toml"))
+        .expect("the packet-mode scenario");
+    let compiled = compile_source(Source::new("p.toml", text), &[], None).expect("compiles");
+    let mut net = compiled.network;
+    net.run(&mut |_| {});
+    let summary = Summary::from_network(&net, compiled.meta, 0.0);
+    let csv = ports_csv(&summary.ports);
+    let columns = header(&csv);
+    let row = csv.lines().find(|l| l.starts_with("sw1->h2,")).expect("the switch's port");
+    let fields: Vec<&str> = row.split(',').collect();
+    let at = |name: &str| fields[columns.iter().position(|c| c == name).expect(name)];
+    assert_eq!(at("policy"), "tail-drop");
+    assert!(at("packets_out").parse::<u64>().expect("a count") > 100);
+    assert!(!at("max_queue_bytes").is_empty());
+}

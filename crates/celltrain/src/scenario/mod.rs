@@ -49,13 +49,16 @@
 mod abr;
 pub mod access;
 mod admission;
+mod epd_pools;
 pub mod error;
 pub mod expand;
 mod gfr;
 mod limits;
 mod messages;
 mod model;
+mod packet_mode;
 pub mod params;
+pub mod path_set;
 mod paths;
 mod spanned;
 mod switch_port;
@@ -84,11 +87,14 @@ pub struct Loaded {
     pub root: Table,
 }
 
-/// Parses `source`, applies `overrides` (`--set name=value`, in order, last wins) and
-/// substitutes parameters.
+/// Parses `source`, applies `overrides` (`--set name=value`, in order, last wins; a dotted
+/// name sets any key, see [`path_set`]) and substitutes parameters.
 pub fn load(source: Source, overrides: &[(String, String)]) -> Result<Loaded, ScenarioError> {
     let mut root = value::parse(&source)?;
-    let params = params::resolve(&source, &root, overrides)?;
+    let (paths, plain): (Vec<_>, Vec<_>) = overrides.iter().cloned().partition(|(name, _)| path_set::is_path(name));
+    let mut params = params::resolve(&source, &root, &plain)?;
+    let by_path = path_set::apply(&source, &mut root, &paths)?;
     params::substitute(&source, &mut root, &params)?;
+    params.extend(by_path);
     Ok(Loaded { source, params, root })
 }

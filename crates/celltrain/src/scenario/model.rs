@@ -94,13 +94,14 @@ pub fn compile_source(
     read_record(&root, &mut b, duration)?;
     super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
+    let warnings = if mode == "packet" { super::packet_mode::ignored_switch_keys(&root, &loaded)? } else { Vec::new() };
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
         Some(at) => ScenarioError { message: e.message, ..at.clone() },
         None => root.error(e.message),
     })?;
     let params = loaded.params.iter().map(|(k, v)| (k.clone(), param_json(v))).collect();
     let refused_vcs = admission.refused;
-    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params, refused_vcs } })
+    Ok(Compiled { network, meta: RunMeta { scenario: id, title, seed, params, refused_vcs, warnings } })
 }
 
 /// The `[[switch]]` tables.
@@ -280,7 +281,13 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder, duration: SimDuration) 
         let mut req = RecordRequest::default();
         for name in r.opt_str_list("pcap")?.unwrap_or_default() {
             super::limits::capture_name(&r, "pcap", name)?;
-            req.pcap_hosts.push(node(b, &r, "pcap", name)?);
+            let host = node(b, &r, "pcap", name)?;
+            if !b.is_host(host) {
+                // Only hosts have the IP stack a capture listens at; a switch's file stayed empty.
+                let hint = "only hosts are captured; capture a link with pcap_links = [\"from->to\"]";
+                return Err(r.key_error("pcap", format!("'{name}' is not a host: {hint}")));
+            }
+            req.pcap_hosts.push(host);
         }
         for link in r.opt_str_list("pcap_links")?.unwrap_or_default() {
             let Some((a, c)) = link.split_once("->") else {

@@ -72,20 +72,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             });
         }
     };
-    let cells = discard.resolve(buffer);
-    if cells > i64::from(buffer) {
-        return Err(v.key_error(
-            if v.contains("epd_threshold") { "epd_threshold" } else { "epd_excess" },
-            format!("EPD threshold of {cells} cells is above the buffer of {buffer} cells"),
-        ));
-    }
-    if cells < 0 {
-        // The automatic threshold min{0.8·B, B − 3·MTU} comes from the buffer itself.
-        let key = ["epd_excess", "epd_threshold"].into_iter().find(|k| v.contains(k)).unwrap_or("buffer");
-        return Err(
-            v.key_error(key, format!("EPD threshold of {cells} cells is below zero (buffer of {buffer} cells)"))
-        );
-    }
+    super::epd_pools::check(v, discard, buffer)?;
     Ok(PortConfig {
         buffer_cells: buffer,
         reserved: reserved(v)?,

@@ -236,6 +236,11 @@ impl NetworkBuilder {
         self.node_by_name.get(name).copied()
     }
 
+    /// True when `node` is a host (not a switch or a router).
+    pub fn is_host(&self, node: NodeId) -> bool {
+        self.nodes[node.index()].kind == NodeKind::Host
+    }
+
     fn add_node(&mut self, name: &str, kind: NodeKind, port: PortConfig) -> Result<NodeId, BuildError> {
         if self.node_id(name).is_some() {
             return err(Field::Name, format!("duplicate node name '{name}'"));

@@ -1,9 +1,11 @@
 //! Tests of the layer as the model builder uses it: load, read, expand, finish.
 
 mod access;
+mod epd_pools;
 mod fuzz;
 mod gfr;
 mod load;
+mod path_set;
 
 use super::*;
 

@@ -1,0 +1,52 @@
+//! EPD's threshold checked against every pool of a port (issue: E1-mux with `discard = "epd"`
+//! dropped every rt-VBR cell, CLR 1.000, while `check` said ok).
+
+use super::super::compile_source;
+use super::*;
+
+fn e1_mux_with(switch_keys: &str) -> String {
+    let text = crate::builtin::find("E1-mux").expect("E1-mux is built in").text;
+    text.replace("discard = \"tail-drop\"", switch_keys)
+}
+
+fn compile_err(text: &str) -> String {
+    match compile_source(Source::new("e1.toml", text), &[("duration".into(), "\"2 s\"".into())], None) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn the_automatic_threshold_of_a_small_reserved_pool_is_refused_with_its_key() {
+    let text = e1_mux_with("discard = \"epd\"");
+    let e = compile_err(&text);
+    let line = text.lines().position(|l| l.starts_with("reserved")).expect("a reserved line") + 1;
+    assert!(e.starts_with(&format!("e1.toml:{line}:")), "{e}");
+    assert!(e.contains("rt-vbr") && e.contains("below zero") && e.contains("48 cells"), "{e}");
+    assert!(e.contains("\"80 %\""), "the error says how to mend it: {e}");
+}
+
+#[test]
+fn a_cell_threshold_above_a_reserved_pool_is_refused() {
+    let e = compile_err(&e1_mux_with("discard = \"epd\"\nepd_threshold = \"1000 cells\""));
+    assert!(e.contains("rt-vbr") && e.contains("above the pool"), "{e}");
+}
+
+/// A share of each pool suits every pool; the rt-VBR on/off cells (no AAL5 frames) are one-cell
+/// frames to EPD: some are accepted, and those refused are counted as EPD drops (20 sources overload the
+/// rt-VBR pool).
+#[test]
+fn a_share_of_each_pool_applies_epd_to_cell_sources_cell_by_cell() {
+    let text = e1_mux_with("discard = \"epd\"\nepd_threshold = \"50 %\"");
+    let sets = [("duration".into(), "\"2 s\"".into()), ("n_rt".into(), "20".into())];
+    let c = compile_source(Source::new("e1.toml", &text), &sets, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut net = c.network;
+    net.run(&mut |_| {});
+    let rt: Vec<_> = net.vcs().iter().filter(|v| v.category == celltrain_atm::ServiceCategory::RtVbr).collect();
+    let sent: u64 = rt.iter().map(|v| v.stats.cells_sent).sum();
+    let delivered: u64 = rt.iter().map(|v| v.stats.cells_delivered).sum();
+    assert!(sent > 0 && delivered > sent / 2, "rt-VBR cells get through: {delivered} of {sent}");
+    let port = net.ports().iter().find(|p| p.name == "mux->sink").expect("the mux port");
+    let epd = port.queue.stats.dropped[celltrain_atm::drop_reason::DropReason::EarlyPacketDiscard as usize];
+    assert!(epd > 0, "EPD refuses cells of the full rt-VBR pool one by one");
+}
