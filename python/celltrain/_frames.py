@@ -34,6 +34,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("mean_burst_segments", F64 + "?"), ("mean_idle_s", F64 + "?"), ("transfer_time_s", F64 + "?"),
     # Delay of the delivered packets, host to host (null when none was delivered).
     ("mean_delay_s", F64 + "?"), ("max_delay_s", F64 + "?"),
+    # TCP senders: the idle before a retransmission (timeout-ended gaps), bytes sent again.
+    ("mean_timeout_idle_s", F64 + "?"), ("bytes_retransmitted", I64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),

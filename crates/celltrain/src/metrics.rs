@@ -86,6 +86,13 @@ pub struct FlowSummary {
     pub bursts: Option<u64>,
     pub mean_burst_segments: Option<f64>,
     pub mean_idle_s: Option<f64>,
+    /// TCP senders: the mean of the idle gaps that a retransmission timeout ended (the idle
+    /// before a retransmission, seed 000 §4.2), seconds; None without such a gap.
+    #[serde(default)]
+    pub mean_timeout_idle_s: Option<f64>,
+    /// TCP senders: payload bytes sent again over the window (seed 002 bounds them per sender).
+    #[serde(default)]
+    pub bytes_retransmitted: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -291,6 +298,7 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
             ratio(rexmt, data),
             now.timeouts - then.timeouts,
             now.fast_retransmits - then.fast_retransmits,
+            now.bytes_retransmitted - then.bytes_retransmitted,
         )
     });
     FlowSummary {
@@ -326,6 +334,10 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
                 0.0
             }
         }),
+        mean_timeout_idle_s: tcp.and(
+            (f.stats.timeout_idles > 0).then(|| f.stats.timeout_idle_ps as f64 / 1e12 / f.stats.timeout_idles as f64),
+        ),
+        bytes_retransmitted: tcp.map(|t| t.5),
     }
 }
 

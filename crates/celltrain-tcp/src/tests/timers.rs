@@ -35,6 +35,20 @@ fn rto_armed_between_ticks_fires_on_a_tick_boundary() {
 }
 
 #[test]
+fn tahoe_rto_retransmits_after_two_ticks_on_the_wire() {
+    // As above with 4.3BSD-Tahoe's timeout: the SYN's 1-tick sample gives srtt 8, rttvar 2,
+    // ((8 >> 2) + 2) >> 1 = 2 ticks, so the lost data (sent at 2 ms) goes again on the 2nd
+    // tick, at 1 s; the backed-off timeout is 2 × tcp_backoff[1] = 4 ticks.
+    let cfg = TcpConfig { rto: Some(crate::RtoFormula::Tahoe), ..plain(Variant::Lite) };
+    let mut p = Pair::new(cfg.clone(), cfg, millis(1)).bulk(512);
+    drop_a_data(&mut p);
+    p.start();
+    p.run(ms(1_200));
+    assert_eq!(data_times(&p), [2, 1_000]);
+    assert_eq!(p.a.rto(), millis(2_000));
+}
+
+#[test]
 fn reference_vector_7a_first_sample_two_ticks_then_backoff() {
     // SYN at 0.1 s, one-way delay 0.3 s: the SYN-ACK arrives at 0.7 s and the tick at
     // 0.5 s lies in between, so t_rtt = 2 → srtt 16, rttvar 4, RTO 6 ticks (3 s).

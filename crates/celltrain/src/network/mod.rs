@@ -180,6 +180,12 @@ pub struct FlowStats {
     pub burst_segments: u64,
     /// Sum of the idle gaps between bursts, in picoseconds.
     pub idle_ps: u64,
+    /// The idle gaps that a retransmission timeout ended (seed 000's idle before a
+    /// retransmission): how many, and their sum in picoseconds.
+    pub timeout_idles: u64,
+    pub timeout_idle_ps: u64,
+    /// The sender's timeout count when it last sent a data segment.
+    pub timeouts_seen: u64,
     /// When the sender last sent a data segment.
     pub last_data_at: Option<SimTime>,
     /// Over the delivered packets (data segments, datagrams): the sum and the largest of

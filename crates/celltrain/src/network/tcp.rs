@@ -243,6 +243,7 @@ impl Network {
         let flow = conn.flow;
         if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
             let now = self.now;
+            let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
             let s = &mut self.flows[flow.index()].stats;
             s.packets_sent += 1;
             s.burst_segments += 1;
@@ -250,10 +251,17 @@ impl Network {
                 Some(last) if now.saturating_since(last) <= self.burst_gap => {}
                 Some(last) => {
                     s.bursts += 1;
-                    s.idle_ps += now.saturating_since(last).as_picos();
+                    let idle = now.saturating_since(last).as_picos();
+                    s.idle_ps += idle;
+                    // A timeout since the last data segment: this gap ends in a retransmission.
+                    if timeouts > s.timeouts_seen {
+                        s.timeout_idles += 1;
+                        s.timeout_idle_ps += idle;
+                    }
                 }
                 None => s.bursts += 1,
             }
+            s.timeouts_seen = timeouts;
             s.last_data_at = Some(now);
         }
         let packet = Packet {

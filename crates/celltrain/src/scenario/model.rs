@@ -15,7 +15,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_tcp::{DelayedAck, MssChoice, TcpConfig, TimerGranularity, Variant};
+use celltrain_tcp::{DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity, Variant};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -617,6 +617,9 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     };
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
         cfg.delayed_ack_timeout = t;
+    }
+    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298"])? {
+        cfg.rto = RtoFormula::from_name(name);
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)
