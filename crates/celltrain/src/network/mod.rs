@@ -12,6 +12,7 @@ mod cell_path;
 mod egress;
 mod event;
 mod fifo_events;
+mod host_timing;
 mod ip;
 mod packet_port;
 mod plan;
@@ -33,6 +34,7 @@ pub(crate) use event::Event;
 #[cfg(test)]
 use event::EVENT_KINDS;
 pub use event::MAX_COMPONENTS;
+pub use host_timing::ProcessingJitter;
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;

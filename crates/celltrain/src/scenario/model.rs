@@ -171,6 +171,10 @@ fn read_hosts(
             let both = v.opt_duration("processing")?;
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
+            let jitter = v.opt_float("processing_jitter")?.unwrap_or(0.0);
+            if !(0.0..=1.0).contains(&jitter) {
+                return Err(v.key_error("processing_jitter", "must be a fraction of the mean between 0 and 1"));
+            }
             let shaping = v.opt_keyword("shaping", &["off", "dual"])?.unwrap_or("off") == "dual";
             let tagging = v.opt_bool("preventive_tagging")?.unwrap_or(false);
             let adapter_rate = v.opt_rate("adapter_rate")?;
@@ -185,6 +189,9 @@ fn read_hosts(
                 let h = b.add_host(&name, nic).map_err(|e| node_error(&v, e, "nic_buffer"))?;
                 places.entry(Subject::Host(name.clone())).or_insert_with(|| v.key_error(name_key(&v), ""));
                 b.set_processing(h, send, recv);
+                if jitter > 0.0 {
+                    b.set_processing_jitter(h, jitter);
+                }
                 if let Some(t) = ras {
                     b.set_reassembly_timeout(h, t);
                 }
