@@ -254,6 +254,15 @@ def test_seed000_measures_and_claim_kinds():
     assert rep._check(rr, a, "q", {}, {"a": a, "b": b})[0] == rep.FAILS  # 1.0 and 4.0
     vg = {"kind": "variant_greater", "measure": "y", "x": "x", "variant": "q", "than": ["p"]}
     assert rep._check(vg, a, None, {})[0] == rep.HOLDS
+    # A tie (equal means, e.g. both at 100 %) is named, not a failure; a point below still fails,
+    # and ties alone show no effect.
+    t = fake([dict(variant=v, x=x, seed=1, y=y) for v, x, y in [("p", 1, 1.0), ("p", 2, 2.0), ("q", 1, 1.0), ("q", 2, 3.0)]])
+    status, why = rep._check(vg, t, None, {})
+    assert status == rep.HOLDS and "ties, not counted: x=1" in why
+    below = fake([dict(variant=v, x=x, seed=1, y=y) for v, x, y in [("p", 1, 1.0), ("p", 2, 2.0), ("q", 1, 0.5), ("q", 2, 3.0)]])
+    assert rep._check(vg, below, None, {})[0] == rep.FAILS
+    flat = fake([dict(variant=v, x=x, seed=1, y=1.0) for v, x in [("p", 1), ("p", 2), ("q", 1), ("q", 2)]])
+    assert rep._check(vg, flat, None, {})[0] == rep.FAILS
     close = {"kind": "close_to", "measure": "y", "x": "x", "at_x": [2], "value": 2.0, "rel_tol": 0.01}
     assert rep._check(close, a, "p", {})[0] == rep.HOLDS and rep._check(close, a, "q", {})[0] == rep.FAILS
 

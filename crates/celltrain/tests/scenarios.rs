@@ -767,6 +767,12 @@ fn seed000_policed_vbr_shapes() {
     let idle = f1.mean_timeout_idle_s.unwrap();
     assert!((0.5..1.5).contains(&idle), "V1 timeout idle {idle}");
     assert!(f1.bytes_retransmitted.unwrap() > 0);
+    // Trains: the bursts of two segments or more, fewer than all bursts (lone retransmissions)
+    // and longer on average.
+    let (trains, bursts) = (f1.multi_segment_bursts.unwrap(), f1.bursts.unwrap());
+    assert!(trains > 0 && trains < bursts, "{trains} trains of {bursts} bursts");
+    assert!(f1.mean_multi_burst_segments.unwrap() >= 2.0);
+    assert!(f1.mean_multi_burst_segments.unwrap() > f1.mean_burst_segments.unwrap());
     assert!(v1.vcs[0].cells_policed > 0);
     let v5 = run("V5", &[], None);
     let f5 = &v5.flows[0];

@@ -25,7 +25,7 @@ Judged = Tuple[str, str]
 #: Claim kinds judged once per variant of their run (the others compare variants, or have none).
 PER_VARIANT = (
     "close_to", "all_at_least", "all_at_most", "all_between", "decreases", "increases", "min_flow_at_most", "best_at",
-    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio",
+    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "best_over_run_at_most",
 )  # fmt: skip
 
 
@@ -252,23 +252,28 @@ def _min_flow_at_most(a: _Ask) -> Judged:
 
 def _variant_greater(a: _Ask) -> Judged:
     """Variant ``variant`` above ``than`` (or each of a list of them) at every ``x``, by more
-    than ``margin``."""
+    than ``margin``. A tie (equal seed means: neither is above, e.g. both at 100 %) is not a
+    failure; it is named, and at least one point must show the effect."""
     claim, measure = a.claim, a.measure
     x, name = claim["x"], claim["variant"]
     thans = claim["than"] if isinstance(claim["than"], list) else [claim["than"]]
     ma = a.by_x(name)
     margin = float(claim.get("margin", 0.0))
-    ok, texts = True, []
+    ok, texts, tied = True, [], set()
     for b in thans:
         mb = a.by_x(b)
         diff = (ma - mb).dropna()
-        ok = ok and bool(len(diff)) and bool((diff > margin).all())
+        tie = diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)
+        judged = diff[~tie]
+        tied |= set(diff.index[tie])
+        ok = ok and bool(len(judged)) and bool((judged > margin).all())
         pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
         texts.append(f"'{name}' vs '{b}': {pairs}")
     return _verdict(ok), (
         f"{mname(measure)}{a.over}, " + "; ".join(texts) + f" (criterion: higher at every {x}"
         + (f" by more than {margin:g}" if margin else "")
         + (" than each" if len(thans) > 1 else "")
+        + (f"; ties, not counted: {x}=" + ", ".join(str(k) for k in sorted(tied)) if tied else "")
         + ")"
     )
 

@@ -30,6 +30,7 @@ MEASURE_NAMES = {
     "mean_idle_s": "mean idle time between bursts",
     "mean_timeout_idle_s": "mean idle time before a retransmission (timeout-ended gaps)",
     "mean_bytes_retransmitted": "retransmitted bytes per sender (mean over the senders)",
+    "mean_multi_burst_segments": "mean length of the bursts of two segments or more (segments)",
     "train_pdus": "longest conforming train, eq. (2) (PDUs)",
     "train_recovery_s": "recovery idle c·(T_SCR − T_PCR)",
     "inter_pdu_idle_s": "inter-PDU idle time I_p",
@@ -201,6 +202,7 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
     ``mean_idle_s``: over all the flows' bursts and the idle gaps between them;
     ``mean_timeout_idle_s``: the gaps a retransmission timeout ended (the idle before a
     retransmission), mean over the flows that had one; ``mean_bytes_retransmitted``: per sender;
+    ``mean_multi_burst_segments``: over the bursts of two segments or more (trains);
     ``cells_policed``, ``corrupted_pdus``, ``reassembly_timeouts``: sums over the data VCs.
     NaN without TCP flows."""
     nan = float("nan")
@@ -211,7 +213,7 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
         return {**out, **dict.fromkeys(
             ("transfer_throughput_bps", "completion_s", "segments_sent", "segments_retransmitted",
              "retransmitted_fraction", "mean_burst_segments", "mean_idle_s", "mean_timeout_idle_s",
-             "mean_bytes_retransmitted"), nan)}  # fmt: skip
+             "mean_bytes_retransmitted", "mean_multi_burst_segments"), nan)}  # fmt: skip
     done = [f.get("completion_s") for f in tcp]
     completion = max(done) if all(t is not None for t in done) else nan
     span = completion if completion == completion else float(summary.get("duration_s") or nan)
@@ -230,7 +232,15 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
         "mean_idle_s": sum((f.get("mean_idle_s") or 0) * max((f.get("bursts") or 0) - 1, 0) for f in tcp) / gaps if gaps else nan,
         "mean_timeout_idle_s": _mean_timeout_idle(tcp),
         "mean_bytes_retransmitted": _mean_bytes_retransmitted(tcp),
+        "mean_multi_burst_segments": _mean_multi_burst(tcp),
     }
+
+
+def _mean_multi_burst(tcp: list) -> float:
+    """Segments per burst of two segments or more, over all the flows' such bursts."""
+    n = sum(f.get("multi_segment_bursts") or 0 for f in tcp)
+    segs = sum((f.get("mean_multi_burst_segments") or 0) * (f.get("multi_segment_bursts") or 0) for f in tcp)
+    return segs / n if n else float("nan")
 
 
 def _mean_bytes_retransmitted(tcp: list) -> float:

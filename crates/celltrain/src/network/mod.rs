@@ -188,12 +188,30 @@ pub struct FlowStats {
     pub timeout_idle_ps: u64,
     /// The sender's timeout count when it last sent a data segment.
     pub timeouts_seen: u64,
+    /// Segments of the burst in progress, and the finished bursts of two segments or more
+    /// with their segments (the trains of seed 000's packet-train model; a lone
+    /// retransmission is not one).
+    pub burst_len: u64,
+    pub multi_bursts: u64,
+    pub multi_burst_segments: u64,
     /// When the sender last sent a data segment.
     pub last_data_at: Option<SimTime>,
     /// Over the delivered packets (data segments, datagrams): the sum and the largest of
     /// their delays from the sending host's send to the receiving host's delivery, ps.
     pub delay_sum_ps: u64,
     pub delay_max_ps: u64,
+}
+
+impl FlowStats {
+    /// Counts the burst in progress among the multi-segment bursts if it has two segments or
+    /// more (when a gap ends it, and once more for the summary).
+    pub fn close_burst(&mut self) {
+        if self.burst_len >= 2 {
+            self.multi_bursts += 1;
+            self.multi_burst_segments += self.burst_len;
+        }
+        self.burst_len = 0;
+    }
 }
 
 pub struct Flow {

@@ -260,8 +260,10 @@ impl Network {
             s.packets_sent += 1;
             s.burst_segments += 1;
             match s.last_data_at {
-                Some(last) if now.saturating_since(last) <= self.burst_gap => {}
+                Some(last) if now.saturating_since(last) <= self.burst_gap => s.burst_len += 1,
                 Some(last) => {
+                    s.close_burst();
+                    s.burst_len = 1;
                     s.bursts += 1;
                     let idle = now.saturating_since(last).as_picos();
                     s.idle_ps += idle;
@@ -271,7 +273,10 @@ impl Network {
                         s.timeout_idle_ps += idle;
                     }
                 }
-                None => s.bursts += 1,
+                None => {
+                    s.bursts += 1;
+                    s.burst_len = 1;
+                }
             }
             s.timeouts_seen = timeouts;
             s.last_data_at = Some(now);
