@@ -263,8 +263,28 @@ def test_seed000_measures_and_claim_kinds():
     assert rep._check(vg, below, None, {})[0] == rep.FAILS
     flat = fake([dict(variant=v, x=x, seed=1, y=1.0) for v, x in [("p", 1), ("p", 2), ("q", 1), ("q", 2)]])
     assert rep._check(vg, flat, None, {})[0] == rep.FAILS
+    # Several seeds: the explanation gives the seed mean's 95 % confidence half-width (Student's t).
+    two = fake([dict(variant="p", x=1, seed=sd, y=y) for sd, y in [(1, 1.0), (2, 3.0)]])
+    status, why = rep._check({"kind": "all_at_most", "measure": "y", "value": 2.5}, two, "p", {})
+    assert status == rep.HOLDS and "mean over 2 seeds; 95 % CI ± 12.71" in why  # 12.706 × √2 / √2
+    assert "CI" not in rep._check({"kind": "all_at_most", "measure": "y", "value": 2.5}, a, "p", {})[1]
     close = {"kind": "close_to", "measure": "y", "x": "x", "at_x": [2], "value": 2.0, "rel_tol": 0.01}
     assert rep._check(close, a, "p", {})[0] == rep.HOLDS and rep._check(close, a, "q", {})[0] == rep.FAILS
+
+
+def test_identical_seeds_are_warned_about():
+    from celltrain.reproduce.seed_check import identical_seeds_warning
+
+    def fake(hashes):
+        r = SweepResult.__new__(SweepResult)
+        rows = [dict(variant="v", x=x, seed=sd, trace_hash=h) for (x, sd), h in hashes.items()]
+        r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["x"], ["x"]
+        return r
+
+    same = fake({(1, 1): "a", (1, 2): "a", (2, 1): "b", (2, 2): "c"})
+    assert "at 1 of 2 points" in identical_seeds_warning("r", same)
+    assert identical_seeds_warning("r", fake({(1, 1): "a", (1, 2): "b"})) is None
+    assert identical_seeds_warning("r", fake({(1, 1): "a", (2, 1): "a"})) is None  # one seed
 
 
 def test_conjectures_and_quick_blind_claims_are_not_judged():

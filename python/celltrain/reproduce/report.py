@@ -16,6 +16,7 @@ from .._core import builtin_names
 from . import html as _html
 from . import markdown as _markdown
 from .claims import PER_VARIANT, check
+from .seed_check import identical_seeds_warning
 from .figures import figure
 from .outcome import FAILS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Verdict
 from .rows import variants
@@ -96,6 +97,9 @@ def run_experiment(
         if spec.scenario in builtins:
             out.run_specs[spec.name] = spec
             out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress)
+            warning = identical_seeds_warning(spec.name, out.runs[spec.name])
+            if warning:
+                out.notes = f"{out.notes}\n\n{warning}" if out.notes else warning
         else:
             out.missing[spec.name] = spec.scenario
     _draw(exp, out)
