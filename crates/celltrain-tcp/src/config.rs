@@ -326,6 +326,9 @@ pub struct TcpConfig {
     pub msl: SimDuration,
     /// Congestion-avoidance increment of the BSD arithmetic (`tahoe`, `lite`).
     pub bsd_ca_increment: BsdCaIncrement,
+    /// Whether the receiver queues out-of-order segments for reassembly (BSD `tcp_reass`);
+    /// false: it drops them and the sender must send them again (go-back-N).
+    pub reassemble_out_of_order: bool,
     /// Retransmission timeout before any RTT sample; `None` = BSD's 6 s (3 s default RTT),
     /// or RFC 6298's 1 s with exact timers. With ticks it is rounded up to whole ticks.
     pub initial_rto: Option<SimDuration>,
@@ -361,6 +364,7 @@ impl Default for TcpConfig {
             msl: SimDuration::from_secs(30),
             bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
             initial_rto: None,
+            reassemble_out_of_order: true,
         }
     }
 }

@@ -184,3 +184,27 @@ fn spurious_and_early_wakeups_are_harmless() {
     assert_eq!(p.a.poll_timeout(), Some(ms(1_500) + SimDuration::from_millis(3_000)));
     assert_eq!(p.a.rexmt_deadline(), p.a.poll_timeout());
 }
+
+/// A receiver that drops out-of-order segments (no `tcp_reass`): after the first data segment
+/// is lost, the three behind it must be sent again; with reassembly only the lost one is.
+#[test]
+fn a_receiver_without_reassembly_makes_the_sender_go_back_n() {
+    let mut retransmitted = vec![];
+    for reassemble in [true, false] {
+        let cfg = TcpConfig { reassemble_out_of_order: reassemble, initial_cwnd_segments: 4, ..plain(Variant::Tahoe) };
+        let mut p = Pair::new(cfg.clone(), cfg, millis(1));
+        let mut once = false;
+        p.drop = Box::new(move |side, s| {
+            let hit = side == Side::A && s.payload_len > 0 && !once;
+            once |= hit;
+            hit
+        });
+        p.write(Side::A, 4 * 512);
+        p.run(ms(10_000));
+        assert_eq!(p.b.stats().bytes_delivered, 4 * 512, "reassemble = {reassemble}");
+        assert_eq!(p.b.stats().ooo_segments, 3);
+        retransmitted.push(p.a.stats().segments_retransmitted);
+    }
+    assert_eq!(retransmitted[0], 1, "reassembly keeps the three out-of-order segments");
+    assert_eq!(retransmitted[1], 4, "go-back-N: the lost segment and the three dropped behind it");
+}

@@ -625,6 +625,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
         cfg.delayed_ack_timeout = t;
     }
+    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
     if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298"])? {
         cfg.rto = RtoFormula::from_name(name);
     }
