@@ -36,6 +36,9 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("mean_delay_s", F64 + "?"), ("max_delay_s", F64 + "?"),
     # TCP senders' RTT: samples in the window, their mean raw RTT, the final SRTT and RTO.
     ("rtt_samples", I64 + "?"), ("rtt_mean_s", F64 + "?"), ("srtt_s", F64 + "?"), ("rto_s", F64 + "?"),
+    # TCP senders: the idle before a retransmission (timeout-ended gaps), bytes sent again.
+    ("mean_timeout_idle_s", F64 + "?"), ("bytes_retransmitted", I64 + "?"),
+    ("multi_segment_bursts", I64 + "?"), ("mean_multi_burst_segments", F64 + "?"),
 ]  # fmt: skip
 VC_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("category", CAT), ("cells_sent", I64), ("cells_delivered", I64),

@@ -220,6 +220,35 @@ impl TimerGranularity {
     pub const TICKS_10MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(10));
 }
 
+/// The retransmission-timeout formula, named after the stack that used it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RtoFormula {
+    /// 4.3BSD-Tahoe (and SunOS 4.1.x, which derives from it): BSD fixed point on slow ticks,
+    /// timeout `((t_srtt >> 2) + t_rttvar) >> 1` = srtt + 2·rttvar. Ticks only.
+    Tahoe,
+    /// 4.4BSD-Lite2: BSD fixed point on slow ticks, `(t_srtt >> 3) + t_rttvar` =
+    /// srtt + 4·rttvar. Ticks only.
+    Lite,
+    /// RFC 6298 on exact durations. Exact timers only.
+    Rfc6298,
+}
+
+impl RtoFormula {
+    /// The configuration name (`tahoe`, `lite`, `rfc6298`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            RtoFormula::Tahoe => "tahoe",
+            RtoFormula::Lite => "lite",
+            RtoFormula::Rfc6298 => "rfc6298",
+        }
+    }
+
+    /// Parses a configuration name.
+    pub fn from_name(name: &str) -> Option<RtoFormula> {
+        [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298].into_iter().find(|f| f.name() == name)
+    }
+}
+
 /// When the receiver acknowledges in-order data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DelayedAck {
@@ -262,6 +291,9 @@ pub struct TcpConfig {
     pub recv_buffer_bytes: u32,
     /// Slow-timer granularity (or exact timers).
     pub timer_granularity: TimerGranularity,
+    /// Retransmission-timeout formula; `None` = the one of the granularity (Lite's with
+    /// ticks, RFC 6298 with exact timers).
+    pub rto: Option<RtoFormula>,
     /// Phase of the host's timers: slow ticks happen at `tick_phase + k·period`, fast ticks
     /// at `tick_phase + k·delayed_ack_timeout` (k ≥ 0; taken modulo the period). All
     /// connections of one host share it, which is what synchronises them.
@@ -294,6 +326,9 @@ pub struct TcpConfig {
     pub msl: SimDuration,
     /// Congestion-avoidance increment of the BSD arithmetic (`tahoe`, `lite`).
     pub bsd_ca_increment: BsdCaIncrement,
+    /// Whether the receiver queues out-of-order segments for reassembly (BSD `tcp_reass`);
+    /// false: it drops them and the sender must send them again (go-back-N).
+    pub reassemble_out_of_order: bool,
     /// Retransmission timeout before any RTT sample; `None` = BSD's 6 s (3 s default RTT),
     /// or RFC 6298's 1 s with exact timers. With ticks it is rounded up to whole ticks.
     pub initial_rto: Option<SimDuration>,
@@ -313,6 +348,7 @@ impl Default for TcpConfig {
             send_buffer_bytes: 65_535,
             recv_buffer_bytes: 65_535,
             timer_granularity: TimerGranularity::BSD_500MS,
+            rto: None,
             tick_phase: SimDuration::ZERO,
             delayed_ack: DelayedAck::Bsd,
             delayed_ack_timeout: SimDuration::from_millis(200),
@@ -328,6 +364,7 @@ impl Default for TcpConfig {
             msl: SimDuration::from_secs(30),
             bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
             initial_rto: None,
+            reassemble_out_of_order: true,
         }
     }
 }
@@ -351,6 +388,9 @@ pub enum TcpConfigError {
     BadRtoBounds,
     /// The MSL must be positive.
     ZeroMsl,
+    /// The RTO formula does not fit the timer granularity (BSD formulas need ticks, RFC 6298
+    /// exact timers).
+    RtoFormulaVsGranularity(RtoFormula),
 }
 
 impl fmt::Display for TcpConfigError {
@@ -368,6 +408,10 @@ impl fmt::Display for TcpConfigError {
             TcpConfigError::ZeroCount(which) => write!(f, "{which} must be at least 1"),
             TcpConfigError::BadRtoBounds => write!(f, "RTO bounds: need 0 < minimum <= maximum"),
             TcpConfigError::ZeroMsl => write!(f, "msl must be positive"),
+            TcpConfigError::RtoFormulaVsGranularity(r) => match r {
+                RtoFormula::Rfc6298 => write!(f, "rto = \"rfc6298\" needs timer_granularity = \"exact\""),
+                _ => write!(f, "rto = \"{}\" needs a tick timer granularity, not \"exact\"", r.name()),
+            },
         }
     }
 }
@@ -425,7 +469,20 @@ impl TcpConfig {
         if self.msl.is_zero() {
             return Err(TcpConfigError::ZeroMsl);
         }
+        if self.rto.is_some_and(|r| r != self.rto_formula()) {
+            return Err(TcpConfigError::RtoFormulaVsGranularity(self.rto.unwrap_or(RtoFormula::Lite)));
+        }
         Ok(())
+    }
+
+    /// The RTO formula in force: the configured one if it fits the granularity, otherwise
+    /// (and when none is configured) Lite's with ticks and RFC 6298's with exact timers.
+    pub fn rto_formula(&self) -> RtoFormula {
+        match (self.timer_granularity, self.rto) {
+            (TimerGranularity::Ticks(_), Some(RtoFormula::Tahoe)) => RtoFormula::Tahoe,
+            (TimerGranularity::Ticks(_), _) => RtoFormula::Lite,
+            (TimerGranularity::Exact, _) => RtoFormula::Rfc6298,
+        }
     }
 
     /// The window-scale shift this host requests: the smallest with
@@ -496,6 +553,24 @@ mod tests {
         assert_eq!(bad(|c| c.dupack_threshold = 0), TcpConfigError::ZeroCount("dupack_threshold"));
         assert_eq!(bad(|c| c.exact_rto_min = SimDuration::from_secs(65)), TcpConfigError::BadRtoBounds);
         assert_eq!(bad(|c| c.msl = SimDuration::ZERO), TcpConfigError::ZeroMsl);
+        assert_eq!(
+            bad(|c| c.rto = Some(RtoFormula::Rfc6298)),
+            TcpConfigError::RtoFormulaVsGranularity(RtoFormula::Rfc6298)
+        );
+        assert_eq!(
+            bad(|c| {
+                c.timer_granularity = TimerGranularity::Exact;
+                c.rto = Some(RtoFormula::Tahoe);
+            }),
+            TcpConfigError::RtoFormulaVsGranularity(RtoFormula::Tahoe)
+        );
+        let tahoe = TcpConfig { rto: Some(RtoFormula::Tahoe), ..TcpConfig::default() };
+        tahoe.validate().unwrap();
+        assert_eq!(tahoe.rto_formula(), RtoFormula::Tahoe);
+        assert_eq!(TcpConfig::default().rto_formula(), RtoFormula::Lite);
+        for f in [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298] {
+            assert_eq!(RtoFormula::from_name(f.name()), Some(f));
+        }
         let ok = TcpConfig { timer_granularity: TimerGranularity::TICKS_10MS, ..TcpConfig::default() };
         ok.validate().unwrap();
     }

@@ -79,7 +79,9 @@ pub mod timers;
 mod tests;
 
 pub use cc::CongestionControl;
-pub use config::{BsdCaIncrement, DelayedAck, MssChoice, TcpConfig, TcpConfigError, TimerGranularity, Variant};
+pub use config::{
+    BsdCaIncrement, DelayedAck, MssChoice, RtoFormula, TcpConfig, TcpConfigError, TimerGranularity, Variant,
+};
 pub use endpoint::{Negotiated, State, TcpEndpoint};
 pub use recovery::LossRecovery;
 pub use segment::{Flags, SackBlock, Segment, TcpOptions};

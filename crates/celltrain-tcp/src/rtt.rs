@@ -1,11 +1,13 @@
 //! RTT estimation and retransmission-timeout computation.
 //!
-//! Two estimators, selected by [`crate::TimerGranularity`]:
+//! Two estimators, selected by [`crate::TimerGranularity`] and [`crate::RtoFormula`]:
 //!
 //! * [`BsdRtt`]: 4.4BSD-Lite2 `tcp_xmit_timer` in fixed point, on RTTs counted in slow-timer
 //!   ticks (`t_srtt` scaled ×8, `t_rttvar` ×4, `TCP_REXMTVAL = (t_srtt >> 3) + t_rttvar`,
 //!   `t_rttmin`, back-off table, give-up after `TCP_MAXRXTSHIFT`),
-//!   `docs/references.md#bsd-rtt-estimator`. The tick
+//!   `docs/references.md#bsd-rtt-estimator`. With [`BsdRto::Tahoe`] the same smoothing feeds
+//!   4.3BSD-Tahoe's timeout `((t_srtt >> 2) + t_rttvar) >> 1` (srtt + 2·rttvar; 4.3BSD-Tahoe
+//!   `tcp_input.c` 7.19 and `tcp_timer.c`, 1988, which SunOS 4.1.x derives from). The tick
 //!   constants of 4.4BSD are defined in seconds × PR_SLOWHZ; for other periods they are
 //!   converted with `hz = 1 s / period` (TCPTV_SRTTDFLT = 3 s, TCPTV_REXMTMAX = 64 s,
 //!   TCPTV_PERSMIN = 5 s, TCPTV_PERSMAX = 60 s), except `t_rttmin`, which stays a tick count
@@ -36,6 +38,19 @@ fn rangeset(v: u64, lo: u32, hi: u32) -> u32 {
     v.clamp(u64::from(lo), u64::from(hi.max(lo))) as u32
 }
 
+/// Which BSD release's retransmission-timeout formula a [`BsdRtt`] applies to its smoothed
+/// estimates (the smoothing itself is the same in both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BsdRto {
+    /// 4.4BSD-Lite2 `TCP_REXMTVAL`: `(t_srtt >> 3) + t_rttvar` (srtt + 4·rttvar); after the
+    /// fourth expiry `t_rttvar += t_srtt >> 3`.
+    #[default]
+    Lite,
+    /// 4.3BSD-Tahoe: `((t_srtt >> 2) + t_rttvar) >> 1` (srtt + 2·rttvar); after the fourth
+    /// expiry `t_rttvar += t_srtt >> 2`, which keeps the same timeout with `t_srtt = 0`.
+    Tahoe,
+}
+
 /// The 4.4BSD-Lite2 estimator, in slow-timer ticks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BsdRtt {
@@ -53,6 +68,8 @@ pub struct BsdRtt {
     pub rexmt_max: u32,
     /// Slow ticks per second (PR_SLOWHZ).
     pub hz: u32,
+    /// The release whose timeout formula applies.
+    pub formula: BsdRto,
 }
 
 impl BsdRtt {
@@ -76,22 +93,38 @@ impl BsdRtt {
             t_rxtshift: 0,
             rexmt_max,
             hz,
+            formula: BsdRto::Lite,
         }
+    }
+
+    /// The same estimator with another release's timeout formula. Before any sample both
+    /// formulas give the same initial timeout (`t_srtt = 0`: `t_rttvar / 2` for Tahoe, and
+    /// Lite's `tcp_newtcpcb` also sets `t_rxtcur` with Tahoe's expression).
+    pub fn with_formula(mut self, formula: BsdRto) -> Self {
+        self.formula = formula;
+        self
     }
 
     /// Another initial RTO of `ticks` (before any sample). BSD derives its initial
     /// `t_rxtcur` from the initial deviation (`t_rxtcur = t_rttvar / 2` with `t_srtt = 0`);
     /// the same relation is kept (`t_rttvar = 2·ticks`), so the first back-off still gives
-    /// four times the initial value (12 → 48 ticks by default, vector 7.b).
+    /// four times the initial value with Lite's formula (12 → 48 ticks by default, vector
+    /// 7.b) and twice with Tahoe's (12 → 24).
     pub fn set_initial_rto(&mut self, ticks: u32) {
         let ticks = rangeset(u64::from(ticks), self.t_rttmin, self.rexmt_max);
         self.t_rxtcur = ticks;
         self.t_rttvar = (2 * ticks).min(i32::MAX as u32) as i32;
     }
 
-    /// `TCP_REXMTVAL(tp) = (t_srtt >> 3) + t_rttvar` (= srtt + 4·rttvar), ticks.
+    /// The timeout before clamping and back-off, ticks: Lite's
+    /// `TCP_REXMTVAL(tp) = (t_srtt >> 3) + t_rttvar` (= srtt + 4·rttvar) or Tahoe's
+    /// `((t_srtt >> 2) + t_rttvar) >> 1` (= srtt + 2·rttvar).
     pub fn rexmtval(&self) -> u32 {
-        ((self.t_srtt >> TCP_RTT_SHIFT) + self.t_rttvar).max(0) as u32
+        let v = match self.formula {
+            BsdRto::Lite => (self.t_srtt >> TCP_RTT_SHIFT) + self.t_rttvar,
+            BsdRto::Tahoe => ((self.t_srtt >> 2) + self.t_rttvar) >> 1,
+        };
+        v.max(0) as u32
     }
 
     /// `tcp_xmit_timer(tp, rtt)`: a new sample of `rtt` ticks (as counted by `t_rtt`, ≥ 1).
@@ -135,7 +168,11 @@ impl BsdRtt {
         let rexmt = u64::from(self.rexmtval()) * u64::from(backoff(self.t_rxtshift));
         self.t_rxtcur = rangeset(rexmt, self.t_rttmin, self.rexmt_max);
         if self.t_rxtshift > TCP_MAXRXTSHIFT / 4 {
-            self.t_rttvar += self.t_srtt >> TCP_RTT_SHIFT;
+            // Moves srtt into rttvar so that the formula's value survives `t_srtt = 0`.
+            self.t_rttvar += match self.formula {
+                BsdRto::Lite => self.t_srtt >> TCP_RTT_SHIFT,
+                BsdRto::Tahoe => self.t_srtt >> 2,
+            };
             self.t_srtt = 0;
         }
         true
@@ -382,6 +419,75 @@ mod tests {
         let mut fast = lite();
         fast.xmit_timer(1);
         assert_eq!(fast.setpersist(), 10, "TCPTV_PERSMIN = 5 s");
+    }
+
+    fn tahoe() -> BsdRtt {
+        lite().with_formula(BsdRto::Tahoe)
+    }
+
+    /// 4.3BSD-Tahoe's `((t_srtt >> 2) + t_rttvar) >> 1`, worked by hand on the samples of
+    /// vector 7.a (the smoothing is Lite's; only the timeout differs).
+    #[test]
+    fn tahoe_rto_on_vector_7a_samples() {
+        let mut r = tahoe();
+        assert_eq!(r.t_rxtcur, 12, "initial timeout as Lite's: 24 >> 1");
+        // (sample, t_srtt, t_rttvar, ((t_srtt >> 2) + t_rttvar) >> 1)
+        let expect = [(3, 24, 6, 6), (2, 22, 7, 6), (2, 21, 7, 6), (5, 23, 8, 6), (1, 21, 8, 6)];
+        for (rtt, srtt, var, rto) in expect {
+            r.xmit_timer(rtt);
+            assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (srtt, var, rto), "after sample {rtt}");
+        }
+    }
+
+    /// One-tick RTTs: Lite settles at 3 ticks, Tahoe at the 2-tick minimum (seed 000: "the
+    /// minimum value for TCP's retransmission timer is two 500 msec periods").
+    #[test]
+    fn tahoe_one_tick_rtts_settle_at_two_ticks() {
+        let mut r = tahoe();
+        r.xmit_timer(1);
+        // srtt 8, rttvar 2: ((8 >> 2) + 2) >> 1 = 2.
+        assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (8, 2, 2));
+        r.xmit_timer(1);
+        // srtt 7, rttvar 3: ((7 >> 2) + 3) >> 1 = (1 + 3) >> 1 = 2.
+        assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (7, 3, 2));
+        for _ in 0..20 {
+            r.xmit_timer(1);
+        }
+        assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (7, 3, 2));
+        // At 10 ms ticks an RTT of 2 ticks: Tahoe 3 ticks where Lite gives 4.
+        let mut fine_lite = BsdRtt::new(100, 2, SimDuration::from_secs(64));
+        let mut fine_tahoe = fine_lite.clone().with_formula(BsdRto::Tahoe);
+        for _ in 0..30 {
+            fine_lite.xmit_timer(2);
+            fine_tahoe.xmit_timer(2);
+        }
+        // Both settle at srtt 15 (×8), rttvar 3 (×4): Lite 1 + 3 = 4, Tahoe (3 + 3) >> 1 = 3.
+        assert_eq!((fine_lite.t_srtt, fine_lite.t_rttvar, fine_lite.t_rxtcur), (15, 3, 4));
+        assert_eq!((fine_tahoe.t_srtt, fine_tahoe.t_rttvar, fine_tahoe.t_rxtcur), (15, 3, 3));
+    }
+
+    #[test]
+    fn tahoe_backoff_and_distrust_keep_the_timeout() {
+        let mut r = tahoe();
+        r.xmit_timer(2);
+        // srtt 16, rttvar 4: ((16 >> 2) + 4) >> 1 = 4 ticks.
+        assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (16, 4, 4));
+        let mut seq = vec![r.t_rxtcur];
+        for _ in 0..7 {
+            assert!(r.on_timeout(12));
+            seq.push(r.t_rxtcur);
+        }
+        // 4 × {1, 2, 4, 8, 16, 32, 64, 64}, clamped to 128; after the 4th expiry rttvar
+        // takes srtt >> 2 = 4 (8 in all) and srtt = 0: (0 + 8) >> 1 = 4 still.
+        assert_eq!(seq, [4, 8, 16, 32, 64, 128, 128, 128]);
+        assert_eq!((r.t_srtt, r.t_rttvar), (0, 8));
+        let mut syn = tahoe();
+        let mut seq = vec![syn.t_rxtcur];
+        for _ in 0..4 {
+            assert!(syn.on_timeout(12));
+            seq.push(syn.t_rxtcur);
+        }
+        assert_eq!(seq, [12, 24, 48, 96, 128], "Tahoe doubles where Lite quadruples first");
     }
 
     fn ms(x: u64) -> SimDuration {

@@ -97,6 +97,19 @@ pub struct FlowSummary {
     pub srtt_s: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rto_s: Option<f64>,
+    /// TCP senders: the mean of the idle gaps that a retransmission timeout ended (the idle
+    /// before a retransmission, seed 000 §4.2), seconds; None without such a gap.
+    #[serde(default)]
+    pub mean_timeout_idle_s: Option<f64>,
+    /// TCP senders: payload bytes sent again over the window (seed 002 bounds them per sender).
+    #[serde(default)]
+    pub bytes_retransmitted: Option<u64>,
+    /// TCP senders: the bursts of two segments or more (trains; a lone retransmission is not
+    /// one) and their mean length in segments.
+    #[serde(default)]
+    pub multi_segment_bursts: Option<u64>,
+    #[serde(default)]
+    pub mean_multi_burst_segments: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -330,6 +343,7 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
             ratio(rexmt, data),
             now.timeouts - then.timeouts,
             now.fast_retransmits - then.fast_retransmits,
+            now.bytes_retransmitted - then.bytes_retransmitted,
         )
     });
     let rtt = f.conns.map(|(sender, _)| {
@@ -377,7 +391,20 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
         rtt_mean_s: rtt.and_then(|r| r.1),
         srtt_s: rtt.and_then(|r| r.2),
         rto_s: rtt.map(|r| r.3),
+        mean_timeout_idle_s: tcp.and(
+            (f.stats.timeout_idles > 0).then(|| f.stats.timeout_idle_ps as f64 / 1e12 / f.stats.timeout_idles as f64),
+        ),
+        bytes_retransmitted: tcp.map(|t| t.5),
+        multi_segment_bursts: tcp.map(|_| multi_bursts(&f.stats).0),
+        mean_multi_burst_segments: tcp.and(multi_bursts(&f.stats).1),
     }
+}
+
+/// (bursts of ≥ 2 segments, their mean length) with the burst in progress counted.
+fn multi_bursts(stats: &crate::network::FlowStats) -> (u64, Option<f64>) {
+    let mut s = stats.clone();
+    s.close_burst();
+    (s.multi_bursts, (s.multi_bursts > 0).then(|| s.multi_burst_segments as f64 / s.multi_bursts as f64))
 }
 
 /// One output port's measures over the window.

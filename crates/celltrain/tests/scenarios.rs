@@ -762,7 +762,17 @@ fn seed000_policed_vbr_shapes() {
     let v1 = run("V1", &[], None);
     let f1 = &v1.flows[0];
     assert!(f1.transfer_throughput_bps.unwrap() < 1e6, "V1 throughput {:?}", f1.transfer_throughput_bps);
-    assert!(f1.mean_idle_s.unwrap() > 0.9, "V1 idle {:?}", f1.mean_idle_s);
+    // "the sender had to wait for approximately one second between two bursts" (seed 000
+    // §4.2): the idle before a retransmission, with SunOS's 2-tick minimum timeout.
+    let idle = f1.mean_timeout_idle_s.unwrap();
+    assert!((0.5..1.5).contains(&idle), "V1 timeout idle {idle}");
+    assert!(f1.bytes_retransmitted.unwrap() > 0);
+    // Trains: the bursts of two segments or more, fewer than all bursts (lone retransmissions)
+    // and longer on average.
+    let (trains, bursts) = (f1.multi_segment_bursts.unwrap(), f1.bursts.unwrap());
+    assert!(trains > 0 && trains < bursts, "{trains} trains of {bursts} bursts");
+    assert!(f1.mean_multi_burst_segments.unwrap() >= 2.0);
+    assert!(f1.mean_multi_burst_segments.unwrap() > f1.mean_burst_segments.unwrap());
     assert!(v1.vcs[0].cells_policed > 0);
     let v5 = run("V5", &[], None);
     let f5 = &v5.flows[0];

@@ -27,11 +27,15 @@ from __future__ import annotations
 from .claims import CHECKS, PER_VARIANT, check
 from .measures import MEASURE_NAMES, derived_measures, fmt
 from .models import cac_regions, convolution_loss, effective_bandwidth, gcra_train, packet_train_measures
-from .outcome import FAILS, HOLDS, NOT_RUNNABLE, ExperimentOutcome, Figure_, Report, Table, Verdict
+from .outcome import (
+    FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Table, Verdict,
+)  # fmt: skip
 from .report import reproduce, run_experiment
 from .specs import RunSpec, UnknownTarget, catalogue, data_dir, select
 
 #: The name the claim check had when this package was one module (the tests use it).
 _check = check
 
-__all__ = ["reproduce", "Report", "Verdict", "UnknownTarget", "data_dir", "HOLDS", "FAILS", "NOT_RUNNABLE"]
+__all__ = [
+    "reproduce", "Report", "Verdict", "UnknownTarget", "data_dir", "HOLDS", "FAILS", "NOT_RUNNABLE", "NOT_JUDGED_QUICK", "REPORTED",
+]

@@ -25,7 +25,7 @@ Judged = Tuple[str, str]
 #: Claim kinds judged once per variant of their run (the others compare variants, or have none).
 PER_VARIANT = (
     "close_to", "all_at_least", "all_at_most", "all_between", "decreases", "increases", "min_flow_at_most", "best_at",
-    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio",
+    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "best_over_run_at_most",
 )  # fmt: skip
 
 
@@ -252,23 +252,28 @@ def _min_flow_at_most(a: _Ask) -> Judged:
 
 def _variant_greater(a: _Ask) -> Judged:
     """Variant ``variant`` above ``than`` (or each of a list of them) at every ``x``, by more
-    than ``margin``."""
+    than ``margin``. A tie (equal seed means: neither is above, e.g. both at 100 %) is not a
+    failure; it is named, and at least one point must show the effect."""
     claim, measure = a.claim, a.measure
     x, name = claim["x"], claim["variant"]
     thans = claim["than"] if isinstance(claim["than"], list) else [claim["than"]]
     ma = a.by_x(name)
     margin = float(claim.get("margin", 0.0))
-    ok, texts = True, []
+    ok, texts, tied = True, [], set()
     for b in thans:
         mb = a.by_x(b)
         diff = (ma - mb).dropna()
-        ok = ok and bool(len(diff)) and bool((diff > margin).all())
+        tie = diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)
+        judged = diff[~tie]
+        tied |= set(diff.index[tie])
+        ok = ok and bool(len(judged)) and bool((judged > margin).all())
         pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
         texts.append(f"'{name}' vs '{b}': {pairs}")
     return _verdict(ok), (
         f"{mname(measure)}{a.over}, " + "; ".join(texts) + f" (criterion: higher at every {x}"
         + (f" by more than {margin:g}" if margin else "")
         + (" than each" if len(thans) > 1 else "")
+        + (f"; ties, not counted: {x}=" + ", ".join(str(k) for k in sorted(tied)) if tied else "")
         + ")"
     )
 
@@ -468,6 +473,31 @@ CHECKS: Dict[str, Callable[[_Ask], Judged]] = {
 }
 
 
+#: Student's t, two-sided 95 %, by degrees of freedom (1–29); 1.96 beyond.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045)
+
+
+def _ci_text(result: SweepResult, variant: Optional[str], claim: Mapping[str, Any]) -> str:
+    """"; 95 % CI ± h", h the widest half-width of the seed mean of the claim's measure over
+    its points (Student's t on the seeds); "" when it cannot be computed."""
+    measure = claim.get("measure", "")
+    df = _at_x(of_variant(result.aggregate, variant), claim)
+    if measure not in df.columns or "seed" not in df.columns:
+        return ""
+    cols = [c for c in point_cols(result) if c in df.columns and df[c].nunique(dropna=False) > 1]
+    groups = df.groupby(cols, sort=True)[measure] if cols else [(None, df[measure])]
+    widest = 0.0
+    for _, g in groups:
+        g = g.dropna()
+        n = len(g)
+        if n < 2:
+            continue
+        t = _T95[n - 2] if n - 2 < len(_T95) else 1.96
+        widest = max(widest, t * float(g.std(ddof=1)) / math.sqrt(n))
+    return f"; 95 % CI ± {fmt(measure, widest)} at the widest point" if widest > 0 else ""
+
+
 def check(
     claim: Mapping[str, Any],
     result: SweepResult,
@@ -480,9 +510,10 @@ def check(
     other runs, by name (for claims that compare runs)."""
     kind = claim["kind"]
     seeds = result.aggregate["seed"].nunique()
+    over = f" (mean over {seeds} seeds{_ci_text(result, variant, claim)})" if seeds > 1 else ""
     ask = _Ask(
         claim=claim, result=result, variant=variant, model=model, runs=runs,
-        measure=claim.get("measure", ""), over=f" (mean over {seeds} seeds)" if seeds > 1 else "",
+        measure=claim.get("measure", ""), over=over,
     )  # fmt: skip
     judge = CHECKS.get(kind)
     if judge is None:

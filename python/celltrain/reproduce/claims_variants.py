@@ -5,7 +5,11 @@ shares of a gain, differences between pairs of variants, averages over buffer si
 in [``min``, ``max``]; ``variant_difference``: for each pair ``[a, b]`` of ``pairs`` and each
 ``x``, a − b; holds when the largest is ≤ ``max_at_most`` and the smallest ≥ ``min_at_least``
 (each if given) and their mean is in ``mean_between`` (if given); ``variant_mean_greater``: the mean over ``x`` of ``variant``
-exceeds that of ``than`` (each of them, if a list) by more than ``margin``."""
+exceeds that of ``than`` (each of them, if a list) by more than ``margin``;
+``variant_ratio_somewhere``: at one ``x`` at least, variant / than lies in [``min_ratio``,
+``max_ratio``] (either bound optional) — a paper's "can be 10–30 % lower";
+``best_over_run_at_most``: the best seed-mean over this run's ``x`` (per variant) over run
+``than_run``'s seed-mean (same variant, all its points) at most ``max_ratio``."""
 
 from __future__ import annotations
 
@@ -75,7 +79,41 @@ def _mean_greater(a: _Ask) -> Judged:
     )
 
 
+def _ratio_somewhere(a: _Ask) -> Judged:
+    c, m = a.claim, a.measure
+    ratio = (a.by_x(c["variant"]) / a.by_x(c["than"])).dropna()
+    lo, hi = c.get("min_ratio"), c.get("max_ratio")
+    inside = ratio[(ratio >= float(lo) if lo is not None else True) & (ratio <= float(hi) if hi is not None else True)]
+    crit = " and ".join(([f"≥ {float(lo):g}"] if lo is not None else []) + ([f"≤ {float(hi):g}"] if hi is not None else []))
+    return _verdict(bool(len(inside))), (
+        f"{mname(m)}{a.over}, '{c['variant']}' / '{c['than']}': "
+        + ", ".join(f"{c['x']}={k}: {float(v):.3f}" for k, v in ratio.items())
+        + f" (criterion: {crit} at one {c['x']} at least"
+        + (f"; met at {c['x']}=" + ", ".join(str(k) for k in inside.index) if len(inside) else "")
+        + ")"
+    )
+
+
+def _best_over_run(a: _Ask) -> Judged:
+    c, m = a.claim, a.measure
+    mine = a.by_x(a.variant).dropna()
+    other = (a.runs or {})[c["than_run"]].aggregate
+    theirs = other[other["variant"] == a.variant][m] if "variant" in other.columns else other[m]
+    if mine.empty or theirs.dropna().empty:
+        return _verdict(False), f"no value of {mname(m)} in one of the runs, so there is nothing to judge"
+    best, base = float(mine.max()), float(theirs.mean())
+    ratio = best / base if base else float("nan")
+    hi = float(c["max_ratio"])
+    return _verdict(ratio <= hi), (
+        f"best {mname(m)}{a.over} of run '{c['run']}' is {fmt(m, best)} at {c['x']}={mine.idxmax()}, run "
+        f"'{c['than_run']}' gives {fmt(m, base)}: ratio {ratio:.3f} (criterion: ≤ {hi:g}); all: "
+        + ", ".join(f"{c['x']}={k}: {fmt(m, float(v))}" for k, v in mine.items())
+    )
+
+
 MORE_CHECKS: Dict[str, Callable[[_Ask], Judged]] = {
+    "best_over_run_at_most": _best_over_run,
+    "variant_ratio_somewhere": _ratio_somewhere,
     "variant_gain_share": _gain_share,
     "variant_difference": _difference,
     "variant_mean_greater": _mean_greater,

@@ -6,12 +6,19 @@ from typing import List
 
 from .. import _celltrain
 from .outcome import (
-    FAILS, HOLDS, NOT_RUNNABLE, ExperimentOutcome, Report, Table, Verdict, finding, grouped, mode_text,
+    FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Report, Table, Verdict, finding,
+    grouped, mode_text,
     regenerate_command, runs_text,
 )  # fmt: skip
 from .specs import variant_params_text
 
-_BADGE = {HOLDS: "✅ holds", FAILS: "❌ does not hold", NOT_RUNNABLE: "⏳ not yet runnable"}
+_BADGE = {
+    HOLDS: "✅ holds",
+    FAILS: "❌ does not hold",
+    NOT_RUNNABLE: "⏳ not yet runnable",
+    NOT_JUDGED_QUICK: "⏸ not judged in quick mode",
+    REPORTED: "📝 reported, not judged",
+}
 
 
 def render(report: Report, target: str, when: str) -> str:
@@ -32,7 +39,10 @@ def _summary(report: Report, target: str, when: str) -> List[str]:
         f"celltrain {_celltrain.__version__}, target `{target}`, {mode_text(report)} mode, {when}, "
         f"{report.wall_s:.1f} s. Regenerate with `{regenerate_command(report, target)}`.",
         "",
-        f"Claims: **{counts[HOLDS]} hold**, **{counts[FAILS]} do not hold**, **{counts[NOT_RUNNABLE]} not yet runnable**. "
+        f"Claims: **{counts[HOLDS]} hold**, **{counts[FAILS]} do not hold**, **{counts[NOT_RUNNABLE]} not yet runnable**"
+        + (f", **{counts[NOT_JUDGED_QUICK]} not judged in quick mode**" if counts[NOT_JUDGED_QUICK] else "")
+        + (f", **{counts[REPORTED]} reported, not judged** (conjectures)" if counts[REPORTED] else "")
+        + ". "
         "Every verdict is computed from the measured numbers and the claim's criterion "
         "(`reproductions/seedNNN.toml`); a claim is *not yet runnable* when the scenario it needs is not built in yet.",
         "",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-_TIMES = ("completion_s", "mean_transfer_time_s", "mean_idle_s", "inter_pdu_idle_s", "train_min_gap_s", "train_recovery_s",
-          "mean_packet_delay_s")
+_TIMES = ("completion_s", "mean_transfer_time_s", "mean_idle_s", "mean_timeout_idle_s", "inter_pdu_idle_s",
+          "train_min_gap_s", "train_recovery_s", "mean_packet_delay_s")
 
 MEASURE_NAMES = {
     "goodput_bps": "aggregate goodput",
@@ -28,6 +28,9 @@ MEASURE_NAMES = {
     "retransmitted_fraction": "retransmitted share of the data packets",
     "mean_burst_segments": "mean burst length (segments)",
     "mean_idle_s": "mean idle time between bursts",
+    "mean_timeout_idle_s": "mean idle time before a retransmission (timeout-ended gaps)",
+    "mean_bytes_retransmitted": "retransmitted bytes per sender (mean over the senders)",
+    "mean_multi_burst_segments": "mean length of the bursts of two segments or more (segments)",
     "train_pdus": "longest conforming train, eq. (2) (PDUs)",
     "train_recovery_s": "recovery idle c·(T_SCR − T_PCR)",
     "inter_pdu_idle_s": "inter-PDU idle time I_p",
@@ -215,6 +218,9 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
     ``retransmitted_fraction``: retransmitted segments per original data segment (what
     ``netstat -s`` counts over the packets a transfer needs); ``mean_burst_segments`` and
     ``mean_idle_s``: over all the flows' bursts and the idle gaps between them;
+    ``mean_timeout_idle_s``: the gaps a retransmission timeout ended (the idle before a
+    retransmission), mean over the flows that had one; ``mean_bytes_retransmitted``: per sender;
+    ``mean_multi_burst_segments``: over the bursts of two segments or more (trains);
     ``cells_policed``, ``corrupted_pdus``, ``reassembly_timeouts``: sums over the data VCs.
     NaN without TCP flows."""
     nan = float("nan")
@@ -224,7 +230,8 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
     if not tcp:
         return {**out, **dict.fromkeys(
             ("transfer_throughput_bps", "completion_s", "segments_sent", "segments_retransmitted",
-             "retransmitted_fraction", "mean_burst_segments", "mean_idle_s"), nan)}  # fmt: skip
+             "retransmitted_fraction", "mean_burst_segments", "mean_idle_s", "mean_timeout_idle_s",
+             "mean_bytes_retransmitted", "mean_multi_burst_segments"), nan)}  # fmt: skip
     done = [f.get("completion_s") for f in tcp]
     completion = max(done) if all(t is not None for t in done) else nan
     span = completion if completion == completion else float(summary.get("duration_s") or nan)
@@ -241,4 +248,28 @@ def transfer_measures(summary: Mapping[str, Any], data_vcs: Sequence[Mapping[str
         "retransmitted_fraction": retx / (sent - retx) if sent > retx else nan,
         "mean_burst_segments": sum((f.get("mean_burst_segments") or 0) * (f.get("bursts") or 0) for f in tcp) / bursts if bursts else nan,
         "mean_idle_s": sum((f.get("mean_idle_s") or 0) * max((f.get("bursts") or 0) - 1, 0) for f in tcp) / gaps if gaps else nan,
+        "mean_timeout_idle_s": _mean_timeout_idle(tcp),
+        "mean_bytes_retransmitted": _mean_bytes_retransmitted(tcp),
+        "mean_multi_burst_segments": _mean_multi_burst(tcp),
     }
+
+
+def _mean_multi_burst(tcp: list) -> float:
+    """Segments per burst of two segments or more, over all the flows' such bursts."""
+    n = sum(f.get("multi_segment_bursts") or 0 for f in tcp)
+    segs = sum((f.get("mean_multi_burst_segments") or 0) * (f.get("multi_segment_bursts") or 0) for f in tcp)
+    return segs / n if n else float("nan")
+
+
+def _mean_bytes_retransmitted(tcp: list) -> float:
+    """Payload bytes sent again, averaged over the TCP senders (NaN if the simulator does not
+    report them)."""
+    sent = [f["bytes_retransmitted"] for f in tcp if f.get("bytes_retransmitted") is not None]
+    return sum(sent) / len(sent) if sent else float("nan")
+
+
+def _mean_timeout_idle(tcp: list) -> float:
+    """The idle before a retransmission, averaged over the flows that had one (unweighted:
+    the summaries give each flow's mean, not its count of such gaps)."""
+    idles = [f["mean_timeout_idle_s"] for f in tcp if f.get("mean_timeout_idle_s") is not None]
+    return sum(idles) / len(idles) if idles else float("nan")

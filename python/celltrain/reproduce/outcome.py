@@ -14,6 +14,11 @@ from .specs import RunSpec
 HOLDS = "holds"
 FAILS = "does not hold"
 NOT_RUNNABLE = "not yet runnable"
+#: A claim whose quantity a quick run cannot measure (e.g. seconds of slow start where the
+#: paper measured steady state): its numbers are shown, no verdict is given.
+NOT_JUDGED_QUICK = "not judged in quick mode"
+#: A conjecture the paper states but did not measure: reported with the numbers, not judged.
+REPORTED = "reported, not judged"
 
 
 @dataclass
@@ -81,7 +86,7 @@ class Report:
         return [v for e in self.experiments for v in e.verdicts]
 
     def verdict_counts(self) -> Dict[str, int]:
-        counts = {HOLDS: 0, FAILS: 0, NOT_RUNNABLE: 0}
+        counts = {HOLDS: 0, FAILS: 0, NOT_RUNNABLE: 0, NOT_JUDGED_QUICK: 0, REPORTED: 0}
         for v in self.verdicts:
             counts[v.status] += 1
         return counts

@@ -16,8 +16,9 @@ from .._core import builtin_names, paper_label
 from . import html as _html
 from . import markdown as _markdown
 from .claims import PER_VARIANT, check
+from .seed_check import identical_seeds_warning
 from .figures import figure
-from .outcome import FAILS, NOT_RUNNABLE, ExperimentOutcome, Figure_, Report, Verdict
+from .outcome import FAILS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Verdict
 from .rows import variants
 from .running import run_sweeps
 from .specs import RunSpec, catalogue, select
@@ -98,11 +99,15 @@ def run_experiment(
         if spec.scenario in builtins:
             out.run_specs[spec.name] = spec
             out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress, exp.get("model"))
+            warning = identical_seeds_warning(spec.name, out.runs[spec.name])
+            if warning:
+                out.notes = f"{out.notes}\n\n{warning}" if out.notes else warning
         else:
             out.missing[spec.name] = spec.scenario
     _draw(exp, out)
     for claim in exp.get("claim", []):
-        out.verdicts += _judge(claim, exp, out)
+        quick_blind = quick and (claim.get("quick") is False or _run_of(exp, claim).get("quick_judged") is False)
+        out.verdicts += _unjudged(claim, quick_blind, _judge(claim, exp, out))
     out.wall_s = time.perf_counter() - started
     return out
 
@@ -145,6 +150,24 @@ def _judge(claim: Mapping[str, Any], exp: Mapping[str, Any], out: ExperimentOutc
         status, why = check(claim, result, v, exp.get("model", {}), out.runs)
         finding = claim.get("if_not", "") if status == FAILS else ""
         verdicts.append(Verdict(**base, status=status, explanation=why, variant=v, finding=finding))
+    return verdicts
+
+
+def _run_of(exp: Mapping[str, Any], claim: Mapping[str, Any]) -> Mapping[str, Any]:
+    return next((r for r in exp.get("run", []) if r.get("name") == claim.get("run")), {})
+
+
+def _unjudged(claim: Mapping[str, Any], quick_blind: bool, verdicts: List[Verdict]) -> List[Verdict]:
+    """Verdicts withheld: a conjecture (``conjecture = true``: the paper did not measure it)
+    is reported with its numbers, and on a quick run a claim with ``quick = false`` (or whose
+    run has ``quick_judged = false``) is not judged: the short run cannot measure what it
+    states."""
+    status = REPORTED if claim.get("conjecture") else NOT_JUDGED_QUICK if quick_blind else None
+    if status is None:
+        return verdicts
+    for v in verdicts:
+        if v.status != NOT_RUNNABLE:
+            v.status, v.finding = status, ""
     return verdicts
 
 

@@ -473,7 +473,10 @@ impl TcpEndpoint {
                 if seq == self.rcv_nxt {
                     self.deliver(len);
                 } else {
-                    self.reass.insert(seq, seq + len);
+                    // A receiver without reassembly drops it (go-back-N); the ACK still goes.
+                    if self.cfg.reassemble_out_of_order {
+                        self.reass.insert(seq, seq + len);
+                    }
                     self.stats.ooo_segments += 1;
                 }
                 let next = self.reass.advance(self.rcv_nxt);

@@ -52,10 +52,10 @@ mod output;
 mod timer;
 
 use crate::cc::CongestionControl;
-use crate::config::{TcpConfig, TimerGranularity, Variant};
+use crate::config::{RtoFormula, TcpConfig, TimerGranularity, Variant};
 use crate::reass::Reassembly;
 use crate::recovery::LossRecovery;
-use crate::rtt::{BsdRtt, Rfc6298Rtt, RttEstimator};
+use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
 use crate::segment::Segment;
 use crate::send_log::SendLog;
@@ -255,7 +255,9 @@ impl TcpEndpoint {
                 let hz = (SimDuration::from_secs(1).as_picos() / period.as_picos()) as u32;
                 (
                     Some(TickClock::new(period, cfg.tick_phase)),
-                    RttEstimator::Bsd(BsdRtt::new(hz, cfg.rttmin_ticks, cfg.rto_max)),
+                    RttEstimator::Bsd(BsdRtt::new(hz, cfg.rttmin_ticks, cfg.rto_max).with_formula(
+                        if cfg.rto_formula() == RtoFormula::Tahoe { BsdRto::Tahoe } else { BsdRto::Lite },
+                    )),
                 )
             }
             TimerGranularity::Exact => {

@@ -35,6 +35,20 @@ fn rto_armed_between_ticks_fires_on_a_tick_boundary() {
 }
 
 #[test]
+fn tahoe_rto_retransmits_after_two_ticks_on_the_wire() {
+    // As above with 4.3BSD-Tahoe's timeout: the SYN's 1-tick sample gives srtt 8, rttvar 2,
+    // ((8 >> 2) + 2) >> 1 = 2 ticks, so the lost data (sent at 2 ms) goes again on the 2nd
+    // tick, at 1 s; the backed-off timeout is 2 × tcp_backoff[1] = 4 ticks.
+    let cfg = TcpConfig { rto: Some(crate::RtoFormula::Tahoe), ..plain(Variant::Lite) };
+    let mut p = Pair::new(cfg.clone(), cfg, millis(1)).bulk(512);
+    drop_a_data(&mut p);
+    p.start();
+    p.run(ms(1_200));
+    assert_eq!(data_times(&p), [2, 1_000]);
+    assert_eq!(p.a.rto(), millis(2_000));
+}
+
+#[test]
 fn reference_vector_7a_first_sample_two_ticks_then_backoff() {
     // SYN at 0.1 s, one-way delay 0.3 s: the SYN-ACK arrives at 0.7 s and the tick at
     // 0.5 s lies in between, so t_rtt = 2 → srtt 16, rttvar 4, RTO 6 ticks (3 s).
@@ -169,4 +183,28 @@ fn spurious_and_early_wakeups_are_harmless() {
     assert_eq!(seg.payload_len, 512);
     assert_eq!(p.a.poll_timeout(), Some(ms(1_500) + SimDuration::from_millis(3_000)));
     assert_eq!(p.a.rexmt_deadline(), p.a.poll_timeout());
+}
+
+/// A receiver that drops out-of-order segments (no `tcp_reass`): after the first data segment
+/// is lost, the three behind it must be sent again; with reassembly only the lost one is.
+#[test]
+fn a_receiver_without_reassembly_makes_the_sender_go_back_n() {
+    let mut retransmitted = vec![];
+    for reassemble in [true, false] {
+        let cfg = TcpConfig { reassemble_out_of_order: reassemble, initial_cwnd_segments: 4, ..plain(Variant::Tahoe) };
+        let mut p = Pair::new(cfg.clone(), cfg, millis(1));
+        let mut once = false;
+        p.drop = Box::new(move |side, s| {
+            let hit = side == Side::A && s.payload_len > 0 && !once;
+            once |= hit;
+            hit
+        });
+        p.write(Side::A, 4 * 512);
+        p.run(ms(10_000));
+        assert_eq!(p.b.stats().bytes_delivered, 4 * 512, "reassemble = {reassemble}");
+        assert_eq!(p.b.stats().ooo_segments, 3);
+        retransmitted.push(p.a.stats().segments_retransmitted);
+    }
+    assert_eq!(retransmitted[0], 1, "reassembly keeps the three out-of-order segments");
+    assert_eq!(retransmitted[1], 4, "go-back-N: the lost segment and the three dropped behind it");
 }

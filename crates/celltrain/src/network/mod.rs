@@ -13,6 +13,7 @@ mod cell_path;
 mod egress;
 mod event;
 mod fifo_events;
+mod host_timing;
 mod ip;
 mod packet_port;
 mod plan;
@@ -35,6 +36,7 @@ pub(crate) use event::Event;
 #[cfg(test)]
 use event::EVENT_KINDS;
 pub use event::MAX_COMPONENTS;
+pub use host_timing::ProcessingJitter;
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
@@ -199,12 +201,36 @@ pub struct FlowStats {
     pub burst_segments: u64,
     /// Sum of the idle gaps between bursts, in picoseconds.
     pub idle_ps: u64,
+    /// The idle gaps that a retransmission timeout ended (seed 000's idle before a
+    /// retransmission): how many, and their sum in picoseconds.
+    pub timeout_idles: u64,
+    pub timeout_idle_ps: u64,
+    /// The sender's timeout count when it last sent a data segment.
+    pub timeouts_seen: u64,
+    /// Segments of the burst in progress, and the finished bursts of two segments or more
+    /// with their segments (the trains of seed 000's packet-train model; a lone
+    /// retransmission is not one).
+    pub burst_len: u64,
+    pub multi_bursts: u64,
+    pub multi_burst_segments: u64,
     /// When the sender last sent a data segment.
     pub last_data_at: Option<SimTime>,
     /// Over the delivered packets (data segments, datagrams): the sum and the largest of
     /// their delays from the sending host's send to the receiving host's delivery, ps.
     pub delay_sum_ps: u64,
     pub delay_max_ps: u64,
+}
+
+impl FlowStats {
+    /// Counts the burst in progress among the multi-segment bursts if it has two segments or
+    /// more (when a gap ends it, and once more for the summary).
+    pub fn close_burst(&mut self) {
+        if self.burst_len >= 2 {
+            self.multi_bursts += 1;
+            self.multi_burst_segments += self.burst_len;
+        }
+        self.burst_len = 0;
+    }
 }
 
 pub struct Flow {

@@ -75,10 +75,12 @@ impl TcpConn {
     }
 }
 
-/// A FIFO server that takes a fixed time per packet (a host's protocol processing).
+/// A FIFO server that takes a time per packet (a host's protocol processing): `time`, or a
+/// draw around it when the host has timing jitter.
 #[derive(Default)]
 pub struct ProcessingQueue {
     pub time: SimDuration,
+    pub jitter: super::ProcessingJitter,
     free_at: SimTime,
     /// Packets in processing, with the time each is done.
     queue: VecDeque<(SimTime, Packet)>,
@@ -88,7 +90,7 @@ impl ProcessingQueue {
     /// Queues `packet` at `now`; returns when it will be done if the caller must schedule
     /// that (the queue was empty), None otherwise (an event is already pending).
     fn push(&mut self, now: SimTime, packet: Packet) -> Option<SimTime> {
-        let done = self.free_at.max(now) + self.time;
+        let done = self.free_at.max(now) + self.jitter.draw(self.time);
         self.free_at = done;
         let schedule = self.queue.is_empty().then_some(done);
         self.queue.push_back((done, packet));
@@ -116,6 +118,16 @@ impl HostCpu {
             send: ProcessingQueue { time: send_time, ..ProcessingQueue::default() },
             recv: ProcessingQueue { time: recv_time, ..ProcessingQueue::default() },
         }
+    }
+
+    /// The same host with per-packet times drawn uniformly within ±`fraction` of each mean,
+    /// from the streams `<host>/send-processing` and `<host>/recv-processing` of `seed`.
+    pub fn with_jitter(mut self, fraction: f64, seed: u64, host: &str) -> Self {
+        use celltrain_core::RngStream;
+        let stream = |what: &str| RngStream::derive(seed, &format!("{host}/{what}-processing"));
+        self.send.jitter = super::ProcessingJitter::uniform(fraction, stream("send"));
+        self.recv.jitter = super::ProcessingJitter::uniform(fraction, stream("recv"));
+        self
     }
 }
 
@@ -243,17 +255,30 @@ impl Network {
         let flow = conn.flow;
         if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
             let now = self.now;
+            let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
             let s = &mut self.flows[flow.index()].stats;
             s.packets_sent += 1;
             s.burst_segments += 1;
             match s.last_data_at {
-                Some(last) if now.saturating_since(last) <= self.burst_gap => {}
+                Some(last) if now.saturating_since(last) <= self.burst_gap => s.burst_len += 1,
                 Some(last) => {
+                    s.close_burst();
+                    s.burst_len = 1;
                     s.bursts += 1;
-                    s.idle_ps += now.saturating_since(last).as_picos();
+                    let idle = now.saturating_since(last).as_picos();
+                    s.idle_ps += idle;
+                    // A timeout since the last data segment: this gap ends in a retransmission.
+                    if timeouts > s.timeouts_seen {
+                        s.timeout_idles += 1;
+                        s.timeout_idle_ps += idle;
+                    }
                 }
-                None => s.bursts += 1,
+                None => {
+                    s.bursts += 1;
+                    s.burst_len = 1;
+                }
             }
+            s.timeouts_seen = timeouts;
             s.last_data_at = Some(now);
         }
         let packet = Packet {

@@ -47,6 +47,10 @@ const FLOW_COLUMNS: &[Column<FlowSummary>] = &[
     Column { name: "rtt_mean_s", field: |f| opt(f.rtt_mean_s) },
     Column { name: "srtt_s", field: |f| opt(f.srtt_s) },
     Column { name: "rto_s", field: |f| opt(f.rto_s) },
+    Column { name: "mean_timeout_idle_s", field: |f| opt(f.mean_timeout_idle_s) },
+    Column { name: "bytes_retransmitted", field: |f| opt(f.bytes_retransmitted) },
+    Column { name: "multi_segment_bursts", field: |f| opt(f.multi_segment_bursts) },
+    Column { name: "mean_multi_burst_segments", field: |f| opt(f.mean_multi_burst_segments) },
 ];
 
 const VC_COLUMNS: &[Column<VcSummary>] = &[

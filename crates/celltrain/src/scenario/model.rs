@@ -15,7 +15,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_tcp::{DelayedAck, MssChoice, TcpConfig, TimerGranularity, Variant};
+use celltrain_tcp::{DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity, Variant};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -164,6 +164,10 @@ fn read_hosts(
             let both = v.opt_duration("processing")?;
             let send = v.opt_duration("send_processing")?.or(both).unwrap_or(SimDuration::ZERO);
             let recv = v.opt_duration("recv_processing")?.or(both).unwrap_or(SimDuration::ZERO);
+            let jitter = v.opt_float("processing_jitter")?.unwrap_or(0.0);
+            if !(0.0..=1.0).contains(&jitter) {
+                return Err(v.key_error("processing_jitter", "must be a fraction of the mean between 0 and 1"));
+            }
             let shaping = v.opt_keyword("shaping", &["off", "dual"])?.unwrap_or("off") == "dual";
             let tagging = v.opt_bool("preventive_tagging")?.unwrap_or(false);
             let adapter_rate = v.opt_rate("adapter_rate")?;
@@ -178,6 +182,9 @@ fn read_hosts(
                 let h = b.add_host(&name, nic).map_err(|e| node_error(&v, e, "nic_buffer"))?;
                 places.entry(Subject::Host(name.clone())).or_insert_with(|| v.key_error(name_key(&v), ""));
                 b.set_processing(h, send, recv);
+                if jitter > 0.0 {
+                    b.set_processing_jitter(h, jitter);
+                }
                 if let Some(t) = ras {
                     b.set_reassembly_timeout(h, t);
                 }
@@ -627,6 +634,10 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     };
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
         cfg.delayed_ack_timeout = t;
+    }
+    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
+    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298"])? {
+        cfg.rto = RtoFormula::from_name(name);
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)

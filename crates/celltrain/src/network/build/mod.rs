@@ -54,6 +54,8 @@ struct NodeSpec {
     /// Per-packet processing times (hosts).
     send_time: SimDuration,
     recv_time: SimDuration,
+    /// Per-packet processing jitter, a fraction of the mean (0: none).
+    processing_jitter: f64,
     /// AAL5 reassembly timer of the node's adapter.
     reassembly_timeout: Option<SimDuration>,
     /// Cell rate the node's adapter sends at, when set (else the VCs' PCR).
@@ -255,6 +257,7 @@ impl NetworkBuilder {
             port,
             send_time: SimDuration::ZERO,
             recv_time: SimDuration::ZERO,
+            processing_jitter: 0.0,
             packet_limit: None,
             reassembly_timeout: None,
             adapter_rate: None,
@@ -323,6 +326,12 @@ impl NetworkBuilder {
         let n = &mut self.nodes[host.index()];
         n.send_time = send;
         n.recv_time = recv;
+    }
+
+    /// Draws every packet's processing time at `host` uniformly within ±`fraction` (0..=1)
+    /// of its mean (host timing variability; 0 = fixed times).
+    pub fn set_processing_jitter(&mut self, host: NodeId, fraction: f64) {
+        self.nodes[host.index()].processing_jitter = fraction.clamp(0.0, 1.0);
     }
 
     /// A TCP connection along `spec_vc.path` (data) and back (acknowledgements, on a VC
@@ -562,7 +571,12 @@ impl NetworkBuilder {
         let sources = sources::sources(nb, specs, (&flows, &routes, &vcs), (&ports, &topo), &mut queue)?;
         let (bottleneck, recorder) = record::recorder(nb, &topo, (&flows, &routes, &vcs), &ports, &mut queue)?;
         ports::mark_single_senders(&mut ports, &flows, &routes, &vcs);
-        let hosts = self.nodes.iter().map(|n| HostCpu::new(n.send_time, n.recv_time)).collect();
+        let seed = self.seed;
+        let hosts = self
+            .nodes
+            .iter()
+            .map(|n| HostCpu::new(n.send_time, n.recv_time).with_jitter(n.processing_jitter, seed, &n.name))
+            .collect();
         let node_buffers: Vec<u32> = self.nodes.iter().map(|n| n.port.buffer_cells).collect();
         let abr_settings = std::mem::take(&mut self.abr);
         let mut network = Network {
