@@ -131,10 +131,11 @@ def _flat_port(p: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def _flat_nested(row: Mapping[str, Any]) -> Dict[str, Any]:
-    """A row whose object-valued fields (``delay``, ``gfr``) become ``<field>_<key>`` columns."""
+    """A row whose ``delay`` object (cell transfer delay) becomes ``delay_<key>`` columns, as in
+    ``vcs.csv``."""
     flat: Dict[str, Any] = {}
     for k, v in row.items():
-        if isinstance(v, Mapping):
+        if k == "delay" and isinstance(v, Mapping):
             for sub, x in v.items():
                 flat[f"{k}_{sub}"] = x
         else:

@@ -81,8 +81,9 @@ fn sigint_stops_a_run_promptly_writes_nothing_and_exits_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("starts");
-    // Well into the run: the capture file is open.
-    let capture = out.join("h1.pcap");
+    // Well into the run: the capture file is open (in the run's staging directory, which is
+    // moved into place only when the run completes).
+    let capture = out.join(format!(".celltrain-staging-{}", child.id())).join("h1.pcap");
     let started = std::time::Instant::now();
     while !capture.exists() && started.elapsed().as_secs() < 20 {
         std::thread::sleep(std::time::Duration::from_millis(20));

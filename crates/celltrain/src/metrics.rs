@@ -89,13 +89,13 @@ pub struct FlowSummary {
     /// TCP senders: RTT samples the estimator took in the window, their mean raw RTT (as
     /// measured, before the estimator's rounding to its ticks), and the smoothed RTT and the
     /// (backed-off) RTO the sender held at the end (None before its first sample).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub rtt_samples: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub rtt_mean_s: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub srtt_s: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub rto_s: Option<f64>,
     /// TCP senders: the mean of the idle gaps that a retransmission timeout ended (the idle
     /// before a retransmission, seed 000 §4.2), seconds; None without such a gap.

@@ -150,6 +150,8 @@ fn json_fields(row: &serde_json::Value) -> Vec<String> {
             ("dropped", serde_json::Value::Object(reasons)) => {
                 fields.extend(reasons.keys().map(|r| format!("dropped_{r}")));
             }
+            // A VC's cell delays are flattened into `delay_<field>` columns, as in the DataFrames.
+            ("delay", serde_json::Value::Object(delay)) => fields.extend(delay.keys().map(|k| format!("delay_{k}"))),
             (_, serde_json::Value::Object(_)) => {}
             _ => fields.push(key.clone()),
         }
