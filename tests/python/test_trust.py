@@ -51,7 +51,8 @@ def _interrupt(args, out: Path):
     exit after the signal, stderr)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    capture = out / "h1.pcap"
+    # The capture is written in the run's staging directory until the run completes.
+    capture = out / f".celltrain-staging-{proc.pid}" / "h1.pcap"
     deadline = time.monotonic() + 60
     while not capture.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
