@@ -1,20 +1,11 @@
 //! The command line as a user meets it: exit codes, one-line errors naming file, line and
 //! key, result files, determinism.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-fn celltrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_celltrain")).args(args).current_dir(root()).output().expect("runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{celltrain, root, stderr};
+use std::path::Path;
+use std::process::Command;
 
 /// Every file in tests/bad-scenarios declares on its first line `# expect: LINE: KEY: TEXT`;
 /// `celltrain check` must exit with 2 and print exactly one line

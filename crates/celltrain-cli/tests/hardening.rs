@@ -1,24 +1,11 @@
 //! The command line on hostile or unlucky input: nothing written outside `--out`, limits
 //! stated before a run, never a panic.
 
+mod common;
+
+use common::{celltrain, celltrain_in, root, stderr};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-fn celltrain_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_celltrain")).args(args).current_dir(dir).output().expect("runs")
-}
-
-fn celltrain(args: &[&str]) -> Output {
-    celltrain_in(&root(), args)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Command;
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {

@@ -1,24 +1,10 @@
 //! Results a user can trust: a number that cannot be measured is reported as undefined with a
 //! warning, never as a plausible value.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-fn celltrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_celltrain")).args(args).current_dir(root()).output().expect("runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(o)))
-}
+use common::{celltrain, json, root, stderr};
+use std::process::Command;
 
 /// Jain's index of flows that all delivered nothing is undefined, not 1.0 ("perfectly fair").
 #[test]
