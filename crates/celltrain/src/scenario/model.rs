@@ -645,8 +645,9 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
 
 /// The keys of a TCP app that seed 002 varies: `initial_window` (segments; default the
 /// variant's: 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
-/// trigger fast retransmit, default 3) and `initial_rto` (the retransmission timeout before
-/// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers).
+/// trigger fast retransmit, default 3), `initial_rto` (the retransmission timeout before
+/// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers) and `max_rto` (the
+/// largest timeout back-off reaches; default BSD's 64 s).
 fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioError> {
     cfg.initial_cwnd_segments = cfg.variant.default_initial_window();
     let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
@@ -667,6 +668,14 @@ fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), Scenari
             return Err(app.key_error("initial_rto", "must be positive"));
         }
         cfg.initial_rto = Some(d);
+    }
+    if let Some(d) = app.opt_duration("max_rto")? {
+        if d.is_zero() {
+            return Err(app.key_error("max_rto", "must be positive"));
+        }
+        cfg.rto_max = d;
+        // With exact timers the RFC 6298 floor (1 s) may not exceed the maximum asked for.
+        cfg.exact_rto_min = cfg.exact_rto_min.min(d);
     }
     Ok(())
 }
