@@ -206,9 +206,11 @@ def _value_sort_key(v: Any) -> Tuple[int, Any]:
     return (2, str(v))
 
 
-def _with_numeric_quantities(df: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+def _with_numeric_quantities(df: pd.DataFrame, names: Sequence[str], taken: Sequence[str] = ()) -> pd.DataFrame:
     """Beside each parameter column whose values are all quantities of one kind (``"1000
-    cells"``), the numbers in the kind's base unit (``buffer_cells``), for tables and plots."""
+    cells"``), the numbers in the kind's base unit (``buffer_cells``), for tables and plots;
+    not where that name is a column already, here or in ``taken`` (a swept ``duration`` beside
+    the summary's own ``duration_s``)."""
     from .units import column_name, quantity
 
     for name in names:
@@ -220,7 +222,7 @@ def _with_numeric_quantities(df: pd.DataFrame, names: Sequence[str]) -> pd.DataF
             continue
         kind = kinds.pop()
         numeric = column_name(name, kind)
-        if numeric in df.columns:
+        if numeric in df.columns or numeric in taken:
             continue
         values = [q[0] for q in parsed]  # type: ignore[index]
         whole = kind in ("cells", "bytes") and all(float(v).is_integer() for v in values)
@@ -321,7 +323,9 @@ def tidy_tables(
         for col, src in zip(id_cols, src_names):
             head[col] = _column_values([r[src] for r in idents], missing=null_dtype[src])
         head_df = pd.DataFrame(head, columns=id_cols, index=body.index)
-        head_df = _with_numeric_quantities(head_df, [c for c in id_cols if c not in ("scenario", "seed")])
+        head_df = _with_numeric_quantities(
+            head_df, [c for c in id_cols if c not in ("scenario", "seed")], taken=list(body.columns)
+        )
         return pd.concat([head_df, body], axis=1)
 
     return {

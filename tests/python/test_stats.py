@@ -97,3 +97,15 @@ def test_swept_quantities_get_a_numeric_column_and_sort_by_value():
     assert "buffer_cells" in agg.columns and str(agg["buffer_cells"].dtype) == "int64"
     assert list(agg["buffer_cells"]) == [800, 1000, 8192], "ordered by value, not as text"
     assert list(agg.columns).index("buffer_cells") == list(agg.columns).index("buffer") + 1
+
+
+def test_a_swept_duration_keeps_the_summary_s_own_duration_column():
+    """A swept ``duration`` would get the numeric column ``duration_s``, which the aggregate
+    already has (the run's duration): the table keeps one column of that name, and groups."""
+    s = celltrain.sweep(
+        "A4", grid={"duration": ["0.2 s", "0.3 s"]}, jobs=1, progress=False, params={"warmup": "0.05 s"},
+    )  # fmt: skip
+    agg = s.aggregate
+    assert list(agg.columns).count("duration_s") == 1
+    assert list(agg["duration_s"]) == [0.2, 0.3]
+    assert len(agg.groupby(["duration", "duration_s"])) == 2
