@@ -4,11 +4,11 @@
 
 use celltrain_core::ids::NodeId;
 use celltrain_core::units::BitRate;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 #[derive(Default)]
 pub(super) struct LinkRates {
-    by_ends: HashMap<(NodeId, NodeId), BitRate>,
+    by_ends: BTreeMap<(NodeId, NodeId), BitRate>,
 }
 
 impl LinkRates {
