@@ -239,7 +239,10 @@ def sweep(
         Where the runs go: ``None`` for local processes (``jobs`` of them, default one per
         core; ``jobs=1`` runs in this process), any :class:`concurrent.futures.Executor`
         (a ``ThreadPoolExecutor`` works well: the simulator releases the interpreter lock),
-        or a Dask ``distributed.Client`` (its workers need celltrain installed).
+        or a Dask ``distributed.Client`` (its workers need celltrain installed). On Ctrl-C
+        (or any error) the points not started are cancelled, and the running ones stopped:
+        local processes are terminated, runs on a ``ThreadPoolExecutor`` stopped within
+        milliseconds, Dask futures cancelled; the points that finished stay in the store.
     progress
         A progress bar with ETA (tqdm) when someone watches: stderr is a terminal, or this
         is a Jupyter kernel (a widget there). ``False``: never. A callable: called as
