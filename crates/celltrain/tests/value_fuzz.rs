@@ -142,7 +142,11 @@ fn run_limited(test: &str, role: &str, limit_mb: u64) -> (std::process::ExitStat
     let exe = std::env::current_exe().expect("the test binary");
     let out = std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {} && exec \"$@\"", limit_mb * 1024))
+        // (A hard limit below this one already holds the child to less.)
+        .arg(format!(
+            "ulimit -v {} 2>/dev/null || test \"$(ulimit -H -v)\" != unlimited || exit 97; exec \"$@\"",
+            limit_mb * 1024
+        ))
         .arg("sh")
         .arg(exe)
         .args([test, "--exact", "--nocapture", "--test-threads=1"])
