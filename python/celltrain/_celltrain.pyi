@@ -23,9 +23,20 @@ def run_json(
     overrides: List[Tuple[str, str]],
     seed: Optional[int] = None,
     is_text: bool = False,
+    cancel: Optional["RunCancel"] = None,
 ) -> str:
     """Runs a scenario (path, built-in name, or TOML text when ``is_text``); returns the
-    summary as compact JSON. Releases the interpreter lock while it runs."""
+    summary as compact JSON. Releases the interpreter lock while it runs. With ``cancel``,
+    the run stops with KeyboardInterrupt once the token is cancelled."""
+
+class RunCancel:
+    """A cancellation shared by the runs it is given to (``run_json(..., cancel=token)``):
+    ``cancel()`` stops them within milliseconds, from any thread."""
+
+    def __init__(self) -> None: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
 
 def check(
     scenario: str,

@@ -239,7 +239,10 @@ def sweep(
         Where the runs go: ``None`` for local processes (``jobs`` of them, default one per
         core; ``jobs=1`` runs in this process), any :class:`concurrent.futures.Executor`
         (a ``ThreadPoolExecutor`` works well: the simulator releases the interpreter lock),
-        or a Dask ``distributed.Client`` (its workers need celltrain installed).
+        or a Dask ``distributed.Client`` (its workers need celltrain installed). On Ctrl-C
+        (or any error) the points not started are cancelled, and the running ones stopped:
+        local processes are terminated, runs on a ``ThreadPoolExecutor`` stopped within
+        milliseconds, Dask futures cancelled; the points that finished stay in the store.
     progress
         A progress bar with ETA (tqdm) when someone watches: stderr is a terminal, or this
         is a Jupyter kernel (a widget there). ``False``: never. A callable: called as
@@ -420,23 +423,53 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
         owned = executor = cf.ProcessPoolExecutor(max_workers=min(n, len(todo)), initializer=init_process_worker)
     elif _is_dask_client(executor):
         executor = executor.get_executor(pure=False)
+    # Points on threads of this process are stopped through a token their runs look at (a
+    # thread cannot be sent Ctrl-C); a token does not cross to other processes.
+    cancel = _celltrain.RunCancel() if isinstance(executor, cf.ThreadPoolExecutor) else None
+    extra = (cancel,) if cancel is not None else ()
     futures: Dict[cf.Future, Tuple[Any, ...]] = {}
+    finished: set = set()
     try:
         for task in todo:
-            futures[executor.submit(run_point, text, task[1], task[2])] = task
+            futures[executor.submit(run_point, text, task[1], task[2], *extra)] = task
         for fut in cf.as_completed(futures):
             finish(futures[fut], fut.result())
+            finished.add(fut)
     except BaseException:
         for fut in futures:
             fut.cancel()
+        # Promptly: a worker in the middle of a long run would hold the exit until it ends.
         if owned is not None:
-            # Promptly: a worker in the middle of a long run would hold the exit until it ends.
             stop_workers(owned)
             owned = None
+        if cancel is not None:
+            _stop_threads(cancel, futures, finished, finish)
+        if type(executor).__module__.startswith("distributed"):
+            # Cancels every Dask future of the sweep, running ones too (the client is the
+            # caller's to close; the command line closes its own).
+            executor.shutdown(wait=False)
         raise
     finally:
         if owned is not None:
             owned.shutdown(wait=True)
+
+
+#: The longest a stopped sweep waits for its runs on threads to notice their cancellation.
+THREAD_STOP_WAIT_S = 2.0
+
+
+def _stop_threads(cancel: Any, futures: Dict[cf.Future, Tuple[Any, ...]], finished: set, finish) -> None:
+    """Stops a sweep's points running on threads (within milliseconds), and keeps those that
+    finished in the meantime."""
+    cancel.cancel()
+    cf.wait(list(futures), timeout=THREAD_STOP_WAIT_S)
+    for fut, task in futures.items():
+        if fut in finished or not fut.done() or fut.cancelled() or fut.exception() is not None:
+            continue
+        try:
+            finish(task, fut.result())
+        except Exception:  # storing failed: the sweep is stopping anyway, with its own error
+            return
 
 
 def stop_workers(pool: cf.ProcessPoolExecutor) -> None:

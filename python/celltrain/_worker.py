@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from . import _celltrain
 
@@ -17,9 +17,10 @@ from . import _celltrain
 PARENT_POLL_S = 0.5
 
 
-def run_point(text: str, overrides: List[Tuple[str, str]], seed: Optional[int]) -> str:
-    """Runs scenario TOML ``text``; returns the compact summary JSON."""
-    return _celltrain.run_json(text, [tuple(o) for o in overrides], seed, True)
+def run_point(text: str, overrides: List[Tuple[str, str]], seed: Optional[int], cancel: Any = None) -> str:
+    """Runs scenario TOML ``text``; returns the compact summary JSON. ``cancel`` (a
+    ``RunCancel``, for points run on threads of this process) stops the run when cancelled."""
+    return _celltrain.run_json(text, [tuple(o) for o in overrides], seed, True, cancel)
 
 
 def init_process_worker() -> None:

@@ -9,6 +9,7 @@
 pub mod cac;
 mod expand;
 mod output;
+pub mod panic_report;
 
 use celltrain::metrics::Summary;
 use celltrain::network::Progress;
@@ -487,6 +488,7 @@ fn run_compiled(compiled: Compiled, show_progress: bool) -> (Option<Summary>, ce
     // Not a terminal (a batch log): one line now and then instead of a bar.
     let mut lines = (show_progress && bar.is_none()).then(ProgressLines::new);
     catch_interrupts();
+    panic_report::test_panic_point("run");
     let started = Instant::now();
     let finished = network.run_interruptible(&mut |p: Progress| {
         if let Some(bar) = &bar {

@@ -80,18 +80,24 @@ pub struct Interruption {
     last_progress: Instant,
     /// The exception to raise when the run was stopped.
     pub raised: Option<PyErr>,
+    /// Set by the run's `RunCancel` token (see `cancel`): the run stops.
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
 }
 
 impl Interruption {
     pub fn new(main_thread: bool, progress: Option<Py<PyAny>>) -> Self {
         let now = Instant::now();
-        Interruption { main_thread, last_check: now, progress, last_progress: now, raised: None }
+        Interruption { main_thread, last_check: now, progress, last_progress: now, raised: None, cancel: None }
     }
 
     /// Called with the run's progress: Break when the run must stop.
     pub fn check(&mut self, p: Progress) -> ControlFlow<()> {
         if CANCEL_ALL.load(Ordering::Relaxed) {
             self.raised = Some(PyKeyboardInterrupt::new_err("celltrain run cancelled: the interpreter is exiting"));
+            return ControlFlow::Break(());
+        }
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.raised = Some(PyKeyboardInterrupt::new_err("celltrain run cancelled"));
             return ControlFlow::Break(());
         }
         let report = self.progress.is_some() && (self.last_progress.elapsed() >= PROGRESS_EVERY || p.now >= p.end);

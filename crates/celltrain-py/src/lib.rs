@@ -3,6 +3,7 @@
 //! into dicts and DataFrames.
 
 mod cac;
+mod cancel;
 mod guard;
 mod interrupt;
 
@@ -63,6 +64,7 @@ fn compile_and_run(
     is_text: bool,
     (pcap_dir, reference, main_thread): (Option<PathBuf>, bool, bool),
     progress: Option<Py<PyAny>>,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Result<(Summary, Option<String>), RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
@@ -79,6 +81,7 @@ fn compile_and_run(
         network.attach_output(dir).map_err(|e| capture_error(dir, e))?;
     }
     let mut interruption = interrupt::Interruption::new(main_thread, progress);
+    interruption.cancel = cancel;
     if !network.run_interruptible(&mut |p| interruption.check(p)) {
         // Nothing half-finished: the cut-off captures go, and no result is made.
         network.abandon_output();
@@ -101,9 +104,10 @@ fn compile_and_run_guarded(
     is_text: bool,
     output: (Option<PathBuf>, bool, bool),
     progress: Option<Py<PyAny>>,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Result<(Summary, Option<String>), RunError> {
     let label = if is_text { "<string>".to_string() } else { scenario.clone() };
-    guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output, progress))
+    guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output, progress, cancel))
         .map_err(RunError::Panic)?
 }
 
@@ -118,20 +122,26 @@ fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
 }
 
 /// Runs a scenario (path, built-in name, or TOML text when `is_text`) and returns its
-/// summary as JSON. The interpreter is released while the simulation runs.
+/// summary as JSON. The interpreter is released while the simulation runs. With `cancel` (a
+/// `RunCancel`), the run stops with KeyboardInterrupt once the token is cancelled.
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, cancel=None))]
 fn run_json(
     py: Python<'_>,
     scenario: String,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
     is_text: bool,
+    cancel: Option<PyRef<'_, cancel::RunCancel>>,
 ) -> PyResult<String> {
     let main_thread = interrupt::on_main_thread(py);
+    let cancel = cancel.map(|c| c.flag());
+    if cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst)) {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
+    }
     let _running = interrupt::RunGuard::new(py);
     let (summary, _) = py.detach(move || {
-        compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false, main_thread), None)
+        compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false, main_thread), None, cancel)
     })?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
@@ -157,7 +167,7 @@ fn run_with_series(
     let main_thread = interrupt::on_main_thread(py);
     let _running = interrupt::RunGuard::new(py);
     let (summary, series) = py.detach(move || {
-        compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread), progress)
+        compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread), progress, None)
     })?;
     Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
 }
@@ -273,6 +283,7 @@ fn _celltrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_with_series, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(interrupt::cancel_runs, m)?)?;
+    m.add_class::<cancel::RunCancel>()?;
     m.add_function(wrap_pyfunction!(result_files, m)?)?;
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(papers, m)?)?;

@@ -10,8 +10,11 @@
 //! CELLTRAIN_FUZZ_SECONDS=600 CELLTRAIN_FUZZ_SEED=7 \
 //!     cargo test --release -p celltrain --test value_fuzz -- --nocapture
 //! ```
-//! (run it under a memory limit, e.g. `systemd-run --user -p MemoryMax=2G --pty …` or
-//! `ulimit -v 4000000`, so that an unbounded allocation shows as a failure, not a swap storm).
+//!
+//! On Unix the search runs in a child process of this test binary under a limit on its address
+//! space ([`MEMORY_LIMIT_MB`], `ulimit -v`; `CELLTRAIN_FUZZ_MEMORY_MB` changes it): an
+//! allocation past it aborts the child, which fails the test, instead of passing on a machine
+//! with memory to spare (or swapping on one without).
 
 use celltrain::builtin;
 use celltrain::scenario::{compile_source, Source};
@@ -124,8 +127,49 @@ fn compile_and_run(text: &str, budget: Duration) -> Result<bool, String> {
     }
 }
 
+/// The address space the search may use, MB: the whole test binary, compiling and running
+/// each scenario for its 300 ms, peaks near 10 MB resident (and under 512 MB of address
+/// space); a scenario that needs more than this has memory bounded by its input, not its run.
+const MEMORY_LIMIT_MB: u64 = 1024;
+
+/// Set in the child process that runs under the memory limit: what it runs.
+const CHILD_ENV: &str = "CELLTRAIN_FUZZ_CHILD";
+
+/// Runs the test `test` of this binary in a child process whose address space is limited to
+/// `limit_mb`, with `CHILD_ENV` set to `role`; returns its exit status and standard error.
+#[cfg(unix)]
+fn run_limited(test: &str, role: &str, limit_mb: u64) -> (std::process::ExitStatus, String) {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        // (A hard limit below this one already holds the child to less.)
+        .arg(format!(
+            "ulimit -v {} 2>/dev/null || test \"$(ulimit -H -v)\" != unlimited || exit 97; exec \"$@\"",
+            limit_mb * 1024
+        ))
+        .arg("sh")
+        .arg(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, role)
+        .output()
+        .expect("runs the test binary under a memory limit");
+    (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn builtins_with_edge_values_never_panic() {
+    #[cfg(unix)]
+    if std::env::var_os(CHILD_ENV).is_none() {
+        let limit_mb =
+            std::env::var("CELLTRAIN_FUZZ_MEMORY_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(MEMORY_LIMIT_MB);
+        let (status, err) = run_limited("builtins_with_edge_values_never_panic", "fuzz", limit_mb);
+        eprint!("{err}");
+        assert!(
+            status.success(),
+            "the value fuzzer failed under a {limit_mb} MB memory limit ({status}; an abort is an allocation past it)"
+        );
+        return;
+    }
     let seconds: u64 = std::env::var("CELLTRAIN_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
     let seed: u64 = std::env::var("CELLTRAIN_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED_F422);
     let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -179,4 +223,22 @@ fn numbers_in_values_are_found() {
     let text = "[a]\nx = 3\ny = \"5 ms\" # 7\nz = [\"h1\", \"s{0..3}\"]\nw = { a = -2, b = \"1e3 cells\" }\n";
     let found: Vec<&str> = number_spans(text).into_iter().map(|(a, z)| &text[a..z]).collect();
     assert_eq!(found, ["3", "5", "0..3", "-2", "1e3"]);
+}
+
+/// The limit holds: a child that asks for more than it is stopped (so the fuzzer's limit is
+/// not a number that nothing enforces).
+#[cfg(unix)]
+#[test]
+fn the_memory_limit_is_enforced() {
+    if std::env::var(CHILD_ENV).is_ok_and(|r| r == "allocate") {
+        let big: Vec<u8> = Vec::with_capacity(2 * MEMORY_LIMIT_MB as usize * 1024 * 1024);
+        eprintln!("allocated {} bytes", big.capacity());
+        return;
+    }
+    if std::env::var_os(CHILD_ENV).is_some() {
+        return;
+    }
+    let (status, err) = run_limited("the_memory_limit_is_enforced", "allocate", MEMORY_LIMIT_MB);
+    assert!(!status.success(), "an allocation of twice the limit succeeded: {err}");
+    assert!(err.contains("memory allocation"), "{err}");
 }

@@ -10,8 +10,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from .. import _outdir
 from .. import plot as _plot
-from .._atomic import write_atomic
 from .._core import builtin_names, paper_label
 from . import html as _html
 from . import markdown as _markdown
@@ -43,7 +43,9 @@ def reproduce(
     ids = select(target)
     paper_info, experiments, papers = catalogue()
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    # Staged as `run --out` is (the report's files replaced whole at the end, nothing
+    # half-written on an error or Ctrl-C); an unwritable directory is found before the runs.
+    staging = _outdir.prepare(out)
     store = out / "store"
     builtins = builtin_names()
     by_id = {exp["id"]: (exp, paper) for paper in papers.values() for exp in paper.get("experiment", [])}
@@ -67,6 +69,9 @@ def reproduce(
                 continue
             run_jobs = 1 if executor is None else jobs
             outcomes.append(run_experiment(spec[0], spec[1], quick, store, executor, run_jobs, progress, builtins))
+    except BaseException:
+        _outdir.discard(staging)
+        raise
     finally:
         if owned is not None:
             owned.shutdown()
@@ -74,7 +79,7 @@ def reproduce(
         out=out, markdown=out / "index.md", html=out / "index.html", quick=quick, experiments=outcomes,
         not_runnable=not_runnable, wall_s=time.perf_counter() - started,
     )  # fmt: skip
-    write(report, target)
+    write(report, target, staging)
     return report
 
 
@@ -171,13 +176,23 @@ def _unjudged(claim: Mapping[str, Any], quick_blind: bool, verdicts: List[Verdic
     return verdicts
 
 
-def write(report: Report, target: str) -> None:
-    """Writes the report's figures into ``img/``, then ``index.md`` and ``index.html``."""
-    img = report.out / "img"
-    img.mkdir(exist_ok=True)
-    when = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    for e in report.experiments:
-        for f in e.figures:
-            write_atomic(img / f.filename, f.png)
-    write_atomic(report.markdown, _markdown.render(report, target, when))
-    write_atomic(report.html, _html.render(report, target, when))
+#: A report's files: its entry points (present only when the whole report is) and its figures.
+REPORT_MARKERS = ("index.md", "index.html")
+REPORT_NAMES = REPORT_MARKERS + ("img/",)
+
+
+def write(report: Report, target: str, staging: Optional[Path] = None) -> None:
+    """Writes the report's figures into ``img/``, then ``index.md`` and ``index.html``: into
+    ``staging`` (a fresh one if not given), then in place of the previous report's files."""
+    staging = _outdir.prepare(report.out) if staging is None else staging
+    try:
+        img = staging / "img"
+        img.mkdir(exist_ok=True)
+        when = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+        for e in report.experiments:
+            for f in e.figures:
+                (img / f.filename).write_bytes(f.png)
+        files = [("index.md", _markdown.render(report, target, when)), ("index.html", _html.render(report, target, when))]
+        _outdir.commit(report.out, staging, files, markers=REPORT_MARKERS, known=REPORT_NAMES)
+    finally:
+        _outdir.discard(staging)

@@ -123,3 +123,22 @@ pub(super) fn onoff_periods(app: &TableView<'_>, on: SimDuration, off: SimDurati
     }
     Ok(())
 }
+
+/// The most nodes a flow's path can have and still be routed: a route has at most 255 hops and
+/// a VC at most 255 links, so any longer path is refused at build; refused here instead, before
+/// the nodes along it are built (a path through 100 000 switches took seconds and a GB first).
+pub const MAX_PATH_NODES: usize = 255 * 255 + 1;
+
+/// A path within [`MAX_PATH_NODES`].
+pub(super) fn path_length_within(v: &TableView<'_>, path: &[String]) -> Result<(), ScenarioError> {
+    if path.len() > MAX_PATH_NODES {
+        return Err(v.key_error(
+            "path",
+            format!(
+                "{} nodes is too long (max {MAX_PATH_NODES}: at most 255 hops of at most 255 links each)",
+                path.len()
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -54,6 +54,7 @@ pub mod error;
 pub mod expand;
 mod gfr;
 mod limits;
+mod link_rates;
 mod messages;
 mod model;
 mod packet_mode;
@@ -62,6 +63,7 @@ pub mod path_set;
 mod paths;
 mod spanned;
 mod switch_port;
+mod totals;
 pub mod units;
 pub mod value;
 

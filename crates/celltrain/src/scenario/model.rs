@@ -26,8 +26,7 @@ pub struct Compiled {
 /// Where each named host, VC and flow is written, for the errors the builder finds only once
 /// the whole network is known.
 type Places = std::collections::BTreeMap<Subject, ScenarioError>;
-/// Each link's rate, by its ends.
-type LinkRates = Vec<((NodeId, NodeId), BitRate)>;
+use super::link_rates::LinkRates;
 
 /// Default seed when neither the scenario nor the caller gives one.
 const DEFAULT_SEED: u64 = 1;
@@ -79,6 +78,7 @@ pub fn compile_source(
         b.set_mode(Mode::Packet);
     }
     let mut admission = Admission::default();
+    super::totals::check(&root)?;
     read_switches(&root, &loaded, &mut b, &mut admission)?;
     read_hosts(&root, &loaded, &mut b, &mut places)?;
     read_routers(&root, &loaded, &mut b)?;
@@ -235,7 +235,7 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
 
 /// The `[[link]]` tables; returns each link's rate by its ends.
 fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) -> Result<LinkRates, ScenarioError> {
-    let mut link_rates: Vec<((NodeId, NodeId), BitRate)> = Vec::new();
+    let mut link_rates = LinkRates::default();
     for link in root.array_of_tables("link")? {
         for inst in expand(&link)? {
             let v = inst.view(&loaded.source);
@@ -254,7 +254,7 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
                 let na = node(b, &v, "between", &a)?;
                 let nc = node(b, &v, "between", &c)?;
                 b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.message))?;
-                link_rates.push(((na, nc), rate));
+                link_rates.push(na, nc, rate);
             }
             v.finish()?;
         }
@@ -406,18 +406,17 @@ fn add_flow(
     b: &mut NetworkBuilder,
     v: &TableView<'_>,
     (index, seed): (u64, u64),
-    links: &[((NodeId, NodeId), BitRate)],
+    links: &LinkRates,
     places: &mut Places,
     admission: &mut Admission,
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = super::paths::expand_path(v, v.req_str_list("path")?)?;
     super::limits::path_visits_each_node_once(v, &path_names)?;
+    super::limits::path_length_within(v, &path_names)?;
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
-    let first_link = path
-        .get(..2)
-        .and_then(|p| links.iter().find(|((a, c), _)| (*a, *c) == (p[0], p[1]) || (*c, *a) == (p[0], p[1])));
-    let line = first_link.map_or(BitRate::from_bps(1), |l| l.1);
+    let first_link = path.get(..2).and_then(|p| links.between(p[0], p[1]));
+    let line = first_link.unwrap_or(BitRate::from_bps(1));
     let mut gfr_contract = None;
     let (category, pcr, contract, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
@@ -562,7 +561,7 @@ fn read_app_source(
 /// Offers a flow's VC to the CAC ports on its path (always admitted when no switch runs one).
 fn offer(
     admission: &mut Admission,
-    links: &[((NodeId, NodeId), BitRate)],
+    links: &LinkRates,
     name: &str,
     path_names: &[String],
     vc: &VcSpec,
@@ -572,8 +571,7 @@ fn offer(
         return true;
     }
     let path: Vec<(NodeId, &str)> = vc.path.iter().copied().zip(path_names.iter().map(String::as_str)).collect();
-    let rate =
-        |a: NodeId, c: NodeId| links.iter().find(|((x, y), _)| (*x, *y) == (a, c) || (*y, *x) == (a, c)).map(|l| l.1);
+    let rate = |a: NodeId, c: NodeId| links.between(a, c);
     admission.offer(name, &path, vc.category, source, rate)
 }
 
