@@ -252,6 +252,20 @@ pub struct Flow {
 pub(crate) enum Source {
     Udp(UdpSource),
     OnOff(OnOffSource),
+    Poisson(crate::packet_sources::PoissonSource),
+    OnOffPacket(crate::packet_sources::OnOffPacketSource),
+}
+
+impl Source {
+    /// The source emits nothing at or after this time.
+    fn stop(&self) -> SimTime {
+        match self {
+            Source::Udp(s) => s.stop,
+            Source::OnOff(s) => s.stop,
+            Source::Poisson(s) => s.stop,
+            Source::OnOffPacket(s) => s.stop,
+        }
+    }
 }
 
 /// Where a run stands, for progress reports.
