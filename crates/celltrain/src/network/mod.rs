@@ -16,6 +16,7 @@ mod fifo_events;
 mod host_timing;
 mod ip;
 mod packet_port;
+pub(crate) mod packet_priority;
 mod plan;
 mod port;
 mod record;

@@ -133,6 +133,7 @@ fn read_switches(
                     admission.add_switch(n, cac);
                 }
                 b.set_scheduler(n, scheduler);
+                super::packet_mode::packet_priority(&v, b, n)?;
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let (bytes, packets) = super::limits::packet_buffer(&v, limit_bytes, limit_packets)?;
                     b.set_packet_limit(n, bytes, packets);
@@ -225,7 +226,8 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
             }
             let limits = super::limits::packet_buffer(&v, bytes, packets)?;
             for name in names {
-                b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                let n = b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                super::packet_mode::router_queueing(&v, b, n)?;
             }
             v.finish()?;
         }

@@ -17,6 +17,22 @@ impl NetworkBuilder {
         self.stops.get(name).copied().unwrap_or(SimTime::MAX)
     }
 
+    /// Node `node`'s packet output ports serve packets by strict priority of their flow's
+    /// service category (CBR first, UBR last), FIFO within a category, tail drop on the
+    /// shared buffer (`queueing = "priority"`).
+    pub fn set_packet_priority(&mut self, node: NodeId) {
+        self.priority_nodes.insert(node);
+    }
+
+    /// A packet queue of `node`, with its node's queueing.
+    pub(super) fn packet_queueing(&self, node: NodeId, queue: PacketQueue) -> PacketQueue {
+        if !self.priority_nodes.contains(&node) {
+            return queue;
+        }
+        let classes = crate::network::packet_priority::classes_of(self.routes.iter().map(|(spec, _)| spec.category));
+        queue.with_priority(classes)
+    }
+
     /// Poisson datagrams of `app_bytes` on `route` at mean `rate` (the first hop's bit rate
     /// they fill on average).
     pub fn add_poisson(

@@ -194,6 +194,8 @@ pub struct NetworkBuilder {
     gfr: gfr::GfrParts,
     /// When each stopping flow's application stops, by flow name.
     stops: BTreeMap<String, SimTime>,
+    /// Nodes whose packet ports serve by strict priority of service category.
+    priority_nodes: BTreeSet<NodeId>,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -235,6 +237,7 @@ impl NetworkBuilder {
             abr: abr::AbrSettings::default(),
             gfr: gfr::GfrParts::default(),
             stops: BTreeMap::new(),
+            priority_nodes: BTreeSet::new(),
         }
     }
 
