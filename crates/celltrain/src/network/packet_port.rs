@@ -108,7 +108,8 @@ impl PacketQueue {
         self.stats.packets_in += 1;
         let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
         let fits_count = self.limit_packets.is_none_or(|n| (self.len() as u64) < n);
-        if !(fits_bytes && fits_count) && !self.push_out_for(&packet, now) {
+        let fits = fits_bytes && fits_count;
+        if !fits && !self.push_out_for(&packet, now) {
             self.stats.dropped += 1;
             return Err(packet);
         }

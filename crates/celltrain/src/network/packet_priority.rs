@@ -74,3 +74,76 @@ impl PriorityClasses {
 pub fn classes_of(categories: impl Iterator<Item = ServiceCategory>) -> Arc<[u8]> {
     categories.map(|c| c.priority() as u8).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::PacketQueue;
+    use crate::packet::Payload;
+    use celltrain_core::ids::{FlowId, RouteId};
+    use celltrain_core::time::SimTime;
+    use celltrain_core::units::BitRate;
+
+    /// A 1500-byte packet of route 0 (CBR) or 1 (UBR), numbered `seq`.
+    fn packet(route: u32, seq: u64) -> Packet {
+        Packet {
+            flow: FlowId(route),
+            payload: Payload::Udp { seq },
+            app_bytes: 1472,
+            ip_bytes: 1500,
+            sent_at: SimTime::ZERO,
+            route: RouteId(route),
+            hop: 0,
+        }
+    }
+
+    fn queue(limit_packets: Option<u64>) -> PacketQueue {
+        let classes = classes_of([ServiceCategory::Cbr, ServiceCategory::Ubr].into_iter());
+        PacketQueue::new(BitRate::from_bps(10_000_000), 4500, limit_packets).with_priority(classes)
+    }
+
+    /// CBR is served before UBR that arrived earlier; FIFO within a class.
+    #[test]
+    fn serves_by_class_then_fifo() {
+        let (t, mut q) = (SimTime::ZERO, queue(None));
+        for p in [packet(1, 0), packet(0, 1), packet(1, 2)] {
+            q.offer(p, t).unwrap();
+        }
+        let order: Vec<u64> = std::iter::from_fn(|| q.take(t)).map(|p| p.payload_seq()).collect();
+        assert_eq!(order, [1, 0, 2]);
+    }
+
+    /// A full buffer: an arriving CBR packet pushes out the newest UBR one; an arriving UBR
+    /// packet, or a CBR one when only CBR is queued, is dropped and evicts nothing. Every
+    /// eviction is a drop in the port's counters, whose identity holds.
+    #[test]
+    fn pushes_out_the_newest_lower_packet() {
+        for limit_packets in [None, Some(3)] {
+            let (t, mut q) = (SimTime::ZERO, queue(limit_packets));
+            for seq in 0..3 {
+                q.offer(packet(1, seq), t).unwrap();
+            }
+            q.offer(packet(0, 10), t).unwrap();
+            assert_eq!(q.pushed_out.iter().map(|p| p.payload_seq()).collect::<Vec<_>>(), [2]);
+            q.pushed_out.clear();
+            assert!(q.offer(packet(1, 3), t).is_err() && q.pushed_out.is_empty());
+            q.offer(packet(0, 11), t).unwrap();
+            q.offer(packet(0, 12), t).unwrap();
+            assert!(q.offer(packet(0, 13), t).is_err(), "only CBR queued: tail drop");
+            assert_eq!(q.pushed_out.len(), 2);
+            assert_eq!((q.len(), q.queued_bytes()), (3, 4500));
+            let s = &q.stats;
+            assert_eq!((s.packets_in, s.dropped), (8, 5));
+            assert_eq!(s.packets_in, s.packets_out + s.dropped + q.len() as u64);
+        }
+    }
+
+    impl Packet {
+        fn payload_seq(&self) -> u64 {
+            match self.payload {
+                Payload::Udp { seq } => seq,
+                Payload::Tcp { .. } => u64::MAX,
+            }
+        }
+    }
+}

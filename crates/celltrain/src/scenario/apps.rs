@@ -19,17 +19,23 @@ pub(super) enum RandomApp {
     OnOffPacket { datagram: u64, peak: Option<BitRate>, on: SimDuration, off: SimDuration },
 }
 
-/// `stop = "<time>"`: when the application stops, counted from the run's start like `start`.
-/// It must come after the flow's (effective) start; a stop at or beyond the duration never
-/// comes, so it changes nothing.
-pub(super) fn read_stop(app: &TableView<'_>, start: SimTime) -> Result<Option<SimTime>, ScenarioError> {
-    let Some(stop) = app.opt_duration("stop")? else { return Ok(None) };
+/// `stop = "<time>"`: when flow `name`'s application stops, counted from the run's start like
+/// `start`. It must come after the flow's (effective) start; a stop at or beyond the duration
+/// never comes, so it changes nothing.
+pub(super) fn read_stop(
+    app: &TableView<'_>,
+    start: SimTime,
+    b: &mut NetworkBuilder,
+    name: &str,
+) -> Result<(), ScenarioError> {
+    let Some(stop) = app.opt_duration("stop")? else { return Ok(()) };
     let stop = SimTime::ZERO + stop;
     if stop <= start {
         let (stop_s, start_s) = (stop.as_secs_f64(), start.as_secs_f64());
         return Err(app.key_error("stop", format!("must be after the start ({stop_s} s is not after {start_s} s)")));
     }
-    Ok(Some(stop))
+    b.set_stop(name, stop);
+    Ok(())
 }
 
 /// Reads a `poisson` or `onoff-packet` app (`pcr`: the VC's PCR, what `"line"` means;

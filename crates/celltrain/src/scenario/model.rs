@@ -463,9 +463,7 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
-    if let Some(stop) = super::apps::read_stop(&app, start)? {
-        b.set_stop(&name, stop);
-    }
+    super::apps::read_stop(&app, start, b, &name)?;
     places.entry(Subject::Flow(name.clone())).or_insert_with(|| v.key_error("app", ""));
     let vc_key = if v.contains("vc") { "vc" } else { "path" };
     places
