@@ -83,7 +83,10 @@ fn priority_router_keeps_the_high_class_under_overload() {
     // The low class has what the high one leaves: 7 Mbit/s less framing (IP headers).
     assert!((lo.goodput_bps / (7e6 * 1000.0 / 1028.0) - 1.0).abs() < 0.03, "{}", lo.goodput_bps);
 
+    let policy = |s: &Summary| s.ports.iter().find(|p| p.name == "r1->sink").map(|p| p.policy.clone());
+    assert_eq!(policy(&prio).as_deref(), Some("push-out"));
     let fifo = run(OVERLOAD, &[("queueing", "fifo")]);
+    assert_eq!(policy(&fifo).as_deref(), Some("tail-drop"));
     let hi_fifo = flow(&fifo, "hi");
     assert!(hi_fifo.packet_loss_ratio > 0.5, "{hi_fifo:?}");
     assert!(hi_fifo.mean_delay_s.unwrap() > 10.0 * hi_delay, "{hi_fifo:?}");
