@@ -6,7 +6,8 @@
 //! enough to make room; if they do not, the arriving packet is dropped (tail drop) and nothing
 //! is evicted. Without push-out a greedy low class keeps the shared buffer full and the high
 //! class loses whatever arrives to a full buffer (two thirds of a 3 Mbit/s CBR flow's packets
-//! in `tests/mixed_traffic.rs`): priority would then protect its delay but not its rate.
+//! in the overload of `tests/mixed_traffic.rs`, measured without push-out): priority would then
+//! protect its delay but not its rate.
 
 use crate::packet::Packet;
 use celltrain_atm::ServiceCategory;
