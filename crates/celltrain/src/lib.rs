@@ -22,6 +22,7 @@ pub mod gfr_metrics;
 pub mod metrics;
 pub mod network;
 pub mod packet;
+pub mod packet_sources;
 pub mod papers;
 pub mod port_efficiency;
 pub mod report;

@@ -23,6 +23,8 @@ pub struct UdpSource {
     pub start: SimTime,
     /// Datagrams emitted so far.
     pub sent: u64,
+    /// The source emits nothing at or after this time (`SimTime::MAX`: never stops).
+    pub stop: SimTime,
 }
 
 impl UdpSource {
@@ -47,6 +49,8 @@ pub struct OnOffSource {
     k: u64,
     /// Offsets of the cells of the current burst.
     slots: SlotCounter,
+    /// The source emits nothing at or after this time (`SimTime::MAX`: never stops).
+    pub stop: SimTime,
 }
 
 impl OnOffSource {
@@ -72,6 +76,7 @@ impl OnOffSource {
             on_end: first,
             k: 0,
             slots: SlotCounter::new(pcr),
+            stop: SimTime::MAX,
         };
         (src, first)
     }
@@ -119,6 +124,15 @@ impl OnOffSource {
         let off = Self::draw(&mut self.rng, self.mean_off);
         (cells, on_end.max(next) + off)
     }
+
+    /// Cells of a burst starting at `now` that the source emits before it stops: the k-th
+    /// (k = 0, 1, …) starts at `now + ceil(k · 424 / pcr)`, and none starts at or after `stop`.
+    pub fn cells_before_stop(&self, now: SimTime) -> u64 {
+        if self.stop == SimTime::MAX {
+            return u64::MAX;
+        }
+        1 + self.pcr.cells_starting_within(self.stop.saturating_since(now))
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +149,7 @@ mod tests {
             rate: BitRate::from_bps(149_760_000),
             start: SimTime::ZERO,
             sent: 1000,
+            stop: SimTime::MAX,
         };
         // 1000 datagrams of 192 cells at 149.76 Mbit/s = 1000·192·424/149.76e6 s exactly.
         assert_eq!(

@@ -517,3 +517,27 @@ fn captures_give_the_reference_bytes() {
     found.extend(compare("t1-cell", &t1, &[("duration", "0.5 s")], true).0);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// On/off sources that stop (`stop`) mid-run: a burst handed whole to its adapter must be cut
+/// at the stop exactly as the reference's cell-by-cell source is, at stop times that fall in
+/// bursts and between them, in several seeds; the burst hand-off must have applied.
+#[test]
+fn stopped_onoff_sources_give_the_reference_results() {
+    let text = builtin::find("E1-mux").unwrap().text;
+    let mut burst_saved = 0;
+    for (i, stop) in ["0.1234567 s", "0.25 s", "0.4001 s", "0.7 s"].iter().enumerate() {
+        let mut stopped = text.replace("kind = \"onoff\",", &format!("kind = \"onoff\", stop = \"{stop}\","));
+        assert_ne!(stopped, text, "E1-mux has on/off sources");
+        if i % 2 == 1 {
+            // Sources slower than their VC's PCR: cell by cell, also cut at the stop.
+            stopped = stopped.replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+        }
+        let sets = owned(&[("duration", "0.8 s"), ("warmup", "0.05 s"), ("n_rt", "6"), ("n_nrt", "6")]);
+        let name = format!("E1-mux-stop-{i}.toml");
+        for seed in [1, 7] {
+            let saved = assert_fast_paths_exact(&name, &stopped, &sets, seed).expect("compiles");
+            burst_saved += usize::from(saved[3]);
+        }
+    }
+    assert!(burst_saved >= 2, "the burst hand-off saved events in only {burst_saved} runs");
+}

@@ -16,6 +16,7 @@ mod fifo_events;
 mod host_timing;
 mod ip;
 mod packet_port;
+pub(crate) mod packet_priority;
 mod plan;
 mod port;
 mod record;
@@ -252,6 +253,20 @@ pub struct Flow {
 pub(crate) enum Source {
     Udp(UdpSource),
     OnOff(OnOffSource),
+    Poisson(crate::packet_sources::PoissonSource),
+    OnOffPacket(crate::packet_sources::OnOffPacketSource),
+}
+
+impl Source {
+    /// The source emits nothing at or after this time.
+    fn stop(&self) -> SimTime {
+        match self {
+            Source::Udp(s) => s.stop,
+            Source::OnOff(s) => s.stop,
+            Source::Poisson(s) => s.stop,
+            Source::OnOffPacket(s) => s.stop,
+        }
+    }
 }
 
 /// Where a run stands, for progress reports.

@@ -2,6 +2,7 @@
 //! and optionally in packets) and serialises them at the link rate, for the packet network
 //! that seed 002 sets beside the ATM one (same topology, same TCP, routers instead of switches).
 
+use super::packet_priority::PriorityClasses;
 use super::{Event, Network, TRACE_DELIVERY, TRACE_DROP};
 use crate::packet::{Packet, Payload};
 use celltrain_core::ids::PortId;
@@ -43,6 +44,10 @@ pub struct PacketQueue {
     /// The transmitter is busy until then.
     pub busy_until: SimTime,
     pub stats: PacketPortStats,
+    /// Strict priority by service category (`queueing = "priority"`); None: one FIFO (`queue`).
+    classes: Option<PriorityClasses>,
+    /// Packets a priority port evicted to make room (push-out), for the network to count lost.
+    pub pushed_out: Vec<Packet>,
 }
 
 impl PacketQueue {
@@ -57,7 +62,21 @@ impl PacketQueue {
             min_payload_bytes: 0,
             busy_until: SimTime::ZERO,
             stats: PacketPortStats::default(),
+            classes: None,
+            pushed_out: Vec::new(),
         }
+    }
+
+    /// Serves packets by strict priority of their route's class (`class_of_route`, 0 first),
+    /// FIFO within a class, over the same shared buffer.
+    pub fn with_priority(mut self, class_of_route: std::sync::Arc<[u8]>) -> Self {
+        self.classes = Some(PriorityClasses::new(class_of_route));
+        self
+    }
+
+    /// Whether packets are served by strict priority of class.
+    pub fn is_priority(&self) -> bool {
+        self.classes.is_some()
     }
 
     /// A link with framing: every packet costs `overhead_bytes` more on the wire, and payloads
@@ -88,21 +107,53 @@ impl PacketQueue {
     pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
         self.stats.packets_in += 1;
         let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
-        let fits_count = self.limit_packets.is_none_or(|n| (self.queue.len() as u64) < n);
-        if !(fits_bytes && fits_count) {
+        let fits_count = self.limit_packets.is_none_or(|n| (self.len() as u64) < n);
+        let fits = fits_bytes && fits_count;
+        if !fits && !self.push_out_for(&packet, now) {
             self.stats.dropped += 1;
             return Err(packet);
         }
         self.note_change(now);
         self.queued_bytes += packet.ip_bytes;
         self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.queued_bytes);
-        self.queue.push_back(packet);
+        match &mut self.classes {
+            None => self.queue.push_back(packet),
+            Some(classes) => classes.push(packet),
+        }
         Ok(())
+    }
+
+    /// A priority port makes room for `packet` by evicting packets of lower classes, if they
+    /// hold enough (into `pushed_out`); false (nothing evicted) if they do not.
+    fn push_out_for(&mut self, packet: &Packet, now: SimTime) -> bool {
+        let Some(classes) = &self.classes else { return false };
+        let class = classes.class_of(packet);
+        let (bytes_below, count_below) = classes.below(class);
+        let excess_bytes = (self.queued_bytes + packet.ip_bytes).saturating_sub(self.limit_bytes);
+        let excess_count = self.limit_packets.map_or(0, |n| (classes.len() as u64 + 1).saturating_sub(n));
+        if bytes_below < excess_bytes || (count_below as u64) < excess_count {
+            return false;
+        }
+        self.note_change(now);
+        let (mut freed_bytes, mut freed_count) = (0, 0);
+        while freed_bytes < excess_bytes || freed_count < excess_count {
+            let classes = self.classes.as_mut().expect("checked above");
+            let victim = classes.push_out_below(class).expect("the lower classes hold enough");
+            freed_bytes += victim.ip_bytes;
+            freed_count += 1;
+            self.queued_bytes -= victim.ip_bytes;
+            self.stats.dropped += 1;
+            self.pushed_out.push(victim);
+        }
+        true
     }
 
     /// Takes the head packet for transmission at `now`.
     pub fn take(&mut self, now: SimTime) -> Option<Packet> {
-        let packet = self.queue.pop_front()?;
+        let packet = match &mut self.classes {
+            None => self.queue.pop_front(),
+            Some(classes) => classes.pop(),
+        }?;
         self.note_change(now);
         self.queued_bytes -= packet.ip_bytes;
         self.stats.packets_out += 1;
@@ -112,10 +163,10 @@ impl PacketQueue {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
+        self.len() == 0
     }
     pub fn len(&self) -> usize {
-        self.queue.len()
+        self.classes.as_ref().map_or(self.queue.len(), PriorityClasses::len)
     }
     pub fn queued_bytes(&self) -> u64 {
         self.queued_bytes
@@ -134,7 +185,7 @@ impl PacketQueue {
 
     pub fn open_window(&mut self, now: SimTime) {
         self.stats = PacketPortStats {
-            queued_at_start: self.queue.len() as u64,
+            queued_at_start: self.len() as u64,
             max_queue_bytes: self.queued_bytes,
             last_change: now,
             window_start: now,
@@ -150,10 +201,16 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if q.offer(packet, now).is_err() {
+        let refused = q.offer(packet, now).is_err();
+        if !q.pushed_out.is_empty() {
+            self.count_pushed_out(p);
+        }
+        if refused {
             self.packet_lost(&packet);
             return;
         }
+        let port = &mut self.ports[p.index()];
+        let q = port.packets.as_mut().expect("packet port");
         if port.free_pending {
             return;
         }
@@ -218,6 +275,13 @@ impl Network {
         match packet.payload {
             Payload::Udp { .. } => flow.stats.bytes_delivered += packet.app_bytes,
             Payload::Tcp { .. } => self.tcp_arrive(packet),
+        }
+    }
+
+    /// The packets port `p` evicted to make room are lost.
+    fn count_pushed_out(&mut self, p: PortId) {
+        while let Some(victim) = self.ports[p.index()].packets.as_mut().and_then(|q| q.pushed_out.pop()) {
+            self.packet_lost(&victim);
         }
     }
 

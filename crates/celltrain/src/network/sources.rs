@@ -3,28 +3,30 @@
 //! cells whose start time has come.
 
 use super::*;
+use celltrain_core::ids::FlowId;
 
 impl Network {
     pub(super) fn source_tick(&mut self, s: SourceId) {
         let now = self.now;
+        let stop = self.sources[s.index()].stop();
         let next = match &mut self.sources[s.index()] {
             Source::Udp(src) => {
                 let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
                 src.sent += 1;
                 let next = src.next_time();
-                let f = &mut self.flows[flow.index()];
-                f.stats.packets_sent += 1;
-                let packet = Packet {
-                    flow,
-                    payload: Payload::Udp { seq },
-                    app_bytes,
-                    ip_bytes: app_bytes + f.header_bytes,
-                    sent_at: now,
-                    route: f.route,
-                    hop: 0,
-                };
-                let route = f.route;
-                self.send(route, packet);
+                self.send_datagram(flow, seq, app_bytes);
+                next
+            }
+            Source::Poisson(src) => {
+                let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
+                let next = src.step(now);
+                self.send_datagram(flow, seq, app_bytes);
+                next
+            }
+            Source::OnOffPacket(src) => {
+                let (flow, seq, app_bytes) = (src.flow, src.sent, src.app_bytes);
+                let next = src.step(now);
+                self.send_datagram(flow, seq, app_bytes);
                 next
             }
             Source::OnOff(src) => {
@@ -48,8 +50,11 @@ impl Network {
                 // a 60 ms run). A run too long for that bound in a u32 goes cell by cell.
                 let run_cells = run_cells_from(src.pcr, now, self.end);
                 if let (true, Ok(run_cells)) = (whole_burst, u32::try_from(run_cells)) {
+                    // A burst the stop cuts ends with its last cell before the stop, as the
+                    // cell-by-cell source would; the source is not woken again then.
+                    let stop_cells = src.cells_before_stop(now);
                     let (cells, next) = src.burst(now);
-                    let cells = u32::try_from(cells).unwrap_or(u32::MAX).min(run_cells);
+                    let cells = u32::try_from(cells.min(stop_cells)).unwrap_or(u32::MAX).min(run_cells);
                     self.hand_over_burst(first, vc, cells);
                     next
                 } else {
@@ -60,9 +65,27 @@ impl Network {
                 }
             }
         };
-        if next <= self.end {
+        if next <= self.end && next < stop {
             self.queue.schedule(next, Event::Source(s));
         }
+    }
+
+    /// Datagram `seq` of UDP flow `flow` leaves its host now.
+    fn send_datagram(&mut self, flow: FlowId, seq: u64, app_bytes: u64) {
+        let now = self.now;
+        let f = &mut self.flows[flow.index()];
+        f.stats.packets_sent += 1;
+        let packet = Packet {
+            flow,
+            payload: Payload::Udp { seq },
+            app_bytes,
+            ip_bytes: app_bytes + f.header_bytes,
+            sent_at: now,
+            route: f.route,
+            hop: 0,
+        };
+        let route = f.route;
+        self.send(route, packet);
     }
 
     /// An on/off burst of `cells` cells of `vc`, handed whole to its adapter `p` as it starts

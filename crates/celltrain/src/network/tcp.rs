@@ -54,6 +54,8 @@ pub struct TcpConn {
     in_write: u64,
     /// Initial sequence numbers of later connections (back-to-back files), from the seed.
     pub iss: RngStream,
+    /// The application writes nothing at or after this time and closes (`SimTime::MAX`: never).
+    pub stop: SimTime,
 }
 
 impl TcpConn {
@@ -71,6 +73,7 @@ impl TcpConn {
             closed: false,
             in_write: 0,
             iss: RngStream::derive(0, "iss"),
+            stop: SimTime::MAX,
         }
     }
 }
@@ -165,7 +168,8 @@ impl Network {
                 }
                 if conn.endpoint.state() == State::Closed && conn.closed {
                     let sender = conn.peer;
-                    if matches!(self.conns[sender.index()].app, App::Files { .. }) {
+                    let sender_conn = &self.conns[sender.index()];
+                    if matches!(sender_conn.app, App::Files { .. }) && now < sender_conn.stop {
                         self.next_file(sender);
                         return;
                     }
@@ -191,6 +195,14 @@ impl Network {
         let now = self.now;
         loop {
             let conn = &mut self.conns[c.index()];
+            if now >= conn.stop {
+                // Stopped: a write in progress is abandoned; what the socket holds still goes.
+                if !conn.closed {
+                    conn.endpoint.close();
+                    conn.closed = true;
+                }
+                return;
+            }
             let (remaining, write_size) = match &mut conn.app {
                 App::Bulk { remaining, write_size } => (remaining.as_mut(), *write_size),
                 App::Files { remaining, write_size, .. } => (Some(remaining), *write_size),

@@ -49,6 +49,7 @@
 mod abr;
 pub mod access;
 mod admission;
+mod apps;
 mod epd_pools;
 pub mod error;
 pub mod expand;

@@ -133,6 +133,7 @@ fn read_switches(
                     admission.add_switch(n, cac);
                 }
                 b.set_scheduler(n, scheduler);
+                super::packet_mode::packet_priority(&v, b, n)?;
                 if limit_bytes.is_some() || limit_packets.is_some() {
                     let (bytes, packets) = super::limits::packet_buffer(&v, limit_bytes, limit_packets)?;
                     b.set_packet_limit(n, bytes, packets);
@@ -225,7 +226,8 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
             }
             let limits = super::limits::packet_buffer(&v, bytes, packets)?;
             for name in names {
-                b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                let n = b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
+                super::packet_mode::router_queueing(&v, b, n)?;
             }
             v.finish()?;
         }
@@ -441,7 +443,7 @@ fn add_flow(
         None => (ServiceCategory::Ubr, None, None, None),
     };
     let app = v.req_table("app")?;
-    let kind = app.req_keyword("kind", &["udp", "onoff", "tcp"])?;
+    let kind = app.req_keyword("kind", &["udp", "onoff", "tcp", "poisson", "onoff-packet"])?;
     let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
     // The builder names the field at fault; here is where the scenario wrote it.
     let map_vc_err = |e: BuildError| {
@@ -460,6 +462,7 @@ fn add_flow(
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
+    super::apps::read_stop(&app, start, b, &name)?;
     places.entry(Subject::Flow(name.clone())).or_insert_with(|| v.key_error("app", ""));
     let vc_key = if v.contains("vc") { "vc" } else { "path" };
     places
@@ -515,6 +518,7 @@ fn add_flow(
                 _ => app.key_error("on", e.message),
             })?;
         }
+        AppSource::Random(spec) => super::apps::add_random_app(b, (v, &app), (&name, vc, start), spec)?,
     }
     Ok(())
 }
@@ -523,6 +527,7 @@ fn add_flow(
 enum AppSource {
     Udp { datagram: u64, rate: Option<BitRate> },
     OnOff { peak: Option<BitRate>, on: SimDuration, off: SimDuration },
+    Random(super::apps::RandomApp),
 }
 
 /// Reads a UDP or on/off application, and its descriptor for admission control (a UDP
@@ -542,6 +547,10 @@ fn read_app_source(
         super::limits::rate_within(app, "rate", rate)?;
         let bps = rate.unwrap_or(pcr).as_bps() as f64;
         return Ok((AppSource::Udp { datagram, rate }, OnOff { peak_bps: bps, activity: 1.0, mean_on_s: 1.0 }));
+    }
+    if kind == "poisson" || kind == "onoff-packet" {
+        let (spec, descriptor) = super::apps::read_random_app(app, kind, pcr, line)?;
+        return Ok((AppSource::Random(spec), descriptor));
     }
     let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
     if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {

@@ -96,7 +96,9 @@ fn clp1_threshold(v: &TableView<'_>, buffer: u32) -> Result<Option<u32>, Scenari
 }
 
 fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
-    Ok(v.opt_keyword("queueing", &["fifo", "per-vc"])?.unwrap_or("fifo") == "per-vc")
+    // "priority" is what a cell port does with "fifo" (one FIFO per class, strict priority);
+    // it differs only at packet ports (`super::packet_mode::packet_priority`).
+    Ok(v.opt_keyword("queueing", &["fifo", "per-vc", "priority"])?.unwrap_or("fifo") == "per-vc")
 }
 
 /// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own.

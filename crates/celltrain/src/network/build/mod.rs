@@ -17,6 +17,7 @@ pub use gfr::SchedulerKind;
 use topology::Topology;
 
 mod abr;
+mod apps;
 mod error;
 mod gfr;
 mod limits;
@@ -137,8 +138,32 @@ pub struct VcSpec {
 }
 
 enum SourceSpec {
-    Udp { flow: FlowId, app_bytes: u64, rate: Option<BitRate>, start: SimTime },
-    OnOff { flow: FlowId, pcr: Option<BitRate>, mean_on: SimDuration, mean_off: SimDuration, start: SimTime },
+    Udp {
+        flow: FlowId,
+        app_bytes: u64,
+        rate: Option<BitRate>,
+        start: SimTime,
+    },
+    OnOff {
+        flow: FlowId,
+        pcr: Option<BitRate>,
+        mean_on: SimDuration,
+        mean_off: SimDuration,
+        start: SimTime,
+    },
+    Poisson {
+        flow: FlowId,
+        app_bytes: u64,
+        rate: BitRate,
+        start: SimTime,
+    },
+    OnOffPacket {
+        flow: FlowId,
+        app_bytes: u64,
+        peak: Option<BitRate>,
+        on_off: (SimDuration, SimDuration),
+        start: SimTime,
+    },
 }
 
 /// Collects the parts of a network, then validates and wires them in [`NetworkBuilder::build`].
@@ -167,6 +192,10 @@ pub struct NetworkBuilder {
     flow_names: BTreeSet<String>,
     abr: abr::AbrSettings,
     gfr: gfr::GfrParts,
+    /// When each stopping flow's application stops, by flow name.
+    stops: BTreeMap<String, SimTime>,
+    /// Nodes whose packet ports serve by strict priority of service category.
+    priority_nodes: BTreeSet<NodeId>,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -207,6 +236,8 @@ impl NetworkBuilder {
             flow_names: BTreeSet::new(),
             abr: abr::AbrSettings::default(),
             gfr: gfr::GfrParts::default(),
+            stops: BTreeMap::new(),
+            priority_nodes: BTreeSet::new(),
         }
     }
 

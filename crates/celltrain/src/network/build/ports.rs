@@ -54,7 +54,7 @@ pub(super) fn ports(
                 queue,
                 packets: medium.is_packet().then(|| {
                     let (bytes, count) = node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
-                    let q = PacketQueue::new(rate, bytes, count);
+                    let q = nb.packet_queueing(from, PacketQueue::new(rate, bytes, count));
                     if medium == Medium::Ethernet {
                         q.with_framing(ETHERNET_OVERHEAD_BYTES, ETHERNET_MIN_PAYLOAD_BYTES)
                     } else {

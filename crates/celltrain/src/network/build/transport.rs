@@ -77,6 +77,11 @@ pub(super) fn connections(
         };
         let mut active = TcpConn::new(active, *flow, src, f.route, sink, app);
         active.iss = RngStream::derive(nb.seed, &format!("{}/iss/later", f.name));
+        active.stop = nb.stop_of(&f.name);
+        if active.stop < SimTime::ZERO + nb.duration {
+            // Woken at the stop so that it closes then, not at its next acknowledgement.
+            queue.schedule(active.stop.max(spec.start), Event::TcpWake(sender));
+        }
         conns.push(active);
         let mut passive = TcpConn::new(passive, *flow, dst, *rev, sender, App::Sink);
         passive.iss = RngStream::derive(nb.seed, &format!("{}/iss/later-sink", f.name));
