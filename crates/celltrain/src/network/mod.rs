@@ -19,6 +19,8 @@ mod packet_port;
 mod plan;
 mod port;
 mod record;
+mod record_changes;
+mod record_parts;
 mod rm;
 mod sources;
 mod tcp;
@@ -42,6 +44,8 @@ pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
 pub use port::{Port, PortPath};
 pub use record::{node_address, RecordSpec, Recorder};
+pub use record_changes::{ChangeRow, CHANGES_FILE, MAX_CHANGE_ROWS};
+pub use record_parts::{QueueDetail, QueuePart};
 pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};

@@ -43,6 +43,8 @@ pub struct PacketQueue {
     /// The transmitter is busy until then.
     pub busy_until: SimTime,
     pub stats: PacketPortStats,
+    /// The queued bytes' changes, when a time series asks for them (`[record] on_change`).
+    pub changes: Option<Box<celltrain_core::ChangeTrace>>,
 }
 
 impl PacketQueue {
@@ -57,6 +59,7 @@ impl PacketQueue {
             min_payload_bytes: 0,
             busy_until: SimTime::ZERO,
             stats: PacketPortStats::default(),
+            changes: None,
         }
     }
 
@@ -97,6 +100,9 @@ impl PacketQueue {
         self.queued_bytes += packet.ip_bytes;
         self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.queued_bytes);
         self.queue.push_back(packet);
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, self.queued_bytes as f64);
+        }
         Ok(())
     }
 
@@ -108,6 +114,9 @@ impl PacketQueue {
         self.stats.packets_out += 1;
         self.stats.bytes_out += packet.ip_bytes;
         self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, self.queued_bytes as f64);
+        }
         Some(packet)
     }
 
