@@ -526,6 +526,9 @@ impl Network {
             vc.stats = VcStats { cells_in_flight_at_start: cells, ..VcStats::default() };
         }
         self.release_all(now);
+        if self.recorder.spec.delivered {
+            self.recorder.delivered_before_window = self.flows.iter().map(|f| f.stats.bytes_delivered).collect();
+        }
         for flow in &mut self.flows {
             flow.stats = FlowStats::default();
         }

@@ -51,6 +51,9 @@ pub struct Recorder {
     ip_id: Vec<u16>,
     sampler: Option<Sampler>,
     pub series: Option<TimeSeries>,
+    /// Per flow: bytes delivered before the measurement window opened (the flows' counters
+    /// restart then; the `delivered_bytes` column counts from the start of the run).
+    pub(super) delivered_before_window: Vec<u64>,
     /// The TCP senders' change records (`[record] on_change`).
     pub(super) changes: Option<Box<super::record_changes::ChangeLog>>,
     /// The first capture error (disk full, …); the run goes on, the caller reports it.
@@ -237,7 +240,8 @@ impl Network {
             ]);
             if self.recorder.spec.delivered {
                 let flow = self.conns[c.index()].flow;
-                row.push(self.flows[flow.index()].stats.bytes_delivered as f64);
+                let before = self.recorder.delivered_before_window.get(flow.index()).copied().unwrap_or(0);
+                row.push((before + self.flows[flow.index()].stats.bytes_delivered) as f64);
             }
         }
         for k in 0..self.recorder.spec.ports.len() {
