@@ -346,7 +346,8 @@ def sweep(
                 if kept is not None:
                     series[key] = kept
                 continue
-            if problem != "missing":
+            # (A valid record kept without the series asked for now is simply run again.)
+            if record is None and problem != "missing":
                 problems.append((str(the_store.path(key)), problem or "invalid"))
         todo.append(t)
     if problems:
