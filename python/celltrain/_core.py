@@ -195,8 +195,8 @@ class Result:
     refused : pandas.DataFrame
         The VCs refused by a switch's connection admission control (``cac = {...}``).
     changes : pandas.DataFrame or None
-        With ``[record] on_change = true``: every change of the TCP senders' cwnd, ssthresh and
-        RTO and of the recorded ports' queues, in long form (``time_s``, ``subject``,
+        With ``[record] on_change = true``: every change of the TCP senders' cwnd, ssthresh,
+        RTO and SRTT and of the recorded ports' queues, in long form (``time_s``, ``subject``,
         ``quantity``, ``value``); see :attr:`changes`.
     timeseries : pandas.DataFrame or None
         The time series the scenario's ``[record]`` table asked for (``interval``, ``flows``,
@@ -223,7 +223,7 @@ class Result:
     def changes(self) -> Optional["pd.DataFrame"]:
         """The change records of ``[record] on_change = true`` in long (tidy) form: one row
         per change, columns ``time_s``, ``subject`` (flow or port), ``quantity``
-        (``cwnd_bytes``, ``ssthresh_bytes``, ``rto_s``, ``queue_cells`` or ``queue_bytes``) and
+        (``cwnd_bytes``, ``ssthresh_bytes``, ``rto_s``, ``srtt_s``, ``queue_cells`` or ``queue_bytes``) and
         ``value``, in time order; each value holds until the subject's next row for that
         quantity (a step function). ``None`` when changes were not recorded."""
         if self._changes_csv is None:

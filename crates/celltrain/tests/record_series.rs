@@ -106,7 +106,9 @@ fn change_records_follow_the_window_and_the_queue() {
         .collect();
     assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0), "rows in time order");
     // No row repeats the previous value of its quantity: these are changes.
-    for (subject, quantity) in [("tcp1", "cwnd_bytes"), ("tcp1", "rto_s"), ("sw1->sw2", "queue_cells")] {
+    for (subject, quantity) in
+        [("tcp1", "cwnd_bytes"), ("tcp1", "rto_s"), ("tcp1", "srtt_s"), ("sw1->sw2", "queue_cells")]
+    {
         let values: Vec<f64> = rows.iter().filter(|r| r.1 == subject && r.2 == quantity).map(|r| r.3).collect();
         assert!(values.len() > 3, "{subject}.{quantity} changed: {}", values.len());
         assert!(values.windows(2).all(|w| w[0] != w[1]), "{subject}.{quantity} repeats a value");

@@ -34,7 +34,7 @@ pub struct RecordSpec {
     pub delivered: bool,
     /// Parts of the recorded ports' queues sampled too (pools or classes), with their columns.
     pub port_parts: Vec<(PortId, super::record_parts::QueuePart, String)>,
-    /// Every change of the senders' cwnd, ssthresh and RTO and of the ports' queues is recorded.
+    /// Every change of the senders' cwnd, ssthresh, RTO and SRTT and of the ports' queues is recorded.
     pub on_change: bool,
 }
 
@@ -117,7 +117,7 @@ impl Recorder {
     }
 
     fn change_row_limit_of(spec: &RecordSpec) -> Option<usize> {
-        let quantities = 3 * spec.senders.len() + spec.ports.len();
+        let quantities = super::record_changes::TCP_QUANTITY_COUNT * spec.senders.len() + spec.ports.len();
         spec.on_change.then(|| super::record_changes::MAX_CHANGE_ROWS / quantities.max(1))
     }
 

@@ -1,6 +1,6 @@
 //! `[record] on_change`: a row whenever a recorded quantity changes, rather than on a grid.
 //!
-//! The TCP senders' cwnd, ssthresh and RTO are compared with their last recorded values each
+//! The TCP senders' cwnd, ssthresh, RTO and SRTT are compared with their last recorded values each
 //! time the network has driven the endpoint ([`Network::tcp_service`]); the recorded ports note
 //! their own queue's changes (see `OutputPort::record_changes`). Each quantity keeps one
 //! [`ChangeTrace`]; the rows are written in long form (`time_s,subject,quantity,value`), since
@@ -20,7 +20,10 @@ pub const MAX_CHANGE_ROWS: usize = 10_000_000;
 pub const CHANGES_FILE: &str = "timeseries_changes.csv";
 
 /// The quantities recorded of each TCP sender, in order.
-const TCP_QUANTITIES: [&str; 3] = ["cwnd_bytes", "ssthresh_bytes", "rto_s"];
+const TCP_QUANTITIES: [&str; TCP_QUANTITY_COUNT] = ["cwnd_bytes", "ssthresh_bytes", "rto_s", "srtt_s"];
+
+/// How many quantities each recorded TCP sender has.
+pub(super) const TCP_QUANTITY_COUNT: usize = 4;
 
 /// The TCP senders' change records.
 #[derive(Debug, Default)]
@@ -28,7 +31,7 @@ pub struct ChangeLog {
     /// Per connection: the index of its sender in `senders`, if it is recorded.
     sender_of_conn: Vec<Option<u32>>,
     /// Per recorded sender: its flow's name and the traces of [`TCP_QUANTITIES`].
-    senders: Vec<(String, [ChangeTrace; 3])>,
+    senders: Vec<(String, [ChangeTrace; TCP_QUANTITY_COUNT])>,
 }
 
 impl ChangeLog {
@@ -42,7 +45,7 @@ impl ChangeLog {
         let fresh = || ChangeTrace::new(f64::NAN, limit);
         ChangeLog {
             sender_of_conn,
-            senders: senders.iter().map(|(_, f)| (f.clone(), [fresh(), fresh(), fresh()])).collect(),
+            senders: senders.iter().map(|(_, f)| (f.clone(), std::array::from_fn(|_| fresh()))).collect(),
         }
     }
 }
@@ -63,7 +66,9 @@ impl Network {
         let Some(log) = self.recorder.changes.as_deref_mut() else { return };
         let Some(k) = log.sender_of_conn.get(c.index()).copied().flatten() else { return };
         let e = &self.conns[c.index()].endpoint;
-        let values = [f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64()];
+        // The SRTT is NaN (no row) until the first RTT sample.
+        let srtt = e.srtt().map_or(f64::NAN, |d| d.as_secs_f64());
+        let values = [f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64(), srtt];
         for (trace, v) in log.senders[k as usize].1.iter_mut().zip(values) {
             trace.note(now, v);
         }
