@@ -65,18 +65,24 @@ def run_with_series(
     pcap_dir: Optional[str] = None,
     reference: bool = False,
     progress: Optional[Callable[[float, float], None]] = None,
-) -> tuple[str, Optional[str]]:
+    cancel: Optional["RunCancel"] = None,
+) -> tuple[str, Optional[str], Optional[str]]:
     """As :func:`run_json`, plus the recorded time series as CSV text (``None`` when the
-    scenario's ``[record]`` table asks for no sampling). With ``pcap_dir``, the pcap captures
-    the ``[record]`` table asks for are written there (``OSError`` if they cannot be). With
-    ``reference``, no fast path is taken: every cell by events (same results, more events)."""
+    scenario's ``[record]`` table asks for no sampling) and the change records in long form
+    (``time_s,subject,quantity,value``; ``None`` unless ``[record] on_change = true``). With
+    ``pcap_dir``, the pcap captures the ``[record]`` table asks for are written there
+    (``OSError`` if they cannot be). With ``reference``, no fast path is taken: every cell by events (same results, more events).
+    With ``cancel``, as in :func:`run_json`."""
     ...
 
 
-def result_files(summary_json: str, series_csv: Optional[str] = None) -> List[Tuple[str, str]]:
+def result_files(
+    summary_json: str, series_csv: Optional[str] = None, changes_csv: Optional[str] = None
+) -> List[Tuple[str, str]]:
     """The result files ``celltrain run --out`` writes, as ``(file name, text)`` pairs in
     writing order (``timeseries.csv`` when ``series_csv`` is given, ``flows.csv``,
-    ``vcs.csv``, ``ports.csv``, ``summary.json`` last), from a run's summary JSON (as
+    ``vcs.csv``, ``ports.csv``, ``timeseries_changes.csv`` when ``changes_csv`` is given,
+    ``summary.json`` last), from a run's summary JSON (as
     :func:`run_json` returns it). Raises ``ValueError`` if the JSON is not a summary."""
 
 def gcra_train(

@@ -194,6 +194,10 @@ class Result:
         Ports have one ``dropped_<reason>`` column per drop reason.
     refused : pandas.DataFrame
         The VCs refused by a switch's connection admission control (``cac = {...}``).
+    changes : pandas.DataFrame or None
+        With ``[record] on_change = true``: every change of the TCP senders' cwnd, ssthresh,
+        RTO and SRTT and of the recorded ports' queues, in long form (``time_s``, ``subject``,
+        ``quantity``, ``value``); see :attr:`changes`.
     timeseries : pandas.DataFrame or None
         The time series the scenario's ``[record]`` table asked for (``interval``, ``flows``,
         ``ports``): a ``time_s`` column and one column per sampled quantity (e.g.
@@ -202,11 +206,31 @@ class Result:
         The directory the result files were written to, when ``out=`` was given.
     """
 
-    def __init__(self, summary_json: str, out: Optional[Path] = None, series_csv: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        summary_json: str,
+        out: Optional[Path] = None,
+        series_csv: Optional[str] = None,
+        changes_csv: Optional[str] = None,
+    ) -> None:
         self._json = summary_json
         self.summary: Dict[str, Any] = json.loads(summary_json)
         self.out = out
         self._series_csv = series_csv
+        self._changes_csv = changes_csv
+
+    @functools.cached_property
+    def changes(self) -> Optional["pd.DataFrame"]:
+        """The change records of ``[record] on_change = true`` in long (tidy) form: one row
+        per change, columns ``time_s``, ``subject`` (flow or port), ``quantity``
+        (``cwnd_bytes``, ``ssthresh_bytes``, ``rto_s``, ``srtt_s``, ``queue_cells`` or ``queue_bytes``) and
+        ``value``, in time order; each value holds until the subject's next row for that
+        quantity (a step function). ``None`` when changes were not recorded."""
+        if self._changes_csv is None:
+            return None
+        from ._sweep_series import read_changes
+
+        return read_changes(self._changes_csv)
 
     @functools.cached_property
     def timeseries(self) -> Optional["pd.DataFrame"]:
@@ -227,15 +251,9 @@ class Result:
         wide = self.timeseries
         if wide is None:
             return None
-        import pandas as pd
+        from ._sweep_series import wide_to_long
 
-        long = wide.melt(id_vars=["time_s"], var_name="column", value_name="value")
-        # The quantity is the last dotted part (names of ports hold no dot; "a->b" stays whole).
-        parts = long["column"].str.rsplit(".", n=1, expand=True)
-        out = pd.DataFrame(
-            {"time_s": long["time_s"], "subject": parts[0], "quantity": parts[1], "value": long["value"]}
-        )
-        return out.sort_values(["subject", "quantity", "time_s"], kind="stable").reset_index(drop=True)
+        return wide_to_long(wide)
 
     # The summary's most used fields, for convenience.
     @property
@@ -300,7 +318,8 @@ class Result:
     def _write(self, out: Union[str, "os.PathLike[str]"], staging: Path) -> Path:
         # The texts come from the simulator's one result writer, in its order (summary.json
         # last); they join what the run staged (its captures) and replace the previous run.
-        _outdir.commit(out, staging, _celltrain.result_files(self._json, self._series_csv))
+        files = _celltrain.result_files(self._json, self._series_csv, self._changes_csv)
+        _outdir.commit(out, staging, files)
         self.out = Path(out)
         return self.out
 
@@ -371,7 +390,7 @@ def run(
     # Captures and result files go to a staging directory, moved into place whole at the end.
     staging = None if out is None else _outdir.prepare(out)
     try:
-        summary_json, series_csv = _celltrain.run_with_series(
+        summary_json, series_csv, changes_csv = _celltrain.run_with_series(
             os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging),
             reference, callback,
         )  # fmt: skip
@@ -382,7 +401,7 @@ def run(
     finally:
         if bar is not None:
             bar.close()
-    result = Result(summary_json, series_csv=series_csv)
+    result = Result(summary_json, series_csv=series_csv, changes_csv=changes_csv)
     if out is not None:
         result._write(out, staging)
     # What the numbers cannot be trusted for (e.g. a fairness index with nothing delivered).

@@ -23,7 +23,7 @@ from ._atomic import _fsync_dir, _pid_alive
 MANIFEST = ".celltrain-files"
 STAGING_PREFIX = ".celltrain-staging-"
 SUMMARY = "summary.json"
-RESULT_NAMES = ("timeseries.csv", "flows.csv", "vcs.csv", "ports.csv")
+RESULT_NAMES = ("timeseries.csv", "flows.csv", "vcs.csv", "ports.csv", "timeseries_changes.csv")
 
 
 def _write_synced(path: Path, data: bytes) -> None:

@@ -117,7 +117,9 @@ class Store:
         labels: Sequence[Sequence[Any]],
         scenario_ref: str,
         summary: Mapping[str, Any],
+        extra: Optional[Mapping[str, Any]] = None,
     ) -> Dict[str, Any]:
+        """``extra``: more fields of the record (a sweep's time series), checksummed with it."""
         record: Dict[str, Any] = {
             "format": FORMAT,
             "key": key,
@@ -126,6 +128,7 @@ class Store:
             "scenario_ref": scenario_ref,
             "written_unix": round(time.time(), 3),
             "summary": dict(summary),
+            **dict(extra or {}),
         }
         record["checksum"] = _checksum(record)
         return record

@@ -18,7 +18,8 @@ from ._args import check_grid, check_jobs, check_params, check_seed
 from ._atomic import write_atomic
 from ._core import ResolvedScenario, Scenario, param_text
 from ._store import Store, canonical, key_of, point_identity
-from ._worker import init_process_worker, run_point
+from ._worker import init_process_worker, run_point, run_point_series
+from . import _sweep_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -66,6 +67,7 @@ class SweepResult:
         stats: Dict[str, Any],
         store: Optional[Path],
         identities: Optional[Mapping[str, Mapping[str, Any]]] = None,
+        series: Optional[Mapping[str, "_sweep_series.Texts"]] = None,
     ) -> None:
         from ._frames import tidy_tables
 
@@ -85,6 +87,26 @@ class SweepResult:
         self.params: List[str] = ident
         self.stats = stats
         self.store = store
+        self._series: Dict[str, "_sweep_series.Texts"] = dict(series or {})
+
+    def _gather(self, which: int) -> Optional["pd.DataFrame"]:
+        columns = ["scenario", *self.params, "seed"]
+        rows = self.aggregate[[*columns, "key"]].to_dict("records")
+        return _sweep_series.gather(rows, self._series, columns, which)
+
+    @property
+    def timeseries(self) -> Optional["pd.DataFrame"]:
+        """The runs' sampled time series (``[record] interval``) in long (tidy) form, kept by
+        ``sweep(..., timeseries=True)``: ``scenario``, the point's parameter columns, ``seed``,
+        then ``time_s``, ``subject``, ``quantity`` and ``value`` (as
+        :attr:`celltrain.Result.timeseries_long`). None when no run kept a series."""
+        return self._gather(0)
+
+    @property
+    def changes(self) -> Optional["pd.DataFrame"]:
+        """The runs' change records (``[record] on_change = true``) in long form, with the
+        same identifying columns as :attr:`timeseries` (as :attr:`celltrain.Result.changes`)."""
+        return self._gather(1)
 
     #: The measures :meth:`replications` summarises by default.
     REPLICATION_MEASURES = ("goodput_bps", "efficiency", "fairness_index", "mean_plr", "mean_clr")
@@ -113,6 +135,13 @@ class SweepResult:
             path = directory / f"{name}.parquet"
             write_atomic(path, buf.getvalue())
             paths[name] = path
+        for name in ("timeseries", "changes"):
+            df = getattr(self, name)
+            if df is not None:
+                buf = io.BytesIO()
+                _parquet_safe(df).to_parquet(buf, index=False, engine="pyarrow")
+                paths[name] = directory / f"{name}.parquet"
+                write_atomic(paths[name], buf.getvalue())
         return paths
 
     def __repr__(self) -> str:
@@ -128,11 +157,13 @@ def combine(results: Sequence[SweepResult]) -> SweepResult:
     """One :class:`SweepResult` of several (e.g. one sweep per variant)."""
     entries: List[Tuple[Dict[str, Any], Dict[str, Any], Optional[str]]] = []
     identities: Dict[str, Mapping[str, Any]] = {}
+    series: Dict[str, _sweep_series.Texts] = {}
     names: List[str] = []
     stats: Dict[str, Any] = {"total": 0, "reused": 0, "computed": 0, "recomputed": 0, "problems": []}
     for r in results:
         entries += r._entries
         identities.update(r._identities)
+        series.update(r._series)
         for n in r._names:
             if n not in names:
                 names.append(n)
@@ -140,7 +171,7 @@ def combine(results: Sequence[SweepResult]) -> SweepResult:
             stats[k] += r.stats.get(k, 0)
         stats["problems"] += r.stats.get("problems", [])
     store = results[0].store if results else None
-    return SweepResult(entries, names, stats, store, identities)
+    return SweepResult(entries, names, stats, store, identities, series)
 
 
 def _parquet_safe(df: "pd.DataFrame") -> "pd.DataFrame":
@@ -217,6 +248,7 @@ def sweep(
     progress: Union[bool, Callable[[int, int], Any]] = True,
     params: Union[None, Mapping[str, Any], Callable[[Dict[str, Any]], Mapping[str, Any]]] = None,
     labels: Optional[Mapping[str, Any]] = None,
+    timeseries: bool = False,
 ) -> SweepResult:
     """Runs ``scenario`` at every point of ``grid`` × ``seeds`` and returns a :class:`SweepResult`.
 
@@ -253,6 +285,11 @@ def sweep(
         f"{150 / p['n_sources']} Mbit/s"}``). They are part of the store key, not columns.
     labels
         Constant columns added to every row (``{"variant": "jittered"}``), stored too.
+    timeseries
+        Keep each run's time series (what the scenario's ``[record]`` table samples, and its
+        change records with ``on_change = true``) in its store record beside the summary, and
+        expose them as :attr:`SweepResult.timeseries` / :attr:`SweepResult.changes` in long
+        form. A stored result kept without them is run again.
 
     Raises :class:`ScenarioError` before running anything if a point is invalid.
     """
@@ -299,16 +336,21 @@ def sweep(
             tasks.append((point_labels, ovr, seed, identity, key_of(identity)))
 
     summaries: Dict[str, Dict[str, Any]] = {}
+    series: Dict[str, _sweep_series.Texts] = {}
     problems: List[Tuple[str, str]] = []
     todo = []
     for t in tasks:
         _labels, _ovr, _seed, identity, key = t
         if the_store is not None:
             record, problem = the_store.get(key, identity)
-            if record is not None:
+            kept = _sweep_series.from_record(record) if record is not None else None
+            if record is not None and (kept is not None or not timeseries):
                 summaries[key] = record["summary"]
+                if kept is not None:
+                    series[key] = kept
                 continue
-            if problem != "missing":
+            # (A valid record kept without the series asked for now is simply run again.)
+            if record is None and problem != "missing":
                 problems.append((str(the_store.path(key)), problem or "invalid"))
         todo.append(t)
     if problems:
@@ -338,8 +380,14 @@ def sweep(
             smoothing=0.05,
         )
 
-    def finish(task: Tuple[Any, ...], summary_json: str) -> None:
+    def finish(task: Tuple[Any, ...], outcome: Union[str, Tuple[str, Optional[str], Optional[str]]]) -> None:
         point_labels, _ovr, seed, identity, key = task
+        texts = None
+        if isinstance(outcome, str):
+            summary_json = outcome
+        else:
+            summary_json, texts = outcome[0], (outcome[1], outcome[2])
+            series[key] = texts
         summary = json.loads(summary_json)
         if summary.get("version") != version:
             raise RuntimeError(
@@ -350,7 +398,8 @@ def sweep(
             # Something else sits where the record belongs: keep the result, say so, go on.
             warnings.warn(f"{the_store.path(key)} is a directory, not a record: result not stored", RuntimeWarning)
         elif the_store is not None:
-            the_store.put(Store.make_record(key, identity, point_labels, resolved.ref, summary))
+            extra = None if texts is None else {_sweep_series.RECORD_FIELD: _sweep_series.to_record(texts)}
+            the_store.put(Store.make_record(key, identity, point_labels, resolved.ref, summary, extra))
         summaries[key] = summary
         if bar is not None:
             bar.update(1)
@@ -359,7 +408,7 @@ def sweep(
             report(done[0], len(tasks))
 
     try:
-        _execute(todo, resolved.text, executor, jobs, finish)
+        _execute(todo, resolved.text, executor, jobs, finish, run_point_series if timeseries else run_point)
     finally:
         if bar is not None:
             bar.close()
@@ -376,7 +425,7 @@ def sweep(
         "problems": problems,
     }
     identities = {t[4]: t[3] for t in tasks}
-    result = SweepResult(entries, names, stats, the_store.root if the_store else None, identities)
+    result = SweepResult(entries, names, stats, the_store.root if the_store else None, identities, series)
     if len(seed_list) > 1:
         from .stats import warn_if_replications_identical
 
@@ -408,7 +457,7 @@ def _log_lines(reused: int) -> Callable[[int, int], None]:
     return line
 
 
-def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) -> None:
+def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish, run=run_point) -> None:
     if not todo:
         return
     owned = None
@@ -418,7 +467,7 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
             raise ValueError(f"jobs must be >= 1, not {jobs}")
         if n == 1 or len(todo) == 1:
             for task in todo:
-                finish(task, run_point(text, task[1], task[2]))
+                finish(task, run(text, task[1], task[2]))
             return
         owned = executor = cf.ProcessPoolExecutor(max_workers=min(n, len(todo)), initializer=init_process_worker)
     elif _is_dask_client(executor):
@@ -431,7 +480,7 @@ def _execute(todo: list, text: str, executor: Any, jobs: Optional[int], finish) 
     finished: set = set()
     try:
         for task in todo:
-            futures[executor.submit(run_point, text, task[1], task[2], *extra)] = task
+            futures[executor.submit(run, text, task[1], task[2], *extra)] = task
         for fut in cf.as_completed(futures):
             finish(futures[fut], fut.result())
             finished.add(fut)
@@ -598,7 +647,9 @@ def load(
         "filtered": total - len(records),
     }
     identities = {r["key"]: r["identity"] for r in records}
-    return SweepResult(entries, names, stats, the_store.root, identities)
+    kept = {r["key"]: _sweep_series.from_record(r) for r in records}
+    series = {k: v for k, v in kept.items() if v is not None}
+    return SweepResult(entries, names, stats, the_store.root, identities, series)
 
 
 # --------------------------------------------------------------------------------------

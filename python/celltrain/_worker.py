@@ -23,6 +23,16 @@ def run_point(text: str, overrides: List[Tuple[str, str]], seed: Optional[int], 
     return _celltrain.run_json(text, [tuple(o) for o in overrides], seed, True, cancel)
 
 
+def run_point_series(
+    text: str, overrides: List[Tuple[str, str]], seed: Optional[int], cancel: Any = None
+) -> Tuple[str, Optional[str], Optional[str]]:
+    """As :func:`run_point`, with the run's sampled series and change records as CSV text."""
+    summary, series, changes = _celltrain.run_with_series(
+        text, [tuple(o) for o in overrides], seed, True, None, False, None, cancel
+    )
+    return summary, series, changes
+
+
 def init_process_worker() -> None:
     """Initialiser of a sweep's local worker processes.
 

@@ -61,6 +61,11 @@ def _sweep_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="write aggregate.parquet, flows.parquet, … here (default: STORE/tables when --store is given)",
     )
+    p.add_argument(
+        "--timeseries",
+        action="store_true",
+        help="keep each run's time series ([record]) in the store; written as timeseries.parquet / changes.parquet",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     return p
 
@@ -145,6 +150,7 @@ def sweep_main(argv: Sequence[str]) -> int:
             jobs=args.jobs,
             progress=not args.quiet,
             params=fixed,
+            timeseries=args.timeseries,
         )
     except ScenarioError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -9,6 +9,8 @@ or :func:`png_bytes`; :func:`data_uri` gives an ``<img src=…>`` value.
   mean over seeds with 95 % confidence bars (or min–max), optionally beside published points.
 * :func:`flow_bars` — one bar per flow against an expected value (a fair share, a MCR…).
 * :func:`timeseries` — a quantity against time, one line per group.
+* :func:`quantity_over_time` — one quantity of a long series (a sweep's `SweepResult.timeseries`
+  or `.changes`) against time, one line per sweep point.
 """
 
 from __future__ import annotations
@@ -213,6 +215,45 @@ def timeseries(
     if by is not None:
         ax.legend(fontsize="small")
     return ax.figure
+
+
+def quantity_over_time(
+    data: pd.DataFrame,
+    quantity: str,
+    subject: Optional[str] = None,
+    by: Union[None, str, Sequence[str]] = None,
+    ax: Optional[Axes] = None,
+    scale: Optional[float] = None,
+    ylabel: Optional[str] = None,
+    title: Optional[str] = None,
+    step: bool = True,
+) -> Figure:
+    """One ``quantity`` of a long (tidy) time series against time, one line per sweep point:
+    ``data`` is :attr:`celltrain.SweepResult.timeseries` or ``.changes`` (or a run's
+    ``timeseries_long`` / ``changes``). ``subject`` picks a flow or port (needed when the
+    quantity has several); ``by`` names the columns that tell the lines apart (default: the
+    columns before ``time_s`` other than ``scenario``, i.e. the point's parameters and seed).
+    Values are drawn as steps (each holds until the next row), as change records mean."""
+    for column in ("time_s", "subject", "quantity", "value"):
+        if column not in data.columns:
+            raise KeyError(f"not a long time series: no {column!r} column (columns: {list(data.columns)})")
+    part = data[data["quantity"] == quantity]
+    if part.empty:
+        known = sorted(set(data["quantity"].dropna()))
+        raise ValueError(f"no quantity {quantity!r} (quantities: {known})")
+    subjects = sorted(set(part["subject"].dropna()))
+    if subject is None and len(subjects) > 1:
+        raise ValueError(f"{quantity!r} is recorded for {subjects}: pick one with subject=")
+    if subject is not None:
+        part = part[part["subject"] == subject]
+        if part.empty:
+            raise ValueError(f"no {quantity!r} of {subject!r} (subjects: {subjects})")
+    if by is None:
+        ident = list(data.columns[: list(data.columns).index("time_s")])
+        by = [c for c in ident if c != "scenario" and part[c].nunique() > 1] or None
+    name = f"{subject or subjects[0]}.{quantity}"
+    part = part.rename(columns={"value": name})
+    return timeseries(part, name, by=by, ax=ax, scale=scale, ylabel=ylabel, title=title, step=step)
 
 
 def png_bytes(fig: Figure, dpi: int = 100) -> bytes:

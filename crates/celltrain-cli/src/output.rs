@@ -18,7 +18,8 @@ pub fn stage(network: &mut celltrain::Network, dir: &Path) -> std::io::Result<Ou
 pub fn commit(staged: OutDir, network: &mut celltrain::Network, summary: &Summary) -> std::io::Result<()> {
     network.finish_output()?;
     let series = network.recorder().series.as_ref().map(celltrain::report::series_csv);
-    staged.commit(&celltrain::report::render(summary, series))
+    let files = celltrain::report::with_changes(celltrain::report::render(summary, series), network.changes_csv());
+    staged.commit(&files)
 }
 
 /// A name from the scenario as a table shows it: control and Unicode format characters

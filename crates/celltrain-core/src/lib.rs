@@ -18,6 +18,7 @@
 //! ([`rng::RngStream::derive`]), so adding a component never changes another's draws.
 #![forbid(unsafe_code)]
 
+pub mod change_trace;
 pub mod event_queue;
 pub mod ids;
 pub mod rng;
@@ -25,6 +26,7 @@ pub mod time;
 pub mod trace;
 pub mod units;
 
+pub use change_trace::ChangeTrace;
 pub use event_queue::{EventCode, EventQueue};
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};

@@ -65,7 +65,7 @@ fn compile_and_run(
     (pcap_dir, reference, main_thread): (Option<PathBuf>, bool, bool),
     progress: Option<Py<PyAny>>,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-) -> Result<(Summary, Option<String>), RunError> {
+) -> Result<RunTexts, RunError> {
     let compiled = if is_text {
         scenario::compile_source(scenario::Source::new("<string>", scenario), overrides, seed)
     } else {
@@ -93,8 +93,11 @@ fn compile_and_run(
     }
     let summary = Summary::from_network(&network, meta, started.elapsed().as_secs_f64());
     let series = network.recorder().series.as_ref().map(report::series_csv);
-    Ok((summary, series))
+    Ok((summary, series, network.changes_csv()))
 }
+
+/// A run's summary, its sampled series and its change records (`[record] on_change`), as CSV.
+type RunTexts = (Summary, Option<String>, Option<String>);
 
 /// [`compile_and_run`], with a panic turned into [`RunError::Panic`] naming the scenario.
 fn compile_and_run_guarded(
@@ -105,7 +108,7 @@ fn compile_and_run_guarded(
     output: (Option<PathBuf>, bool, bool),
     progress: Option<Py<PyAny>>,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-) -> Result<(Summary, Option<String>), RunError> {
+) -> Result<RunTexts, RunError> {
     let label = if is_text { "<string>".to_string() } else { scenario.clone() };
     guard::catch_panic(&label, move || compile_and_run(scenario, overrides, seed, is_text, output, progress, cancel))
         .map_err(RunError::Panic)?
@@ -140,19 +143,20 @@ fn run_json(
         return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
     }
     let _running = interrupt::RunGuard::new(py);
-    let (summary, _) = py.detach(move || {
+    let (summary, _, _) = py.detach(move || {
         compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false, main_thread), None, cancel)
     })?;
     Ok(serde_json::to_string(&summary).expect("summary serialises"))
 }
 
 /// As `run_json`, and also the time series the scenario's `[record]` table asked for, as CSV
-/// text (None when nothing was sampled); with `pcap_dir`, the captures it asked for are
+/// text (None when nothing was sampled), and its change records (`on_change`; None when not
+/// asked for); with `pcap_dir`, the captures it asked for are
 /// written there (OSError if they cannot be); with `reference`, no fast path is taken (every
 /// cell by events: the same results, more events); `progress(fraction, simulated_seconds)`
 /// is called every 200 ms of wall time and at the end (an exception it raises stops the run).
 #[pyfunction]
-#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false, progress=None))]
+#[pyo3(signature = (scenario, overrides, seed=None, is_text=false, pcap_dir=None, reference=false, progress=None, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_with_series(
     py: Python<'_>,
@@ -163,23 +167,42 @@ fn run_with_series(
     pcap_dir: Option<PathBuf>,
     reference: bool,
     progress: Option<Py<PyAny>>,
-) -> PyResult<(String, Option<String>)> {
+    cancel: Option<PyRef<'_, cancel::RunCancel>>,
+) -> PyResult<(String, Option<String>, Option<String>)> {
     let main_thread = interrupt::on_main_thread(py);
+    let cancel = cancel.map(|c| c.flag());
+    if cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst)) {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
+    }
     let _running = interrupt::RunGuard::new(py);
-    let (summary, series) = py.detach(move || {
-        compile_and_run_guarded(scenario, &overrides, seed, is_text, (pcap_dir, reference, main_thread), progress, None)
+    let (summary, series, changes) = py.detach(move || {
+        compile_and_run_guarded(
+            scenario,
+            &overrides,
+            seed,
+            is_text,
+            (pcap_dir, reference, main_thread),
+            progress,
+            cancel,
+        )
     })?;
-    Ok((serde_json::to_string(&summary).expect("summary serialises"), series))
+    Ok((serde_json::to_string(&summary).expect("summary serialises"), series, changes))
 }
 
 /// The result files of a run (what `celltrain run --out` writes) from its summary JSON (as
-/// `run_json` returns it) and its time series CSV: `(file name, text)` pairs in writing order,
+/// `run_json` returns it), its time series CSV and its change records (`timeseries_changes.csv`):
+/// `(file name, text)` pairs in writing order,
 /// `summary.json` last. Raises ValueError if the JSON is not a summary.
 #[pyfunction]
-#[pyo3(signature = (summary_json, series_csv=None))]
-fn result_files(summary_json: &str, series_csv: Option<String>) -> PyResult<Vec<(&'static str, String)>> {
+#[pyo3(signature = (summary_json, series_csv=None, changes_csv=None))]
+fn result_files(
+    summary_json: &str,
+    series_csv: Option<String>,
+    changes_csv: Option<String>,
+) -> PyResult<Vec<(&'static str, String)>> {
     let files = report::render_json(summary_json, series_csv)
         .map_err(|e| PyValueError::new_err(format!("not a celltrain summary: {e}")))?;
+    let files = report::with_changes(files, changes_csv);
     Ok(files.into_iter().map(|f| (f.name, f.text)).collect())
 }
 

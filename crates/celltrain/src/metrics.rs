@@ -301,6 +301,10 @@ impl Summary {
         let mut warnings = meta.warnings;
         warnings
             .extend(crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate));
+        if net.changes_truncated() {
+            let limit = crate::network::MAX_CHANGE_ROWS;
+            warnings.push(format!("[record] on_change: a quantity reached its share of the {limit} change rows; its later changes are missing"));
+        }
         Summary {
             scenario: meta.scenario,
             title: meta.title,

@@ -276,6 +276,7 @@ use std::path::PathBuf;
 struct Outcome {
     summary: Summary,
     series: Option<String>,
+    changes: Option<String>,
     captures: Vec<(String, Vec<u8>)>,
 }
 
@@ -301,6 +302,7 @@ fn run_recorded(text: &str, sets: &[(String, String)], options: SimOptions, out:
     summary.events = 0;
     summary.trace_hash = String::new();
     let series = net.recorder().series.as_ref().map(series_csv);
+    let changes = net.changes_csv();
     let mut captures = Vec::new();
     if let Some(dir) = out {
         for entry in std::fs::read_dir(&dir).expect("capture dir") {
@@ -310,7 +312,7 @@ fn run_recorded(text: &str, sets: &[(String, String)], options: SimOptions, out:
         captures.sort();
         let _ = std::fs::remove_dir_all(&dir);
     }
-    Outcome { summary, series, captures }
+    Outcome { summary, series, changes, captures }
 }
 
 /// The first differing line of two texts.
@@ -336,6 +338,10 @@ fn compare(case: &str, text: &str, sets: &[(&str, &str)], captures: bool) -> (Ve
         if fast.series != reference.series {
             let (a, b) = (reference.series.clone().unwrap_or_default(), fast.series.clone().unwrap_or_default());
             found.push(format!("{case} {sets:?}, {label}: time series, {}", first_diff(&a, &b)));
+        }
+        if fast.changes != reference.changes {
+            let (a, b) = (reference.changes.clone().unwrap_or_default(), fast.changes.clone().unwrap_or_default());
+            found.push(format!("{case} {sets:?}, {label}: change records, {}", first_diff(&a, &b)));
         }
         if fast.captures != reference.captures {
             let names: Vec<&str> =
@@ -540,4 +546,37 @@ fn stopped_onoff_sources_give_the_reference_results() {
         }
     }
     assert!(burst_saved >= 2, "the burst hand-off saved events in only {burst_saved} runs");
+}
+
+/// Rows of a change record whose subject and quantity are as given.
+fn change_rows(o: &Outcome, subject: &str, quantity: &str) -> usize {
+    let text = o.changes.as_deref().unwrap_or_default();
+    text.lines().filter(|l| l.split(',').nth(1) == Some(subject) && l.split(',').nth(2) == Some(quantity)).count()
+}
+
+#[test]
+fn change_records_give_the_reference_rows() {
+    let mut found = Vec::new();
+    let v1 = with_record(&builtin_text("V1"), "on_change = true\nports = [\"sender->asx200\", \"asx200->receiver\"]");
+    let (f, reference) = compare("v1-changes", &v1, &[("duration", "5 s"), ("shaping", "dual")], false);
+    found.extend(f);
+    assert!(change_rows(&reference, "asx200->receiver", "queue_cells") > 10, "the switch queue changed");
+    let a1 = with_record(&builtin_text("A1-tcp"), "on_change = true");
+    let (f, reference) = compare("a1-changes", &a1, &[("duration", "0.6 s"), ("warmup", "0.2 s")], false);
+    found.extend(f);
+    assert!(change_rows(&reference, "tcp1", "cwnd_bytes") > 5, "slow start grew the window");
+    assert!(change_rows(&reference, "sw1->sw2", "queue_cells") > 100, "the bottleneck queue moved");
+    let e1 = with_record(&builtin_text("E1-mux"), "on_change = true\nports = [\"rt1->mux\", \"mux->sink\"]");
+    let sets = [("duration", "0.3 s"), ("warmup", "0.05 s"), ("n_rt", "3"), ("n_nrt", "3")];
+    let (f, reference) = compare("e1-changes", &e1, &sets, false);
+    found.extend(f);
+    assert!(change_rows(&reference, "mux->sink", "queue_cells") > 100, "the multiplexer queue moved");
+    let a5 = with_record(&builtin_text("A5-udp"), "on_change = true\nports = [\"src1->sw1\", \"sw1->sw2\"]");
+    let sets = [("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("udp_rate", "60 Mbit/s")];
+    found.extend(compare("a5-changes", &a5, &sets, false).0);
+    let t1 = with_record(&builtin_text("T1"), "on_change = true");
+    let (f, reference) = compare("t1-packet-changes", &t1, &[("duration", "0.5 s"), ("mode", "packet")], false);
+    found.extend(f);
+    assert!(reference.changes.as_deref().unwrap_or_default().contains(",queue_bytes,"), "packet queues in bytes");
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

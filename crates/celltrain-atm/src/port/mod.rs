@@ -24,6 +24,7 @@ use crate::cell::Cell;
 use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy};
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::ChangeTrace;
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
@@ -98,6 +99,8 @@ pub struct OutputPort {
     /// The pool of the only queue, for single-FIFO ports (every VC is in one class).
     fifo_pool: u8,
     pub stats: PortStats,
+    /// The occupancy's changes, when a time series asks for them (`[record] on_change`).
+    changes: Option<Box<ChangeTrace>>,
 }
 
 impl OutputPort {
@@ -168,6 +171,7 @@ impl OutputPort {
             scheduler: scheduler.build(&queue_of_slot, queue_count),
             occupancy: 0,
             stats: PortStats::default(),
+            changes: None,
         };
         if port.pools.iter().any(|p| p.acceptance.reads_vc_cells()) {
             port.vc_cells.start();
@@ -318,6 +322,9 @@ impl OutputPort {
         self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy += cells;
         self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, f64::from(self.occupancy));
+        }
     }
 
     /// The head cell of queue `q` (real or virtual) leaves `pool` at `now`.
@@ -331,6 +338,9 @@ impl OutputPort {
         self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy -= 1;
         self.stats.cells_out += 1;
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, f64::from(self.occupancy));
+        }
     }
 
     /// Single-FIFO ports: `cells` cells that never waited — each started as it arrived, into an
@@ -435,6 +445,33 @@ impl OutputPort {
     /// The name of the shared pool's acceptance policy (for reports).
     pub fn policy_name(&self) -> &'static str {
         self.pools[0].acceptance.name()
+    }
+
+    /// Records every change of the occupancy from now on (at most `limit_rows` rows).
+    pub fn record_changes(&mut self, limit_rows: usize) {
+        self.changes = Some(Box::new(ChangeTrace::new(f64::from(self.occupancy), limit_rows)));
+    }
+
+    /// The occupancy's changes, if they are recorded.
+    pub fn changes(&self) -> Option<&ChangeTrace> {
+        self.changes.as_deref()
+    }
+
+    /// Cells in the queues of priority class `class` (ports whose classes have their own
+    /// queues; a single-FIFO port's cells are virtual and not counted here).
+    pub fn class_cells(&self, class: usize) -> u32 {
+        let mut cells = 0;
+        for (q, queue) in self.queues.iter().enumerate() {
+            if self.slots.iter().any(|s| usize::from(s.queue) == q && usize::from(s.class) == class) {
+                cells += queue.len() as u32;
+            }
+        }
+        cells
+    }
+
+    /// Number of queues at the port.
+    pub fn queue_count(&self) -> usize {
+        self.queues.len()
     }
 
     /// Opens the measurement window at `now`: counters restart, the current queue is noted.

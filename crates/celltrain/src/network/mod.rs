@@ -20,6 +20,8 @@ pub(crate) mod packet_priority;
 mod plan;
 mod port;
 mod record;
+mod record_changes;
+mod record_parts;
 mod rm;
 mod sources;
 mod tcp;
@@ -43,6 +45,8 @@ pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
 pub use port::{Port, PortPath};
 pub use record::{node_address, RecordSpec, Recorder};
+pub use record_changes::{ChangeRow, CHANGES_FILE, MAX_CHANGE_ROWS};
+pub use record_parts::{QueueDetail, QueuePart};
 pub use tcp::{lifetime_stats, App, HostCpu, TcpConn};
 
 use crate::packet::{Packet, Payload};
@@ -537,6 +541,9 @@ impl Network {
             vc.stats = VcStats { cells_in_flight_at_start: cells, ..VcStats::default() };
         }
         self.release_all(now);
+        if self.recorder.spec.delivered {
+            self.recorder.delivered_before_window = self.flows.iter().map(|f| f.stats.bytes_delivered).collect();
+        }
         for flow in &mut self.flows {
             flow.stats = FlowStats::default();
         }

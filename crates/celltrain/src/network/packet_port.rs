@@ -48,6 +48,8 @@ pub struct PacketQueue {
     classes: Option<PriorityClasses>,
     /// Packets a priority port evicted to make room (push-out), for the network to count lost.
     pub pushed_out: Vec<Packet>,
+    /// The queued bytes' changes, when a time series asks for them (`[record] on_change`).
+    pub changes: Option<Box<celltrain_core::ChangeTrace>>,
 }
 
 impl PacketQueue {
@@ -64,6 +66,7 @@ impl PacketQueue {
             stats: PacketPortStats::default(),
             classes: None,
             pushed_out: Vec::new(),
+            changes: None,
         }
     }
 
@@ -120,6 +123,9 @@ impl PacketQueue {
             None => self.queue.push_back(packet),
             Some(classes) => classes.push(packet),
         }
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, self.queued_bytes as f64);
+        }
         Ok(())
     }
 
@@ -159,6 +165,9 @@ impl PacketQueue {
         self.stats.packets_out += 1;
         self.stats.bytes_out += packet.ip_bytes;
         self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
+        if let Some(changes) = &mut self.changes {
+            changes.note(now, self.queued_bytes as f64);
+        }
         Some(packet)
     }
 

@@ -85,7 +85,8 @@ impl Network {
         let o = self.options;
         for port in &mut self.ports {
             // A captured link writes each cell's packet when the cell starts: by events.
-            let analytic = o.analytic_ports && port.capture.is_none();
+            // So does a link whose queue's changes are recorded: the fast paths would skip steps.
+            let analytic = o.analytic_ports && port.capture.is_none() && port.queue.changes().is_none();
             port.path = match (port.single_fifo && port.packets.is_none(), analytic) {
                 (true, true) => PortPath::Analytic,
                 (true, false) => PortPath::FifoEvents,

@@ -30,6 +30,12 @@ pub struct RecordSpec {
     pub ports: Vec<PortId>,
     /// ABR VCs whose source's ACR and end-system queue are sampled, with the VC's name.
     pub abr_vcs: Vec<(VcId, String)>,
+    /// Each recorded flow's delivered bytes are sampled too.
+    pub delivered: bool,
+    /// Parts of the recorded ports' queues sampled too (pools or classes), with their columns.
+    pub port_parts: Vec<(PortId, super::record_parts::QueuePart, String)>,
+    /// Every change of the senders' cwnd, ssthresh, RTO and SRTT and of the ports' queues is recorded.
+    pub on_change: bool,
 }
 
 /// Live recording state of a run.
@@ -45,6 +51,11 @@ pub struct Recorder {
     ip_id: Vec<u16>,
     sampler: Option<Sampler>,
     pub series: Option<TimeSeries>,
+    /// Per flow: bytes delivered before the measurement window opened (the flows' counters
+    /// restart then; the `delivered_bytes` column counts from the start of the run).
+    pub(super) delivered_before_window: Vec<u64>,
+    /// The TCP senders' change records (`[record] on_change`).
+    pub(super) changes: Option<Box<super::record_changes::ChangeLog>>,
     /// The first capture error (disk full, …); the run goes on, the caller reports it.
     pub error: Option<io::Error>,
 }
@@ -67,6 +78,8 @@ impl Recorder {
             sampler: spec.interval.map(|i| Sampler::new(SimTime::ZERO, i)),
             capture_of: vec![None; nodes],
             ip_id: vec![0; nodes],
+            changes: Self::change_row_limit_of(&spec)
+                .map(|limit| Box::new(super::record_changes::ChangeLog::new(&spec.senders, limit))),
             spec,
             series,
             ..Recorder::default()
@@ -84,12 +97,28 @@ impl Recorder {
                 format!("{flow}.srtt_s"),
                 format!("{flow}.rtt_s"),
             ]);
+            if spec.delivered {
+                names.push(format!("{flow}.delivered_bytes"));
+            }
         }
         names.extend(spec.ports.iter().map(|p| queue_columns[p.index()].clone()));
+        names.extend(spec.port_parts.iter().map(|(_, _, name)| name.clone()));
         for (_, vc) in &spec.abr_vcs {
             names.extend([format!("{vc}.acr_cells_per_s"), format!("{vc}.edge_queue_cells")]);
         }
         names
+    }
+
+    /// The rows each changing quantity may keep (`[record] on_change`: an equal share of
+    /// [`MAX_CHANGE_ROWS`](super::record_changes::MAX_CHANGE_ROWS)), or None if changes are not
+    /// recorded.
+    pub fn change_row_limit(&self) -> Option<usize> {
+        Self::change_row_limit_of(&self.spec)
+    }
+
+    fn change_row_limit_of(spec: &RecordSpec) -> Option<usize> {
+        let quantities = super::record_changes::TCP_QUANTITY_COUNT * spec.senders.len() + spec.ports.len();
+        spec.on_change.then(|| super::record_changes::MAX_CHANGE_ROWS / quantities.max(1))
     }
 
     /// First sampling instant, to be scheduled at build.
@@ -209,6 +238,11 @@ impl Network {
                 secs(e.srtt()),
                 secs(e.last_rtt_sample()),
             ]);
+            if self.recorder.spec.delivered {
+                let flow = self.conns[c.index()].flow;
+                let before = self.recorder.delivered_before_window.get(flow.index()).copied().unwrap_or(0);
+                row.push((before + self.flows[flow.index()].stats.bytes_delivered) as f64);
+            }
         }
         for k in 0..self.recorder.spec.ports.len() {
             let p = self.recorder.spec.ports[k];
@@ -219,6 +253,10 @@ impl Network {
                 None => f64::from(port.queue.occupancy()),
             };
             row.push(queue);
+        }
+        for k in 0..self.recorder.spec.port_parts.len() {
+            let (p, part, _) = self.recorder.spec.port_parts[k];
+            row.push(self.part_cells(p, part));
         }
         for (vc, _) in &self.recorder.spec.abr_vcs {
             match self.abr.of(*vc).map(|a| &self.abr.ends[a]) {

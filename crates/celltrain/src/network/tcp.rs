@@ -187,6 +187,9 @@ impl Network {
                 self.queue.schedule(at, Event::TcpWake(c));
             }
         }
+        if self.recorder.changes.is_some() {
+            self.note_tcp_change(c);
+        }
     }
 
     /// The sending application writes what the send buffer takes, a piece at a time when it

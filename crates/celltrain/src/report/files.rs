@@ -44,6 +44,16 @@ pub fn render_json(summary_json: &str, series_csv: Option<String>) -> Result<Vec
     Ok(render(&summary, series_csv))
 }
 
+/// Adds the change records (`[record] on_change`) to a run's result files, before
+/// `summary.json`, which stays last.
+pub fn with_changes(mut files: Vec<ResultFile>, changes_csv: Option<String>) -> Vec<ResultFile> {
+    if let Some(text) = changes_csv {
+        let at = files.len().saturating_sub(1);
+        files.insert(at, ResultFile { name: crate::network::CHANGES_FILE, text });
+    }
+    files
+}
+
 /// The text of `timeseries.csv`.
 pub fn series_csv(series: &TimeSeries) -> String {
     let mut text = Vec::new();

@@ -12,6 +12,8 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use files::{render, render_json, series_csv, write_files, write_results, ResultFile, SERIES_FILE, SUMMARY_FILE};
+pub use files::{
+    render, render_json, series_csv, with_changes, write_files, write_results, ResultFile, SERIES_FILE, SUMMARY_FILE,
+};
 pub use out_dir::{OutDir, MANIFEST_FILE};
 pub use tables::{drop_column, flows_csv, ports_csv, vcs_csv, FLOWS_FILE, PORTS_FILE, VCS_FILE};

@@ -88,8 +88,10 @@ impl OutDir {
     /// The files the previous run left: those its manifest lists (plain names only) and the
     /// result files' names (a run from before manifests).
     fn previous_files(&self) -> Vec<String> {
-        let mut out: Vec<String> =
-            [SERIES_FILE, FLOWS_FILE, VCS_FILE, PORTS_FILE].iter().map(|s| s.to_string()).collect();
+        let mut out: Vec<String> = [SERIES_FILE, FLOWS_FILE, VCS_FILE, PORTS_FILE, crate::network::CHANGES_FILE]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         if let Ok(text) = fs::read_to_string(self.dir.join(MANIFEST_FILE)) {
             let plain = |n: &&str| crate::file_names::file_name_problem(n).is_none() && !n.starts_with('.');
             out.extend(text.lines().filter(plain).map(str::to_string));

@@ -322,6 +322,7 @@ fn read_record(root: &TableView, b: &mut NetworkBuilder, duration: SimDuration) 
                 req.ports.push((node(b, &r, "ports", a.trim())?, node(b, &r, "ports", c.trim())?));
             }
         }
+        super::record_extra::read(&r, &mut req)?;
         b.set_record(req);
     }
     Ok(())

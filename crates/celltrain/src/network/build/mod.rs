@@ -209,6 +209,12 @@ pub struct RecordRequest {
     pub flows: Vec<String>,
     /// Ports (from, to) whose queue is sampled (empty: the bottleneck).
     pub ports: Vec<(NodeId, NodeId)>,
+    /// Sample each recorded flow's delivered bytes too.
+    pub delivered: bool,
+    /// Sample the recorded ports' queues per class or per pool too.
+    pub queues: super::QueueDetail,
+    /// Record every change of the TCP senders' windows and RTO and of the ports' queues.
+    pub on_change: bool,
 }
 
 /// Default adapter buffer of a host, in cells: large enough that a host never drops.
@@ -601,6 +607,7 @@ impl NetworkBuilder {
         let conns = transport::connections(nb, &mut flows, &routes, &mut queue)?;
         let sources = sources::sources(nb, specs, (&flows, &routes, &vcs), (&ports, &topo), &mut queue)?;
         let (bottleneck, recorder) = record::recorder(nb, &topo, (&flows, &routes, &vcs), &ports, &mut queue)?;
+        record::trace_port_changes(&recorder, &mut ports);
         ports::mark_single_senders(&mut ports, &flows, &routes, &vcs);
         let seed = self.seed;
         let hosts = self

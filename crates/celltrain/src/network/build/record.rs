@@ -17,6 +17,8 @@ pub(super) fn recorder(
         pcap_hosts: nb.record.pcap_hosts.clone(),
         pcap_ports: nb.record.pcap_links.iter().map(|&(a, b)| topo.port_of(a, b)).collect(),
         interval: nb.record.interval,
+        delivered: nb.record.delivered,
+        on_change: nb.record.on_change,
         ..RecordSpec::default()
     };
     for f in flows {
@@ -54,12 +56,25 @@ pub(super) fn recorder(
         .iter()
         .map(|p| format!("{}.queue_{}", p.name, if p.packets.is_some() { "bytes" } else { "cells" }))
         .collect();
+    spec.port_parts = crate::network::record_parts::port_parts(nb.record.queues, &spec.ports, ports);
     super::limits::series_columns_unique(&spec, &queue_columns)?;
     let recorder = Recorder::new(spec, nb.nodes.len(), &queue_columns);
     if let Some(first) = recorder.first_sample() {
         queue.schedule(first, Event::Sample);
     }
     Ok((bottleneck, recorder))
+}
+
+/// `[record] on_change`: the recorded ports note every change of their queue.
+pub(super) fn trace_port_changes(recorder: &Recorder, ports: &mut [Port]) {
+    let Some(limit) = recorder.change_row_limit() else { return };
+    for &p in &recorder.spec.ports {
+        let port = &mut ports[p.index()];
+        match &mut port.packets {
+            Some(q) => q.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, limit))),
+            None => port.queue.record_changes(limit),
+        }
+    }
 }
 
 /// The port crossed by the most packet flows (ties: the slowest, then the first): the default

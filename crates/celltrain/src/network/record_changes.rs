@@ -1,0 +1,144 @@
+//! `[record] on_change`: a row whenever a recorded quantity changes, rather than on a grid.
+//!
+//! The TCP senders' cwnd, ssthresh, RTO and SRTT are compared with their last recorded values each
+//! time the network has driven the endpoint ([`Network::tcp_service`]); the recorded ports note
+//! their own queue's changes (see `OutputPort::record_changes`). Each quantity keeps one
+//! [`ChangeTrace`]; the rows are written in long form (`time_s,subject,quantity,value`), since
+//! each subject changes at its own instants and a wide table would be mostly empty cells.
+
+use super::Network;
+use crate::trace::timeseries::csv_field;
+use celltrain_core::ids::ConnId;
+use celltrain_core::time::SimTime;
+use celltrain_core::ChangeTrace;
+
+/// The most change rows a run keeps over all its quantities (as `[record] interval`'s samples);
+/// each quantity may keep an equal share of them.
+pub const MAX_CHANGE_ROWS: usize = 10_000_000;
+
+/// The file the change records are written to.
+pub const CHANGES_FILE: &str = "timeseries_changes.csv";
+
+/// The quantities recorded of each TCP sender, in order.
+const TCP_QUANTITIES: [&str; TCP_QUANTITY_COUNT] = ["cwnd_bytes", "ssthresh_bytes", "rto_s", "srtt_s"];
+
+/// How many quantities each recorded TCP sender has.
+pub(super) const TCP_QUANTITY_COUNT: usize = 4;
+
+/// The TCP senders' change records.
+#[derive(Debug, Default)]
+pub struct ChangeLog {
+    /// Per connection: the index of its sender in `senders`, if it is recorded.
+    sender_of_conn: Vec<Option<u32>>,
+    /// Per recorded sender: its flow's name and the traces of [`TCP_QUANTITIES`].
+    senders: Vec<(String, [ChangeTrace; TCP_QUANTITY_COUNT])>,
+}
+
+impl ChangeLog {
+    /// A log for the recorded `senders` (connection, flow name), with `limit` rows per quantity.
+    pub fn new(senders: &[(ConnId, String)], limit: usize) -> Self {
+        let conns = senders.iter().map(|(c, _)| c.index() + 1).max().unwrap_or(0);
+        let mut sender_of_conn = vec![None; conns];
+        for (k, (c, _)) in senders.iter().enumerate() {
+            sender_of_conn[c.index()] = Some(k as u32);
+        }
+        let fresh = || ChangeTrace::new(f64::NAN, limit);
+        ChangeLog {
+            sender_of_conn,
+            senders: senders.iter().map(|(_, f)| (f.clone(), std::array::from_fn(|_| fresh()))).collect(),
+        }
+    }
+}
+
+/// One change row in long form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChangeRow<'a> {
+    pub time: SimTime,
+    pub subject: &'a str,
+    pub quantity: &'static str,
+    pub value: f64,
+}
+
+impl Network {
+    /// Connection `c`'s endpoint has been driven: its changed quantities are noted.
+    pub(super) fn note_tcp_change(&mut self, c: ConnId) {
+        let now = self.now;
+        let Some(log) = self.recorder.changes.as_deref_mut() else { return };
+        let Some(k) = log.sender_of_conn.get(c.index()).copied().flatten() else { return };
+        let e = &self.conns[c.index()].endpoint;
+        // The SRTT is NaN (no row) until the first RTT sample.
+        let srtt = e.srtt().map_or(f64::NAN, |d| d.as_secs_f64());
+        let values = [f64::from(e.cwnd()), f64::from(e.ssthresh()), e.rto().as_secs_f64(), srtt];
+        for (trace, v) in log.senders[k as usize].1.iter_mut().zip(values) {
+            trace.note(now, v);
+        }
+    }
+
+    /// Every change row of the run, in time order (at one instant: senders, then ports, in
+    /// the order they are recorded); empty when the run records no changes.
+    pub fn change_rows(&self) -> Vec<ChangeRow<'_>> {
+        let mut rows = Vec::new();
+        let Some(log) = self.recorder.changes.as_deref() else { return rows };
+        for (flow, traces) in &log.senders {
+            for (trace, quantity) in traces.iter().zip(TCP_QUANTITIES) {
+                rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow {
+                    time,
+                    subject: flow,
+                    quantity,
+                    value,
+                }));
+            }
+        }
+        for (port, trace) in self.port_traces() {
+            let quantity = if port.packets.is_some() { "queue_bytes" } else { "queue_cells" };
+            let subject = port.name.as_str();
+            rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow { time, subject, quantity, value }));
+        }
+        // Stable: rows of one instant keep the order above.
+        rows.sort_by_key(|r| r.time);
+        rows
+    }
+
+    /// The recorded ports with their queue's change trace.
+    fn port_traces(&self) -> impl Iterator<Item = (&super::Port, &ChangeTrace)> {
+        self.recorder.spec.ports.iter().filter_map(|p| {
+            let port = &self.ports[p.index()];
+            let trace = match &port.packets {
+                Some(q) => q.changes.as_deref(),
+                None => port.queue.changes(),
+            };
+            trace.map(|t| (port, t))
+        })
+    }
+
+    /// Whether some quantity reached its row limit (its later changes are missing).
+    pub fn changes_truncated(&self) -> bool {
+        let Some(log) = self.recorder.changes.as_deref() else { return false };
+        log.senders.iter().flat_map(|(_, t)| t.iter()).any(ChangeTrace::truncated)
+            || self.port_traces().any(|(_, t)| t.truncated())
+    }
+
+    /// The text of `timeseries_changes.csv`, if the run records changes: `time_s,subject,
+    /// quantity,value`, times exact to the picosecond, values in shortest round-trip form.
+    pub fn changes_csv(&self) -> Option<String> {
+        use std::fmt::Write as _;
+        self.recorder.changes.as_ref()?;
+        let mut text = String::from("time_s,subject,quantity,value\n");
+        for r in self.change_rows() {
+            let ps = r.time.as_picos();
+            let _ = write!(
+                text,
+                "{}.{:012},{},{},",
+                ps / 1_000_000_000_000,
+                ps % 1_000_000_000_000,
+                csv_field(r.subject),
+                r.quantity
+            );
+            if !r.value.is_nan() {
+                let _ = write!(text, "{}", r.value);
+            }
+            text.push('\n');
+        }
+        Some(text)
+    }
+}
