@@ -61,17 +61,31 @@ pub(super) fn read_random_app(
         let descriptor = OnOff { peak_bps: rate.as_bps() as f64, activity: 1.0, mean_on_s: 1.0 };
         return Ok((RandomApp::Poisson { datagram, rate }, descriptor));
     }
-    let peak = app.opt_rate_spec("peak")?.map(or_line);
+    let (peak, on, off) = onoff_keys(app, pcr, line)?;
+    let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
+    let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;
+    let descriptor = OnOff { peak_bps, activity: on_s / (on_s + off_s), mean_on_s: on_s };
+    Ok((RandomApp::OnOffPacket { datagram, peak, on, off }, descriptor))
+}
+
+/// The `peak` (`"line"`: the VC's PCR `pcr`; at most the first link's rate `line`), `on` and
+/// `off` keys of an on/off app, cells or datagrams.
+pub(super) fn onoff_keys(
+    app: &TableView<'_>,
+    pcr: BitRate,
+    line: BitRate,
+) -> Result<(Option<BitRate>, SimDuration, SimDuration), ScenarioError> {
+    let peak = app.opt_rate_spec("peak")?.map(|s| match s {
+        RateSpec::Line => pcr,
+        RateSpec::Rate(r) => r,
+    });
     if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {
         return Err(app.key_error("peak", "must be positive and at most the first link's rate"));
     }
     let on = app.req_duration("on")?;
     let off = app.req_duration("off")?;
     super::limits::onoff_periods(app, on, off)?;
-    let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
-    let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;
-    let descriptor = OnOff { peak_bps, activity: on_s / (on_s + off_s), mean_on_s: on_s };
-    Ok((RandomApp::OnOffPacket { datagram, peak, on, off }, descriptor))
+    Ok((peak, on, off))
 }
 
 /// Adds the source of a random app on `route`; errors name the app key at fault.

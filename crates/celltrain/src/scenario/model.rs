@@ -553,13 +553,7 @@ fn read_app_source(
         let (spec, descriptor) = super::apps::read_random_app(app, kind, pcr, line)?;
         return Ok((AppSource::Random(spec), descriptor));
     }
-    let peak = app.opt_rate_spec("peak")?.map(|s| rate_or_line(s, pcr));
-    if peak.is_some_and(|r| r.as_bps() == 0 || r > line) {
-        return Err(app.key_error("peak", "must be positive and at most the first link's rate"));
-    }
-    let on = app.req_duration("on")?;
-    let off = app.req_duration("off")?;
-    super::limits::onoff_periods(app, on, off)?;
+    let (peak, on, off) = super::apps::onoff_keys(app, pcr, line)?;
     let (on_s, off_s) = (on.as_secs_f64(), off.as_secs_f64());
     let activity = if on_s + off_s > 0.0 { on_s / (on_s + off_s) } else { 1.0 };
     let peak_bps = peak.unwrap_or(pcr).as_bps() as f64;

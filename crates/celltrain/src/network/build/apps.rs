@@ -75,16 +75,22 @@ impl NetworkBuilder {
 
     /// A UDP flow of datagrams of `app_bytes`, which must fit one AAL5 frame.
     fn add_udp_flow(&mut self, name: &str, route: RouteId, app_bytes: u64) -> Result<FlowId, BuildError> {
-        let ip_bytes = app_bytes.saturating_add(UDP_HEADER_BYTES + IPV4_HEADER_BYTES);
-        if app_bytes == 0 || ip_bytes.saturating_add(aal5::LLC_SNAP_BYTES) > aal5::MAX_PAYLOAD_BYTES {
-            return err(
-                Field::Datagram,
-                format!(
-                    "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
-                    aal5::MAX_PAYLOAD_BYTES - 36
-                ),
-            );
-        }
+        check_datagram(app_bytes)?;
         self.add_flow(name, FlowKind::Udp, route, app_bytes, UDP_HEADER_BYTES + IPV4_HEADER_BYTES)
     }
+}
+
+/// A UDP datagram of `app_bytes` must fit one AAL5 frame with its UDP, IP and LLC/SNAP headers.
+pub(super) fn check_datagram(app_bytes: u64) -> Result<(), BuildError> {
+    let ip_bytes = app_bytes.saturating_add(UDP_HEADER_BYTES + IPV4_HEADER_BYTES);
+    if app_bytes == 0 || ip_bytes.saturating_add(aal5::LLC_SNAP_BYTES) > aal5::MAX_PAYLOAD_BYTES {
+        return err(
+            Field::Datagram,
+            format!(
+                "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
+                aal5::MAX_PAYLOAD_BYTES - 36
+            ),
+        );
+    }
+    Ok(())
 }

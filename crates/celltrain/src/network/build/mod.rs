@@ -523,16 +523,7 @@ impl NetworkBuilder {
         rate: Option<BitRate>,
         start: SimTime,
     ) -> Result<FlowId, BuildError> {
-        let ip_bytes = app_bytes.saturating_add(UDP_HEADER_BYTES + IPV4_HEADER_BYTES);
-        if app_bytes == 0 || ip_bytes.saturating_add(aal5::LLC_SNAP_BYTES) > aal5::MAX_PAYLOAD_BYTES {
-            return err(
-                Field::Datagram,
-                format!(
-                    "datagram of {app_bytes} bytes does not fit an AAL5 frame (1..={} bytes)",
-                    aal5::MAX_PAYLOAD_BYTES - 36
-                ),
-            );
-        }
+        apps::check_datagram(app_bytes)?;
         if rate.is_some_and(|r| r.as_bps() == 0) {
             return err(Field::Rate, "rate must be positive");
         }
