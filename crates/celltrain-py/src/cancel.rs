@@ -39,3 +39,13 @@ impl RunCancel {
         Arc::clone(&self.flag)
     }
 }
+
+/// The flag of a run's token, if it was given one; KeyboardInterrupt if it is cancelled
+/// already (a cancelled sweep starts no further point).
+pub fn flag_of(cancel: Option<PyRef<'_, RunCancel>>) -> PyResult<Option<Arc<AtomicBool>>> {
+    let flag = cancel.map(|c| c.flag());
+    if flag.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
+    }
+    Ok(flag)
+}

@@ -138,10 +138,7 @@ fn run_json(
     cancel: Option<PyRef<'_, cancel::RunCancel>>,
 ) -> PyResult<String> {
     let main_thread = interrupt::on_main_thread(py);
-    let cancel = cancel.map(|c| c.flag());
-    if cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst)) {
-        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
-    }
+    let cancel = cancel::flag_of(cancel)?;
     let _running = interrupt::RunGuard::new(py);
     let (summary, _, _) = py.detach(move || {
         compile_and_run_guarded(scenario, &overrides, seed, is_text, (None, false, main_thread), None, cancel)
@@ -170,10 +167,7 @@ fn run_with_series(
     cancel: Option<PyRef<'_, cancel::RunCancel>>,
 ) -> PyResult<(String, Option<String>, Option<String>)> {
     let main_thread = interrupt::on_main_thread(py);
-    let cancel = cancel.map(|c| c.flag());
-    if cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst)) {
-        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("celltrain run cancelled"));
-    }
+    let cancel = cancel::flag_of(cancel)?;
     let _running = interrupt::RunGuard::new(py);
     let (summary, series, changes) = py.detach(move || {
         compile_and_run_guarded(

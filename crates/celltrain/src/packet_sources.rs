@@ -9,10 +9,7 @@ use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 
-/// An exponential draw of mean `mean`, in whole picoseconds.
-fn draw(rng: &mut RngStream, mean: SimDuration) -> SimDuration {
-    SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
-}
+use crate::source::{draw, first_burst};
 
 /// Poisson datagrams: independent exponential gaps of mean `wire_bits / rate`, so that the
 /// mean load on the first hop is `rate`. The first datagram leaves one gap after the start
@@ -85,8 +82,7 @@ impl OnOffPacketSource {
         mut rng: RngStream,
         start: SimTime,
     ) -> (Self, SimTime) {
-        let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
-        let first = if rng.uniform() < p_on { start } else { start + draw(&mut rng, mean_off) };
+        let first = first_burst(&mut rng, start, mean_on, mean_off);
         let src = OnOffPacketSource {
             flow,
             app_bytes,

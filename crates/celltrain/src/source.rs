@@ -53,6 +53,22 @@ pub struct OnOffSource {
     pub stop: SimTime,
 }
 
+/// An exponential draw of mean `mean`, in whole picoseconds (on/off periods, Poisson gaps).
+pub(crate) fn draw(rng: &mut RngStream, mean: SimDuration) -> SimDuration {
+    SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
+}
+
+/// When an on/off source's first burst starts, from the stationary distribution: at `start`
+/// with probability on/(on+off), else after an off period.
+pub(crate) fn first_burst(rng: &mut RngStream, start: SimTime, mean_on: SimDuration, mean_off: SimDuration) -> SimTime {
+    let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
+    if rng.uniform() < p_on {
+        start
+    } else {
+        start + draw(rng, mean_off)
+    }
+}
+
 impl OnOffSource {
     /// A source whose first burst starts after an off period drawn from the stationary
     /// distribution: with probability on/(on+off) it starts on at `start`.
@@ -64,8 +80,7 @@ impl OnOffSource {
         mut rng: RngStream,
         start: SimTime,
     ) -> (Self, SimTime) {
-        let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
-        let first = if rng.uniform() < p_on { start } else { start + Self::draw(&mut rng, mean_off) };
+        let first = first_burst(&mut rng, start, mean_on, mean_off);
         let src = OnOffSource {
             flow,
             pcr,
@@ -81,10 +96,6 @@ impl OnOffSource {
         (src, first)
     }
 
-    fn draw(rng: &mut RngStream, mean: SimDuration) -> SimDuration {
-        SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
-    }
-
     /// Whether the next wake-up starts a burst (no cell of a burst emitted cell by cell is due).
     pub fn at_burst_start(&self) -> bool {
         self.k == 0
@@ -96,7 +107,7 @@ impl OnOffSource {
         if self.k == 0 {
             // A burst starts: its length is drawn now; it always carries at least one cell.
             self.on_start = now;
-            self.on_end = now + Self::draw(&mut self.rng, self.mean_on);
+            self.on_end = now + draw(&mut self.rng, self.mean_on);
             self.slots.reset();
         }
         self.k += 1;
@@ -105,7 +116,7 @@ impl OnOffSource {
             return next;
         }
         self.k = 0;
-        let off = Self::draw(&mut self.rng, self.mean_off);
+        let off = draw(&mut self.rng, self.mean_off);
         self.on_end.max(next) + off
     }
 }
@@ -117,11 +128,11 @@ impl OnOffSource {
     /// k-th cell of a burst leaves the adapter at `now + ceil(k · 424 / pcr)` either way.
     pub fn burst(&mut self, now: SimTime) -> (u64, SimTime) {
         debug_assert_eq!(self.k, 0, "burst in the middle of a per-cell burst");
-        let on_end = now + Self::draw(&mut self.rng, self.mean_on);
+        let on_end = now + draw(&mut self.rng, self.mean_on);
         // The first cell, and each later one that starts before the burst ends.
         let cells = 1 + self.pcr.cells_starting_within(on_end.saturating_since(now));
         let next = now + self.pcr.cell_offset_ceil(cells);
-        let off = Self::draw(&mut self.rng, self.mean_off);
+        let off = draw(&mut self.rng, self.mean_off);
         (cells, on_end.max(next) + off)
     }
 

@@ -1,19 +1,10 @@
 //! Cell transfer delay and CDV in whole runs: exact where the path's delay is known, bounded by
 //! the buffers where cells queue, and counted for every user cell delivered.
 
-use celltrain::metrics::Summary;
-use celltrain::scenario::{compile_source, Source};
-use celltrain::Network;
-use celltrain_core::units::BitRate;
+mod common;
 
-fn run(text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let compiled = compile_source(Source::new("case.toml", text.to_string()), &sets, Some(1)).expect("compiles");
-    let mut network = compiled.network;
-    network.run(&mut |_| {});
-    let summary = Summary::from_network(&network, compiled.meta, 0.0);
-    (network, summary)
-}
+use celltrain_core::units::BitRate;
+use common::run_text as run;
 
 fn two_links(flows: &str, buffer: &str) -> String {
     format!(

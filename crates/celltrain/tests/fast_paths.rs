@@ -3,10 +3,13 @@
 //! path alone and all of them together. Every summary field must agree; only the event count,
 //! the trace hash and the wall time may differ (the fast paths exist to save events).
 
+mod common;
+
 use celltrain::builtin;
 use celltrain::metrics::Summary;
 use celltrain::network::SimOptions;
 use celltrain::scenario::{compile_source, Source};
+use common::Draws;
 
 /// The fast-path sets compared with the reference: each alone (run admission and burst
 /// hand-off need analytic ports, so they come with them), and all together.
@@ -123,24 +126,6 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         assert!(*n >= 3, "{label} saved events in only {n} built-ins");
     }
     eprintln!("built-ins where each fast path saved events: {applied:?}");
-}
-
-/// A small deterministic generator (xorshift), so CI sees the same draws every run.
-struct Draws(u64);
-
-impl Draws {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
-        options[self.below(options.len())]
-    }
 }
 
 /// A random value for parameter `key` whose default is `default`: keywords from their set,

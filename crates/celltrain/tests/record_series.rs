@@ -1,19 +1,15 @@
 //! The richer time series of `[record]`: delivered bytes and per-pool / per-class queues on the
 //! sampling grid, and change records (`on_change`) of TCP windows, RTO and port queues.
 
+mod common;
+
 use celltrain::builtin;
 use celltrain::metrics::Summary;
 use celltrain::scenario::{compile_source, Source};
 use celltrain::Network;
 
 fn run(name: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
-    let text = builtin::find(name).expect("a built-in").text;
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let compiled = compile_source(Source::new("case.toml", text.to_string()), &sets, Some(1)).expect("compiles");
-    let mut network = compiled.network;
-    network.run(&mut |_| {});
-    let summary = Summary::from_network(&network, compiled.meta, 0.0);
-    (network, summary)
+    common::run_text(builtin::find(name).expect("a built-in").text, sets)
 }
 
 fn compile_error(name: &str, sets: &[(&str, &str)]) -> String {

@@ -16,8 +16,11 @@
 //! allocation past it aborts the child, which fails the test, instead of passing on a machine
 //! with memory to spare (or swapping on one without).
 
+mod common;
+
 use celltrain::builtin;
 use celltrain::scenario::{compile_source, Source};
+use common::Draws;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
@@ -44,21 +47,6 @@ const EDGES: &[&str] = &[
 
 /// Edges that build very large networks (tens of seconds each): only in longer searches.
 const LONG_EDGES: &[&str] = &["65536", "99999"];
-
-/// xorshift64: deterministic choices from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Byte spans of the numbers written as values (after a line's `=`, bare or at the start of
 /// a quoted quantity such as `"5 ms"`), outside comments.
@@ -181,7 +169,7 @@ fn builtins_with_edge_values_never_panic() {
         }
     }));
     let edges: Vec<&str> = EDGES.iter().chain(if seconds > 60 { LONG_EDGES } else { &[] }).copied().collect();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Draws(seed | 1);
     let builtins = builtin::all();
     let (mut rounds, mut ran, mut refused) = (0u64, 0u64, 0u64);
     let mut failures = Vec::new();
