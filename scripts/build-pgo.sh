@@ -26,12 +26,17 @@ RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$data" \
 gen=target/pgo-gen/release/celltrain
 
 echo "build-pgo: training runs" >&2
-for scenario in $("$gen" list | awk 'NR > 1 { print $1 }'); do
+# (The list ends at its first blank line; the papers follow.)
+for scenario in $("$gen" list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }'); do
     "$gen" run "$scenario" > /dev/null
 done
 "$gen" bench null --hops 8 --seconds 0.5 --repeat 1 > /dev/null
 "$gen" bench A4 --set "duration=1 s" --repeat 1 > /dev/null
 "$gen" bench E1-mux --set "duration=10 s" --repeat 1 > /dev/null
+# The peer twins (benches/twins): the workloads speed is measured on against other simulators.
+for twin in benches/twins/*.toml; do
+    "$gen" run "$twin" --set "duration=5 s" > /dev/null
+done
 
 "$profdata" merge -o "$data/merged.profdata" "$data"/*.profraw
 
