@@ -62,6 +62,7 @@ mod packet_mode;
 pub mod params;
 pub mod path_set;
 mod paths;
+mod pool_thresholds;
 mod record_extra;
 mod spanned;
 mod switch_port;

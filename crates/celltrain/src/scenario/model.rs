@@ -94,7 +94,11 @@ pub fn compile_source(
     read_record(&root, &mut b, duration)?;
     super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
-    let warnings = if mode == "packet" { super::packet_mode::ignored_switch_keys(&root, &loaded)? } else { Vec::new() };
+    let warnings = if mode == "packet" {
+        super::packet_mode::ignored_switch_keys(&root, &loaded)?
+    } else {
+        super::pool_thresholds::warnings(&root, &loaded)?
+    };
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
         Some(at) => ScenarioError { message: e.message, ..at.clone() },
         None => root.error(e.message),

@@ -6,6 +6,7 @@ mod fuzz;
 mod gfr;
 mod load;
 mod path_set;
+mod pool_thresholds;
 
 use super::*;
 
