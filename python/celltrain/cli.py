@@ -26,8 +26,43 @@ See 'celltrain sweep --help' and 'celltrain reproduce --help'.
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with the Rust commands' manners: one-line errors (exit 2) and clap's help layout
+    (description, ``Usage:``, ``Arguments:``, ``Options:``), so that ``celltrain sweep --help``
+    reads like ``celltrain run --help``."""
+
     def error(self, message: str) -> None:  # one line, exit 2, like clap
         self.exit(2, f"error: {message}\n")
+
+    def format_help(self) -> str:
+        positionals = [a for a in self._actions if not a.option_strings]
+        options = [a for a in self._actions if a.option_strings]
+        # The help option last, as clap lists it.
+        options.sort(key=lambda a: isinstance(a, argparse._HelpAction))
+        rows_args = [(f"<{a.dest.upper()}>", a.help or "") for a in positionals]
+        rows_opts = [(_clap_flags(a), "Print help" if isinstance(a, argparse._HelpAction) else a.help or "") for a in options]
+        usage = " ".join([f"Usage: {self.prog}", "[OPTIONS]"] + [left for left, _ in rows_args])
+        out = [self.description or "", "", usage, ""]
+        for title, rows in (("Arguments:", rows_args), ("Options:", rows_opts)):
+            if rows:
+                width = max(len(left) for left, _ in rows) + 2
+                out.append(title)
+                out += [f"  {left:<{width}}{_capitalised(text)}".rstrip() for left, text in rows]
+                out.append("")
+        return "\n".join(out)
+
+
+def _clap_flags(action: argparse.Action) -> str:
+    """``-h, --help`` or ``    --jobs <N>``: long options line up after a short one's place."""
+    short = [o for o in action.option_strings if not o.startswith("--")]
+    long = [o for o in action.option_strings if o.startswith("--")]
+    flags = ", ".join(short + long) if short else "    " + ", ".join(long)
+    if action.nargs != 0:
+        flags += f" <{action.metavar or action.dest.upper()}>"
+    return flags
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _sweep_parser() -> argparse.ArgumentParser:

@@ -223,6 +223,24 @@ def test_help_lists_the_python_commands(cli):
     assert "--quick" in cli("reproduce", "--help").stdout
 
 
+def test_python_commands_help_is_laid_out_as_the_rust_commands(cli):
+    """clap's layout: usage line, Arguments:, Options: with `<VALUE>` placeholders, help last."""
+    rust = cli("run", "--help").stdout
+    for command, argument in (("sweep", "<SCENARIO>"), ("reproduce", "<TARGET>")):
+        out = cli(command, "--help").stdout
+        lines = out.splitlines()
+        assert f"Usage: celltrain {command} [OPTIONS] {argument}" in lines, out
+        assert "Arguments:" in lines and "Options:" in lines, out
+        assert lines.index("Arguments:") < lines.index("Options:")
+        assert any(line.startswith(f"  {argument}  ") for line in lines), out
+        assert "      --jobs <N>" in out and "  -h, --help" in out, out
+        options = lines[lines.index("Options:") + 1 :]
+        assert [line for line in options if line.strip()][-1].startswith("  -h, --help"), "help is listed last"
+    # The same section titles as the Rust commands' help.
+    for title in ("Usage: celltrain run [OPTIONS] <SCENARIO>", "Arguments:", "Options:"):
+        assert title in rust
+
+
 def test_python_dash_m():
     out = subprocess.run([sys.executable, "-m", "celltrain", "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("celltrain ")
