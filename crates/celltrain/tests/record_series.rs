@@ -7,6 +7,7 @@ use celltrain::builtin;
 use celltrain::metrics::Summary;
 use celltrain::scenario::{compile_source, Source};
 use celltrain::Network;
+use celltrain_core::time::SimTime;
 
 fn run(name: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
     common::run_text(builtin::find(name).expect("a built-in").text, sets)
@@ -116,4 +117,41 @@ fn change_records_follow_the_window_and_the_queue() {
     // The same results as a run that records nothing (only events and the trace may differ).
     let (_, plain) = run("A1-tcp", &A1_SHORT);
     assert_eq!(summary.flows, plain.flows, "recording changes changes no result");
+}
+
+/// ABR sources' ACR in the change records: every change at its own instant, so that the grid's
+/// ACR at each sample is the last change before it; recording changes no result.
+#[test]
+fn acr_changes_are_recorded_and_agree_with_the_grid() {
+    let base = [("service", "abr"), ("duration", "0.3 s"), ("warmup", "0.1 s")];
+    let mut sets = base.to_vec();
+    sets.extend([("record.on_change", "true"), ("record.interval", "1 ms")]);
+    let (mut net, summary) = run("A3", &sets);
+    let rows: Vec<(SimTime, String, f64)> = net
+        .change_rows()
+        .into_iter()
+        .filter(|r| r.quantity == "acr_cells_per_s")
+        .map(|r| (r.time, r.subject.to_string(), r.value))
+        .collect();
+    let vc = rows.first().map(|r| r.1.clone()).expect("ACR change rows");
+    let acr: Vec<(SimTime, f64)> = rows.iter().filter(|r| r.1 == vc).map(|r| (r.0, r.2)).collect();
+    assert!(acr.len() > 10, "{vc}'s ACR changed {} times", acr.len());
+    assert!(acr.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 != w[1].1), "one row per change, in time order");
+    let series = net.take_series().expect("sampled");
+    let column = series.column(&format!("{vc}.acr_cells_per_s")).expect("the grid's ACR");
+    let mut checked = 0;
+    for (t, &sampled) in series.times().iter().zip(column) {
+        // (A change at the sampling instant itself may come before or after the sample.)
+        if acr.iter().any(|&(c, _)| c == *t) {
+            continue;
+        }
+        if let Some(&(_, last)) = acr.iter().rev().find(|&&(c, _)| c < *t) {
+            assert_eq!(sampled, last, "at {t:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} samples checked");
+    let (_, plain) = run("A3", &base);
+    assert_eq!(summary.flows, plain.flows, "recording changes changes no result");
+    assert_eq!(summary.vcs, plain.vcs);
 }

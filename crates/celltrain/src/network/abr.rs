@@ -231,6 +231,9 @@ impl Network {
                 }
                 None => unreachable!("something waits"),
             }
+            // (A send opportunity may decay ACR: ADTF, or CRM forward RM cells unanswered.)
+            let acr = self.abr.ends[a].source.acr();
+            self.note_acr_change(vc, acr);
             if self.abr.ends[a].ahead {
                 self.abr_send_ahead(a);
             }
@@ -304,9 +307,14 @@ impl Network {
     /// Decides which end systems send ahead (see [`abr_send_ahead`](Self::abr_send_ahead)).
     pub(super) fn plan_abr_ahead(&mut self) {
         let on = self.options.abr_ahead;
+        let changes = self.recorder.changes.as_deref();
         for end in &mut self.abr.ends {
+            // A source whose ACR changes are recorded takes each opportunity by its event, so
+            // that every change is noted at its own instant.
+            let recorded = changes.is_some_and(|log| log.records_acr_of(end.vc));
             let adapter = &self.ports[self.vcs[end.vc.index()].route[0].0.index()];
             end.ahead = on
+                && !recorded
                 && end.alone_on_adapter
                 && end.feed.is_some()
                 && adapter.path == super::PortPath::Analytic
@@ -327,6 +335,8 @@ impl Network {
             }
             celltrain_atm::abr::RmDirection::Backward => {
                 self.abr.ends[peer].source.on_brm(&rm);
+                let (peer_vc, acr) = (self.abr.ends[peer].vc, self.abr.ends[peer].source.acr());
+                self.note_acr_change(peer_vc, acr);
                 self.abr_rate_changed(peer);
             }
         }

@@ -34,7 +34,8 @@ pub struct RecordSpec {
     pub delivered: bool,
     /// Parts of the recorded ports' queues sampled too (pools or classes), with their columns.
     pub port_parts: Vec<(PortId, super::record_parts::QueuePart, String)>,
-    /// Every change of the senders' cwnd, ssthresh, RTO and SRTT and of the ports' queues is recorded.
+    /// Every change of the senders' cwnd, ssthresh, RTO and SRTT, of the ABR sources' ACR and of
+    /// the ports' queues is recorded.
     pub on_change: bool,
 }
 
@@ -79,7 +80,7 @@ impl Recorder {
             capture_of: vec![None; nodes],
             ip_id: vec![0; nodes],
             changes: Self::change_row_limit_of(&spec)
-                .map(|limit| Box::new(super::record_changes::ChangeLog::new(&spec.senders, limit))),
+                .map(|limit| Box::new(super::record_changes::ChangeLog::new(&spec.senders, &spec.abr_vcs, limit))),
             spec,
             series,
             ..Recorder::default()
@@ -117,7 +118,8 @@ impl Recorder {
     }
 
     fn change_row_limit_of(spec: &RecordSpec) -> Option<usize> {
-        let quantities = super::record_changes::TCP_QUANTITY_COUNT * spec.senders.len() + spec.ports.len();
+        let quantities =
+            super::record_changes::TCP_QUANTITY_COUNT * spec.senders.len() + spec.abr_vcs.len() + spec.ports.len();
         spec.on_change.then(|| super::record_changes::MAX_CHANGE_ROWS / quantities.max(1))
     }
 

@@ -1,14 +1,15 @@
 //! `[record] on_change`: a row whenever a recorded quantity changes, rather than on a grid.
 //!
 //! The TCP senders' cwnd, ssthresh, RTO and SRTT are compared with their last recorded values each
-//! time the network has driven the endpoint ([`Network::tcp_service`]); the recorded ports note
+//! time the network has driven the endpoint ([`Network::tcp_service`]); an ABR source's ACR each
+//! time backward feedback reached it or it took a send opportunity; the recorded ports note
 //! their own queue's changes (see `OutputPort::record_changes`). Each quantity keeps one
 //! [`ChangeTrace`]; the rows are written in long form (`time_s,subject,quantity,value`), since
 //! each subject changes at its own instants and a wide table would be mostly empty cells.
 
 use super::Network;
 use crate::trace::timeseries::csv_field;
-use celltrain_core::ids::ConnId;
+use celltrain_core::ids::{ConnId, VcId};
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
 
@@ -25,28 +26,48 @@ const TCP_QUANTITIES: [&str; TCP_QUANTITY_COUNT] = ["cwnd_bytes", "ssthresh_byte
 /// How many quantities each recorded TCP sender has.
 pub(super) const TCP_QUANTITY_COUNT: usize = 4;
 
-/// The TCP senders' change records.
+/// The quantity recorded of each ABR source.
+const ACR_QUANTITY: &str = "acr_cells_per_s";
+
+/// The TCP senders' and ABR sources' change records.
 #[derive(Debug, Default)]
 pub struct ChangeLog {
     /// Per connection: the index of its sender in `senders`, if it is recorded.
     sender_of_conn: Vec<Option<u32>>,
     /// Per recorded sender: its flow's name and the traces of [`TCP_QUANTITIES`].
     senders: Vec<(String, [ChangeTrace; TCP_QUANTITY_COUNT])>,
+    /// Per VC: the index of its ABR source in `abr`, if it is recorded.
+    abr_of_vc: Vec<Option<u32>>,
+    /// Per recorded ABR source: its VC's name and its ACR's trace.
+    abr: Vec<(String, ChangeTrace)>,
 }
 
 impl ChangeLog {
-    /// A log for the recorded `senders` (connection, flow name), with `limit` rows per quantity.
-    pub fn new(senders: &[(ConnId, String)], limit: usize) -> Self {
+    /// A log for the recorded `senders` (connection, flow name) and ABR sources (`abr_vcs`: VC,
+    /// VC name), with `limit` rows per quantity.
+    pub fn new(senders: &[(ConnId, String)], abr_vcs: &[(VcId, String)], limit: usize) -> Self {
         let conns = senders.iter().map(|(c, _)| c.index() + 1).max().unwrap_or(0);
         let mut sender_of_conn = vec![None; conns];
         for (k, (c, _)) in senders.iter().enumerate() {
             sender_of_conn[c.index()] = Some(k as u32);
         }
+        let vcs = abr_vcs.iter().map(|(v, _)| v.index() + 1).max().unwrap_or(0);
+        let mut abr_of_vc = vec![None; vcs];
+        for (k, (v, _)) in abr_vcs.iter().enumerate() {
+            abr_of_vc[v.index()] = Some(k as u32);
+        }
         let fresh = || ChangeTrace::new(f64::NAN, limit);
         ChangeLog {
             sender_of_conn,
             senders: senders.iter().map(|(_, f)| (f.clone(), std::array::from_fn(|_| fresh()))).collect(),
+            abr_of_vc,
+            abr: abr_vcs.iter().map(|(_, name)| (name.clone(), fresh())).collect(),
         }
+    }
+
+    /// Whether the ACR of `vc`'s source is recorded.
+    pub(super) fn records_acr_of(&self, vc: VcId) -> bool {
+        self.abr_of_vc.get(vc.index()).is_some_and(Option::is_some)
     }
 }
 
@@ -74,7 +95,15 @@ impl Network {
         }
     }
 
-    /// Every change row of the run, in time order (at one instant: senders, then ports, in
+    /// The source of ABR VC `vc` may have changed its ACR (feedback, or a send opportunity).
+    pub(super) fn note_acr_change(&mut self, vc: VcId, acr_cells_per_s: f64) {
+        let now = self.now;
+        let Some(log) = self.recorder.changes.as_deref_mut() else { return };
+        let Some(k) = log.abr_of_vc.get(vc.index()).copied().flatten() else { return };
+        log.abr[k as usize].1.note(now, acr_cells_per_s);
+    }
+
+    /// Every change row of the run, in time order (at one instant: senders, ABR sources, then ports, in
     /// the order they are recorded); empty when the run records no changes.
     pub fn change_rows(&self) -> Vec<ChangeRow<'_>> {
         let mut rows = Vec::new();
@@ -88,6 +117,15 @@ impl Network {
                     value,
                 }));
             }
+        }
+        for (vc, trace) in &log.abr {
+            let subject = vc.as_str();
+            rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow {
+                time,
+                subject,
+                quantity: ACR_QUANTITY,
+                value,
+            }));
         }
         for (port, trace) in self.port_traces() {
             let quantity = if port.packets.is_some() { "queue_bytes" } else { "queue_cells" };
@@ -115,6 +153,7 @@ impl Network {
     pub fn changes_truncated(&self) -> bool {
         let Some(log) = self.recorder.changes.as_deref() else { return false };
         log.senders.iter().flat_map(|(_, t)| t.iter()).any(ChangeTrace::truncated)
+            || log.abr.iter().any(|(_, t)| t.truncated())
             || self.port_traces().any(|(_, t)| t.truncated())
     }
 
