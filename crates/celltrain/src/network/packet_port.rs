@@ -50,6 +50,9 @@ pub struct PacketQueue {
     pub pushed_out: Vec<Packet>,
     /// The queued bytes' changes, when a time series asks for them (`[record] on_change`).
     pub changes: Option<Box<celltrain_core::ChangeTrace>>,
+    /// The last packet size serialised and its time: a port mostly sends one size (data
+    /// segments one way, acknowledgements the other), and the time takes a 128-bit division.
+    last_tx: (u64, SimDuration),
 }
 
 impl PacketQueue {
@@ -67,6 +70,7 @@ impl PacketQueue {
             classes: None,
             pushed_out: Vec::new(),
             changes: None,
+            last_tx: (0, SimDuration::ZERO),
         }
     }
 
@@ -98,6 +102,15 @@ impl PacketQueue {
     /// Time to serialise an IP packet of `ip_bytes` (and its framing) on this link, rounded up.
     pub fn tx_time(&self, ip_bytes: u64) -> SimDuration {
         self.rate.tx_time_ceil(self.wire_bytes(ip_bytes) * 8)
+    }
+
+    /// [`tx_time`](Self::tx_time), remembering the last size asked.
+    #[inline]
+    fn tx_time_cached(&mut self, ip_bytes: u64) -> SimDuration {
+        if self.last_tx.0 != ip_bytes {
+            self.last_tx = (ip_bytes, self.tx_time(ip_bytes));
+        }
+        self.last_tx.1
     }
 
     fn note_change(&mut self, now: SimTime) {
@@ -152,6 +165,31 @@ impl PacketQueue {
             self.pushed_out.push(victim);
         }
         true
+    }
+
+    /// A packet reaching an idle port with nothing queued: [`offer`](Self::offer) and
+    /// [`take`](Self::take) at once (the same counters and statistics: it occupies the
+    /// buffer for no time), without queueing it. `Ok`: it is to be sent now.
+    #[inline]
+    pub fn pass(&mut self, packet: Packet, now: SimTime) -> Result<Packet, Packet> {
+        debug_assert!(self.is_empty(), "passing a queue");
+        if self.changes.is_some() {
+            self.offer(packet, now)?;
+            return Ok(self.take(now).expect("just offered"));
+        }
+        self.stats.packets_in += 1;
+        // (An empty priority port has nothing to push out.)
+        if packet.ip_bytes > self.limit_bytes || self.limit_packets == Some(0) {
+            self.stats.dropped += 1;
+            return Err(packet);
+        }
+        // Nothing queued since the last change: no area to add.
+        self.stats.last_change = now;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(packet.ip_bytes);
+        self.stats.packets_out += 1;
+        self.stats.bytes_out += packet.ip_bytes;
+        self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
+        Ok(packet)
     }
 
     /// Takes the head packet for transmission at `now`.
@@ -210,6 +248,14 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
+        if !port.free_pending && now >= q.busy_until {
+            // Idle, so nothing queued (a queued packet keeps a free event pending).
+            match q.pass(packet, now) {
+                Ok(packet) => self.packet_send(p, packet),
+                Err(packet) => self.packet_lost(&packet),
+            }
+            return;
+        }
         let refused = q.offer(packet, now).is_err();
         if !q.pushed_out.is_empty() {
             self.count_pushed_out(p);
@@ -238,14 +284,22 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
         let Some(packet) = q.take(now) else { return };
+        self.packet_send(p, packet);
+    }
+
+    /// Packet mode: `packet`, out of the buffer of `p`, goes on the wire now.
+    #[inline]
+    fn packet_send(&mut self, p: PortId, packet: Packet) {
+        let now = self.now;
         self.packet_hops += 1;
+        let port = &mut self.ports[p.index()];
         if let Some(i) = port.capture {
             let from = port.from;
             self.capture_into(i as usize, &packet, from);
         }
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
+        let done = q.busy_until.max(now) + q.tx_time_cached(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
         let arrival = done + port.delay;
