@@ -401,6 +401,31 @@ mod tests {
         assert_eq!((s.packets_in, s.packets_out, s.dropped, s.bytes_out), (6, 1, 2, 1500));
     }
 
+    /// Passing an idle port is offering and taking at once: the same counters, maximum and
+    /// time-weighted mean queue, for packets that fit and packets refused (by bytes or count).
+    #[test]
+    fn passing_is_offer_then_take() {
+        let ms = |x: u64| SimTime::ZERO + SimDuration::from_millis(x);
+        for (limit_bytes, limit_packets) in [(4500, None), (1000, None), (1_000_000, Some(0)), (4500, Some(1))] {
+            let mut a = PacketQueue::new(BitRate::from_bps(10_000_000), limit_bytes, limit_packets);
+            let mut b = PacketQueue::new(BitRate::from_bps(10_000_000), limit_bytes, limit_packets);
+            a.open_window(ms(0));
+            b.open_window(ms(0));
+            // Some queueing first, so that the mean has an area to keep.
+            for q in [&mut a, &mut b] {
+                let _ = q.offer(packet(40), ms(1));
+                let _ = q.take(ms(3));
+            }
+            for (t, bytes) in [(5, 1500), (7, 40), (9, 1500)] {
+                let offered = a.offer(packet(bytes), ms(t)).is_ok();
+                let taken = offered && a.take(ms(t)).is_some();
+                assert_eq!(b.pass(packet(bytes), ms(t)).is_ok(), taken, "limit {limit_bytes} / {limit_packets:?}");
+            }
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.mean_queue_bytes(ms(12)), b.mean_queue_bytes(ms(12)));
+        }
+    }
+
     /// Drop-tail on packets: the count limit binds before the byte limit.
     #[test]
     fn packet_limit_binds_first() {
