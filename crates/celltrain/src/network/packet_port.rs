@@ -169,19 +169,18 @@ impl PacketQueue {
 
     /// A packet reaching an idle port with nothing queued: [`offer`](Self::offer) and
     /// [`take`](Self::take) at once (the same counters and statistics: it occupies the
-    /// buffer for no time), without queueing it. `Ok`: it is to be sent now.
+    /// buffer for no time), without queueing it. True: it is to be sent now; false: refused.
     #[inline]
-    pub fn pass(&mut self, packet: Packet, now: SimTime) -> Result<Packet, Packet> {
+    pub fn pass(&mut self, packet: &Packet, now: SimTime) -> bool {
         debug_assert!(self.is_empty(), "passing a queue");
         if self.changes.is_some() {
-            self.offer(packet, now)?;
-            return Ok(self.take(now).expect("just offered"));
+            return self.offer(*packet, now).is_ok() && self.take(now).is_some();
         }
         self.stats.packets_in += 1;
         // (An empty priority port has nothing to push out.)
         if packet.ip_bytes > self.limit_bytes || self.limit_packets == Some(0) {
             self.stats.dropped += 1;
-            return Err(packet);
+            return false;
         }
         // Nothing queued since the last change: no area to add.
         self.stats.last_change = now;
@@ -189,7 +188,7 @@ impl PacketQueue {
         self.stats.packets_out += 1;
         self.stats.bytes_out += packet.ip_bytes;
         self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
-        Ok(packet)
+        true
     }
 
     /// Takes the head packet for transmission at `now`.
@@ -250,9 +249,10 @@ impl Network {
         let q = port.packets.as_mut().expect("packet port");
         if !port.free_pending && now >= q.busy_until {
             // Idle, so nothing queued (a queued packet keeps a free event pending).
-            match q.pass(packet, now) {
-                Ok(packet) => self.packet_send(p, packet),
-                Err(packet) => self.packet_lost(&packet),
+            if q.pass(&packet, now) {
+                self.packet_send(p, packet);
+            } else {
+                self.packet_lost(&packet);
             }
             return;
         }
@@ -419,7 +419,7 @@ mod tests {
             for (t, bytes) in [(5, 1500), (7, 40), (9, 1500)] {
                 let offered = a.offer(packet(bytes), ms(t)).is_ok();
                 let taken = offered && a.take(ms(t)).is_some();
-                assert_eq!(b.pass(packet(bytes), ms(t)).is_ok(), taken, "limit {limit_bytes} / {limit_packets:?}");
+                assert_eq!(b.pass(&packet(bytes), ms(t)), taken, "limit {limit_bytes} / {limit_packets:?}");
             }
             assert_eq!(a.stats, b.stats);
             assert_eq!(a.mean_queue_bytes(ms(12)), b.mean_queue_bytes(ms(12)));
