@@ -81,7 +81,13 @@ pub struct Timers {
 impl Timers {
     /// The earliest pending deadline.
     pub fn earliest(&self) -> Option<SimTime> {
-        [self.rexmt, self.persist, self.delack, self.msl2].into_iter().flatten().min()
+        // (Written out: every TCP service asks, and the iterator chain did not fold away.)
+        let min = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, None) => x,
+            (None, y) => y,
+        };
+        min(min(self.rexmt, self.persist), min(self.delack, self.msl2))
     }
 
     /// Disarms everything (BSD `tcp_canceltimers`).

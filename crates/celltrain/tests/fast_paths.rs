@@ -112,6 +112,9 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         ("G1", vec![("duration", "1.5 s"), ("design", "per-vc-threshold"), ("scheduler", "wfq")]),
         ("G4", vec![("duration", "1 s"), ("hosts_per_lan", "3"), ("design", "frame-red")]),
         ("G3", vec![("duration", "1 s"), ("hosts_per_lan", "3"), ("design", "frame-red"), ("mbs", "100")]),
+        // Packet mode with drops at the routers, and over two bottlenecks.
+        ("T1", vec![("duration", "1 s"), ("mode", "packet"), ("buffer", "1000 cells")]),
+        ("T1-topo2", vec![("duration", "1 s"), ("mode", "packet")]),
     ];
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = builtin::all().iter().map(|b| (b.name, short(b.name))).collect();
     cases.append(&mut extra);

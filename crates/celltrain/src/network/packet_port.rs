@@ -50,6 +50,9 @@ pub struct PacketQueue {
     pub pushed_out: Vec<Packet>,
     /// The queued bytes' changes, when a time series asks for them (`[record] on_change`).
     pub changes: Option<Box<celltrain_core::ChangeTrace>>,
+    /// The last packet size serialised and its time: a port mostly sends one size (data
+    /// segments one way, acknowledgements the other), and the time takes a 128-bit division.
+    last_tx: (u64, SimDuration),
 }
 
 impl PacketQueue {
@@ -67,6 +70,7 @@ impl PacketQueue {
             classes: None,
             pushed_out: Vec::new(),
             changes: None,
+            last_tx: (0, SimDuration::ZERO),
         }
     }
 
@@ -98,6 +102,15 @@ impl PacketQueue {
     /// Time to serialise an IP packet of `ip_bytes` (and its framing) on this link, rounded up.
     pub fn tx_time(&self, ip_bytes: u64) -> SimDuration {
         self.rate.tx_time_ceil(self.wire_bytes(ip_bytes) * 8)
+    }
+
+    /// [`tx_time`](Self::tx_time), remembering the last size asked.
+    #[inline]
+    fn tx_time_cached(&mut self, ip_bytes: u64) -> SimDuration {
+        if self.last_tx.0 != ip_bytes {
+            self.last_tx = (ip_bytes, self.tx_time(ip_bytes));
+        }
+        self.last_tx.1
     }
 
     fn note_change(&mut self, now: SimTime) {
@@ -151,6 +164,30 @@ impl PacketQueue {
             self.stats.dropped += 1;
             self.pushed_out.push(victim);
         }
+        true
+    }
+
+    /// A packet reaching an idle port with nothing queued: [`offer`](Self::offer) and
+    /// [`take`](Self::take) at once (the same counters and statistics: it occupies the
+    /// buffer for no time), without queueing it. True: it is to be sent now; false: refused.
+    #[inline]
+    pub fn pass(&mut self, packet: &Packet, now: SimTime) -> bool {
+        debug_assert!(self.is_empty(), "passing a queue");
+        if self.changes.is_some() {
+            return self.offer(*packet, now).is_ok() && self.take(now).is_some();
+        }
+        self.stats.packets_in += 1;
+        // (An empty priority port has nothing to push out.)
+        if packet.ip_bytes > self.limit_bytes || self.limit_packets == Some(0) {
+            self.stats.dropped += 1;
+            return false;
+        }
+        // Nothing queued since the last change: no area to add.
+        self.stats.last_change = now;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(packet.ip_bytes);
+        self.stats.packets_out += 1;
+        self.stats.bytes_out += packet.ip_bytes;
+        self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
         true
     }
 
@@ -210,6 +247,15 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
+        if !port.free_pending && now >= q.busy_until {
+            // Idle, so nothing queued (a queued packet keeps a free event pending).
+            if q.pass(&packet, now) {
+                self.packet_send(p, packet);
+            } else {
+                self.packet_lost(&packet);
+            }
+            return;
+        }
         let refused = q.offer(packet, now).is_err();
         if !q.pushed_out.is_empty() {
             self.count_pushed_out(p);
@@ -238,14 +284,22 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
         let Some(packet) = q.take(now) else { return };
+        self.packet_send(p, packet);
+    }
+
+    /// Packet mode: `packet`, out of the buffer of `p`, goes on the wire now.
+    #[inline]
+    fn packet_send(&mut self, p: PortId, packet: Packet) {
+        let now = self.now;
         self.packet_hops += 1;
+        let port = &mut self.ports[p.index()];
         if let Some(i) = port.capture {
             let from = port.from;
             self.capture_into(i as usize, &packet, from);
         }
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        let done = q.busy_until.max(now) + q.tx_time(packet.ip_bytes);
+        let done = q.busy_until.max(now) + q.tx_time_cached(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
         let arrival = done + port.delay;
@@ -345,6 +399,31 @@ mod tests {
         let s = &q.stats;
         assert_eq!(s.packets_in, s.packets_out + s.dropped + q.len() as u64);
         assert_eq!((s.packets_in, s.packets_out, s.dropped, s.bytes_out), (6, 1, 2, 1500));
+    }
+
+    /// Passing an idle port is offering and taking at once: the same counters, maximum and
+    /// time-weighted mean queue, for packets that fit and packets refused (by bytes or count).
+    #[test]
+    fn passing_is_offer_then_take() {
+        let ms = |x: u64| SimTime::ZERO + SimDuration::from_millis(x);
+        for (limit_bytes, limit_packets) in [(4500, None), (1000, None), (1_000_000, Some(0)), (4500, Some(1))] {
+            let mut a = PacketQueue::new(BitRate::from_bps(10_000_000), limit_bytes, limit_packets);
+            let mut b = PacketQueue::new(BitRate::from_bps(10_000_000), limit_bytes, limit_packets);
+            a.open_window(ms(0));
+            b.open_window(ms(0));
+            // Some queueing first, so that the mean has an area to keep.
+            for q in [&mut a, &mut b] {
+                let _ = q.offer(packet(40), ms(1));
+                let _ = q.take(ms(3));
+            }
+            for (t, bytes) in [(5, 1500), (7, 40), (9, 1500)] {
+                let offered = a.offer(packet(bytes), ms(t)).is_ok();
+                let taken = offered && a.take(ms(t)).is_some();
+                assert_eq!(b.pass(&packet(bytes), ms(t)), taken, "limit {limit_bytes} / {limit_packets:?}");
+            }
+            assert_eq!(a.stats, b.stats);
+            assert_eq!(a.mean_queue_bytes(ms(12)), b.mean_queue_bytes(ms(12)));
+        }
     }
 
     /// Drop-tail on packets: the count limit binds before the byte limit.
