@@ -79,3 +79,4 @@ def test_reproduce_seed_offset_on_the_command_line(tmp_path):
     assert res.returncode == 0, res.stderr
     md = (tmp_path / "r" / "index.md").read_text()
     assert "seeds [8]" in md and "seeds [1]" not in md
+    assert "--seed-offset 7 --out" in md, "the regenerate command keeps the offset"

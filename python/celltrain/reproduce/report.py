@@ -83,7 +83,7 @@ def reproduce(
             owned.shutdown()
     report = Report(
         out=out, markdown=out / "index.md", html=out / "index.html", quick=quick, experiments=outcomes,
-        not_runnable=not_runnable, wall_s=time.perf_counter() - started,
+        not_runnable=not_runnable, wall_s=time.perf_counter() - started, seed_offset=seed_offset,
     )  # fmt: skip
     write(report, target, staging)
     return report
