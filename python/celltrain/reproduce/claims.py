@@ -209,9 +209,10 @@ def _trend(a: _Ask, falls: bool) -> Judged:
     one the seeds cannot tell from noise, so it is no evidence against the trend: a step the
     other way counts only where the two neighbours' intervals (Student's t over the seeds,
     the interval the report prints) do not overlap, i.e. the step exceeds the sum of their
-    half-widths. With one seed (or one value per point, e.g. medians) there is no interval
-    and every step the other way beyond ``tolerance`` counts. The first-to-last change must
-    still go the stated way, whatever the intervals."""
+    half-widths (a stricter test than a 95 % test of the difference, so it leans toward the
+    stated trend; the steps not counted are named). With one seed (or one value per point,
+    e.g. medians) there is no interval and every step the other way beyond ``tolerance``
+    counts. The first-to-last change must still go the stated way, whatever the intervals."""
     claim, measure = a.claim, a.measure
     x = claim["x"]
     means = a.by_x(a.variant)
