@@ -117,7 +117,24 @@ def _reproduce_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="short runs and one seed: the whole report in well under a minute")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--seed-offset",
+        type=_non_negative,
+        default=0,
+        metavar="N",
+        help="add N to every run's seeds (default 0); N ≥ the largest seed (10) gives a disjoint set of seeds",
+    )
     return p
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
 
 
 def _seeds(text: Optional[str]) -> Optional[List[int]]:
@@ -243,7 +260,9 @@ def reproduce_main(argv: Sequence[str]) -> int:
 
     args = _reproduce_parser().parse_args(list(argv))
     try:
-        report = reproduce(args.target, out=args.out, quick=args.quick, jobs=args.jobs, progress=not args.quiet)
+        report = reproduce(
+            args.target, out=args.out, quick=args.quick, jobs=args.jobs, progress=not args.quiet, seed_offset=args.seed_offset
+        )
     except UnknownTarget as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

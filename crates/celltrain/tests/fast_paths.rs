@@ -420,6 +420,8 @@ fn adapter_rules_in_combination_give_the_reference_results() {
         .replace("buffer = \"100000 cells\"", "buffer = \"400 cells\"\nclp1_threshold = \"150 cells\"")
         .replace("conformance = \"vbr.1\"", "conformance = \"vbr.2\"")
         .replace("shaping = \"${shaping}\"", "shaping = \"${shaping}\"\npreventive_tagging = true");
+    // Adapter service jitter: every PDU gap drawn around its mean, once per PDU for both paths.
+    let udp_jitter = TAGGED_UDP.replace("pdu_gap = \"${gap}\"", "pdu_gap = \"${gap}\"\npdu_gap_jitter = 0.5");
     let cases: Vec<Case> = vec![
         ("v1-gap+shaping", &v1, vec![("duration", "10 s"), ("shaping", "dual"), ("pdu_gap", "1 ms")]),
         (
@@ -433,6 +435,12 @@ fn adapter_rules_in_combination_give_the_reference_results() {
         ("udp-tag+clp1", TAGGED_UDP, vec![]),
         ("udp-tag+clp1+gap", TAGGED_UDP, vec![("gap", "100 us"), ("rate", "100 Mbit/s")]),
         ("udp-tag+clp1+both", TAGGED_UDP, vec![("shaping", "dual"), ("gap", "300 us"), ("rate", "line")]),
+        (
+            "v1-gap-jitter+shaping",
+            &v1,
+            vec![("duration", "10 s"), ("shaping", "dual"), ("pdu_gap", "1 ms"), ("pdu_gap_jitter", "0.5")],
+        ),
+        ("udp-tag+clp1+gap-jitter", &udp_jitter, vec![("gap", "300 us"), ("rate", "100 Mbit/s")]),
     ];
     let (mut found, mut tagged, mut clp1_drops) = (Vec::new(), 0, 0);
     for (case, text, sets) in &cases {

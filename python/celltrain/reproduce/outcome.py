@@ -80,6 +80,8 @@ class Report:
     experiments: List[ExperimentOutcome]
     not_runnable: List[Dict[str, str]]
     wall_s: float
+    #: What was added to every run's seeds (``--seed-offset``; 0: the declared seeds).
+    seed_offset: int = 0
 
     @property
     def verdicts(self) -> List[Verdict]:
@@ -114,4 +116,5 @@ def mode_text(report: Report) -> str:
 
 
 def regenerate_command(report: Report, target: str) -> str:
-    return f"celltrain reproduce {target}{' --quick' if report.quick else ''} --out {report.out}"
+    offset = f" --seed-offset {report.seed_offset}" if report.seed_offset else ""
+    return f"celltrain reproduce {target}{' --quick' if report.quick else ''}{offset} --out {report.out}"

@@ -32,14 +32,20 @@ def reproduce(
     jobs: Optional[int] = None,
     progress: bool = True,
     executor: Any = None,
+    seed_offset: int = 0,
 ) -> Report:
     """Runs the reproductions ``target`` names and writes the report into ``out``.
 
     ``target``: an experiment id (``"A5"``), a paper (``"seed001"``, ``"001"``, ``"A"``) or
     ``"all"``. ``quick`` runs short simulations with one seed. Runs are stored in
-    ``out/store`` and reused when the report is made again. Returns a :class:`Report`.
+    ``out/store`` and reused when the report is made again. ``seed_offset`` adds N to every
+    declared seed of every run (the bisection of a measured region keeps its seeds 1, 2, …):
+    with N at least the largest declared seed, the seeds are disjoint from the default ones.
+    Returns a :class:`Report`.
     """
     started = time.perf_counter()
+    if seed_offset < 0:
+        raise ValueError(f"seed offset {seed_offset}: seeds are non-negative, the offset must be ≥ 0")
     ids = select(target)
     paper_info, experiments, papers = catalogue()
     out = Path(out)
@@ -68,7 +74,7 @@ def reproduce(
                 )
                 continue
             run_jobs = 1 if executor is None else jobs
-            outcomes.append(run_experiment(spec[0], spec[1], quick, store, executor, run_jobs, progress, builtins))
+            outcomes.append(run_experiment(spec[0], spec[1], quick, store, executor, run_jobs, progress, builtins, seed_offset))
     except BaseException:
         _outdir.discard(staging)
         raise
@@ -77,7 +83,7 @@ def reproduce(
             owned.shutdown()
     report = Report(
         out=out, markdown=out / "index.md", html=out / "index.html", quick=quick, experiments=outcomes,
-        not_runnable=not_runnable, wall_s=time.perf_counter() - started,
+        not_runnable=not_runnable, wall_s=time.perf_counter() - started, seed_offset=seed_offset,
     )  # fmt: skip
     write(report, target, staging)
     return report
@@ -92,6 +98,7 @@ def run_experiment(
     jobs: Optional[int],
     progress: bool,
     builtins: Sequence[str],
+    seed_offset: int = 0,
 ) -> ExperimentOutcome:
     """One ``[[experiment]]`` of a paper: its runs that have a built-in scenario, its figures,
     tables and the verdict on each of its claims."""
@@ -100,7 +107,7 @@ def run_experiment(
         id=exp["id"], title=exp["title"], paper=paper_label(paper["paper"]), source=exp.get("source", ""), notes=exp.get("notes", "")
     )
     for r in exp.get("run", []):
-        spec = RunSpec.of(r, quick)
+        spec = RunSpec.of(r, quick, seed_offset)
         if spec.scenario in builtins:
             out.run_specs[spec.name] = spec
             out.runs[spec.name] = run_sweeps(spec, store, executor, jobs, progress, exp.get("model"))

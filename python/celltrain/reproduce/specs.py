@@ -89,13 +89,15 @@ class RunSpec:
     region: Optional[Dict[str, Any]] = None
 
     @classmethod
-    def of(cls, d: Mapping[str, Any], quick: bool) -> "RunSpec":
+    def of(cls, d: Mapping[str, Any], quick: bool, seed_offset: int = 0) -> "RunSpec":
+        """The run ``d`` (full or ``quick``), every seed moved up by ``seed_offset`` (a set of
+        seeds disjoint from the declared one, to see whether a verdict rests on one draw)."""
         pick = lambda k, default: d.get(f"quick_{k}", d.get(k, default)) if quick else d.get(k, default)  # noqa: E731
         return cls(
             name=d["name"],
             scenario=d["scenario"],
             grid={k: list(v) for k, v in (pick("grid", {}) or {}).items()},
-            seeds=list(pick("seeds", [1])),
+            seeds=[int(s) + seed_offset for s in pick("seeds", [1])],
             params=dict(pick("params", {})),
             variants=list(d.get("variants", [])),
             model=d.get("model"),

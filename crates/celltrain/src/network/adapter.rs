@@ -6,7 +6,9 @@
 
 use celltrain_atm::contract::{Clp, Shaper, Upc, UpcAction};
 use celltrain_atm::port::TxClock;
-use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::time::SimTime;
+
+use super::pdu_gap::PduGap;
 
 /// The rules one adapter applies (built only for adapters that have some).
 #[derive(Clone, Debug, Default)]
@@ -17,8 +19,8 @@ pub(crate) struct AdapterRules {
     /// sent with every cell but the last CLP = 1.
     pub(crate) tagger: Option<Upc>,
     /// The least idle time between the end of one PDU and the first cell of the next (seed
-    /// 000, eq. 3).
-    pub(crate) pdu_gap: Option<SimDuration>,
+    /// 000, eq. 3), fixed or drawn per PDU.
+    pub(crate) pdu_gap: Option<PduGap>,
     /// When the last PDU's last cell finished leaving.
     pub(crate) pdu_end: SimTime,
 }
@@ -48,8 +50,8 @@ impl AdapterRules {
     /// shaper's time, and, the first cell of a PDU, no sooner than the gap after the last PDU.
     pub(crate) fn start(&self, free_at: SimTime, not_before: SimTime, first_of_pdu: bool) -> SimTime {
         let start = free_at.max(not_before);
-        match self.pdu_gap {
-            Some(gap) if first_of_pdu => start.max(self.pdu_end + gap),
+        match &self.pdu_gap {
+            Some(gap) if first_of_pdu => start.max(self.pdu_end + gap.before_next()),
             _ => start,
         }
     }
@@ -58,6 +60,9 @@ impl AdapterRules {
     pub(crate) fn on_started(&mut self, end: SimTime, end_of_frame: bool) {
         if end_of_frame {
             self.pdu_end = end;
+            if let Some(gap) = &mut self.pdu_gap {
+                gap.on_pdu_end();
+            }
         }
     }
 

@@ -17,6 +17,7 @@ mod host_timing;
 mod ip;
 mod packet_port;
 pub(crate) mod packet_priority;
+mod pdu_gap;
 mod plan;
 mod port;
 mod record;

@@ -183,6 +183,10 @@ fn read_hosts(
             let ras = v.opt_duration("reassembly_timeout")?.filter(|t| !t.is_zero());
             // Likewise "0 s": no PDU-level rate control.
             let pdu_gap = v.opt_duration("pdu_gap")?.filter(|t| !t.is_zero());
+            let gap_jitter = v.opt_float("pdu_gap_jitter")?.unwrap_or(0.0);
+            if !(0.0..=1.0).contains(&gap_jitter) {
+                return Err(v.key_error("pdu_gap_jitter", "must be a fraction of the mean gap between 0 and 1"));
+            }
             for name in names {
                 let h = b.add_host(&name, nic).map_err(|e| node_error(&v, e, "nic_buffer"))?;
                 places.entry(Subject::Host(name.clone())).or_insert_with(|| v.key_error(name_key(&v), ""));
@@ -204,6 +208,9 @@ fn read_hosts(
                 }
                 if let Some(gap) = pdu_gap {
                     b.set_pdu_gap(h, gap);
+                    if gap_jitter > 0.0 {
+                        b.set_pdu_gap_jitter(h, gap_jitter);
+                    }
                 }
             }
             v.finish()?;

@@ -67,6 +67,8 @@ struct NodeSpec {
     tagging: bool,
     /// PDU-level rate control in the adapter: the least idle time between two PDUs (eq. 3).
     pdu_gap: Option<SimDuration>,
+    /// Adapter service jitter: each PDU gap drawn within ±this fraction of `pdu_gap` (0: none).
+    pdu_gap_jitter: f64,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
@@ -301,6 +303,7 @@ impl NetworkBuilder {
             shaping: false,
             tagging: false,
             pdu_gap: None,
+            pdu_gap_jitter: 0.0,
         });
         Ok(NodeId::from_index(self.nodes.len() - 1))
     }
@@ -351,6 +354,12 @@ impl NetworkBuilder {
     /// and the first cell of the next (seed 000's PDU-level rate control, eq. 3).
     pub fn set_pdu_gap(&mut self, node: NodeId, gap: SimDuration) {
         self.nodes[node.index()].pdu_gap = Some(gap);
+    }
+
+    /// Draws each PDU gap of a host's adapter uniformly within ±`fraction` (0..=1) of the
+    /// gap set by [`NetworkBuilder::set_pdu_gap`] (adapter service jitter; 0 = fixed gaps).
+    pub fn set_pdu_gap_jitter(&mut self, node: NodeId, fraction: f64) {
+        self.nodes[node.index()].pdu_gap_jitter = fraction.clamp(0.0, 1.0);
     }
 
     /// Gives a host's (or router's) adapter an AAL5 reassembly timer.

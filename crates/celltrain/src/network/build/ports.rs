@@ -3,6 +3,7 @@
 //! preventive tagging).
 
 use super::*;
+use crate::network::pdu_gap::PduGap;
 
 pub(super) fn ports(
     nb: &NetworkBuilder,
@@ -93,6 +94,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
                     "pdu_gap needs a single-FIFO adapter",
                 ));
             }
+            let gap = PduGap::new(gap, node.pdu_gap_jitter, nb.seed, &node.name);
             port.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
         }
     }
