@@ -27,13 +27,39 @@ if TYPE_CHECKING:  # pragma: no cover
 # main thread): when the interpreter starts shutting down (after a KeyboardInterrupt, say), runs
 # still going on other threads are stopped, so that exiting does not wait for them. This is the
 # hook concurrent.futures uses for the same purpose; older interpreters fall back to atexit.
-try:
-    import threading as _threading
+#
+# A stopped run then removes what it staged in ``out``, in Python, on its own thread; the exit
+# waits for that too (up to ``_CLEANUP_WAIT_S``): Python 3.11's ``Thread.join`` interrupted by
+# Ctrl-C can mark the joined thread as finished while it still runs (the bpo-45274 handling
+# releases the thread's lock whenever it is held), and the interpreter then exits under it,
+# leaving a half-removed staging directory.
+import threading as _threading
 
+_CLEANUP_WAIT_S = 2.0
+_staging_runs = 0
+_staging_idle = _threading.Condition()
+
+
+def _wait_for_staging_runs() -> None:
+    with _staging_idle:
+        _staging_idle.wait_for(lambda: _staging_runs == 0, timeout=_CLEANUP_WAIT_S)
+
+
+def _staging_run(delta: int) -> None:
+    global _staging_runs
+    with _staging_idle:
+        _staging_runs += delta
+        _staging_idle.notify_all()
+
+
+try:
+    # (The last registered runs first: runs are cancelled, then their cleanups awaited.)
+    _threading._register_atexit(_wait_for_staging_runs)  # type: ignore[attr-defined]
     _threading._register_atexit(_celltrain.cancel_runs)  # type: ignore[attr-defined]
 except (AttributeError, RuntimeError):  # pragma: no cover
     import atexit as _atexit
 
+    _atexit.register(_wait_for_staging_runs)
     _atexit.register(_celltrain.cancel_runs)
 
 Scenario = Union[str, "os.PathLike[str]"]
@@ -389,21 +415,25 @@ def run(
 
     # Captures and result files go to a staging directory, moved into place whole at the end.
     staging = None if out is None else _outdir.prepare(out)
+    _staging_run(+1)
     try:
-        summary_json, series_csv, changes_csv = _celltrain.run_with_series(
-            os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging),
-            reference, callback,
-        )  # fmt: skip
-    except BaseException:
-        if staging is not None:
-            _outdir.discard(staging)
-        raise
+        try:
+            summary_json, series_csv, changes_csv = _celltrain.run_with_series(
+                os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging),
+                reference, callback,
+            )  # fmt: skip
+        except BaseException:
+            if staging is not None:
+                _outdir.discard(staging)
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        result = Result(summary_json, series_csv=series_csv, changes_csv=changes_csv)
+        if out is not None:
+            result._write(out, staging)
     finally:
-        if bar is not None:
-            bar.close()
-    result = Result(summary_json, series_csv=series_csv, changes_csv=changes_csv)
-    if out is not None:
-        result._write(out, staging)
+        _staging_run(-1)
     # What the numbers cannot be trusted for (e.g. a fairness index with nothing delivered).
     for message in result.summary.get("warnings", []):
         warnings.warn(message, RuntimeWarning, stacklevel=2)
