@@ -2,15 +2,13 @@
 //! deterministic scenario gives the same run; with jitter the seeds differ, and the same seed
 //! gives the same run again.
 
+mod common;
+
 use celltrain::metrics::Summary;
 use celltrain::scenario::compile;
 
 fn run(sets: &[(&str, &str)], seed: u64) -> Summary {
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = compile("V1", &sets, Some(seed)).unwrap();
-    let mut net = c.network;
-    net.run(&mut |_| {});
-    Summary::from_network(&net, c.meta, 0.0)
+    common::run_builtin("V1", sets, seed)
 }
 
 #[test]

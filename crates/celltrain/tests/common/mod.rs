@@ -34,3 +34,12 @@ pub fn run_text(text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
     let summary = Summary::from_network(&network, compiled.meta, 0.0);
     (network, summary)
 }
+
+/// Runs built-in scenario `name` with `sets` and `seed`; returns its summary.
+pub fn run_builtin(name: &str, sets: &[(&str, &str)], seed: u64) -> Summary {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let compiled = celltrain::scenario::compile(name, &sets, Some(seed)).expect("compiles");
+    let mut network = compiled.network;
+    network.run(&mut |_| {});
+    Summary::from_network(&network, compiled.meta, 0.0)
+}
