@@ -43,3 +43,21 @@ def test_network_measures_by_hand():
     assert m["mean_packet_delay_s"] == pytest.approx((3 * 0.010 + 0.030) / 4)
     empty = network_measures({"aggregate": {}, "flows": []})
     assert all(math.isnan(v) for v in empty.values())
+    assert math.isnan(m["through_local_goodput_ratio"]), "no flows named vc<k> / local…"
+
+
+def test_through_local_ratio_sets_vcs_1_and_2_against_the_local_vcs():
+    """Seed 001's configuration 1: the mean of vc1 and vc2 over the local VCs' mean (a locked-out
+    local VC counts in the mean; `vc1-rm` style names are not through VCs)."""
+    flows = [
+        {"name": "vc1", "goodput_bps": 10e6},
+        {"name": "vc2", "goodput_bps": 20e6},
+        {"name": "vc1-extra", "goodput_bps": 99e6},
+        {"name": "local1a", "goodput_bps": 30e6},
+        {"name": "local1b", "goodput_bps": 0.0},
+        {"name": "local2a", "goodput_bps": 60e6},
+    ]
+    m = network_measures({"aggregate": {}, "flows": flows})
+    assert m["through_local_goodput_ratio"] == pytest.approx(15e6 / 30e6)
+    dead = [{"name": "vc1", "goodput_bps": 1e6}, {"name": "local1a", "goodput_bps": 0.0}]
+    assert math.isnan(network_measures({"aggregate": {}, "flows": dead})["through_local_goodput_ratio"])

@@ -4,6 +4,7 @@ a run's summary (the aggregate table lacks them)."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 _TIMES = ("completion_s", "mean_transfer_time_s", "mean_idle_s", "mean_timeout_idle_s", "inter_pdu_idle_s",
@@ -39,6 +40,7 @@ MEASURE_NAMES = {
     "bottleneck_max_queue_cells": "largest queue at the bottleneck (cells)",
     "edge_max_queue_cells": "largest queue in an ABR end system (cells)",
     "min_max_goodput_ratio": "least / greatest flow goodput",
+    "through_local_goodput_ratio": "goodput of VCs 1 and 2 / the local VCs' (mean per VC)",
     "bottleneck_utilization": "bottleneck link utilisation",
     "efficiency_of_capacity_left": "efficiency over the capacity CBR/VBR left",
     "mean_packet_delay_s": "mean packet delay, host to host",
@@ -63,7 +65,7 @@ def fmt(measure: str, value: Optional[float]) -> str:
         return f"{value * 100:.3f} %"
     if measure in ("bottleneck_max_queue_cells", "edge_max_queue_cells"):
         return f"{value:.0f} cells"
-    if measure == "min_max_goodput_ratio":
+    if measure in ("min_max_goodput_ratio", "through_local_goodput_ratio"):
         return f"{value:.3f}"
     if measure == "total_timeouts":
         return f"{value:.3g}"
@@ -135,6 +137,9 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     ``min_max_goodput_ratio``: the least flow goodput over the greatest (1 when all are
     equal; NaN without packet flows); ``efficiency_of_capacity_left``: the efficiency over the
     share of the bottleneck's capacity that CBR and VBR cells left (they are served first);
+    ``through_local_goodput_ratio``: seed 001's configuration 1, the mean goodput of the VCs
+    crossing every congested link (flows ``vc1``, ``vc2``) over the mean of the local VCs' (flows
+    ``local…``), NaN where the run has no such flows or the local VCs delivered nothing;
     ``mean_packet_delay_s``: the delay of every delivered packet, host to host, averaged."""
     nan = float("nan")
     agg = summary.get("aggregate") or {}
@@ -146,6 +151,7 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         "bottleneck_utilization": float(port.get("utilization", nan)) if port else nan,
         "edge_max_queue_cells": float(max(a["max_queue_cells"] for a in abr)) if abr else nan,
         "min_max_goodput_ratio": min(goodputs) / max(goodputs) if goodputs and max(goodputs) > 0 else nan,
+        "through_local_goodput_ratio": _through_local_ratio(summary.get("flows", [])),
         "efficiency_of_capacity_left": nan,
         "mean_packet_delay_s": nan,
     }
@@ -161,6 +167,16 @@ def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         left = 1.0 - cells / capacity_cells if capacity_cells > 0 else nan
         out["efficiency_of_capacity_left"] = eff / left if left > 0 else nan
     return out
+
+
+def _through_local_ratio(flows: Sequence[Mapping[str, Any]]) -> float:
+    """Mean goodput of flows ``vc<k>`` over the mean of flows ``local…`` (see
+    :func:`network_measures`)."""
+    through = [f["goodput_bps"] for f in flows if re.fullmatch(r"vc\d+", f.get("name", "")) and "goodput_bps" in f]
+    local = [f["goodput_bps"] for f in flows if f.get("name", "").startswith("local") and "goodput_bps" in f]
+    if not through or not local or sum(local) <= 0:
+        return float("nan")
+    return (sum(through) / len(through)) / (sum(local) / len(local))
 
 
 def short_transfer_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
