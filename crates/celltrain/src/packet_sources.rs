@@ -9,7 +9,7 @@ use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 
-use crate::source::{draw, first_burst};
+use crate::source::{draw, OnOffPeriods};
 
 /// Poisson datagrams: independent exponential gaps of mean `wire_bits / rate`, so that the
 /// mean load on the first hop is `rate`. The first datagram leaves one gap after the start
@@ -60,11 +60,7 @@ pub struct OnOffPacketSource {
     pub app_bytes: u64,
     wire_bits: u64,
     peak: BitRate,
-    mean_on: SimDuration,
-    mean_off: SimDuration,
-    rng: RngStream,
-    on_start: SimTime,
-    on_end: SimTime,
+    periods: OnOffPeriods,
     /// Datagrams emitted in the current burst.
     k: u64,
     /// Datagrams emitted so far (the next one's sequence number).
@@ -79,41 +75,25 @@ impl OnOffPacketSource {
         (app_bytes, wire_bits): (u64, u64),
         peak: BitRate,
         (mean_on, mean_off): (SimDuration, SimDuration),
-        mut rng: RngStream,
+        rng: RngStream,
         start: SimTime,
     ) -> (Self, SimTime) {
-        let first = first_burst(&mut rng, start, mean_on, mean_off);
-        let src = OnOffPacketSource {
-            flow,
-            app_bytes,
-            wire_bits,
-            peak,
-            mean_on,
-            mean_off,
-            rng,
-            on_start: first,
-            on_end: first,
-            k: 0,
-            sent: 0,
-            stop: SimTime::MAX,
-        };
-        (src, first)
+        let (periods, first) = OnOffPeriods::new(mean_on, mean_off, rng, start);
+        (OnOffPacketSource { flow, app_bytes, wire_bits, peak, periods, k: 0, sent: 0, stop: SimTime::MAX }, first)
     }
 
     /// One datagram leaves now; returns when the source next needs waking.
     pub fn step(&mut self, now: SimTime) -> SimTime {
         if self.k == 0 {
-            self.on_start = now;
-            self.on_end = now + draw(&mut self.rng, self.mean_on);
+            self.periods.start_burst(now);
         }
         self.k += 1;
         self.sent += 1;
-        let next = self.on_start + self.peak.tx_time_ceil(self.k.saturating_mul(self.wire_bits));
-        if next < self.on_end {
-            return next;
-        }
-        self.k = 0;
-        self.on_end.max(next) + draw(&mut self.rng, self.mean_off)
+        let next = self.periods.on_start() + self.peak.tx_time_ceil(self.k.saturating_mul(self.wire_bits));
+        self.periods.continue_at(next).unwrap_or_else(|next_burst| {
+            self.k = 0;
+            next_burst
+        })
     }
 }
 

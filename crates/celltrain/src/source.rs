@@ -40,11 +40,7 @@ impl UdpSource {
 pub struct OnOffSource {
     pub flow: FlowId,
     pub pcr: BitRate,
-    pub mean_on: SimDuration,
-    pub mean_off: SimDuration,
-    rng: RngStream,
-    on_start: SimTime,
-    on_end: SimTime,
+    periods: OnOffPeriods,
     /// Cells emitted in the current burst.
     k: u64,
     /// Offsets of the cells of the current burst.
@@ -58,14 +54,63 @@ pub(crate) fn draw(rng: &mut RngStream, mean: SimDuration) -> SimDuration {
     SimDuration::from_picos(rng.exponential(mean.as_picos() as f64).round() as u64)
 }
 
-/// When an on/off source's first burst starts, from the stationary distribution: at `start`
-/// with probability on/(on+off), else after an off period.
-pub(crate) fn first_burst(rng: &mut RngStream, start: SimTime, mean_on: SimDuration, mean_off: SimDuration) -> SimTime {
-    let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
-    if rng.uniform() < p_on {
-        start
-    } else {
-        start + draw(rng, mean_off)
+/// The periods of an on/off source, whatever it emits while on (cells, datagrams):
+/// exponential on and off periods, each drawn when it begins, and a first burst that starts as
+/// in the stationary process (at the start with probability on/(on+off), else after an off
+/// period).
+#[derive(Clone, Debug)]
+pub(crate) struct OnOffPeriods {
+    mean_on: SimDuration,
+    mean_off: SimDuration,
+    rng: RngStream,
+    on_start: SimTime,
+    on_end: SimTime,
+}
+
+impl OnOffPeriods {
+    /// The periods from `start`, and when the first burst starts.
+    pub(crate) fn new(
+        mean_on: SimDuration,
+        mean_off: SimDuration,
+        mut rng: RngStream,
+        start: SimTime,
+    ) -> (Self, SimTime) {
+        let p_on = mean_on.as_secs_f64() / (mean_on.as_secs_f64() + mean_off.as_secs_f64());
+        let first = if rng.uniform() < p_on { start } else { start + draw(&mut rng, mean_off) };
+        (OnOffPeriods { mean_on, mean_off, rng, on_start: first, on_end: first }, first)
+    }
+
+    /// A burst starts at `now`: its on period is drawn. Returns when it ends.
+    #[inline]
+    pub(crate) fn start_burst(&mut self, now: SimTime) -> SimTime {
+        self.on_start = now;
+        self.on_end = now + draw(&mut self.rng, self.mean_on);
+        self.on_end
+    }
+
+    /// When the current burst started.
+    #[inline]
+    pub(crate) fn on_start(&self) -> SimTime {
+        self.on_start
+    }
+
+    /// The burst's next emission would be at `next`: `Ok(next)` while the burst lasts; once
+    /// `next` reaches its end the burst is over and `Err` holds when the next one starts
+    /// ([`end_burst`](Self::end_burst)).
+    #[inline]
+    pub(crate) fn continue_at(&mut self, next: SimTime) -> Result<SimTime, SimTime> {
+        if next < self.on_end {
+            Ok(next)
+        } else {
+            Err(self.end_burst(next))
+        }
+    }
+
+    /// The burst is over, its next emission having been due at `next`: an off period is drawn
+    /// now; returns when the next burst starts (from the later of the burst's end and `next`).
+    #[inline]
+    pub(crate) fn end_burst(&mut self, next: SimTime) -> SimTime {
+        self.on_end.max(next) + draw(&mut self.rng, self.mean_off)
     }
 }
 
@@ -77,23 +122,11 @@ impl OnOffSource {
         pcr: BitRate,
         mean_on: SimDuration,
         mean_off: SimDuration,
-        mut rng: RngStream,
+        rng: RngStream,
         start: SimTime,
     ) -> (Self, SimTime) {
-        let first = first_burst(&mut rng, start, mean_on, mean_off);
-        let src = OnOffSource {
-            flow,
-            pcr,
-            mean_on,
-            mean_off,
-            rng,
-            on_start: first,
-            on_end: first,
-            k: 0,
-            slots: SlotCounter::new(pcr),
-            stop: SimTime::MAX,
-        };
-        (src, first)
+        let (periods, first) = OnOffPeriods::new(mean_on, mean_off, rng, start);
+        (OnOffSource { flow, pcr, periods, k: 0, slots: SlotCounter::new(pcr), stop: SimTime::MAX }, first)
     }
 
     /// Whether the next wake-up starts a burst (no cell of a burst emitted cell by cell is due).
@@ -106,18 +139,15 @@ impl OnOffSource {
     pub fn step(&mut self, now: SimTime) -> SimTime {
         if self.k == 0 {
             // A burst starts: its length is drawn now; it always carries at least one cell.
-            self.on_start = now;
-            self.on_end = now + draw(&mut self.rng, self.mean_on);
+            self.periods.start_burst(now);
             self.slots.reset();
         }
         self.k += 1;
-        let next = self.on_start + self.slots.advance();
-        if next < self.on_end {
-            return next;
-        }
-        self.k = 0;
-        let off = draw(&mut self.rng, self.mean_off);
-        self.on_end.max(next) + off
+        let next = self.periods.on_start() + self.slots.advance();
+        self.periods.continue_at(next).unwrap_or_else(|next_burst| {
+            self.k = 0;
+            next_burst
+        })
     }
 }
 
@@ -128,12 +158,11 @@ impl OnOffSource {
     /// k-th cell of a burst leaves the adapter at `now + ceil(k · 424 / pcr)` either way.
     pub fn burst(&mut self, now: SimTime) -> (u64, SimTime) {
         debug_assert_eq!(self.k, 0, "burst in the middle of a per-cell burst");
-        let on_end = now + draw(&mut self.rng, self.mean_on);
+        let on_end = self.periods.start_burst(now);
         // The first cell, and each later one that starts before the burst ends.
         let cells = 1 + self.pcr.cells_starting_within(on_end.saturating_since(now));
         let next = now + self.pcr.cell_offset_ceil(cells);
-        let off = draw(&mut self.rng, self.mean_off);
-        (cells, on_end.max(next) + off)
+        (cells, self.periods.end_burst(next))
     }
 
     /// Cells of a burst starting at `now` that the source emits before it stops: the k-th
