@@ -9,8 +9,7 @@ use std::process::Command;
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("celltrain-harden-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::fresh_dir(&format!("harden-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

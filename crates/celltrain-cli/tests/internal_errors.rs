@@ -27,8 +27,7 @@ fn names_in(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_panic_is_one_line_exit_1_and_leaves_out_as_it_was() {
-    let tmp = std::env::temp_dir().join(format!("celltrain-panic-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = common::fresh_dir("panic");
     let out_dir = tmp.join("out");
     let dir = out_dir.to_str().unwrap();
     let first = common::celltrain(&["run", "tests/quoted-names.toml", "--quiet", "--out", dir]);

@@ -59,8 +59,7 @@ fn switch_keys_packet_mode_ignores_are_warned_about_with_file_line_and_key() {
 /// result file and no cut-off capture behind.
 #[test]
 fn sigint_stops_a_run_promptly_writes_nothing_and_exits_130() {
-    let out = std::env::temp_dir().join(format!("celltrain-sigint-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = common::fresh_dir("sigint");
     let mut child = Command::new(env!("CARGO_BIN_EXE_celltrain"))
         .args(["run", "tests/trust/long-capture.toml", "--quiet", "--out", out.to_str().unwrap()])
         .current_dir(root())
@@ -95,8 +94,7 @@ fn sigint_stops_a_run_promptly_writes_nothing_and_exits_130() {
 /// shortcuts for the [record] keys; dotted overrides are recorded with the parameters.
 #[test]
 fn dotted_set_and_the_record_shortcuts() {
-    let out = std::env::temp_dir().join(format!("celltrain-shortcuts-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = common::fresh_dir("shortcuts");
     let o = celltrain(&[
         "run",
         "A1-udp",
@@ -201,8 +199,7 @@ fn a_long_run_prints_progress_lines_to_a_log() {
 /// flow, the very ones the packets in the capture carry.
 #[test]
 fn the_address_map_beside_captures_matches_the_packets() {
-    let out = std::env::temp_dir().join(format!("celltrain-addresses-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out = common::fresh_dir("addresses");
     let o = celltrain(&[
         "run",
         "A1-tcp",

@@ -354,11 +354,20 @@ mod tests {
     #[test]
     fn reference_vector_7a_samples() {
         // Vector 7.a (docs/references.md#test-vectors): samples 3, 2, 2, 5, 1 ticks.
-        let mut r = lite();
         let expect = [(3, 24, 6, 9), (2, 22, 7, 9), (2, 21, 7, 9), (5, 23, 8, 10), (1, 21, 8, 10)];
-        for (rtt, srtt, var, rto) in expect {
+        assert_samples(lite(), &expect);
+    }
+
+    /// Feeds vector 7.a's samples (the first of each tuple) and checks (t_srtt, t_rttvar,
+    /// t_rxtcur) after each.
+    fn assert_samples(mut r: BsdRtt, expect: &[(u32, i64, i64, i64)]) {
+        for &(rtt, srtt, var, rto) in expect {
             r.xmit_timer(rtt);
-            assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (srtt, var, rto), "after sample {rtt}");
+            assert_eq!(
+                (i64::from(r.t_srtt), i64::from(r.t_rttvar), i64::from(r.t_rxtcur)),
+                (srtt, var, rto),
+                "after sample {rtt}"
+            );
         }
     }
 
@@ -429,14 +438,11 @@ mod tests {
     /// vector 7.a (the smoothing is Lite's; only the timeout differs).
     #[test]
     fn tahoe_rto_on_vector_7a_samples() {
-        let mut r = tahoe();
+        let r = tahoe();
         assert_eq!(r.t_rxtcur, 12, "initial timeout as Lite's: 24 >> 1");
         // (sample, t_srtt, t_rttvar, ((t_srtt >> 2) + t_rttvar) >> 1)
         let expect = [(3, 24, 6, 6), (2, 22, 7, 6), (2, 21, 7, 6), (5, 23, 8, 6), (1, 21, 8, 6)];
-        for (rtt, srtt, var, rto) in expect {
-            r.xmit_timer(rtt);
-            assert_eq!((r.t_srtt, r.t_rttvar, r.t_rxtcur), (srtt, var, rto), "after sample {rtt}");
-        }
+        assert_samples(r, &expect);
     }
 
     /// One-tick RTTs: Lite settles at 3 ticks, Tahoe at the 2-tick minimum (seed 000: "the

@@ -27,3 +27,11 @@ pub fn stderr(o: &Output) -> String {
 pub fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(o)))
 }
+
+/// A path in the temporary directory for this test process's `name`d output, with nothing
+/// there yet (what an earlier run left is removed).
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("celltrain-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
