@@ -83,7 +83,7 @@ impl<E: EventCode> EventQueue<E> {
     }
 
     /// Schedules `event` at `time`. Among events at the same time, earlier calls run first.
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let code = u64::from(event.encode());
         debug_assert!(code <= CODE_MASK, "event code wider than 24 bits");
