@@ -213,6 +213,7 @@ impl Network {
     }
 
     /// A cell reaches the far end of a link: the next port of its VC, or its destination.
+    #[inline(always)]
     pub(super) fn cross(&mut self, mut cell: Cell) {
         cell.hop += 1;
         if cell.hop == 1 {
