@@ -263,7 +263,7 @@ impl Network {
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];
             horizon = horizon.min(now + port.delay);
-            if let Some(arrival) = port.pipe.first_time() {
+            if let Some(&(arrival, _)) = port.pipe.front() {
                 horizon = horizon.min(arrival);
             }
         }

@@ -61,7 +61,7 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        port.starts.push_back(start, ());
+        port.starts.push_back(start);
         self.start_cell(p, cell, start);
     }
 
@@ -197,16 +197,17 @@ impl Network {
         if port.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
-        port.pipe.push_back(arrival, cell);
+        port.pipe.push_back((arrival, cell));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        let Some((_, cell)) = port.pipe.pop_due(self.now) else {
+        if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
             return;
-        };
-        if let Some(next) = port.pipe.first_time() {
+        }
+        let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
+        if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         }
         self.cross(cell);

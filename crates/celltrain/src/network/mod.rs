@@ -25,7 +25,7 @@ mod record_changes;
 mod record_parts;
 mod rm;
 mod sources;
-mod timed_ring;
+mod start_times;
 mod tcp;
 #[cfg(test)]
 mod tests;
@@ -497,7 +497,7 @@ impl Network {
     pub fn vc_cells_in_flight(&self) -> Vec<u64> {
         let mut cells = vec![0u64; self.vcs.len()];
         for port in &self.ports {
-            for (_, cell) in port.pipe.iter() {
+            for (_, cell) in &port.pipe {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the

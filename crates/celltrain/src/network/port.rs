@@ -18,7 +18,7 @@ pub struct Port {
     pub(crate) clock: TxClock,
     pub queue: OutputPort,
     /// Cells in propagation, with their arrival times at the far end (increasing).
-    pub(super) pipe: super::timed_ring::TimedRing<Cell>,
+    pub(super) pipe: VecDeque<(SimTime, Cell)>,
     /// A `PortFree` event is pending.
     pub(super) free_pending: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
@@ -31,7 +31,7 @@ pub struct Port {
     /// Plan: how the port runs.
     pub(super) path: PortPath,
     /// Start times of the cells admitted to an analytic port that have not started yet.
-    pub(super) starts: super::timed_ring::StartTimes,
+    pub(super) starts: super::start_times::StartTimes,
     /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
     /// it start and whether it is a PDU's first cell.
     pub(super) waiting: VecDeque<fifo_events::Waiting>,
@@ -139,7 +139,7 @@ impl Port {
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
-        while let Some((start, ())) = self.starts.pop_due(now) {
+        while let Some(start) = self.starts.pop_due(now) {
             self.queue.depart_virtual(start);
         }
         passed

@@ -126,17 +126,16 @@ impl Network {
         debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
         let was_empty = port.pipe.is_empty();
         self.cell_hops += u64::from(run.end - run.start);
-        port.pipe.reserve((run.end - run.start) as usize, cell_at(run.start));
         for j in run {
             let start = port.clock.free_at().max(now);
             if queued {
-                port.starts.push_back(start, ());
+                port.starts.push_back(start);
             }
             let end = port.clock.start(start);
-            port.pipe.push_back(end + port.delay, Cell { entered: start, ..cell_at(j) });
+            port.pipe.push_back((end + port.delay, Cell { entered: start, ..cell_at(j) }));
         }
         if was_empty {
-            if let Some(head) = port.pipe.first_time() {
+            if let Some(&(head, _)) = port.pipe.front() {
                 self.queue.schedule(head, Event::PipeHead(p));
             }
         }
