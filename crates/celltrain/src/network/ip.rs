@@ -54,7 +54,9 @@ impl Network {
         }
         let any_clp1 = tag && cells32 > 1;
         // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
-        self.arrive_run(first, slot, cells32, any_clp1, |index| {
+        // (The cell's fields captured by value: the loops that put a run on the wire read them
+        // from registers, not through the closure's references.)
+        self.arrive_run(first, slot, cells32, any_clp1, move |index| {
             frame_cell(vc_id, frame, index, cells32, tag && index + 1 < cells32)
         });
     }
