@@ -65,10 +65,12 @@ impl Network {
 /// Cell `index` of the `cells` cells of AAL5 frame `frame` on `vc`.
 #[inline(always)]
 fn frame_cell(vc: VcId, frame: celltrain_core::ids::FrameId, index: u32, cells: u32, clp: bool) -> Cell {
+    debug_assert!(index < cells && cells <= u32::from(u16::MAX), "frame size checked at build");
     Cell {
         vc,
         frame,
-        index: u16::try_from(index).expect("frame size checked at build"),
+        // (A frame has at most 1366 cells: its size is checked at build.)
+        index: index as u16,
         hop: 0,
         end_of_frame: index + 1 == cells,
         clp,
