@@ -15,7 +15,8 @@ pub struct FrameRecord<P> {
     pub cells: u32,
     /// Cells dropped or received so far.
     pub cells_accounted: u32,
-    /// The reassembler delivered this frame intact.
+    /// The reassembler delivered this frame intact (read by [`FrameArena::account_cell`]; a
+    /// receiver that delivers a frame on its last cell [releases](FrameArena::release) it instead).
     pub delivered: bool,
     /// Unique over the run (ids are reused; see [`crate::aal5::FrameInfo`]).
     pub serial: u64,
