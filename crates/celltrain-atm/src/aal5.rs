@@ -162,6 +162,15 @@ impl Reassembler {
 
     /// Feeds one cell of `frame`.
     pub fn on_cell(&mut self, cell: &Cell, frame: FrameInfo) -> Reassembly {
+        // Most cells continue the frame they follow and do not end it: only the count and the
+        // last index move.
+        if let Some((serial, index)) = &mut self.last {
+            if *serial == frame.serial && cell.index == *index + 1 && !cell.end_of_frame {
+                *index = cell.index;
+                self.buffered_cells += 1;
+                return Reassembly::Pending;
+            }
+        }
         let continues = match self.last {
             None => {
                 self.first_frame = Some(frame.serial);

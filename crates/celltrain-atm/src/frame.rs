@@ -4,6 +4,7 @@
 //! A frame stays in the arena until every one of its cells is accounted for (dropped somewhere
 //! or handed to the reassembler); its fate (delivered or lost) is then final.
 
+use crate::aal5::FrameInfo;
 use celltrain_core::ids::FrameId;
 
 /// One frame in flight, carrying the caller's payload descriptor `P` (an IP packet).
@@ -14,7 +15,8 @@ pub struct FrameRecord<P> {
     pub cells: u32,
     /// Cells dropped or received so far.
     pub cells_accounted: u32,
-    /// The reassembler delivered this frame intact.
+    /// The reassembler delivered this frame intact (read by [`FrameArena::account_cell`]; a
+    /// receiver that delivers a frame on its last cell [releases](FrameArena::release) it instead).
     pub delivered: bool,
     /// Unique over the run (ids are reused; see [`crate::aal5::FrameInfo`]).
     pub serial: u64,
@@ -80,6 +82,28 @@ impl<P> FrameArena<P> {
         Some((fate, rec.payload))
     }
 
+    /// Accounts for one cell of `id` that reached its reassembler: returns what the receiver
+    /// knows of the frame, and whether this was the last of the frame's cells to be accounted
+    /// for. The frame stays in the arena; the caller then [releases](Self::release) a last one.
+    /// (One lookup for both: the receiving path reads the record and counts the cell at once.)
+    #[inline]
+    pub fn account_received(&mut self, id: FrameId) -> (FrameInfo, bool) {
+        let rec = self.get_mut(id);
+        rec.cells_accounted += 1;
+        debug_assert!(rec.cells_accounted <= rec.cells, "more cells accounted than the frame has");
+        (FrameInfo { cells: rec.cells, serial: rec.serial }, rec.cells_accounted == rec.cells)
+    }
+
+    /// Releases `id`, whose every cell is accounted for, and returns its payload.
+    #[inline]
+    pub fn release(&mut self, id: FrameId) -> P {
+        let rec = self.slots[id.index()].take().expect("frame present");
+        debug_assert!(rec.cells_accounted == rec.cells, "a frame released with cells unaccounted");
+        self.free.push(id.0);
+        self.live -= 1;
+        rec.payload
+    }
+
     /// Frames still in flight.
     pub fn live(&self) -> usize {
         self.live
@@ -101,5 +125,20 @@ mod tests {
         let g = a.insert("y", 1);
         assert_eq!(g, f, "slot reused");
         assert_eq!(a.account_cell(g), Some((FrameFate::Lost, "y")));
+    }
+
+    #[test]
+    fn received_cells_are_counted_until_the_last() {
+        let mut a = FrameArena::default();
+        let f = a.insert("x", 3);
+        let g = a.insert("y", 1);
+        assert_eq!(a.account_received(f), (FrameInfo { cells: 3, serial: 0 }, false));
+        assert_eq!(a.account_cell(f), None, "a dropped cell counts too");
+        assert_eq!(a.account_received(g), (FrameInfo { cells: 1, serial: 1 }, true));
+        assert_eq!(a.release(g), "y");
+        assert_eq!(a.account_received(f), (FrameInfo { cells: 3, serial: 0 }, true));
+        assert_eq!(a.release(f), "x");
+        assert_eq!(a.live(), 0);
+        assert_eq!(a.insert("z", 2), f, "the slot freed last is reused first");
     }
 }

@@ -24,8 +24,9 @@ impl Network {
             self.abr_data_delivered(cell.vc, cell.efci);
         }
         let vc = &mut self.vcs[cell.vc.index()];
-        let record = self.frames.get(cell.frame);
-        let frame = FrameInfo { cells: record.cells, serial: record.serial };
+        // The cell is accounted for at once (nothing reads the count before the frame's fate
+        // is settled below): one lookup of the frame for both.
+        let (frame, last_of_frame): (FrameInfo, bool) = self.frames.account_received(cell.frame);
         let outcome = match vc.reassembly_timeout {
             None => vc.reassembler.on_cell(&cell, frame),
             Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame, self.now, timeout) {
@@ -43,12 +44,11 @@ impl Network {
         match outcome {
             Reassembly::Pending | Reassembly::TimedOut { .. } => {}
             Reassembly::Delivered(frame) => {
+                // A frame delivered whole has every cell received, this one last.
+                debug_assert!(frame == cell.frame && last_of_frame, "a frame delivered with cells outstanding");
                 self.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
                 vc.stats.frames_delivered += 1;
-                let rec = self.frames.get_mut(frame);
-                rec.delivered = true;
-                let mut packet = rec.payload;
-                self.account_cell(cell);
+                let mut packet = self.frames.release(frame);
                 // The VC's far end reached: the packet goes on along its route.
                 packet.hop += 1;
                 self.forward(packet);
@@ -56,7 +56,9 @@ impl Network {
             }
             Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
         }
-        self.account_cell(cell);
+        if last_of_frame {
+            self.frame_lost(cell);
+        }
     }
 
     pub(super) fn cell_lost(&mut self, cell: Cell) {
@@ -71,12 +73,20 @@ impl Network {
         }
     }
 
-    /// One more cell of an AAL5 frame is dropped or received; settle the frame's fate when
-    /// it was the last.
+    /// One more cell of an AAL5 frame is dropped; settle the frame's fate when it was the last.
     pub(super) fn account_cell(&mut self, cell: Cell) {
         if let Some((FrameFate::Lost, packet)) = self.frames.account_cell(cell.frame) {
             self.vcs[cell.vc.index()].stats.frames_lost += 1;
             self.flows[packet.flow.index()].stats.packets_lost += 1;
         }
+    }
+
+    /// The last cell of `cell`'s frame was received (already accounted for) without the frame
+    /// being delivered: the frame is lost.
+    #[cold]
+    fn frame_lost(&mut self, cell: Cell) {
+        let packet = self.frames.release(cell.frame);
+        self.vcs[cell.vc.index()].stats.frames_lost += 1;
+        self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 }

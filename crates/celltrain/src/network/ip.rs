@@ -54,7 +54,9 @@ impl Network {
         }
         let any_clp1 = tag && cells32 > 1;
         // Preventive tagging keeps the last cell CLP = 0, so the frame stays delimited.
-        self.arrive_run(first, slot, cells32, any_clp1, |index| {
+        // (The cell's fields captured by value: the loops that put a run on the wire read them
+        // from registers, not through the closure's references.)
+        self.arrive_run(first, slot, cells32, any_clp1, move |index| {
             frame_cell(vc_id, frame, index, cells32, tag && index + 1 < cells32)
         });
     }
@@ -63,10 +65,12 @@ impl Network {
 /// Cell `index` of the `cells` cells of AAL5 frame `frame` on `vc`.
 #[inline(always)]
 fn frame_cell(vc: VcId, frame: celltrain_core::ids::FrameId, index: u32, cells: u32, clp: bool) -> Cell {
+    debug_assert!(index < cells && cells <= u32::from(u16::MAX), "frame size checked at build");
     Cell {
         vc,
         frame,
-        index: u16::try_from(index).expect("frame size checked at build"),
+        // (A frame has at most 1366 cells: its size is checked at build.)
+        index: index as u16,
         hop: 0,
         end_of_frame: index + 1 == cells,
         clp,

@@ -64,6 +64,10 @@ impl Epd {
             return if room { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) };
         }
         let mut state = self.state[slot];
+        // Most cells: inside an accepted frame, with room, not its last; the state stays.
+        if state == EpdState::Accepting && room && !cell.end_of_frame {
+            return Admission::Accept;
+        }
         let first = state == EpdState::AwaitingFirst;
         if first {
             state = if pool_cells < self.threshold { EpdState::Accepting } else { EpdState::DroppingEpd };
