@@ -125,14 +125,24 @@ impl Network {
         let port = &mut self.ports[p.index()];
         debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
         let was_empty = port.pipe.is_empty();
+        let first = port.pipe.len();
         self.cell_hops += u64::from(run.end - run.start);
-        for j in run {
-            let start = port.clock.free_at().max(now);
-            if queued {
-                port.starts.push_back(start);
+        // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
+        // keeps the clock in registers (twin b -1.8 %, A4 -2.6 % instructions).
+        let mut clock = port.clock.clone();
+        let delay = port.delay;
+        port.pipe.extend(run.map(|j| {
+            let start = clock.free_at().max(now);
+            let end = clock.start(start);
+            (end + delay, Cell { entered: start, ..cell_at(j) })
+        }));
+        port.clock = clock;
+        if queued {
+            // (On its first link a cell's start time is its entry time.)
+            let Port { pipe, starts, .. } = port;
+            for (_, cell) in pipe.range(first..) {
+                starts.push_back(cell.entered);
             }
-            let end = port.clock.start(start);
-            port.pipe.push_back((end + port.delay, Cell { entered: start, ..cell_at(j) }));
         }
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {
