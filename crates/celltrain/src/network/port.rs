@@ -92,7 +92,6 @@ impl HandedBurst {
         HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 };
 
     /// Cells not started yet.
-    #[inline]
     pub(super) fn pending(&self) -> u32 {
         self.cells - self.started
     }
@@ -122,19 +121,9 @@ impl Port {
     /// Analytic ports: the cells whose start time has come leave the buffer; those of a
     /// handed-over burst pass through it. Returns how many of the latter started (they are
     /// sent then: see [`Network::release_started`], which counts them).
-    #[inline(always)]
+    #[inline]
     #[must_use]
     pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
-        // Most arrivals find nothing to release: that test stays in the caller, the work out
-        // of line (its register saves cost null 16 instructions a call).
-        if self.handed.pending() == 0 && !self.starts.any_due(now) {
-            return 0;
-        }
-        self.release_due(now)
-    }
-
-    #[inline]
-    fn release_due(&mut self, now: SimTime) -> u32 {
         let passed = self.handed.release(now);
         if passed > 0 {
             self.queue.pass_virtual(passed);

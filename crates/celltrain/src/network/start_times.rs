@@ -45,12 +45,6 @@ impl StartTimes {
         self.len += 1;
     }
 
-    /// Whether a start time held is no later than `now`.
-    #[inline(always)]
-    pub(super) fn any_due(&self, now: SimTime) -> bool {
-        self.first <= now
-    }
-
     /// Removes and returns the earliest start time if it is no later than `now`.
     #[inline]
     pub(super) fn pop_due(&mut self, now: SimTime) -> Option<SimTime> {
