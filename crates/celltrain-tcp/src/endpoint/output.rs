@@ -27,8 +27,9 @@ impl TcpEndpoint {
         if std::mem::take(&mut self.rst_pending) {
             return Some(self.make_rst());
         }
-        if let Some(rst) = self.rst_reply.take() {
-            return Some(rst);
+        // (Tested before taking: `take` would move the whole segment on every call.)
+        if self.rst_reply.is_some() {
+            return self.rst_reply.take();
         }
         match self.state {
             State::Closed | State::Listen => return None,
