@@ -359,9 +359,12 @@ impl TcpEndpoint {
     /// `now` fire first. One drain (calls until `None`) is one BSD `tcp_output` call.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Segment> {
         self.run_timers(now);
-        let seg = self.output(now)?;
-        self.count_sent(&seg);
-        Some(seg)
+        // (Counted in place: unwrapping and rewrapping copied the segment twice.)
+        let seg = self.output(now);
+        if let Some(s) = &seg {
+            self.count_sent(s);
+        }
+        seg
     }
 
     /// The earliest time this endpoint needs `on_timeout`, or `None` if no timer is armed.
