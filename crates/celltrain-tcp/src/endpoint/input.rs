@@ -1,7 +1,10 @@
 //! Segment arrival (BSD `tcp_input`, RFC 793 §3.9 "SEGMENT ARRIVES").
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
 use crate::config::DelayedAck;
+use crate::policy::RecoveryPolicy;
+use crate::recovery::LossRecovery;
 use crate::recovery::{DupAckRule, NewRenoRecovery, RecoveryStep};
 use crate::rtt::RttEstimator;
 use crate::segment::{Flags, Segment};
@@ -70,7 +73,7 @@ impl TcpEndpoint {
         self.sack_ok = self.cfg.variant.offers_sack() && o.sack_permitted;
         if self.cfg.variant.offers_sack() && !self.sack_ok {
             // RFC 6675 needs SACK; without it the variant recovers like NewReno.
-            self.recovery = Box::new(NewRenoRecovery::new(self.iss));
+            self.recovery = RecoveryPolicy::NewReno(NewRenoRecovery::new(self.iss));
         }
         // tcp_mss: min(own, offer), at least 32; then room for the timestamp option.
         let peer = o.mss.map_or(self.own_mss, u32::from);
@@ -366,7 +369,7 @@ impl TcpEndpoint {
                 fine_rtt: None,
                 una_sent,
             };
-            let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
+            let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
             self.apply_step(step);
             if self.ca_state == CaState::Disorder && self.tcb.dupacks == 0 {
                 self.set_ca_state(CaState::Open);
@@ -400,7 +403,7 @@ impl TcpEndpoint {
             self.cc.on_fine_rtt(&self.tcb, rtt, now);
         }
         let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
-        let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
+        let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
         if ack == self.tcb.snd_max {

@@ -53,8 +53,8 @@ mod timer;
 
 use crate::cc::CongestionControl;
 use crate::config::{RtoFormula, TcpConfig, TimerGranularity, Variant};
+use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
-use crate::recovery::LossRecovery;
 use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
 use crate::segment::Segment;
@@ -215,9 +215,9 @@ pub struct TcpEndpoint {
 
     // ---- policies ----
     /// Window arithmetic.
-    cc: Box<dyn CongestionControl>,
+    cc: CcPolicy,
     /// Loss recovery.
-    recovery: Box<dyn LossRecovery>,
+    recovery: RecoveryPolicy,
     /// SACK scoreboard (empty unless SACK is negotiated).
     scoreboard: Scoreboard,
     /// Congestion state (written only by `set_ca_state`).

@@ -1,7 +1,9 @@
 //! Segment output (BSD `tcp_output`): what to send next, one segment per call.
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
 use crate::config::DelayedAck;
+use crate::recovery::LossRecovery;
 use crate::recovery::{TxChoice, TxLimits};
 use crate::rtt::RttEstimator;
 use crate::segment::{Flags, Segment, TcpOptions, MAX_SACK_BLOCKS};

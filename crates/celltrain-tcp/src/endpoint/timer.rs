@@ -1,6 +1,8 @@
 //! Timer expirations (BSD `tcp_timers`, `tcp_fasttimo`).
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
+use crate::recovery::LossRecovery;
 use crate::rtt::RttEstimator;
 use crate::tcb::{CaState, LossKind};
 use celltrain_core::SimTime;
