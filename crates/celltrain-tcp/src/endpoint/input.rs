@@ -465,7 +465,7 @@ impl TcpEndpoint {
                         self.delack = true;
                         if self.timers.delack.is_none() {
                             self.timers.delack = Some(match self.slow {
-                                Some(_) => self.fast.next_tick_after(now),
+                                Some(_) => self.fast.nth_tick_after_memo(now, 1, &mut self.fast_memo),
                                 None => now + self.cfg.delayed_ack_timeout,
                             });
                         }

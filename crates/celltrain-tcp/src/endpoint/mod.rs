@@ -62,7 +62,7 @@ use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
 use crate::tcb::{CaState, Tcb};
-use crate::timers::{TickClock, Timers};
+use crate::timers::{TickClock, TickMemo, Timers};
 use celltrain_core::{SimDuration, SimTime};
 use std::fmt;
 
@@ -126,6 +126,9 @@ pub struct TcpEndpoint {
     slow: Option<TickClock>,
     /// Fast-timer (delayed-ACK) clock.
     fast: TickClock,
+    /// The last tick span asked of `slow` and of `fast` (see [`TickClock::ticks_through_memo`]).
+    slow_memo: TickMemo,
+    fast_memo: TickMemo,
 
     // ---- send side ----
     /// Initial send sequence number.
@@ -281,6 +284,8 @@ impl TcpEndpoint {
         TcpEndpoint {
             fast: TickClock::new(cfg.delayed_ack_timeout, cfg.tick_phase),
             slow,
+            slow_memo: TickMemo::default(),
+            fast_memo: TickMemo::default(),
             local_port,
             remote_port,
             state,
@@ -555,7 +560,9 @@ impl TcpEndpoint {
     /// Arms the retransmission timer with the current `t_rxtcur` from `now`.
     fn arm_rexmt(&mut self, now: SimTime) {
         self.timers.rexmt = Some(match (&self.rtt, self.slow) {
-            (RttEstimator::Bsd(b), Some(clock)) => clock.nth_tick_after(now, u64::from(b.t_rxtcur)),
+            (RttEstimator::Bsd(b), Some(clock)) => {
+                clock.nth_tick_after_memo(now, u64::from(b.t_rxtcur), &mut self.slow_memo)
+            }
             (RttEstimator::Rfc6298(r), _) => now + r.rto,
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });
