@@ -82,6 +82,12 @@ impl TickClock {
         ticks
     }
 
+    /// [`ticks_between`](Self::ticks_between) through [`ticks_through_memo`](Self::ticks_through_memo).
+    #[inline]
+    pub fn ticks_between_memo(&self, a: SimTime, b: SimTime, memo: &mut TickMemo) -> u64 {
+        self.ticks_through_memo(b, memo).saturating_sub(self.ticks_through_memo(a, memo))
+    }
+
     /// [`nth_tick_after`](Self::nth_tick_after) through [`ticks_through_memo`](Self::ticks_through_memo).
     #[inline]
     pub fn nth_tick_after_memo(&self, t: SimTime, n: u64, memo: &mut TickMemo) -> SimTime {
@@ -172,6 +178,9 @@ mod tests {
                 let t = ms(t) + SimDuration::from_picos(dt_ps);
                 assert_eq!(c.ticks_through_memo(t, &mut memo), c.ticks_through(t), "at {t:?}");
                 assert_eq!(c.nth_tick_after_memo(t, 3, &mut memo), c.nth_tick_after(t, 3), "at {t:?}");
+                let a = ms(600);
+                assert_eq!(c.ticks_between_memo(a, t, &mut memo), c.ticks_between(a, t), "at {t:?}");
+                assert_eq!(c.ticks_between_memo(t, a, &mut memo), c.ticks_between(t, a), "at {t:?}");
             }
         }
     }

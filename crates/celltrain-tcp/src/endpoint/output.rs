@@ -76,7 +76,9 @@ impl TcpEndpoint {
         // "if (idle && tp->t_idle >= tp->t_rxtcur) tp->snd_cwnd = tp->t_maxseg": restart
         // from the initial window after an idle period of at least one RTO.
         let idle_long = match (&self.rtt, self.slow) {
-            (RttEstimator::Bsd(b), Some(c)) => c.ticks_between(self.last_rcv, now) >= u64::from(b.t_rxtcur),
+            (RttEstimator::Bsd(b), Some(c)) => {
+                c.ticks_between_memo(self.last_rcv, now, &mut self.slow_memo) >= u64::from(b.t_rxtcur)
+            }
             (RttEstimator::Rfc6298(r), _) => now.saturating_since(self.last_rcv) >= r.rto,
             (RttEstimator::Bsd(_), None) => false,
         };
