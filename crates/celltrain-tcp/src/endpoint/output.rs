@@ -215,8 +215,13 @@ impl TcpEndpoint {
         (win >> self.rcv_scale).min(u32::from(u16::MAX)) as u16
     }
 
-    fn base_segment(&mut self, now: SimTime, seq: SeqNum, flags: Flags) -> Segment {
-        let mut options = TcpOptions::default();
+    /// A segment from us acknowledging `rcv_nxt`, with the window advertised now (which
+    /// updates `rcv_adv`) and our timestamp if in use. The callers build it last, after their
+    /// bookkeeping (none of which the window or the timestamp depend on), so that it is
+    /// written once, where it is returned, rather than copied there.
+    #[inline]
+    fn segment(&mut self, now: SimTime, seq: SeqNum, flags: Flags, payload_len: u32, options: TcpOptions) -> Segment {
+        let mut options = options;
         if self.ts_ok {
             options.timestamps = Some((self.ts_now(now), self.ts_recent));
         }
@@ -227,7 +232,7 @@ impl TcpEndpoint {
             ack: self.rcv_nxt,
             flags: flags | Flags::ACK,
             window: self.advertise_window(),
-            payload_len: 0,
+            payload_len,
             options,
         }
     }
@@ -243,13 +248,13 @@ impl TcpEndpoint {
     /// A pure ACK (BSD uses `snd_max` as its sequence number, `snd_nxt` while persisting).
     fn emit_ack(&mut self, now: SimTime) -> Segment {
         let seq = if self.timers.persist.is_some() { self.tcb.snd_nxt } else { self.tcb.snd_max };
-        let mut seg = self.base_segment(now, seq, Flags::NONE);
+        let mut options = TcpOptions::default();
         if self.sack_ok && !self.reass.is_empty() {
             let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
-            self.reass.write_sack(&mut seg.options, max);
+            self.reass.write_sack(&mut options, max);
         }
         self.ack_sent();
-        seg
+        self.segment(now, seq, Flags::NONE, 0, options)
     }
 
     /// A segment covering `[start, end)` of sequence space (payload and maybe our FIN).
@@ -266,8 +271,6 @@ impl TcpEndpoint {
         if len > 0 && start + len == self.snd_data_end {
             flags = flags | Flags::PSH;
         }
-        let mut seg = self.base_segment(now, start, flags);
-        seg.payload_len = len;
         let end = start + len + u32::from(fin);
         let old_max = self.tcb.snd_max;
         let retransmission = start.lt(old_max);
@@ -305,7 +308,7 @@ impl TcpEndpoint {
                 log.on_send(start, start + len, now);
             }
         }
-        seg
+        self.segment(now, start, flags, len, TcpOptions::default())
     }
 
     /// SYN (active) or SYN-ACK (passive), with the options we offer.
