@@ -193,19 +193,28 @@ impl PacketQueue {
 
     /// Takes the head packet for transmission at `now`.
     pub fn take(&mut self, now: SimTime) -> Option<Packet> {
-        let packet = match &mut self.classes {
-            None => self.queue.pop_front(),
-            Some(classes) => classes.pop(),
-        }?;
+        let Some(classes) = &mut self.classes else {
+            // (Counted from the head, then popped last, straight into the return value.)
+            let ip_bytes = self.queue.front()?.ip_bytes;
+            self.count_taken(ip_bytes, now);
+            return self.queue.pop_front();
+        };
+        let packet = classes.pop()?;
+        self.count_taken(packet.ip_bytes, now);
+        Some(packet)
+    }
+
+    /// The counters and statistics of a packet of `ip_bytes` leaving the buffer at `now`.
+    #[inline]
+    fn count_taken(&mut self, ip_bytes: u64, now: SimTime) {
         self.note_change(now);
-        self.queued_bytes -= packet.ip_bytes;
+        self.queued_bytes -= ip_bytes;
         self.stats.packets_out += 1;
-        self.stats.bytes_out += packet.ip_bytes;
-        self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
+        self.stats.bytes_out += ip_bytes;
+        self.stats.wire_bytes_out += self.wire_bytes(ip_bytes);
         if let Some(changes) = &mut self.changes {
             changes.note(now, self.queued_bytes as f64);
         }
-        Some(packet)
     }
 
     pub fn is_empty(&self) -> bool {
