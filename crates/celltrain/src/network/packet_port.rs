@@ -297,7 +297,7 @@ impl Network {
     }
 
     /// Packet mode: `packet`, out of the buffer of `p`, goes on the wire now.
-    #[inline]
+    #[inline(always)]
     fn packet_send(&mut self, p: PortId, packet: Packet) {
         let now = self.now;
         self.packet_hops += 1;
