@@ -120,6 +120,7 @@ impl PacketQueue {
     }
 
     /// Offers an arriving packet: queued, or refused (drop-tail) when it does not fit.
+    #[inline(always)]
     pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
         self.stats.packets_in += 1;
         let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
@@ -192,6 +193,7 @@ impl PacketQueue {
     }
 
     /// Takes the head packet for transmission at `now`.
+    #[inline(always)]
     pub fn take(&mut self, now: SimTime) -> Option<Packet> {
         let Some(classes) = &mut self.classes else {
             // (Counted from the head, then popped last, straight into the return value.)
