@@ -246,6 +246,7 @@ impl TcpEndpoint {
     }
 
     /// A pure ACK (BSD uses `snd_max` as its sequence number, `snd_nxt` while persisting).
+    #[inline(always)]
     fn emit_ack(&mut self, now: SimTime) -> Segment {
         let seq = if self.timers.persist.is_some() { self.tcb.snd_nxt } else { self.tcb.snd_max };
         let mut options = TcpOptions::default();
@@ -266,6 +267,7 @@ impl TcpEndpoint {
     }
 
     /// Sends `len` octets from `start` (plus FIN), updating the send state as BSD does.
+    #[inline(always)]
     fn emit_data(&mut self, now: SimTime, start: SeqNum, len: u32, fin: bool, kind: Kind) -> Segment {
         let mut flags = if fin { Flags::FIN } else { Flags::NONE };
         if len > 0 && start + len == self.snd_data_end {
