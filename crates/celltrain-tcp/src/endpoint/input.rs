@@ -454,6 +454,7 @@ impl TcpEndpoint {
     }
 
     /// In-order data, reassembly, FIN (BSD `TCP_REASS` and the FIN switch).
+    #[inline(always)]
     fn receive_data(&mut self, now: SimTime, seq: SeqNum, len: u32, fin: bool) {
         if len > 0 {
             if seq == self.rcv_nxt && self.reass.is_empty() && self.state == State::Established {
@@ -532,6 +533,7 @@ impl TcpEndpoint {
     /// RTT measurement on an ACK of new data: timestamps if present (RFC 7323 RTTM, every
     /// such ACK, retransmissions included), else the timed segment (Karn: only new data is
     /// timed, and timing stops on a retransmission).
+    #[inline(always)]
     fn rtt_on_ack(&mut self, now: SimTime, seg: &Segment, ack: SeqNum) {
         if let (true, Some((_, tsecr))) = (self.ts_ok, seg.options.timestamps) {
             let elapsed = self.ts_now(now).wrapping_sub(tsecr);

@@ -558,6 +558,7 @@ impl TcpEndpoint {
     }
 
     /// Arms the retransmission timer with the current `t_rxtcur` from `now`.
+    #[inline(always)]
     fn arm_rexmt(&mut self, now: SimTime) {
         self.timers.rexmt = Some(match (&self.rtt, self.slow) {
             (RttEstimator::Bsd(b), Some(clock)) => {
