@@ -109,7 +109,7 @@ impl LossRecovery for RecoveryPolicy {
     fn dupack_rule(&self) -> DupAckRule {
         each_recovery!(self, p => p.dupack_rule())
     }
-    #[inline]
+    #[inline(always)]
     fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
         each_recovery!(self, p => p.on_ack(tcb, cc, sb, ack))
     }
