@@ -23,7 +23,7 @@ pub enum CcPolicy {
     Vegas(VegasCc),
 }
 
-/// Calls `$method` on whichever policy `$self` holds.
+/// Evaluates `$call` with `$p` bound to whichever policy `$self` holds.
 macro_rules! each_cc {
     ($self:expr, $p:ident => $call:expr) => {
         match $self {
@@ -85,7 +85,7 @@ pub enum RecoveryPolicy {
     VegasRmAfr(Afr<VegasRmRecovery>),
 }
 
-/// Calls `$method` on whichever policy `$self` holds.
+/// Evaluates `$call` with `$p` bound to whichever policy `$self` holds.
 macro_rules! each_recovery {
     ($self:expr, $p:ident => $call:expr) => {
         match $self {
@@ -109,6 +109,8 @@ impl LossRecovery for RecoveryPolicy {
     fn dupack_rule(&self) -> DupAckRule {
         each_recovery!(self, p => p.dupack_rule())
     }
+    // (Always: every ACK asks, from two places, and left to itself the compiler kept the
+    // dispatch out of line.)
     #[inline(always)]
     fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
         each_recovery!(self, p => p.on_ack(tcb, cc, sb, ack))
