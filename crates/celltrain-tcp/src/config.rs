@@ -6,10 +6,9 @@
 //! [`LossRecovery`] implementations an endpoint composes (policies, not flags), so adding a variant
 //! (Vegas, adaptive fast retransmit) means adding a policy file and a `Variant` arm.
 
-use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc, VegasCc, VegasParams};
-use crate::recovery::{
-    Afr, LiteRecovery, LossRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery,
-};
+use crate::cc::{BsdCc, Rfc5681Cc, VegasCc, VegasParams};
+use crate::policy::{CcPolicy, RecoveryPolicy};
+use crate::recovery::{Afr, LiteRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery};
 use crate::segment::IP_HEADER;
 use crate::seq::SeqNum;
 use crate::tcb::{TCP_MAXWIN, TCP_MAX_WINSHIFT};
@@ -131,30 +130,32 @@ impl Variant {
     }
 
     /// Builds the congestion-control policy of this variant.
-    pub fn congestion_control(self, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
+    pub fn congestion_control(self, cfg: &TcpConfig) -> CcPolicy {
         match self {
             Variant::Tahoe | Variant::Lite | Variant::LiteAfr | Variant::VegasRm | Variant::VegasRmAfr => {
-                Box::new(BsdCc::new(cfg.bsd_ca_increment))
+                CcPolicy::Bsd(BsdCc::new(cfg.bsd_ca_increment))
             }
-            Variant::Reno | Variant::NewReno | Variant::Sack => Box::new(Rfc5681Cc::new()),
+            Variant::Reno | Variant::NewReno | Variant::Sack => CcPolicy::Rfc5681(Rfc5681Cc::new()),
             Variant::Vegas | Variant::VegasAfr => {
-                Box::new(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment))
+                CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment))
             }
         }
     }
 
     /// Builds the loss-recovery policy of this variant for a connection whose initial send
     /// sequence number is `iss` (RFC 6582 initialises `recover` to it).
-    pub fn loss_recovery(self, iss: SeqNum) -> Box<dyn LossRecovery> {
+    pub fn loss_recovery(self, iss: SeqNum) -> RecoveryPolicy {
         match self {
-            Variant::Tahoe => Box::new(TahoeRecovery::new()),
-            Variant::Reno => Box::new(RenoRecovery::new()),
-            Variant::Lite => Box::new(LiteRecovery::new()),
-            Variant::NewReno => Box::new(NewRenoRecovery::new(iss)),
-            Variant::Sack => Box::new(SackRecovery::new()),
-            Variant::LiteAfr => Box::new(Afr::new(LiteRecovery::new(), "lite-afr")),
-            Variant::VegasRm | Variant::Vegas => Box::new(VegasRmRecovery::new()),
-            Variant::VegasRmAfr | Variant::VegasAfr => Box::new(Afr::new(VegasRmRecovery::new(), self.name())),
+            Variant::Tahoe => RecoveryPolicy::Tahoe(TahoeRecovery::new()),
+            Variant::Reno => RecoveryPolicy::Reno(RenoRecovery::new()),
+            Variant::Lite => RecoveryPolicy::Lite(LiteRecovery::new()),
+            Variant::NewReno => RecoveryPolicy::NewReno(NewRenoRecovery::new(iss)),
+            Variant::Sack => RecoveryPolicy::Sack(SackRecovery::new()),
+            Variant::LiteAfr => RecoveryPolicy::LiteAfr(Afr::new(LiteRecovery::new(), "lite-afr")),
+            Variant::VegasRm | Variant::Vegas => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
+            Variant::VegasRmAfr | Variant::VegasAfr => {
+                RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), self.name()))
+            }
         }
     }
 }

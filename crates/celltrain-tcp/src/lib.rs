@@ -64,6 +64,7 @@
 pub mod cc;
 pub mod config;
 pub mod endpoint;
+pub mod policy;
 pub mod reass;
 pub mod recovery;
 pub mod rtt;

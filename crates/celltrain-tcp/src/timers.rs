@@ -63,6 +63,50 @@ impl TickClock {
     pub fn next_tick_after(&self, t: SimTime) -> SimTime {
         self.nth_tick_after(t, 1)
     }
+
+    /// [`ticks_through`](Self::ticks_through), answered from `memo` when `t` lies between the
+    /// same two ticks as the last time asked (a timer re-armed on every ACK asks thousands of
+    /// times per tick, and the count is a 64-bit division).
+    #[inline]
+    pub fn ticks_through_memo(&self, t: SimTime, memo: &mut TickMemo) -> u64 {
+        if memo.from <= t && t < memo.until {
+            return memo.ticks;
+        }
+        let ticks = self.ticks_through(t);
+        // The ticks bounding `t`: the `ticks`-th (or time zero) and the next one.
+        let tick = |k: u64| self.period.as_picos().checked_mul(k).and_then(|x| x.checked_add(self.phase.as_picos()));
+        let from = if ticks == 0 { Some(0) } else { tick(ticks - 1) };
+        if let (Some(from), Some(until)) = (from, tick(ticks)) {
+            *memo = TickMemo { from: SimTime::from_picos(from), until: SimTime::from_picos(until), ticks };
+        }
+        ticks
+    }
+
+    /// [`ticks_between`](Self::ticks_between) through [`ticks_through_memo`](Self::ticks_through_memo).
+    #[inline]
+    pub fn ticks_between_memo(&self, a: SimTime, b: SimTime, memo: &mut TickMemo) -> u64 {
+        self.ticks_through_memo(b, memo).saturating_sub(self.ticks_through_memo(a, memo))
+    }
+
+    /// [`nth_tick_after`](Self::nth_tick_after) through [`ticks_through_memo`](Self::ticks_through_memo).
+    #[inline]
+    pub fn nth_tick_after_memo(&self, t: SimTime, n: u64, memo: &mut TickMemo) -> SimTime {
+        debug_assert!(n >= 1, "a timer armed with 0 ticks is disarmed");
+        let k = self.ticks_through_memo(t, memo) + n.max(1) - 1;
+        SimTime::ZERO + self.phase + self.period.saturating_mul(k)
+    }
+}
+
+/// The span between two ticks of a [`TickClock`] and the tick count through any time in it
+/// (empty at first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickMemo {
+    /// The span's start (a tick, or time zero), inclusive.
+    from: SimTime,
+    /// The next tick, exclusive.
+    until: SimTime,
+    /// Ticks at times ≤ any time in the span.
+    ticks: u64,
 }
 
 /// The endpoint's pending deadlines (BSD `t_timer[]` plus the delayed-ACK flag's tick).
@@ -120,6 +164,25 @@ mod tests {
         // Phase larger than the period is reduced.
         let d = TickClock::new(SimDuration::from_millis(200), SimDuration::from_millis(450));
         assert_eq!(d.next_tick_after(ms(0)), ms(50));
+    }
+
+    /// The memo answers as the division does, at and around ticks, before the first tick,
+    /// and when asked out of order.
+    #[test]
+    fn memo_matches_the_division() {
+        let c = TickClock::new(SimDuration::from_millis(500), SimDuration::from_millis(120));
+        let mut memo = TickMemo::default();
+        let times = [0, 1, 119, 120, 121, 619, 620, 5, 621, 1119, 1120, 620, 619, 100_000, 99_999, 120];
+        for t in times {
+            for dt_ps in [0, 1] {
+                let t = ms(t) + SimDuration::from_picos(dt_ps);
+                assert_eq!(c.ticks_through_memo(t, &mut memo), c.ticks_through(t), "at {t:?}");
+                assert_eq!(c.nth_tick_after_memo(t, 3, &mut memo), c.nth_tick_after(t, 3), "at {t:?}");
+                let a = ms(600);
+                assert_eq!(c.ticks_between_memo(a, t, &mut memo), c.ticks_between(a, t), "at {t:?}");
+                assert_eq!(c.ticks_between_memo(t, a, &mut memo), c.ticks_between(t, a), "at {t:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Segment arrival (BSD `tcp_input`, RFC 793 §3.9 "SEGMENT ARRIVES").
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
 use crate::config::DelayedAck;
+use crate::policy::RecoveryPolicy;
+use crate::recovery::LossRecovery;
 use crate::recovery::{DupAckRule, NewRenoRecovery, RecoveryStep};
 use crate::rtt::RttEstimator;
 use crate::segment::{Flags, Segment};
@@ -70,7 +73,7 @@ impl TcpEndpoint {
         self.sack_ok = self.cfg.variant.offers_sack() && o.sack_permitted;
         if self.cfg.variant.offers_sack() && !self.sack_ok {
             // RFC 6675 needs SACK; without it the variant recovers like NewReno.
-            self.recovery = Box::new(NewRenoRecovery::new(self.iss));
+            self.recovery = RecoveryPolicy::NewReno(NewRenoRecovery::new(self.iss));
         }
         // tcp_mss: min(own, offer), at least 32; then room for the timestamp option.
         let peer = o.mss.map_or(self.own_mss, u32::from);
@@ -366,7 +369,7 @@ impl TcpEndpoint {
                 fine_rtt: None,
                 una_sent,
             };
-            let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
+            let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
             self.apply_step(step);
             if self.ca_state == CaState::Disorder && self.tcb.dupacks == 0 {
                 self.set_ca_state(CaState::Open);
@@ -400,7 +403,7 @@ impl TcpEndpoint {
             self.cc.on_fine_rtt(&self.tcb, rtt, now);
         }
         let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
-        let step = self.recovery.on_ack(&mut self.tcb, &*self.cc, &self.scoreboard, &info);
+        let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
         if ack == self.tcb.snd_max {
@@ -451,6 +454,7 @@ impl TcpEndpoint {
     }
 
     /// In-order data, reassembly, FIN (BSD `TCP_REASS` and the FIN switch).
+    #[inline(always)]
     fn receive_data(&mut self, now: SimTime, seq: SeqNum, len: u32, fin: bool) {
         if len > 0 {
             if seq == self.rcv_nxt && self.reass.is_empty() && self.state == State::Established {
@@ -462,7 +466,7 @@ impl TcpEndpoint {
                         self.delack = true;
                         if self.timers.delack.is_none() {
                             self.timers.delack = Some(match self.slow {
-                                Some(_) => self.fast.next_tick_after(now),
+                                Some(_) => self.fast.nth_tick_after_memo(now, 1, &mut self.fast_memo),
                                 None => now + self.cfg.delayed_ack_timeout,
                             });
                         }
@@ -529,6 +533,7 @@ impl TcpEndpoint {
     /// RTT measurement on an ACK of new data: timestamps if present (RFC 7323 RTTM, every
     /// such ACK, retransmissions included), else the timed segment (Karn: only new data is
     /// timed, and timing stops on a retransmission).
+    #[inline(always)]
     fn rtt_on_ack(&mut self, now: SimTime, seg: &Segment, ack: SeqNum) {
         if let (true, Some((_, tsecr))) = (self.ts_ok, seg.options.timestamps) {
             let elapsed = self.ts_now(now).wrapping_sub(tsecr);

@@ -53,8 +53,8 @@ mod timer;
 
 use crate::cc::CongestionControl;
 use crate::config::{RtoFormula, TcpConfig, TimerGranularity, Variant};
+use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
-use crate::recovery::LossRecovery;
 use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
 use crate::segment::Segment;
@@ -62,7 +62,7 @@ use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
 use crate::tcb::{CaState, Tcb};
-use crate::timers::{TickClock, Timers};
+use crate::timers::{TickClock, TickMemo, Timers};
 use celltrain_core::{SimDuration, SimTime};
 use std::fmt;
 
@@ -126,6 +126,9 @@ pub struct TcpEndpoint {
     slow: Option<TickClock>,
     /// Fast-timer (delayed-ACK) clock.
     fast: TickClock,
+    /// The last tick span asked of `slow` and of `fast` (see [`TickClock::ticks_through_memo`]).
+    slow_memo: TickMemo,
+    fast_memo: TickMemo,
 
     // ---- send side ----
     /// Initial send sequence number.
@@ -215,9 +218,9 @@ pub struct TcpEndpoint {
 
     // ---- policies ----
     /// Window arithmetic.
-    cc: Box<dyn CongestionControl>,
+    cc: CcPolicy,
     /// Loss recovery.
-    recovery: Box<dyn LossRecovery>,
+    recovery: RecoveryPolicy,
     /// SACK scoreboard (empty unless SACK is negotiated).
     scoreboard: Scoreboard,
     /// Congestion state (written only by `set_ca_state`).
@@ -281,6 +284,8 @@ impl TcpEndpoint {
         TcpEndpoint {
             fast: TickClock::new(cfg.delayed_ack_timeout, cfg.tick_phase),
             slow,
+            slow_memo: TickMemo::default(),
+            fast_memo: TickMemo::default(),
             local_port,
             remote_port,
             state,
@@ -359,9 +364,12 @@ impl TcpEndpoint {
     /// `now` fire first. One drain (calls until `None`) is one BSD `tcp_output` call.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Segment> {
         self.run_timers(now);
-        let seg = self.output(now)?;
-        self.count_sent(&seg);
-        Some(seg)
+        // (Counted in place: unwrapping and rewrapping copied the segment twice.)
+        let seg = self.output(now);
+        if let Some(s) = &seg {
+            self.count_sent(s);
+        }
+        seg
     }
 
     /// The earliest time this endpoint needs `on_timeout`, or `None` if no timer is armed.
@@ -550,9 +558,12 @@ impl TcpEndpoint {
     }
 
     /// Arms the retransmission timer with the current `t_rxtcur` from `now`.
+    #[inline(always)]
     fn arm_rexmt(&mut self, now: SimTime) {
         self.timers.rexmt = Some(match (&self.rtt, self.slow) {
-            (RttEstimator::Bsd(b), Some(clock)) => clock.nth_tick_after(now, u64::from(b.t_rxtcur)),
+            (RttEstimator::Bsd(b), Some(clock)) => {
+                clock.nth_tick_after_memo(now, u64::from(b.t_rxtcur), &mut self.slow_memo)
+            }
             (RttEstimator::Rfc6298(r), _) => now + r.rto,
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });

@@ -1,7 +1,9 @@
 //! Segment output (BSD `tcp_output`): what to send next, one segment per call.
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
 use crate::config::DelayedAck;
+use crate::recovery::LossRecovery;
 use crate::recovery::{TxChoice, TxLimits};
 use crate::rtt::RttEstimator;
 use crate::segment::{Flags, Segment, TcpOptions, MAX_SACK_BLOCKS};
@@ -27,8 +29,9 @@ impl TcpEndpoint {
         if std::mem::take(&mut self.rst_pending) {
             return Some(self.make_rst());
         }
-        if let Some(rst) = self.rst_reply.take() {
-            return Some(rst);
+        // (Tested before taking: `take` would move the whole segment on every call.)
+        if self.rst_reply.is_some() {
+            return self.rst_reply.take();
         }
         match self.state {
             State::Closed | State::Listen => return None,
@@ -73,7 +76,9 @@ impl TcpEndpoint {
         // "if (idle && tp->t_idle >= tp->t_rxtcur) tp->snd_cwnd = tp->t_maxseg": restart
         // from the initial window after an idle period of at least one RTO.
         let idle_long = match (&self.rtt, self.slow) {
-            (RttEstimator::Bsd(b), Some(c)) => c.ticks_between(self.last_rcv, now) >= u64::from(b.t_rxtcur),
+            (RttEstimator::Bsd(b), Some(c)) => {
+                c.ticks_between_memo(self.last_rcv, now, &mut self.slow_memo) >= u64::from(b.t_rxtcur)
+            }
             (RttEstimator::Rfc6298(r), _) => now.saturating_since(self.last_rcv) >= r.rto,
             (RttEstimator::Bsd(_), None) => false,
         };
@@ -210,8 +215,13 @@ impl TcpEndpoint {
         (win >> self.rcv_scale).min(u32::from(u16::MAX)) as u16
     }
 
-    fn base_segment(&mut self, now: SimTime, seq: SeqNum, flags: Flags) -> Segment {
-        let mut options = TcpOptions::default();
+    /// A segment from us acknowledging `rcv_nxt`, with the window advertised now (which
+    /// updates `rcv_adv`) and our timestamp if in use. The callers build it last, after their
+    /// bookkeeping (none of which the window or the timestamp depend on), so that it is
+    /// written once, where it is returned, rather than copied there.
+    #[inline]
+    fn segment(&mut self, now: SimTime, seq: SeqNum, flags: Flags, payload_len: u32, options: TcpOptions) -> Segment {
+        let mut options = options;
         if self.ts_ok {
             options.timestamps = Some((self.ts_now(now), self.ts_recent));
         }
@@ -222,7 +232,7 @@ impl TcpEndpoint {
             ack: self.rcv_nxt,
             flags: flags | Flags::ACK,
             window: self.advertise_window(),
-            payload_len: 0,
+            payload_len,
             options,
         }
     }
@@ -236,15 +246,16 @@ impl TcpEndpoint {
     }
 
     /// A pure ACK (BSD uses `snd_max` as its sequence number, `snd_nxt` while persisting).
+    #[inline(always)]
     fn emit_ack(&mut self, now: SimTime) -> Segment {
         let seq = if self.timers.persist.is_some() { self.tcb.snd_nxt } else { self.tcb.snd_max };
-        let mut seg = self.base_segment(now, seq, Flags::NONE);
+        let mut options = TcpOptions::default();
         if self.sack_ok && !self.reass.is_empty() {
             let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
-            self.reass.write_sack(&mut seg.options, max);
+            self.reass.write_sack(&mut options, max);
         }
         self.ack_sent();
-        seg
+        self.segment(now, seq, Flags::NONE, 0, options)
     }
 
     /// A segment covering `[start, end)` of sequence space (payload and maybe our FIN).
@@ -256,13 +267,12 @@ impl TcpEndpoint {
     }
 
     /// Sends `len` octets from `start` (plus FIN), updating the send state as BSD does.
+    #[inline(always)]
     fn emit_data(&mut self, now: SimTime, start: SeqNum, len: u32, fin: bool, kind: Kind) -> Segment {
         let mut flags = if fin { Flags::FIN } else { Flags::NONE };
         if len > 0 && start + len == self.snd_data_end {
             flags = flags | Flags::PSH;
         }
-        let mut seg = self.base_segment(now, start, flags);
-        seg.payload_len = len;
         let end = start + len + u32::from(fin);
         let old_max = self.tcb.snd_max;
         let retransmission = start.lt(old_max);
@@ -300,7 +310,7 @@ impl TcpEndpoint {
                 log.on_send(start, start + len, now);
             }
         }
-        seg
+        self.segment(now, start, flags, len, TcpOptions::default())
     }
 
     /// SYN (active) or SYN-ACK (passive), with the options we offer.

@@ -1,6 +1,8 @@
 //! Timer expirations (BSD `tcp_timers`, `tcp_fasttimo`).
 
 use super::{State, TcpEndpoint};
+use crate::cc::CongestionControl;
+use crate::recovery::LossRecovery;
 use crate::rtt::RttEstimator;
 use crate::tcb::{CaState, LossKind};
 use celltrain_core::SimTime;
@@ -17,13 +19,21 @@ enum Which {
 impl TcpEndpoint {
     /// Fires, in time order, every deadline at or before `now`. A re-armed timer is armed
     /// from its own expiry instant (the tick on which it fired), not from `now`.
+    #[inline]
     pub(super) fn run_timers(&mut self, now: SimTime) {
-        // Most calls (every `poll_transmit`) find nothing due: one pass over the deadlines.
+        // Most calls (every `poll_transmit`) find nothing due: one pass over the deadlines,
+        // inlined into the caller; the firing loop stays out of line.
         let due = |t: Option<SimTime>| t.is_some_and(|t| t <= now);
         let t = &self.timers;
-        if !(due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2)) {
-            return;
+        if due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2) {
+            self.fire_due_timers(now);
         }
+    }
+
+    /// The firing loop of [`run_timers`](Self::run_timers).
+    #[cold]
+    #[inline(never)]
+    fn fire_due_timers(&mut self, now: SimTime) {
         // Bounded: every firing either disarms its timer, moves it strictly later, or (after
         // max_retransmissions) closes the connection.
         for _ in 0..10_000 {

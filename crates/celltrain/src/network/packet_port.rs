@@ -120,6 +120,7 @@ impl PacketQueue {
     }
 
     /// Offers an arriving packet: queued, or refused (drop-tail) when it does not fit.
+    #[inline(always)]
     pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
         self.stats.packets_in += 1;
         let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
@@ -192,20 +193,30 @@ impl PacketQueue {
     }
 
     /// Takes the head packet for transmission at `now`.
+    #[inline(always)]
     pub fn take(&mut self, now: SimTime) -> Option<Packet> {
-        let packet = match &mut self.classes {
-            None => self.queue.pop_front(),
-            Some(classes) => classes.pop(),
-        }?;
+        let Some(classes) = &mut self.classes else {
+            // (Counted from the head, then popped last, straight into the return value.)
+            let ip_bytes = self.queue.front()?.ip_bytes;
+            self.count_taken(ip_bytes, now);
+            return self.queue.pop_front();
+        };
+        let packet = classes.pop()?;
+        self.count_taken(packet.ip_bytes, now);
+        Some(packet)
+    }
+
+    /// The counters and statistics of a packet of `ip_bytes` leaving the buffer at `now`.
+    #[inline]
+    fn count_taken(&mut self, ip_bytes: u64, now: SimTime) {
         self.note_change(now);
-        self.queued_bytes -= packet.ip_bytes;
+        self.queued_bytes -= ip_bytes;
         self.stats.packets_out += 1;
-        self.stats.bytes_out += packet.ip_bytes;
-        self.stats.wire_bytes_out += self.wire_bytes(packet.ip_bytes);
+        self.stats.bytes_out += ip_bytes;
+        self.stats.wire_bytes_out += self.wire_bytes(ip_bytes);
         if let Some(changes) = &mut self.changes {
             changes.note(now, self.queued_bytes as f64);
         }
-        Some(packet)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -288,7 +299,7 @@ impl Network {
     }
 
     /// Packet mode: `packet`, out of the buffer of `p`, goes on the wire now.
-    #[inline]
+    #[inline(always)]
     fn packet_send(&mut self, p: PortId, packet: Packet) {
         let now = self.now;
         self.packet_hops += 1;
