@@ -25,7 +25,6 @@ mod record_changes;
 mod record_parts;
 mod rm;
 mod sources;
-mod start_times;
 mod tcp;
 #[cfg(test)]
 mod tests;

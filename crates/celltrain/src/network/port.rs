@@ -31,7 +31,7 @@ pub struct Port {
     /// Plan: how the port runs.
     pub(super) path: PortPath,
     /// Start times of the cells admitted to an analytic port that have not started yet.
-    pub(super) starts: super::start_times::StartTimes,
+    pub(super) starts: VecDeque<SimTime>,
     /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
     /// it start and whether it is a PDU's first cell.
     pub(super) waiting: VecDeque<fifo_events::Waiting>,
@@ -128,7 +128,11 @@ impl Port {
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
-        while let Some(start) = self.starts.pop_due(now) {
+        while let Some(&start) = self.starts.front() {
+            if start > now {
+                break;
+            }
+            self.starts.pop_front();
             self.queue.depart_virtual(start);
         }
         passed

@@ -49,7 +49,7 @@ pub(super) fn ports(
                 single_fifo: queue.is_single_fifo(),
                 path: crate::network::PortPath::Queues,
                 er: None,
-                starts: crate::network::start_times::StartTimes::new(),
+                starts: VecDeque::new(),
                 waiting: VecDeque::new(),
                 free_event_at: SimTime::ZERO,
                 queue,
