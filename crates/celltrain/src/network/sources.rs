@@ -128,7 +128,8 @@ impl Network {
         let first = port.pipe.len();
         self.cell_hops += u64::from(run.end - run.start);
         // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
-        // keeps the clock in registers (twin b -1.8 %, A4 -2.6 % instructions).
+        // keeps the clock in registers, and the start times follow in one `extend` (twin b -2.4 %,
+        // A4 -2.3 % instructions).
         let mut clock = port.clock.clone();
         let delay = port.delay;
         port.pipe.extend(run.map(|j| {
@@ -140,9 +141,7 @@ impl Network {
         if queued {
             // (On its first link a cell's start time is its entry time.)
             let Port { pipe, starts, .. } = port;
-            for (_, cell) in pipe.range(first..) {
-                starts.push_back(cell.entered);
-            }
+            starts.extend(pipe.range(first..).map(|(_, cell)| cell.entered));
         }
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {
