@@ -2,7 +2,8 @@
 //! the steady state allocates nothing.
 //!
 //! A frame stays in the arena until every one of its cells is accounted for (dropped somewhere
-//! or handed to the reassembler); its fate (delivered or lost) is then final.
+//! or handed to the reassembler). The receiver settles a frame's fate on its last received
+//! cell; a frame with a dropped cell is lost whatever happens to the rest.
 
 use crate::aal5::FrameInfo;
 use celltrain_core::ids::FrameId;
@@ -15,18 +16,8 @@ pub struct FrameRecord<P> {
     pub cells: u32,
     /// Cells dropped or received so far.
     pub cells_accounted: u32,
-    /// The reassembler delivered this frame intact (read by [`FrameArena::account_cell`]; a
-    /// receiver that delivers a frame on its last cell [releases](FrameArena::release) it instead).
-    pub delivered: bool,
     /// Unique over the run (ids are reused; see [`crate::aal5::FrameInfo`]).
     pub serial: u64,
-}
-
-/// How a frame ended, reported when its last cell is accounted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrameFate {
-    Delivered,
-    Lost,
 }
 
 #[derive(Debug)]
@@ -46,7 +37,7 @@ impl<P> Default for FrameArena<P> {
 
 impl<P> FrameArena<P> {
     pub fn insert(&mut self, payload: P, cells: u32) -> FrameId {
-        let rec = FrameRecord { payload, cells, cells_accounted: 0, delivered: false, serial: self.inserted };
+        let rec = FrameRecord { payload, cells, cells_accounted: 0, serial: self.inserted };
         self.inserted += 1;
         self.live += 1;
         if let Some(i) = self.free.pop() {
@@ -66,20 +57,14 @@ impl<P> FrameArena<P> {
         self.slots[id.index()].as_mut().expect("frame id of a released frame")
     }
 
-    /// Accounts for one cell of `id` (dropped or received). When it was the frame's last cell,
-    /// the frame is released and its fate and payload returned.
-    pub fn account_cell(&mut self, id: FrameId) -> Option<(FrameFate, P)> {
+    /// Accounts for one dropped cell of `id`. When it was the last of the frame's cells to be
+    /// accounted for, the frame — lost, since a cell of it was dropped — is released and its
+    /// payload returned.
+    pub fn account_dropped(&mut self, id: FrameId) -> Option<P> {
         let rec = self.get_mut(id);
         rec.cells_accounted += 1;
         debug_assert!(rec.cells_accounted <= rec.cells, "more cells accounted than the frame has");
-        if rec.cells_accounted < rec.cells {
-            return None;
-        }
-        let rec = self.slots[id.index()].take().expect("frame present");
-        self.free.push(id.0);
-        self.live -= 1;
-        let fate = if rec.delivered { FrameFate::Delivered } else { FrameFate::Lost };
-        Some((fate, rec.payload))
+        (rec.cells_accounted == rec.cells).then(|| self.release(id))
     }
 
     /// Accounts for one cell of `id` that reached its reassembler: returns what the receiver
@@ -118,13 +103,12 @@ mod tests {
     fn frames_are_released_and_reused() {
         let mut a = FrameArena::default();
         let f = a.insert("x", 2);
-        assert_eq!(a.account_cell(f), None);
-        a.get_mut(f).delivered = true;
-        assert_eq!(a.account_cell(f), Some((FrameFate::Delivered, "x")));
+        assert_eq!(a.account_dropped(f), None);
+        assert_eq!(a.account_dropped(f), Some("x"));
         assert_eq!(a.live(), 0);
         let g = a.insert("y", 1);
         assert_eq!(g, f, "slot reused");
-        assert_eq!(a.account_cell(g), Some((FrameFate::Lost, "y")));
+        assert_eq!(a.account_dropped(g), Some("y"));
     }
 
     #[test]
@@ -133,7 +117,7 @@ mod tests {
         let f = a.insert("x", 3);
         let g = a.insert("y", 1);
         assert_eq!(a.account_received(f), (FrameInfo { cells: 3, serial: 0 }, false));
-        assert_eq!(a.account_cell(f), None, "a dropped cell counts too");
+        assert_eq!(a.account_dropped(f), None, "a dropped cell counts too");
         assert_eq!(a.account_received(g), (FrameInfo { cells: 1, serial: 1 }, true));
         assert_eq!(a.release(g), "y");
         assert_eq!(a.account_received(f), (FrameInfo { cells: 3, serial: 0 }, true));

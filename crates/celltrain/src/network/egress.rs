@@ -57,7 +57,9 @@ impl Network {
             Reassembly::Corrupted { .. } => vc.stats.corrupted_pdus += 1,
         }
         if last_of_frame {
-            self.frame_lost(cell);
+            // Its last cell received, the frame was not delivered: it is lost.
+            let packet = self.frames.release(cell.frame);
+            self.frame_lost(cell.vc, packet);
         }
     }
 
@@ -67,26 +69,20 @@ impl Network {
         self.trace.fold(self.now, TRACE_DROP, cell.vc.0);
         self.vcs[cell.vc.index()].stats.cells_dropped += 1;
         match cell.kind {
-            CellKind::Aal5 => self.account_cell(cell),
+            CellKind::Aal5 => {
+                if let Some(packet) = self.frames.account_dropped(cell.frame) {
+                    self.frame_lost(cell.vc, packet);
+                }
+            }
             CellKind::Rm => self.rm_cell_gone(&cell),
             CellKind::Raw => {}
         }
     }
 
-    /// One more cell of an AAL5 frame is dropped; settle the frame's fate when it was the last.
-    pub(super) fn account_cell(&mut self, cell: Cell) {
-        if let Some((FrameFate::Lost, packet)) = self.frames.account_cell(cell.frame) {
-            self.vcs[cell.vc.index()].stats.frames_lost += 1;
-            self.flows[packet.flow.index()].stats.packets_lost += 1;
-        }
-    }
-
-    /// The last cell of `cell`'s frame was received (already accounted for) without the frame
-    /// being delivered: the frame is lost.
+    /// A frame of `vc` carrying `packet` is lost, its every cell accounted for.
     #[cold]
-    fn frame_lost(&mut self, cell: Cell) {
-        let packet = self.frames.release(cell.frame);
-        self.vcs[cell.vc.index()].stats.frames_lost += 1;
+    fn frame_lost(&mut self, vc: VcId, packet: Packet) {
+        self.vcs[vc.index()].stats.frames_lost += 1;
         self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 }

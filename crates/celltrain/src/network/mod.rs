@@ -55,7 +55,7 @@ use crate::source::{OnOffSource, UdpSource};
 use adapter::AdapterRules;
 use celltrain_atm::aal5::{self, FrameInfo, Reassembler, Reassembly, ReassemblyAfterTimeout};
 use celltrain_atm::cell::{Cell, CellKind};
-use celltrain_atm::frame::{FrameArena, FrameFate};
+use celltrain_atm::frame::FrameArena;
 use celltrain_atm::port::{OutputPort, TxClock};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{ConnId, NodeId, PortId, RouteId, SourceId, VcId};
