@@ -2,9 +2,11 @@
 //! policy, buffers and options. [`TcpConfig::default`] is a 4.4BSD-Lite(2)-like host on a
 //! Classical-IP-over-ATM interface (MTU 9180).
 //!
-//! A configuration is a factory: [`Variant`] chooses which [`CongestionControl`] and
-//! [`LossRecovery`] implementations an endpoint composes (policies, not flags), so adding a variant
-//! (Vegas, adaptive fast retransmit) means adding a policy file and a `Variant` arm.
+//! A configuration is a factory: [`Variant`] chooses which
+//! [`CongestionControl`](crate::cc::CongestionControl) and
+//! [`LossRecovery`](crate::recovery::LossRecovery) implementations an endpoint composes
+//! (policies, not flags), so adding a variant (Vegas, adaptive fast retransmit) means adding a
+//! policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a `Variant` arm.
 
 use crate::cc::{BsdCc, Rfc5681Cc, VegasCc, VegasParams};
 use crate::policy::{CcPolicy, RecoveryPolicy};
@@ -17,7 +19,7 @@ use std::fmt;
 
 /// A named TCP variant: one congestion-control policy plus one loss-recovery policy.
 ///
-/// | variant | window arithmetic ([`CongestionControl`]) | loss recovery ([`LossRecovery`]) |
+/// | variant | window arithmetic ([`CongestionControl`](crate::cc::CongestionControl)) | loss recovery ([`LossRecovery`](crate::recovery::LossRecovery)) |
 /// |---|---|---|
 /// | `tahoe` | BSD ([`BsdCc`]) | 4.3BSD-Tahoe fast retransmit, cwnd = 1 MSS, slow start |
 /// | `reno` | RFC 5681 ([`Rfc5681Cc`]) | RFC 5681 §3.2 fast retransmit / fast recovery |
