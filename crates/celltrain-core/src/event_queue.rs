@@ -34,6 +34,24 @@ fn key_time(key: Key) -> u64 {
     (key >> 64) as u64
 }
 
+/// Where an event stands in the queue's order: its time, then the sequence number it was
+/// scheduled with. Places are unique (the sequence is), and compare as the events do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Place(Key);
+
+impl Place {
+    /// The event's time.
+    #[inline]
+    pub fn time(self) -> SimTime {
+        SimTime::from_picos(key_time(self.0))
+    }
+
+    /// A place after every event due at or before `time` (and before any due later).
+    pub fn after(time: SimTime) -> Place {
+        Place(key(time.as_picos(), !CODE_MASK))
+    }
+}
+
 /// Events due further ahead than this from the last one popped go to the far heap.
 const HORIZON_PICOS: u64 = 100_000_000; // 100 µs
 
@@ -85,11 +103,38 @@ impl<E: EventCode> EventQueue<E> {
     /// Schedules `event` at `time`. Among events at the same time, earlier calls run first.
     #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
+        let place = self.reserve(time);
+        self.schedule_reserved(place, event);
+    }
+
+    /// The place an event scheduled at `time` now would take, without scheduling one: a
+    /// caller that keeps some of its pending events in an ordered structure of its own (see
+    /// [`Place`]) takes their places here, so that they sort among the queue's events exactly
+    /// as if they had been scheduled.
+    #[inline(always)]
+    pub fn reserve(&mut self, time: SimTime) -> Place {
+        let place = Place(key(time.as_picos(), self.next_seq << CODE_BITS));
+        self.next_seq += 1;
+        place
+    }
+
+    /// How many places have been taken (by [`schedule`](Self::schedule) or
+    /// [`reserve`](Self::reserve)): a caller sees from it whether anything was scheduled
+    /// meanwhile.
+    #[inline]
+    pub fn places_taken(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Schedules `event` in a place taken with [`reserve`](Self::reserve) (each place at most
+    /// once while it is pending).
+    #[inline(always)]
+    pub fn schedule_reserved(&mut self, place: Place, event: E) {
         let code = u64::from(event.encode());
         debug_assert!(code <= CODE_MASK, "event code wider than 24 bits");
-        let entry = key(time.as_picos(), (self.next_seq << CODE_BITS) | code);
-        self.next_seq += 1;
-        let near = time.as_picos() < self.now_picos.saturating_add(HORIZON_PICOS);
+        let time = key_time(place.0);
+        let entry = place.0 | u128::from(code);
+        let near = time < self.now_picos.saturating_add(HORIZON_PICOS);
         let (heap, side) = if near { (&mut self.near, Taken::Near) } else { (&mut self.far, Taken::Far) };
         if self.root_taken == side {
             self.root_taken = Taken::None;
@@ -102,6 +147,12 @@ impl<E: EventCode> EventQueue<E> {
     /// Removes and returns the earliest event if it is due no later than `deadline`.
     #[inline]
     pub fn pop_until(&mut self, deadline: SimTime) -> Option<(SimTime, E)> {
+        self.pop_placed_until(deadline).map(|(place, event)| (place.time(), event))
+    }
+
+    /// As [`pop_until`](Self::pop_until), with the place the event had.
+    #[inline]
+    pub fn pop_placed_until(&mut self, deadline: SimTime) -> Option<(Place, E)> {
         self.settle();
         let (top, side) = self.earliest()?;
         if key_time(top) > deadline.as_picos() {
@@ -110,7 +161,20 @@ impl<E: EventCode> EventQueue<E> {
         self.root_taken = side;
         self.now_picos = key_time(top);
         let code = (top as u64 & CODE_MASK) as u32;
-        Some((SimTime::from_picos(key_time(top)), E::decode(code)))
+        Some((Place(top & !u128::from(CODE_MASK)), E::decode(code)))
+    }
+
+    /// The place of the earliest pending event, if any, leaving a root handed out by the last
+    /// pop in place (so that a successor scheduled next still takes its slot).
+    #[inline]
+    pub fn earliest_place(&self) -> Option<Place> {
+        let near = if self.root_taken == Taken::Near { least_child(&self.near) } else { self.near.first().copied() };
+        let far = if self.root_taken == Taken::Far { least_child(&self.far) } else { self.far.first().copied() };
+        let least = match (near, far) {
+            (Some(n), Some(f)) => n.min(f),
+            (n, f) => n.or(f)?,
+        };
+        Some(Place(least & !u128::from(CODE_MASK)))
     }
 
     /// The lesser of the two roots, and its heap (a root handed out must be settled first).
@@ -145,6 +209,16 @@ impl<E: EventCode> EventQueue<E> {
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// The least entry of a heap but its root.
+#[inline]
+fn least_child(heap: &[Key]) -> Option<Key> {
+    match heap.len() {
+        0 | 1 => None,
+        2 => Some(heap[1]),
+        _ => Some(heap[1].min(heap[2])),
     }
 }
 
@@ -277,6 +351,8 @@ mod tests {
                     now = time;
                 }
                 assert_eq!(q.len(), reference.len());
+                let least = reference.iter().min().map(|&(t, _, _)| SimTime::from_picos(t));
+                assert_eq!(q.earliest_place().map(Place::time), least);
                 if round % 4 == 1 && rng.below(8) == 0 {
                     // Peeking settles a root handed out: it must not come back.
                     let earliest = reference.iter().min().map(|&(t, _, _)| SimTime::from_picos(t));
@@ -286,6 +362,27 @@ mod tests {
         }
     }
 
+    /// An event scheduled in a reserved place sorts as if it had been scheduled when the
+    /// place was taken, before events scheduled later at the same time; the place a pop
+    /// reports is that place.
+    #[test]
+    fn a_reserved_place_sorts_as_when_it_was_taken() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_picos;
+        let early = q.reserve(t(5));
+        q.schedule(t(5), 1u32);
+        let unused = q.reserve(t(5));
+        q.schedule(t(4), 2);
+        assert!(early < unused && early.time() == t(5));
+        assert_eq!(q.earliest_place().map(Place::time), Some(t(4)));
+        q.schedule_reserved(early, 3);
+        let order: Vec<(Place, u32)> = std::iter::from_fn(|| q.pop_placed_until(SimTime::MAX)).collect();
+        assert_eq!(order.iter().map(|&(_, e)| e).collect::<Vec<_>>(), vec![2, 3, 1]);
+        assert_eq!(order[1].0, early);
+        assert!(order[2].0 < unused && order[2].0 > early);
+        assert!(Place::after(t(5)) > order[2].0 && Place::after(t(4)) < early);
+    }
+
     #[test]
     fn a_root_handed_out_is_gone_whether_or_not_a_successor_is_scheduled() {
         let mut q = EventQueue::new();
@@ -293,6 +390,7 @@ mod tests {
         q.schedule(t(1), 1u32);
         q.schedule(t(2), 2);
         assert_eq!(q.pop_until(t(9)).map(|(_, e)| e), Some(1));
+        assert_eq!(q.earliest_place().map(Place::time), Some(t(2)), "the root handed out is not pending");
         assert_eq!(q.len(), 1);
         // Overwrites the root handed out.
         q.schedule(t(3), 3);

@@ -27,7 +27,7 @@ pub mod trace;
 pub mod units;
 
 pub use change_trace::ChangeTrace;
-pub use event_queue::{EventCode, EventQueue};
+pub use event_queue::{EventCode, EventQueue, Place};
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};
 pub use trace::TraceHash;

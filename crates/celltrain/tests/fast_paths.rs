@@ -131,6 +131,72 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
     eprintln!("built-ins where each fast path saved events: {applied:?}");
 }
 
+/// Fan-in groups save no event: they keep the heads of the pipes into one port in order among
+/// themselves, each taking the place its `PipeHead` event would have had. So with them or
+/// without, the whole summary is the same to the byte — the event count and the trace hash
+/// included — and the results are the reference's. Groups form where many links lead to one
+/// analytic, carried-ahead port: the on/off multiplexer of the peer twin, which no built-in
+/// is (their multiplexers have per-VC or per-class queues, or TCP behind them).
+#[test]
+fn fan_in_groups_change_nothing_not_even_the_trace() {
+    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    // The same multiplexer fed by UDP sources over AAL5 (frames put on the wire as runs).
+    let udp = twin
+        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
+        .replace(
+            r#"app = { kind = "onoff", on = "${on}", off = "${off}" }"#,
+            r#"app = { kind = "udp", datagram = "1400 B", rate = "${peak}", start_jitter = "3 ms" }"#,
+        );
+    assert_ne!(udp, twin);
+    let warm = twin.replace(r#"warmup = "0 s""#, r#"warmup = "0.1 s""#);
+    assert_ne!(warm, twin);
+    let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
+        ("twin", twin, vec![("duration", "1 s")]),
+        ("twin", twin, vec![("duration", "1 s"), ("n_sources", "20"), ("buffer", "60 cells")]),
+        // Short bursts at half the line rate: heads of many pipes due together, drops, and a
+        // warm-up boundary that holds carrying back.
+        (
+            "warm",
+            &warm,
+            vec![
+                ("duration", "0.5 s"),
+                ("n_sources", "12"),
+                ("peak", "77.76 Mbit/s"),
+                ("on", "0.3 ms"),
+                ("off", "1 ms"),
+                ("buffer", "30 cells"),
+            ],
+        ),
+        ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),
+    ];
+    let mut heads = 0;
+    for (name, text, sets) in cases {
+        let file = format!("{name}.toml");
+        let run = |options: SimOptions| {
+            let c = compile_source(Source::new(&file, text.to_string()), &owned(&sets), Some(3)).unwrap();
+            let mut net = c.network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
+        };
+        let (with, handed) = run(SimOptions::default());
+        let (without, none) = run(SimOptions { fan_in: false, ..SimOptions::default() });
+        assert!(handed > 0 && none == 0, "{name} {sets:?}: no group formed");
+        if with != without {
+            panic!("{name} {sets:?}: fan-in groups changed the run\n{}", diff(&without, &with));
+        }
+        let (mut reference, _) = run(SimOptions::reference());
+        assert!(with.vcs.iter().map(|v| v.cells_dropped).sum::<u64>() > 0 || sets.len() == 1);
+        reference.events = with.events;
+        reference.trace_hash = with.trace_hash.clone();
+        if with != reference {
+            panic!("{name} {sets:?}: differs from the reference\n{}", diff(&reference, &with));
+        }
+        heads += handed;
+    }
+    eprintln!("pipe heads handed out by fan-in groups: {heads}");
+}
+
 /// A random value for parameter `key` whose default is `default`: keywords from their set,
 /// quantities scaled (same unit), counts redrawn small.
 fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {

@@ -195,9 +195,12 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         if port.pipe.is_empty() {
-            self.queue.schedule(arrival, Event::PipeHead(p));
+            match port.fan_in {
+                None => self.queue.schedule(arrival, Event::PipeHead(p)),
+                Some(g) => self.fan_in_enter(g, p, arrival),
+            }
         }
-        port.pipe.push_back((arrival, cell));
+        self.ports[p.index()].pipe.push_back((arrival, cell));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {

@@ -27,6 +27,9 @@ pub(crate) enum Event {
     RmInterval(PortId),
     /// An ABR source end system's next in-rate (or out-of-rate) cell opportunity.
     AbrSend(VcId),
+    /// The earliest pipe head of a fan-in group is due (it stands in that head's place; see
+    /// `fan_in`). Not an event of the run itself: the heads it hands out are.
+    FanIn(u32),
 }
 
 /// Event codes: 4 bits of kind (room for the kinds ABR and GFR will add), 20 bits of id (a
@@ -34,7 +37,7 @@ pub(crate) enum Event {
 const KIND_SHIFT: u32 = 20;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// Kinds of event (one more per new variant of [`Event`]: `trace_key` and `decode` list them).
-pub(super) const EVENT_KINDS: u32 = 10;
+pub(super) const EVENT_KINDS: u32 = 11;
 const _: () = assert!(EVENT_KINDS <= 1 << (celltrain_core::event_queue::CODE_BITS - KIND_SHIFT), "event kinds fit");
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
@@ -59,6 +62,7 @@ impl EventCode for Event {
             7 => Event::Sample,
             8 => Event::RmInterval(PortId(id)),
             9 => Event::AbrSend(VcId(id)),
+            10 => Event::FanIn(id),
             kind => unreachable!("event kind {kind} was never encoded"),
         }
     }
@@ -78,6 +82,7 @@ impl Event {
             Event::Sample => (7, 0),
             Event::RmInterval(p) => (8, p.0),
             Event::AbrSend(v) => (9, v.0),
+            Event::FanIn(g) => (10, g),
         }
     }
 }

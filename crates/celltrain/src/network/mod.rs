@@ -12,6 +12,7 @@ mod carry;
 mod cell_path;
 mod egress;
 mod event;
+mod fan_in;
 mod fifo_events;
 mod host_timing;
 mod ip;
@@ -334,6 +335,8 @@ pub struct Network {
     rm_cells: celltrain_atm::abr::RmArena,
     /// The ABR end systems.
     abr: AbrSystem,
+    /// Plan: the pipes that lead to one port, sharing one entry in the event queue.
+    fan_ins: Vec<fan_in::FanIn>,
 }
 
 /// Trace-hash kinds of the non-event records (events use 0..=3).
@@ -360,8 +363,14 @@ impl Network {
     /// and returns false: the network is then mid-run and its counters are no run's results.
     pub fn run_interruptible(&mut self, progress: &mut dyn FnMut(Progress) -> std::ops::ControlFlow<()>) -> bool {
         let mut next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
-        while let Some((now, event)) = self.queue.pop_until(self.end) {
+        while let Some((place, event)) = self.queue.pop_placed_until(self.end) {
+            let now = place.time();
             self.now = now;
+            if let Event::FanIn(g) = event {
+                // (Not an event of the run: it hands out pipe heads, each counted as one.)
+                self.fan_in_due(g, place);
+                continue;
+            }
             let (kind, target) = event.trace_key();
             self.trace.fold(now, kind, target);
             self.events += 1;
@@ -393,6 +402,7 @@ impl Network {
                 Event::Sample => self.sample(),
                 Event::RmInterval(p) => self.rm_interval(p),
                 Event::AbrSend(v) => self.abr_send(v),
+                Event::FanIn(_) => unreachable!("handled above"),
             }
             if self.events + self.cell_hops >= next_progress {
                 next_progress = self.events + self.cell_hops + PROGRESS_EVERY;

@@ -60,6 +60,8 @@ pub struct Port {
     pub(super) handed: HandedBurst,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     pub(super) carry: bool,
+    /// Plan: the fan-in group this link's pipe belongs to (see `fan_in`).
+    pub(super) fan_in: Option<u32>,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).

@@ -145,7 +145,10 @@ impl Network {
         }
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {
-                self.queue.schedule(head, Event::PipeHead(p));
+                match port.fan_in {
+                    None => self.queue.schedule(head, Event::PipeHead(p)),
+                    Some(g) => self.fan_in_enter(g, p, head),
+                }
             }
         }
     }

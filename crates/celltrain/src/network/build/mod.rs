@@ -645,6 +645,7 @@ impl NetworkBuilder {
             run_admitted_cells: 0,
             rm_cells: Default::default(),
             abr: Default::default(),
+            fan_ins: Vec::new(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         network.plan();

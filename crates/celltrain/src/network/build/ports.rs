@@ -74,6 +74,7 @@ pub(super) fn ports(
                 paces_only: false,
                 handed: crate::network::HandedBurst::NONE,
                 carry: false,
+                fan_in: None,
             }
         })
         .collect();
