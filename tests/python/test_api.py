@@ -194,7 +194,9 @@ def test_scenarios_and_show():
 
 
 def test_console_script(tmp_path):
-    exe = shutil.which("celltrain")
+    # pip puts the script beside the interpreter that installed the package (a virtual
+    # environment's bin/, which is on PATH only once the environment is activated).
+    exe = shutil.which("celltrain", path=str(Path(sys.executable).parent)) or shutil.which("celltrain")
     assert exe, "the celltrain console script is installed"
     out = subprocess.run([exe, "list"], capture_output=True, text=True, check=True)
     assert "E1-mux" in out.stdout
