@@ -91,6 +91,18 @@ impl SlotCounter {
         self.q = 0;
         self.r = 0;
     }
+    /// Advances to n + `k` and returns offset(n + `k`): as `k` calls of
+    /// [`advance`](Self::advance), in one step.
+    pub fn advance_by(&mut self, k: u64) -> SimDuration {
+        let r = u128::from(self.r) + u128::from(k) * u128::from(self.step_r);
+        let rate = u128::from(self.rate_bps);
+        let carry = u64::try_from(r / rate).expect("a carry per cell at most");
+        self.r = u64::try_from(r % rate).expect("below the rate");
+        let whole = u64::try_from(u128::from(k) * u128::from(self.step_q)).expect("a busy period within 2^64 ps");
+        self.q += whole + carry;
+        SimDuration::from_picos(self.q + u64::from(self.r > 0))
+    }
+
     /// Advances to n + 1 and returns offset(n + 1), rounded up to the picosecond.
     #[inline]
     pub fn advance(&mut self) -> SimDuration {
@@ -118,6 +130,24 @@ impl fmt::Display for BitRate {
 mod tests {
     use super::*;
     use crate::time::SimTime;
+
+    #[test]
+    fn advancing_by_k_is_k_advances() {
+        for rate in [BitRate::from_bps(155_520_000), BitRate::from_bps(31_104_000), BitRate::from_bps(7)] {
+            let (mut one, mut many) = (SlotCounter::new(rate), SlotCounter::new(rate));
+            for k in [0u64, 1, 2, 3, 17, 1000, 12_345] {
+                let mut last = SimDuration::ZERO;
+                for _ in 0..k {
+                    last = one.advance();
+                }
+                let jumped = many.advance_by(k);
+                if k > 0 {
+                    assert_eq!(jumped, last, "rate {rate:?}, k {k}");
+                }
+                assert_eq!(one.advance(), many.advance(), "rate {rate:?}, after {k}");
+            }
+        }
+    }
 
     /// Count back-to-back cells whose transmission completes within one second.
     fn cells_in_one_second(rate: BitRate) -> u64 {

@@ -150,6 +150,10 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     assert_ne!(udp, twin);
     let warm = twin.replace(r#"warmup = "0 s""#, r#"warmup = "0.1 s""#);
     assert_ne!(warm, twin);
+    // Links with a delay: a burst handed over while the one before is still on its way (a
+    // train that turns into cells in the pipe), and cells put on the link one by one.
+    let far = twin.replace(r#"delay = "0 s""#, r#"delay = "2 ms""#);
+    assert_ne!(far, twin);
     let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
         ("twin", twin, vec![("duration", "1 s")]),
         ("twin", twin, vec![("duration", "1 s"), ("n_sources", "20"), ("buffer", "60 cells")]),
@@ -165,6 +169,18 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
                 ("on", "0.3 ms"),
                 ("off", "1 ms"),
                 ("buffer", "30 cells"),
+            ],
+        ),
+        (
+            "far",
+            &far,
+            vec![
+                ("duration", "0.5 s"),
+                ("n_sources", "10"),
+                ("peak", "51.84 Mbit/s"),
+                ("on", "1 ms"),
+                ("off", "0.5 ms"),
+                ("buffer", "50 cells"),
             ],
         ),
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),

@@ -43,6 +43,22 @@ impl TxClock {
     pub fn is_idle_at(&self, now: SimTime) -> bool {
         now > self.free_at || self.count == 0
     }
+    /// Starts `cells` cells back to back from `from` on: as `cells` calls of
+    /// [`start`](Self::start) at `free_at().max(from)`, in one step (the clock ends where they
+    /// would leave it; their times are not needed).
+    pub fn start_run(&mut self, cells: u32, from: SimTime) {
+        if cells == 0 {
+            return;
+        }
+        self.start(self.free_at.max(from));
+        // The others start when the one before ends its slot: one busy period.
+        let more = u64::from(cells - 1);
+        if more > 0 {
+            self.count += more;
+            self.free_at = self.origin + self.slots.advance_by(more);
+        }
+    }
+
     /// Starts a cell at `now` (≥ `free_at`); returns when its last bit leaves the port.
     #[inline]
     pub fn start(&mut self, now: SimTime) -> SimTime {
@@ -57,5 +73,30 @@ impl TxClock {
         // At line rate the cell ends exactly when the next slot starts; a paced NIC still
         // sends each cell at line rate.
         self.free_at.min(now + self.line_cell_time)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's clock is the clock of its cells started one by one, from idle and from busy.
+    #[test]
+    fn a_run_leaves_the_clock_as_its_cells_do() {
+        let t = SimTime::from_picos;
+        for (line, service) in [(155_520_000, 31_104_000), (149_760_000, 149_760_000), (1_000_000, 999_999)] {
+            let (line, service) = (BitRate::from_bps(line), BitRate::from_bps(service));
+            let mut one = TxClock::new(line, service);
+            let mut run = one.clone();
+            for (cells, from) in [(1u32, t(5)), (40, t(100)), (0, t(200)), (7, t(0)), (300, t(9_000_000_000))] {
+                for _ in 0..cells {
+                    one.start(one.free_at().max(from));
+                }
+                run.start_run(cells, from);
+                assert_eq!((run.free_at(), run.is_idle_at(from)), (one.free_at(), one.is_idle_at(from)));
+                let at = one.free_at();
+                assert_eq!(run.start(at), one.start(at), "the next cell continues the busy period");
+            }
+        }
     }
 }

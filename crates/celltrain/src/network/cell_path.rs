@@ -194,11 +194,10 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
-        if port.pipe.is_empty() {
-            match port.fan_in {
-                None => self.queue.schedule(arrival, Event::PipeHead(p)),
-                Some(g) => self.fan_in_enter(g, p, arrival),
-            }
+        match port.fan_in {
+            None if port.pipe.is_empty() => self.queue.schedule(arrival, Event::PipeHead(p)),
+            None => {}
+            Some(slot) => self.fan_in_push(slot, p, arrival),
         }
         self.ports[p.index()].pipe.push_back((arrival, cell));
     }

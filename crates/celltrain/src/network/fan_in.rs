@@ -15,10 +15,18 @@
 //! order. Events scheduled meanwhile are in the queue, so the next head waits for them when
 //! they come first. The gain is the heap: feeders with one cell rate keep their heads in a
 //! rotation (the head handed out comes back last), so a head costs a comparison or two.
+//!
+//! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
+//! keeps it as a train (the adapter's clock as the burst began, and a count), and makes each
+//! cell when it becomes the pipe's head, by the same steps of the same clock that would have
+//! made it at the hand-over. A train follows the cells the pipe holds; a cell put on the link
+//! while a train runs first turns the train into cells in the pipe.
 
 use super::{Event, Network, PortPath};
+use celltrain_atm::cell::Cell;
+use celltrain_atm::port::TxClock;
 use celltrain_core::ids::PortId;
-use celltrain_core::time::SimTime;
+use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
 
 /// Trace-hash kind of a head handed out: the kind of the `PipeHead` event it stands for.
@@ -28,11 +36,22 @@ const TRACE_PIPE_HEAD: u32 = 1;
 /// reports progress (and can be interrupted) now and then.
 const HEADS_PER_TURN: u32 = 1 << 14;
 
+/// Where a link's pipe stands in its fan-in group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FanInSlot {
+    pub(crate) group: u32,
+    pub(crate) member: u32,
+}
+
 /// The pipes that lead to one port.
 #[derive(Debug, Default)]
 pub(crate) struct FanIn {
-    /// The non-empty pipes' heads, with the places their `PipeHead` events would have, in
-    /// order.
+    /// The links, by member.
+    members: Vec<PortId>,
+    /// Per member, the burst its pipe carries after the cells it holds, if any.
+    trains: Vec<Option<Train>>,
+    /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
+    /// have, in order.
     heads: HeadRing,
     /// The places of this group's `FanIn` events in the queue: one stands for the earliest
     /// head, the others are left from heads handed out early and do nothing when due.
@@ -44,9 +63,16 @@ pub(crate) struct FanIn {
 }
 
 impl FanIn {
-    /// A group of `pipes` pipes (each has one head at the most).
-    fn new(pipes: usize) -> Self {
-        FanIn { heads: HeadRing::new(pipes), proxies: Vec::new(), handing_out: false, handed_out: 0 }
+    /// A group of the pipes of `members` (each has one head at the most).
+    fn new(members: Vec<PortId>) -> Self {
+        FanIn {
+            heads: HeadRing::new(members.len()),
+            trains: vec![None; members.len()],
+            members,
+            proxies: Vec::new(),
+            handing_out: false,
+            handed_out: 0,
+        }
     }
 
     /// Pipes with a head pending.
@@ -55,11 +81,68 @@ impl FanIn {
     }
 }
 
+/// An on/off burst on its way into a pipe, kept as arithmetic: its cells are made one at a
+/// time, as `put_run_on_wire` would have made them all at the hand-over.
+#[derive(Clone, Debug)]
+struct Train {
+    /// The adapter's clock as it was before the cell after the head started.
+    clock: TxClock,
+    /// When the burst was handed over (no cell of it starts before).
+    from: SimTime,
+    delay: SimDuration,
+    /// The cells' common part.
+    cell: Cell,
+    /// The next cell, made: its arrival at the far end, and the cell.
+    head: (SimTime, Cell),
+    /// Cells after the head, not made yet.
+    more: u32,
+}
+
+impl Train {
+    /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
+    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32) -> Option<Train> {
+        let mut train = Train { clock, from, delay, cell, head: (SimTime::ZERO, cell), more: cells.checked_sub(1)? };
+        train.head = train.make();
+        Some(train)
+    }
+
+    /// The next cell, as `put_run_on_wire` makes it.
+    #[inline]
+    fn make(&mut self) -> (SimTime, Cell) {
+        let start = self.clock.free_at().max(self.from);
+        let end = self.clock.start(start);
+        (end + self.delay, Cell { entered: start, ..self.cell })
+    }
+
+    /// Takes the head and makes the next, if there is one (else the train has ended).
+    #[inline]
+    fn take(&mut self) -> (Cell, bool) {
+        let (_, cell) = self.head;
+        if self.more == 0 {
+            return (cell, false);
+        }
+        self.more -= 1;
+        self.head = self.make();
+        (cell, true)
+    }
+
+    /// Its cells, head first, as the pipe would hold them.
+    fn into_cells(mut self) -> impl Iterator<Item = (SimTime, Cell)> {
+        let head = self.head;
+        std::iter::once(head).chain((0..self.more).map(move |_| self.make()))
+    }
+
+    /// Cells not handed out.
+    fn cells(&self) -> u64 {
+        1 + u64::from(self.more)
+    }
+}
+
 /// Heads in order of their places, in a ring: a pipe's next head is usually due after every
 /// other pending head (pipes at one cell rate take turns), so it goes in at the back.
 #[derive(Debug, Default)]
 struct HeadRing {
-    slots: Box<[(Place, PortId)]>,
+    slots: Box<[(Place, u32)]>,
     /// `slots.len() - 1` (a power of two less one).
     mask: usize,
     first: usize,
@@ -69,13 +152,13 @@ struct HeadRing {
 impl HeadRing {
     fn new(pipes: usize) -> Self {
         let size = pipes.max(1).next_power_of_two();
-        let empty = (Place::after(SimTime::ZERO), PortId(0));
+        let empty = (Place::after(SimTime::ZERO), 0);
         HeadRing { slots: vec![empty; size].into_boxed_slice(), mask: size - 1, first: 0, len: 0 }
     }
 
     /// The earliest head.
     #[inline]
-    fn front(&self) -> Option<(Place, PortId)> {
+    fn front(&self) -> Option<(Place, u32)> {
         (self.len > 0).then(|| self.slots[self.first])
     }
 
@@ -87,7 +170,7 @@ impl HeadRing {
 
     /// Files a head at its place, moving the later ones back by one.
     #[inline]
-    fn insert(&mut self, place: Place, p: PortId) {
+    fn insert(&mut self, place: Place, p: u32) {
         debug_assert!(self.len < self.slots.len(), "one head per pipe");
         let mut i = self.len;
         while i > 0 {
@@ -154,11 +237,56 @@ impl Network {
             }
         }
         for members in feeders.into_iter().filter(|m| m.len() >= 2) {
-            let g = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
-            self.fan_ins.push(FanIn::new(members.len()));
-            for p in members {
-                self.ports[p].fan_in = Some(g);
+            let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
+            for (m, &p) in members.iter().enumerate() {
+                let member = u32::try_from(m).expect("fewer members than ports");
+                self.ports[p].fan_in = Some(FanInSlot { group, member });
             }
+            self.fan_ins.push(FanIn::new(members.into_iter().map(PortId::from_index).collect()));
+        }
+    }
+
+    /// Cells of each VC in trains (on their links, not in the pipes).
+    pub(super) fn fan_in_cells_in_trains(&self, cells: &mut [u64]) {
+        for train in self.fan_ins.iter().flat_map(|g| g.trains.iter().flatten()) {
+            cells[train.cell.vc.index()] += train.cells();
+        }
+    }
+
+    /// An on/off burst of `cells` copies of `cell` is handed whole to the idle adapter `p` of
+    /// a group now: what `put_run_on_wire` does, with the cells left to a train.
+    #[inline(never)]
+    pub(super) fn fan_in_hand_over(&mut self, slot: FanInSlot, p: PortId, cell: Cell, cells: u32) {
+        let now = self.now;
+        self.fan_in_before_push(slot, p);
+        let port = &mut self.ports[p.index()];
+        let clock = port.clock.clone();
+        port.clock.start_run(cells, now);
+        self.cell_hops += u64::from(cells);
+        let head_due = port.pipe.is_empty();
+        let train = Train::new(clock, now, port.delay, cell, cells);
+        let arrival = train.as_ref().map(|t| t.head.0);
+        self.fan_ins[slot.group as usize].trains[slot.member as usize] = train;
+        if let (true, Some(arrival)) = (head_due, arrival) {
+            self.fan_in_enter(slot, arrival);
+        }
+    }
+
+    /// A cell is about to be put in the pipe of `p`, a member of a group: a train the pipe
+    /// carries goes in first, as its cells, and a pipe that was empty gets a head.
+    #[inline(never)]
+    pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, arrival: SimTime) {
+        self.fan_in_before_push(slot, p);
+        if self.ports[p.index()].pipe.is_empty() {
+            self.fan_in_enter(slot, arrival);
+        }
+    }
+
+    /// Turns the train of a member, if any, into cells in its pipe (their head keeps its place:
+    /// it is the same cell at the same time).
+    pub(super) fn fan_in_before_push(&mut self, slot: FanInSlot, p: PortId) {
+        if let Some(train) = self.fan_ins[slot.group as usize].trains[slot.member as usize].take() {
+            self.ports[p.index()].pipe.extend(train.into_cells());
         }
     }
 
@@ -167,10 +295,11 @@ impl Network {
     /// (Out of line, as `fan_in_due`: a pipe gets a head once a burst, not once a cell, and
     /// inlined into the cell path these cost twin b 3-5 % of its time.)
     #[inline(never)]
-    pub(super) fn fan_in_enter(&mut self, g: u32, p: PortId, arrival: SimTime) {
+    pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
+        let FanInSlot { group: g, member } = slot;
         let place = self.queue.reserve(arrival);
         let group = &mut self.fan_ins[g as usize];
-        group.heads.insert(place, p);
+        group.heads.insert(place, member);
         if !group.handing_out && group.heads.front().map(|h| h.0) == Some(place) {
             group.proxies.push(place);
             self.queue.schedule_reserved(place, Event::FanIn(g));
@@ -195,21 +324,37 @@ impl Network {
         let end = Place::after(self.end);
         let mut bound = self.queue.earliest_place().map_or(end, |next| next.min(end));
         let mut turn = 0;
-        while let Some((head, p)) = self.fan_ins[g as usize].heads.front() {
+        while let Some((head, member)) = self.fan_ins[g as usize].heads.front() {
             if head > bound || turn == HEADS_PER_TURN {
                 break;
             }
             turn += 1;
-            self.fan_ins[g as usize].heads.pop_front();
+            let group = &mut self.fan_ins[g as usize];
+            group.heads.pop_front();
+            let p = group.members[member as usize];
             let now = head.time();
             self.now = now;
             self.trace.fold(now, TRACE_PIPE_HEAD, p.0);
             self.events += 1;
-            let port = &mut self.ports[p.index()];
-            let (_, cell) = port.pipe.pop_front().expect("a head is its pipe's oldest cell");
-            if let Some(&(next, _)) = port.pipe.front() {
+            // The pipe's cells come first, then the train's.
+            let pipe = &mut self.ports[p.index()].pipe;
+            let train = &mut group.trains[member as usize];
+            let (cell, next) = match pipe.pop_front() {
+                Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t).or(train.as_ref().map(|t| t.head.0))),
+                None => {
+                    let run = train.as_mut().expect("a head is its pipe's or its train's");
+                    match run.take() {
+                        (cell, true) => (cell, Some(run.head.0)),
+                        (cell, false) => {
+                            *train = None;
+                            (cell, None)
+                        }
+                    }
+                }
+            };
+            if let Some(next) = next {
                 let place = self.queue.reserve(next);
-                self.fan_ins[g as usize].heads.insert(place, p);
+                group.heads.insert(place, member);
             }
             let taken = self.queue.places_taken();
             self.cross(cell);
@@ -243,14 +388,14 @@ mod tests {
         let mut queue: EventQueue<Event> = EventQueue::new();
         for pipes in [1usize, 2, 3, 8, 20] {
             let mut ring = HeadRing::new(pipes);
-            let mut reference: Vec<(Place, PortId)> = Vec::new();
+            let mut reference: Vec<(Place, u32)> = Vec::new();
             let mut now = 0;
             for step in 0..5_000u32 {
                 let room = reference.len() < pipes;
                 if room && (reference.is_empty() || rng.below(3) > 0) {
                     let later = if rng.below(4) == 0 { rng.below(50) } else { 100 + rng.below(3) };
                     let place = queue.reserve(SimTime::from_picos(now + later));
-                    let p = PortId(step);
+                    let p = step;
                     ring.insert(place, p);
                     reference.push((place, p));
                     reference.sort_unstable();

@@ -505,6 +505,8 @@ impl Network {
     /// already in its pipe).
     pub fn vc_cells_in_flight(&self) -> Vec<u64> {
         let mut cells = vec![0u64; self.vcs.len()];
+        // (Before the handed-over cells not started are taken off below: they are in trains.)
+        self.fan_in_cells_in_trains(&mut cells);
         for port in &self.ports {
             for (_, cell) in &port.pipe {
                 cells[cell.vc.index()] += 1;

@@ -61,7 +61,7 @@ pub struct Port {
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     pub(super) carry: bool,
     /// Plan: the fan-in group this link's pipe belongs to (see `fan_in`).
-    pub(super) fan_in: Option<u32>,
+    pub(super) fan_in: Option<super::fan_in::FanInSlot>,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).

@@ -107,6 +107,10 @@ impl Network {
             }
             return;
         }
+        if let Some(slot) = port.fan_in {
+            self.fan_in_hand_over(slot, p, cell, cells);
+            return;
+        }
         self.put_run_on_wire(p, 0..cells, false, |_| cell);
     }
 
@@ -122,6 +126,10 @@ impl Network {
         cell_at: impl Fn(u32) -> Cell,
     ) {
         let now = self.now;
+        if let Some(slot) = self.ports[p.index()].fan_in {
+            // (A train the pipe carries goes in first; the head is filed below.)
+            self.fan_in_before_push(slot, p);
+        }
         let port = &mut self.ports[p.index()];
         debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
         let was_empty = port.pipe.is_empty();
@@ -147,7 +155,7 @@ impl Network {
             if let Some(&(head, _)) = port.pipe.front() {
                 match port.fan_in {
                     None => self.queue.schedule(head, Event::PipeHead(p)),
-                    Some(g) => self.fan_in_enter(g, p, head),
+                    Some(slot) => self.fan_in_enter(slot, head),
                 }
             }
         }
