@@ -154,7 +154,8 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     // train that turns into cells in the pipe), and cells put on the link one by one.
     let far = twin.replace(r#"delay = "0 s""#, r#"delay = "2 ms""#);
     assert_ne!(far, twin);
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>)> = vec![
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
         ("twin", twin, vec![("duration", "1 s")]),
         ("twin", twin, vec![("duration", "1 s"), ("n_sources", "20"), ("buffer", "60 cells")]),
         // Short bursts at half the line rate: heads of many pipes due together, drops, and a
