@@ -194,10 +194,12 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
-        match port.fan_in {
-            None if port.pipe.is_empty() => self.queue.schedule(arrival, Event::PipeHead(p)),
-            None => {}
-            Some(slot) => self.fan_in_push(slot, p, arrival),
+        if port.pipe.is_empty() {
+            // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
+            match port.fan_in {
+                None => self.queue.schedule(arrival, Event::PipeHead(p)),
+                Some(slot) => self.fan_in_push(slot, p, arrival),
+            }
         }
         self.ports[p.index()].pipe.push_back((arrival, cell));
     }

@@ -19,8 +19,9 @@
 //! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
 //! keeps it as a train (the adapter's clock as the burst began, and a count), and makes each
 //! cell when it becomes the pipe's head, by the same steps of the same clock that would have
-//! made it at the hand-over. A train follows the cells the pipe holds; a cell put on the link
-//! while a train runs first turns the train into cells in the pipe.
+//! made it at the hand-over. Only an empty pipe takes a train, and a cell put on the link while
+//! a train runs first turns the train into cells in the pipe: a pipe holds cells or a train,
+//! never both, so the cell path asks about trains only when it finds a pipe empty.
 
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
@@ -254,26 +255,31 @@ impl Network {
     }
 
     /// An on/off burst of `cells` copies of `cell` is handed whole to the idle adapter `p` of
-    /// a group now: what `put_run_on_wire` does, with the cells left to a train.
+    /// a group now: what `put_run_on_wire` does, with the cells left to a train when the pipe
+    /// is empty and holds no train (else they go into the pipe).
     #[inline(never)]
     pub(super) fn fan_in_hand_over(&mut self, slot: FanInSlot, p: PortId, cell: Cell, cells: u32) {
         let now = self.now;
-        self.fan_in_before_push(slot, p);
+        let train = &self.fan_ins[slot.group as usize].trains[slot.member as usize];
+        if !self.ports[p.index()].pipe.is_empty() || train.is_some() {
+            self.put_run_on_wire(p, 0..cells, false, |_| cell);
+            return;
+        }
         let port = &mut self.ports[p.index()];
         let clock = port.clock.clone();
         port.clock.start_run(cells, now);
         self.cell_hops += u64::from(cells);
-        let head_due = port.pipe.is_empty();
         let train = Train::new(clock, now, port.delay, cell, cells);
         let arrival = train.as_ref().map(|t| t.head.0);
         self.fan_ins[slot.group as usize].trains[slot.member as usize] = train;
-        if let (true, Some(arrival)) = (head_due, arrival) {
+        if let Some(arrival) = arrival {
             self.fan_in_enter(slot, arrival);
         }
     }
 
-    /// A cell is about to be put in the pipe of `p`, a member of a group: a train the pipe
-    /// carries goes in first, as its cells, and a pipe that was empty gets a head.
+    /// A cell is about to be put in the empty pipe of `p`, a member of a group: a train the
+    /// pipe carries goes in first, as its cells (its head keeps its place), else the cell will
+    /// be the pipe's head.
     #[inline(never)]
     pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, arrival: SimTime) {
         self.fan_in_before_push(slot, p);
@@ -336,11 +342,11 @@ impl Network {
             self.now = now;
             self.trace.fold(now, TRACE_PIPE_HEAD, p.0);
             self.events += 1;
-            // The pipe's cells come first, then the train's.
+            // (A pipe holds cells or a train, never both.)
             let pipe = &mut self.ports[p.index()].pipe;
             let train = &mut group.trains[member as usize];
             let (cell, next) = match pipe.pop_front() {
-                Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t).or(train.as_ref().map(|t| t.head.0))),
+                Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t)),
                 None => {
                     let run = train.as_mut().expect("a head is its pipe's or its train's");
                     match run.take() {
