@@ -49,7 +49,7 @@ pub(crate) struct FanInSlot {
 pub(crate) struct FanIn {
     /// The links, by member.
     members: Vec<PortId>,
-    /// Per member, the burst its pipe carries after the cells it holds, if any.
+    /// Per member, the burst its pipe carries as a train, if any (its pipe then holds no cell).
     trains: Vec<Option<Train>>,
     /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
     /// have, in order.
@@ -199,9 +199,10 @@ impl Network {
     /// more and that port is analytic and carried ahead. Then handing a head out schedules
     /// nothing (its cell goes on to its destination at once), so a group hands out heads until
     /// a source acts; where each head's cell scheduled an event (a port run by events, a link
-    /// with a pipe event per cell), the group handed out one head per turn and cost more
-    /// than the heap it spared (twin b: +18 % instructions). Decided only while no pipe holds a cell (a plan made again when captures open,
-    /// before the run, keeps the groups once cells are under way).
+    /// with a pipe event per cell), the group handed out one head per turn and cost more than
+    /// the heap it spared (twin b: +18 % instructions). Decided only while no pipe holds a
+    /// cell (a plan made again when captures open, before the run, keeps the groups once cells
+    /// are under way).
     pub(super) fn plan_fan_in(&mut self) {
         if self.ports.iter().any(|p| !p.pipe.is_empty()) || self.fan_ins.iter().any(|g| g.pending() > 0) {
             return;
@@ -296,7 +297,7 @@ impl Network {
         }
     }
 
-    /// The pipe of `p`, in group `g`, has a new head arriving at `arrival`: it takes its place
+    /// The pipe of a group's member has a new head arriving at `arrival`: it takes its place
     /// now, as its `PipeHead` event would be scheduled now.
     /// (Out of line, as `fan_in_due`: a pipe gets a head once a burst, not once a cell, and
     /// inlined into the cell path these cost twin b 3-5 % of its time.)
