@@ -214,6 +214,58 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     eprintln!("pipe heads handed out by fan-in groups: {heads}");
 }
 
+/// Random multiplexers of on/off sources, as the peer twin builds them: the number of sources,
+/// their peak rate and on/off means, the buffer, the links' delay and the warm-up drawn; with
+/// fan-in groups and without, every summary field, the event count and the trace hash equal,
+/// and the results the reference's.
+#[test]
+fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
+    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    let mut d = Draws(0x5eed_fa11);
+    for _ in 0..24 {
+        let delay = d.pick(&["0 s", "0 s", "1 us", "40 us", "3 ms"]);
+        let warmup = d.pick(&["0 s", "0.05 s", "0.13 s"]);
+        let text = twin
+            .replace(r#"delay = "0 s""#, &format!(r#"delay = "{delay}""#))
+            .replace(r#"warmup = "0 s""#, &format!(r#"warmup = "{warmup}""#));
+        let n = (2 + d.below(23)).to_string();
+        let sets = [
+            ("duration", "0.3 s"),
+            ("n_sources", n.as_str()),
+            ("peak", d.pick(&["31.104 Mbit/s", "51.84 Mbit/s", "77.76 Mbit/s", "10 Mbit/s", "155.52 Mbit/s"])),
+            ("on", d.pick(&["20 ms", "1 ms", "0.2 ms", "37 us"])),
+            ("off", d.pick(&["80 ms", "2 ms", "0.3 ms", "10 us"])),
+            ("buffer", d.pick(&["4000 cells", "200 cells", "20 cells", "1 cell"])),
+        ];
+        let seed = d.next() % 1000;
+        let run = |options: SimOptions| {
+            let c = compile_source(Source::new("mux.toml", text.clone()), &owned(&sets), Some(seed)).unwrap();
+            let mut net = c.network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
+        };
+        let (with, handed) = run(SimOptions::default());
+        let (without, _) = run(SimOptions { fan_in: false, ..SimOptions::default() });
+        assert!(handed > 0, "{sets:?}, delay {delay}: no group formed");
+        if with != without {
+            panic!(
+                "{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}: fan-in groups changed the run\n{}",
+                diff(&without, &with)
+            );
+        }
+        let (mut reference, _) = run(SimOptions::reference());
+        reference.events = with.events;
+        reference.trace_hash = with.trace_hash.clone();
+        if with != reference {
+            panic!(
+                "{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}: differs from the reference\n{}",
+                diff(&reference, &with)
+            );
+        }
+    }
+}
+
 /// A random value for parameter `key` whose default is `default`: keywords from their set,
 /// quantities scaled (same unit), counts redrawn small.
 fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
