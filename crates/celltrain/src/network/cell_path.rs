@@ -92,7 +92,8 @@ impl Network {
             port.free_pending = true;
             // (An idle transmitter's `free_at` is past when a scheduler that is not
             // work-conserving holds the cell.)
-            self.queue.schedule(port.clock.free_at().max(now), Event::PortFree(p));
+            let at = port.clock.free_at().max(now);
+            self.schedule_port_free(p, at);
         }
     }
 
@@ -146,7 +147,18 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             port.free_pending = true;
-            self.queue.schedule(port.clock.free_at(), Event::PortFree(p));
+            let at = port.clock.free_at();
+            self.schedule_port_free(p, at);
+        }
+    }
+
+    /// The transmitter of `p`, a port with queues, is to be free at `at`: its `PortFree` event,
+    /// in the queue or among its fan-in group's heads.
+    #[inline]
+    fn schedule_port_free(&mut self, p: PortId, at: SimTime) {
+        match self.ports[p.index()].free_in_group {
+            None => self.queue.schedule(at, Event::PortFree(p)),
+            Some(g) => self.fan_in_enter_free(g, at),
         }
     }
 
@@ -160,7 +172,7 @@ impl Network {
             Next::Empty => {}
             Next::NotBefore(t) => {
                 port.free_pending = true;
-                self.queue.schedule(t, Event::PortFree(p));
+                self.schedule_port_free(p, t);
             }
             Next::Cell(_) => unreachable!("the scheduler sends what it refused a moment ago"),
         }

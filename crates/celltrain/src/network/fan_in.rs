@@ -16,6 +16,10 @@
 //! they come first. The gain is the heap: feeders with one cell rate keep their heads in a
 //! rotation (the head handed out comes back last), so a head costs a comparison or two.
 //!
+//! A target run by events (a port with queues: E1's delay-priority multiplexer) keeps its
+//! `PortFree` events among its group's heads too, in the same way, so that neither kind of
+//! event interrupts the other's turn.
+//!
 //! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
 //! keeps it as a train (the adapter's clock as the burst began, and a count), and makes each
 //! cell when it becomes the pipe's head, by the same steps of the same clock that would have
@@ -32,6 +36,8 @@ use celltrain_core::Place;
 
 /// Trace-hash kind of a head handed out: the kind of the `PipeHead` event it stands for.
 const TRACE_PIPE_HEAD: u32 = 1;
+/// Trace-hash kind of a target's transmitter coming free: the kind of the `PortFree` event.
+const TRACE_PORT_FREE: u32 = 0;
 
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
@@ -47,8 +53,11 @@ pub(crate) struct FanInSlot {
 /// The pipes that lead to one port.
 #[derive(Debug, Default)]
 pub(crate) struct FanIn {
-    /// The links, by member.
+    /// The links, by member. A head of member `members.len()` is the target port's `PortFree`
+    /// event, when the group keeps it (a port with queues).
     members: Vec<PortId>,
+    /// The port the links lead to.
+    target: PortId,
     /// Per member, the burst its pipe carries as a train, if any (its pipe then holds no cell).
     trains: Vec<Option<Train>>,
     /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
@@ -64,10 +73,12 @@ pub(crate) struct FanIn {
 }
 
 impl FanIn {
-    /// A group of the pipes of `members` (each has one head at the most).
-    fn new(members: Vec<PortId>) -> Self {
+    /// A group of the pipes of `members` leading to `target` (each pipe has one head at the
+    /// most, and so does the target's transmitter).
+    fn new(members: Vec<PortId>, target: PortId) -> Self {
         FanIn {
-            heads: HeadRing::new(members.len()),
+            heads: HeadRing::new(members.len() + 1),
+            target,
             trains: vec![None; members.len()],
             members,
             proxies: Vec::new(),
@@ -196,19 +207,23 @@ impl Network {
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
-    /// more and that port is analytic and carried ahead. Then handing a head out schedules
-    /// nothing (its cell goes on to its destination at once), so a group hands out heads until
-    /// a source acts; where each head's cell scheduled an event (a port run by events, a link
-    /// with a pipe event per cell), the group handed out one head per turn and cost more than
-    /// the heap it spared (twin b: +18 % instructions). Decided only while no pipe holds a
-    /// cell (a plan made again when captures open, before the run, keeps the groups once cells
-    /// are under way).
+    /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
+    /// then go among the group's heads). Then handing a head out schedules nothing outside the
+    /// group (its cell goes on to its destination at once), so a group hands out heads until a
+    /// source acts; where each head's cell scheduled an event elsewhere (a link with a pipe
+    /// event per cell, as into twin b's EPD port with TCP behind it), the group handed out one
+    /// head per turn and cost more than the heap it spared (twin b: +18 % instructions).
+    /// Decided only while no pipe holds a cell (a plan made again when captures open, before
+    /// the run, keeps the groups once cells are under way).
     pub(super) fn plan_fan_in(&mut self) {
-        if self.ports.iter().any(|p| !p.pipe.is_empty()) || self.fan_ins.iter().any(|g| g.pending() > 0) {
+        if self.ports.iter().any(|p| !p.pipe.is_empty() || p.free_pending)
+            || self.fan_ins.iter().any(|g| g.pending() > 0)
+        {
             return;
         }
         for port in &mut self.ports {
             port.fan_in = None;
+            port.free_in_group = None;
         }
         self.fan_ins.clear();
         if !self.options.fan_in {
@@ -233,18 +248,23 @@ impl Network {
             let port = &self.ports[p];
             if let (Next::Port(q), false, true) = (*n, port.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
-                if target.path == PortPath::Analytic && target.carry {
+                let runs = matches!(target.path, PortPath::Analytic | PortPath::Queues);
+                if runs && target.carry && target.packets.is_none() {
                     feeders[q.index()].push(p);
                 }
             }
         }
-        for members in feeders.into_iter().filter(|m| m.len() >= 2) {
+        for (q, members) in feeders.into_iter().enumerate().filter(|(_, m)| m.len() >= 2) {
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             for (m, &p) in members.iter().enumerate() {
                 let member = u32::try_from(m).expect("fewer members than ports");
                 self.ports[p].fan_in = Some(FanInSlot { group, member });
             }
-            self.fan_ins.push(FanIn::new(members.into_iter().map(PortId::from_index).collect()));
+            if self.ports[q].path == PortPath::Queues {
+                self.ports[q].free_in_group = Some(group);
+            }
+            let target = PortId::from_index(q);
+            self.fan_ins.push(FanIn::new(members.into_iter().map(PortId::from_index).collect(), target));
         }
     }
 
@@ -313,6 +333,14 @@ impl Network {
         }
     }
 
+    /// The target of group `g` is to be free at `at`: its `PortFree` event takes its place now
+    /// among the group's heads.
+    #[inline(never)]
+    pub(super) fn fan_in_enter_free(&mut self, g: u32, at: SimTime) {
+        let member = u32::try_from(self.fan_ins[g as usize].members.len()).expect("fewer members than ports");
+        self.fan_in_enter(FanInSlot { group: g, member }, at);
+    }
+
     /// A `FanIn` event of group `g`, at `place`, is due: hand out the heads that come before
     /// every other pending event, each as its `PipeHead` event.
     #[inline(never)]
@@ -338,9 +366,21 @@ impl Network {
             turn += 1;
             let group = &mut self.fan_ins[g as usize];
             group.heads.pop_front();
-            let p = group.members[member as usize];
             let now = head.time();
             self.now = now;
+            let Some(&p) = group.members.get(member as usize) else {
+                // The target's transmitter is free: its `PortFree` event (a port with queues).
+                let target = group.target;
+                self.trace.fold(now, TRACE_PORT_FREE, target.0);
+                self.events += 1;
+                self.ports[target.index()].free_pending = false;
+                let taken = self.queue.places_taken();
+                self.transmit(target);
+                if self.queue.places_taken() != taken {
+                    bound = self.queue.earliest_place().map_or(end, |next| next.min(end));
+                }
+                continue;
+            };
             self.trace.fold(now, TRACE_PIPE_HEAD, p.0);
             self.events += 1;
             // (A pipe holds cells or a train, never both.)
@@ -400,7 +440,12 @@ mod tests {
             for step in 0..5_000u32 {
                 let room = reference.len() < pipes;
                 if room && (reference.is_empty() || rng.below(3) > 0) {
-                    let later = if rng.below(4) == 0 { rng.below(50) } else { 100 + rng.below(3) };
+                    // Mostly last (a pipe's next head), some anywhere, some first.
+                    let later = match rng.below(6) {
+                        0 => rng.below(50),
+                        1 => 0,
+                        _ => 100 + rng.below(3),
+                    };
                     let place = queue.reserve(SimTime::from_picos(now + later));
                     let p = step;
                     ring.insert(place, p);

@@ -62,6 +62,8 @@ pub struct Port {
     pub(super) carry: bool,
     /// Plan: the fan-in group this link's pipe belongs to (see `fan_in`).
     pub(super) fan_in: Option<super::fan_in::FanInSlot>,
+    /// Plan: the fan-in group that keeps this port's `PortFree` events among its heads.
+    pub(super) free_in_group: Option<u32>,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).

@@ -75,6 +75,7 @@ pub(super) fn ports(
                 handed: crate::network::HandedBurst::NONE,
                 carry: false,
                 fan_in: None,
+                free_in_group: None,
             }
         })
         .collect();
