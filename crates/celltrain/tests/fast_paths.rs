@@ -196,28 +196,9 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     let mut heads = 0;
     let mut grouped = Vec::new();
     for (name, text, sets) in cases {
-        let file = format!("{name}.toml");
-        let run = |options: SimOptions| {
-            let c = compile_source(Source::new(&file, text.to_string()), &owned(&sets), Some(3)).unwrap();
-            let mut net = c.network;
-            net.set_options(options);
-            net.run(&mut |_| {});
-            (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
-        };
-        let (with, handed) = run(SimOptions::default());
-        let (without, none) = run(SimOptions { fan_in: false, ..SimOptions::default() });
-        assert_eq!(none, 0);
-        if with != without {
-            panic!("{name} {sets:?}: fan-in groups changed the run\n{}", diff(&without, &with));
-        }
+        let handed = assert_fan_in_exact(&format!("{name} {sets:?}"), text, &sets, 3);
         if handed > 0 {
             grouped.push(name);
-        }
-        let (mut reference, _) = run(SimOptions::reference());
-        reference.events = with.events;
-        reference.trace_hash = with.trace_hash.clone();
-        if with != reference {
-            panic!("{name} {sets:?}: differs from the reference\n{}", diff(&reference, &with));
         }
         heads += handed;
     }
@@ -251,32 +232,35 @@ fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
             ("buffer", d.pick(&["4000 cells", "200 cells", "20 cells", "1 cell"])),
         ];
         let seed = d.next() % 1000;
-        let run = |options: SimOptions| {
-            let c = compile_source(Source::new("mux.toml", text.clone()), &owned(&sets), Some(seed)).unwrap();
-            let mut net = c.network;
-            net.set_options(options);
-            net.run(&mut |_| {});
-            (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
-        };
-        let (with, handed) = run(SimOptions::default());
-        let (without, _) = run(SimOptions { fan_in: false, ..SimOptions::default() });
-        assert!(handed > 0, "{sets:?}, delay {delay}: no group formed");
-        if with != without {
-            panic!(
-                "{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}: fan-in groups changed the run\n{}",
-                diff(&without, &with)
-            );
-        }
-        let (mut reference, _) = run(SimOptions::reference());
-        reference.events = with.events;
-        reference.trace_hash = with.trace_hash.clone();
-        if with != reference {
-            panic!(
-                "{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}: differs from the reference\n{}",
-                diff(&reference, &with)
-            );
-        }
+        let label = format!("{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}");
+        assert!(assert_fan_in_exact(&label, &text, &sets, seed) > 0, "{label}: no group formed");
     }
+}
+
+/// Runs a scenario with fan-in groups, without them, and in the reference mode; panics unless
+/// the first two agree in every field, the event count and the trace hash included, and the
+/// first gives the reference's results. Returns the heads the groups handed out.
+fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> u64 {
+    let run = |options: SimOptions| {
+        let c = compile_source(Source::new("fan-in.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
+        let mut net = c.network;
+        net.set_options(options);
+        net.run(&mut |_| {});
+        (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
+    };
+    let (with, handed) = run(SimOptions::default());
+    let (without, none) = run(SimOptions { fan_in: false, ..SimOptions::default() });
+    assert_eq!(none, 0, "{label}: groups without the option");
+    if with != without {
+        panic!("{label}: fan-in groups changed the run\n{}", diff(&without, &with));
+    }
+    let (mut reference, _) = run(SimOptions::reference());
+    reference.events = with.events;
+    reference.trace_hash = with.trace_hash.clone();
+    if with != reference {
+        panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
+    }
+    handed
 }
 
 /// A random value for parameter `key` whose default is `default`: keywords from their set,
