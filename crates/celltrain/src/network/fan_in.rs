@@ -34,11 +34,6 @@ use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
 
-/// Trace-hash kind of a head handed out: the kind of the `PipeHead` event it stands for.
-const TRACE_PIPE_HEAD: u32 = 1;
-/// Trace-hash kind of a target's transmitter coming free: the kind of the `PortFree` event.
-const TRACE_PORT_FREE: u32 = 0;
-
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
 const HEADS_PER_TURN: u32 = 1 << 14;
@@ -51,7 +46,7 @@ pub(crate) struct FanInSlot {
 }
 
 /// The pipes that lead to one port.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct FanIn {
     /// The links, by member. A head of member `members.len()` is the target port's `PortFree`
     /// event, when the group keeps it (a port with queues).
@@ -121,8 +116,7 @@ impl Train {
     /// The next cell, as `put_run_on_wire` makes it.
     #[inline]
     fn make(&mut self) -> (SimTime, Cell) {
-        let start = self.clock.free_at().max(self.from);
-        let end = self.clock.start(start);
+        let (start, end) = super::sources::on_wire(&mut self.clock, self.from);
         (end + self.delay, Cell { entered: start, ..self.cell })
     }
 
@@ -152,7 +146,7 @@ impl Train {
 
 /// Heads in order of their places, in a ring: a pipe's next head is usually due after every
 /// other pending head (pipes at one cell rate take turns), so it goes in at the back.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct HeadRing {
     slots: Box<[(Place, u32)]>,
     /// `slots.len() - 1` (a power of two less one).
@@ -368,43 +362,46 @@ impl Network {
             group.heads.pop_front();
             let now = head.time();
             self.now = now;
-            let Some(&p) = group.members.get(member as usize) else {
-                // The target's transmitter is free: its `PortFree` event (a port with queues).
-                let target = group.target;
-                self.trace.fold(now, TRACE_PORT_FREE, target.0);
-                self.events += 1;
-                self.ports[target.index()].free_pending = false;
-                let taken = self.queue.places_taken();
-                self.transmit(target);
-                if self.queue.places_taken() != taken {
-                    bound = self.queue.earliest_place().map_or(end, |next| next.min(end));
-                }
-                continue;
-            };
-            self.trace.fold(now, TRACE_PIPE_HEAD, p.0);
-            self.events += 1;
-            // (A pipe holds cells or a train, never both.)
-            let pipe = &mut self.ports[p.index()].pipe;
-            let train = &mut group.trains[member as usize];
-            let (cell, next) = match pipe.pop_front() {
-                Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t)),
-                None => {
-                    let run = train.as_mut().expect("a head is its pipe's or its train's");
-                    match run.take() {
-                        (cell, true) => (cell, Some(run.head.0)),
-                        (cell, false) => {
-                            *train = None;
-                            (cell, None)
+            let taken = match group.members.get(member as usize) {
+                Some(&p) => {
+                    // (A pipe holds cells or a train, never both.)
+                    let pipe = &mut self.ports[p.index()].pipe;
+                    let train = &mut group.trains[member as usize];
+                    let (cell, next) = match pipe.pop_front() {
+                        Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t)),
+                        None => {
+                            let run = train.as_mut().expect("a head is its pipe's or its train's");
+                            match run.take() {
+                                (cell, true) => (cell, Some(run.head.0)),
+                                (cell, false) => {
+                                    *train = None;
+                                    (cell, None)
+                                }
+                            }
                         }
+                    };
+                    if let Some(next) = next {
+                        let place = self.queue.reserve(next);
+                        group.heads.insert(place, member);
                     }
+                    self.count_event(now, Event::PipeHead(p));
+                    let taken = self.queue.places_taken();
+                    self.cross(cell);
+                    taken
+                }
+                None => {
+                    // The target's transmitter is free: what `port_free` does for a cell port
+                    // with queues, which the plan makes every target that keeps its events here.
+                    let target = group.target;
+                    self.count_event(now, Event::PortFree(target));
+                    let port = &mut self.ports[target.index()];
+                    debug_assert!(port.path == PortPath::Queues && port.packets.is_none());
+                    port.free_pending = false;
+                    let taken = self.queue.places_taken();
+                    self.transmit(target);
+                    taken
                 }
             };
-            if let Some(next) = next {
-                let place = self.queue.reserve(next);
-                group.heads.insert(place, member);
-            }
-            let taken = self.queue.places_taken();
-            self.cross(cell);
             if self.queue.places_taken() != taken {
                 bound = self.queue.earliest_place().map_or(end, |next| next.min(end));
             }

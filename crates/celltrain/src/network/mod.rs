@@ -371,27 +371,9 @@ impl Network {
                 self.fan_in_due(g, place);
                 continue;
             }
-            let (kind, target) = event.trace_key();
-            self.trace.fold(now, kind, target);
-            self.events += 1;
+            self.count_event(now, event);
             match event {
-                Event::PortFree(p) => {
-                    let port = &mut self.ports[p.index()];
-                    if port.path == PortPath::FifoEvents {
-                        // (An event overtaken by a departure before an arrival is stale.)
-                        if port.free_pending && port.free_event_at == now {
-                            port.free_pending = false;
-                            self.transmit_fifo(p);
-                        }
-                    } else {
-                        port.free_pending = false;
-                        if port.packets.is_some() {
-                            self.packet_transmit(p);
-                        } else {
-                            self.transmit(p);
-                        }
-                    }
-                }
+                Event::PortFree(p) => self.port_free(p, now),
                 Event::PipeHead(p) if self.ports[p.index()].packets.is_some() => self.packet_pipe_head(p),
                 Event::PipeHead(p) => self.pipe_head(p),
                 Event::Source(s) => self.source_tick(s),
@@ -416,6 +398,34 @@ impl Network {
         self.release_all(end);
         let _ = progress(Progress { now: self.end, end: self.end, events: self.events });
         true
+    }
+
+    /// An event of the run is handled at `now`: it is counted and folded into the trace.
+    #[inline(always)]
+    fn count_event(&mut self, now: SimTime, event: Event) {
+        let (kind, target) = event.trace_key();
+        self.trace.fold(now, kind, target);
+        self.events += 1;
+    }
+
+    /// The `PortFree` event of `p` at `now`.
+    #[inline(always)]
+    fn port_free(&mut self, p: PortId, now: SimTime) {
+        let port = &mut self.ports[p.index()];
+        if port.path == PortPath::FifoEvents {
+            // (An event overtaken by a departure before an arrival is stale.)
+            if port.free_pending && port.free_event_at == now {
+                port.free_pending = false;
+                self.transmit_fifo(p);
+            }
+        } else {
+            port.free_pending = false;
+            if port.packets.is_some() {
+                self.packet_transmit(p);
+            } else {
+                self.transmit(p);
+            }
+        }
     }
 
     /// Whether the network carries cells or packets.

@@ -141,8 +141,7 @@ impl Network {
         let mut clock = port.clock.clone();
         let delay = port.delay;
         port.pipe.extend(run.map(|j| {
-            let start = clock.free_at().max(now);
-            let end = clock.start(start);
+            let (start, end) = on_wire(&mut clock, now);
             (end + delay, Cell { entered: start, ..cell_at(j) })
         }));
         port.clock = clock;
@@ -185,6 +184,15 @@ impl Network {
             self.release_started(PortId::from_index(i), now);
         }
     }
+}
+
+/// The next of a run of cells put on a wire back to back from `from` on: when it starts
+/// (on its first link, its entry time) and when its last bit leaves. A fan-in group's train
+/// makes its cells by the same step.
+#[inline(always)]
+pub(super) fn on_wire(clock: &mut TxClock, from: SimTime) -> (SimTime, SimTime) {
+    let start = clock.free_at().max(from);
+    (start, clock.start(start))
 }
 
 /// Cells of a burst at `pcr` starting at `now` that start no later than `end` (the run's end),
