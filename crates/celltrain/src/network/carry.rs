@@ -17,6 +17,7 @@
 //! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
 
+use super::plan::Sole;
 use super::{Adaptation, FlowKind, Hop, Network, PortPath};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
@@ -38,18 +39,10 @@ impl Network {
         }
         // The port that feeds each port, if exactly one does (its own node feeding it counts
         // as another feeder).
-        #[derive(Clone, Copy, PartialEq)]
-        enum Feeder {
-            Unfed,
-            One(PortId),
-            Many,
-        }
-        let mut feeder = vec![Feeder::Unfed; n];
+        let mut feeder = vec![Sole::Unseen; n];
         for vc in &self.vcs {
             for (h, &(q, _)) in vc.route.iter().enumerate() {
-                let from = if h == 0 { Feeder::Many } else { Feeder::One(vc.route[h - 1].0) };
-                let f = &mut feeder[q.index()];
-                *f = if *f == Feeder::Unfed || *f == from { from } else { Feeder::Many };
+                feeder[q.index()].meet(if h == 0 { Sole::Many } else { Sole::One(vc.route[h - 1].0) });
             }
         }
         // VCs whose delivery at their destination has no consequence elsewhere.
@@ -83,7 +76,7 @@ impl Network {
             .collect();
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
-            feeder[q.index()] == Feeder::One(from)
+            feeder[q.index()] == Sole::One(from)
                 && port.path == PortPath::Analytic
                 && !port.adapter_rules
                 && port.capture.is_none()

@@ -27,6 +27,7 @@
 //! a train runs first turns the train into cells in the pipe: a pipe holds cells or a train,
 //! never both, so the cell path asks about trains only when it finds a pipe empty.
 
+use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::port::TxClock;
@@ -223,24 +224,18 @@ impl Network {
         if !self.options.fan_in {
             return;
         }
-        #[derive(Clone, Copy, PartialEq)]
-        enum Next {
-            Unused,
-            Port(PortId),
-            Mixed,
-        }
-        let mut next = vec![Next::Unused; self.ports.len()];
+        // The port each link's cells go to next, if one and the same for every VC on it (the
+        // last link of a route counts as leading elsewhere).
+        let mut next = vec![Sole::Unseen; self.ports.len()];
         for vc in &self.vcs {
             for (h, &(p, _)) in vc.route.iter().enumerate() {
-                let to = vc.route.get(h + 1).map_or(Next::Mixed, |&(q, _)| Next::Port(q));
-                let n = &mut next[p.index()];
-                *n = if *n == Next::Unused || *n == to { to } else { Next::Mixed };
+                next[p.index()].meet(vc.route.get(h + 1).map_or(Sole::Many, |&(q, _)| Sole::One(q)));
             }
         }
         let mut feeders: Vec<Vec<usize>> = vec![Vec::new(); self.ports.len()];
         for (p, n) in next.iter().enumerate() {
             let port = &self.ports[p];
-            if let (Next::Port(q), false, true) = (*n, port.carry, port.packets.is_none()) {
+            if let (Sole::One(q), false, true) = (*n, port.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
                 let runs = matches!(target.path, PortPath::Analytic | PortPath::Queues);
                 if runs && target.carry && target.packets.is_none() {

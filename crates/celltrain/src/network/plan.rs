@@ -23,6 +23,22 @@
 
 use super::{Network, PortPath};
 
+/// What a port's routes agree on, seen route by route (the port that feeds it, the port its
+/// cells go to next): nothing seen yet, one value, or more than one.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Sole<T> {
+    Unseen,
+    One(T),
+    Many,
+}
+
+impl<T: Copy + PartialEq> Sole<T> {
+    /// Takes in what one more route says (`Many` when that route alone already has several).
+    pub(super) fn meet(&mut self, seen: Sole<T>) {
+        *self = if *self == Sole::Unseen || *self == seen { seen } else { Sole::Many };
+    }
+}
+
 /// The fast paths a run may take (all by default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimOptions {
