@@ -5,15 +5,26 @@
 # build (same integer arithmetic, no fast-math); only speed differs (see benches/README.md).
 #
 #   bash scripts/build-pgo.sh            # -> target/pgo/release/celltrain
+#   bash scripts/build-pgo.sh --profile  # the profile only; prints its path (the Python wheel's
+#                                        # build, packaging/pgo_backend.py, builds with it)
 #
-# Needs rustup's llvm-tools component (installed here if missing) for llvm-profdata.
+# Needs rustup's llvm-tools component (installed here if missing) for llvm-profdata: the one
+# that matches this rustc's LLVM (another version's llvm-profdata may write a format rustc
+# cannot read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+profile_only=""
+case "${1:-}" in
+    "") ;;
+    --profile) profile_only=1 ;;
+    *) echo "usage: bash scripts/build-pgo.sh [--profile]" >&2; exit 2 ;;
+esac
 
 host=$(rustc -vV | sed -n 's/^host: //p')
 profdata="$(rustc --print sysroot)/lib/rustlib/$host/bin/llvm-profdata"
 if [ ! -x "$profdata" ]; then
-    rustup component add llvm-tools
+    rustup component add llvm-tools >&2
 fi
 
 data=$(pwd)/target/pgo-data
@@ -34,11 +45,17 @@ done
 "$gen" bench A4 --set "duration=1 s" --repeat 1 > /dev/null
 "$gen" bench E1-mux --set "duration=10 s" --repeat 1 > /dev/null
 # The peer twins (benches/twins): the workloads speed is measured on against other simulators.
+# (Absent from a source distribution that leaves out benches/: the built-ins still train.)
 for twin in benches/twins/*.toml; do
+    [ -e "$twin" ] || continue
     "$gen" run "$twin" --set "duration=5 s" > /dev/null
 done
 
 "$profdata" merge -o "$data/merged.profdata" "$data"/*.profraw
+if [ -n "$profile_only" ]; then
+    echo "$data/merged.profdata"
+    exit 0
+fi
 
 echo "build-pgo: optimised build" >&2
 RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$data/merged.profdata" \
