@@ -6,19 +6,16 @@ use super::*;
 
 /// One direction of a link: the output port that serialises onto it and the pipe that
 /// carries cells to the far end (ns-3's device/channel split, htsim's queue/pipe).
+///
+/// Laid out in the order written (`repr(C)`), what a cell or packet reads at every hop first:
+/// the plan's flags, the pipe and the transmitter's clock share the record's first cache lines,
+/// then the queue; what only set-up, packet mode or rare paths read comes last.
+#[repr(C)]
 pub struct Port {
-    /// "from->to".
-    pub name: String,
-    pub from: NodeId,
-    pub to: NodeId,
-    pub line_rate: BitRate,
-    pub delay: SimDuration,
-    /// A host's adapter (segmentation side) rather than a switch port.
-    pub is_nic: bool,
-    pub(crate) clock: TxClock,
-    pub queue: OutputPort,
-    /// Cells in propagation, with their arrival times at the far end (increasing).
-    pub(super) pipe: VecDeque<(SimTime, Cell)>,
+    /// Plan: how the port runs.
+    pub(super) path: PortPath,
+    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    pub(super) carry: bool,
     /// A `PortFree` event is pending.
     pub(super) free_pending: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
@@ -26,44 +23,52 @@ pub struct Port {
     /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
     /// still have to wait for it).
     pub(super) work_conserving: bool,
-    /// A switch port's explicit-rate algorithm (ABR), when it has one.
-    pub(super) er: Option<Box<super::rm::ErPort>>,
-    /// Plan: how the port runs.
-    pub(super) path: PortPath,
-    /// Start times of the cells admitted to an analytic port that have not started yet.
-    pub(super) starts: VecDeque<SimTime>,
-    /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
-    /// it start and whether it is a PDU's first cell.
-    pub(super) waiting: VecDeque<fifo_events::Waiting>,
-    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
-    /// due at another time is stale, overtaken by a departure made before an arrival).
-    pub(super) free_event_at: SimTime,
-    /// Packet mode: the packet FIFO that replaces the cell machinery.
-    pub packets: Option<PacketQueue>,
-    /// Packet mode: packets in propagation, with their arrival times.
-    pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
-    /// Index of the capture recording this link, if any.
-    pub(super) capture: Option<u32>,
-    /// A host adapter's shaping, PDU gap and preventive tagging, when it has any.
-    pub(super) rules: Option<Box<AdapterRules>>,
     /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
     pub(super) adapter_rules: bool,
-    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
-    /// carries that source's VC alone, in a buffer no burst can fill.
-    pub(super) may_take_bursts: bool,
     /// Plan: whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// Plan: a frame's cells are admitted at once (see [`Network::arrive_run`]).
     pub(super) paces_only: bool,
-    /// The last burst handed over whole: its cells are not in the buffer; they enter the
-    /// adapter when they start, as the source emits them.
-    pub(super) handed: HandedBurst,
-    /// The far end hears only from this link: cells are carried across at once (see `carry`).
-    pub(super) carry: bool,
+    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
+    /// carries that source's VC alone, in a buffer no burst can fill.
+    pub(super) may_take_bursts: bool,
+    /// A host's adapter (segmentation side) rather than a switch port.
+    pub is_nic: bool,
     /// Plan: the fan-in group this link's pipe belongs to (see `fan_in`).
     pub(super) fan_in: Option<super::fan_in::FanInSlot>,
     /// Plan: the fan-in group that keeps this port's `PortFree` events among its heads.
     pub(super) free_in_group: Option<u32>,
+    /// Index of the capture recording this link, if any.
+    pub(super) capture: Option<u32>,
+    pub delay: SimDuration,
+    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
+    /// due at another time is stale, overtaken by a departure made before an arrival).
+    pub(super) free_event_at: SimTime,
+    /// Cells in propagation, with their arrival times at the far end (increasing).
+    pub(super) pipe: VecDeque<(SimTime, Cell)>,
+    pub(crate) clock: TxClock,
+    /// Start times of the cells admitted to an analytic port that have not started yet.
+    pub(super) starts: VecDeque<SimTime>,
+    /// The last burst handed over whole: its cells are not in the buffer; they enter the
+    /// adapter when they start, as the source emits them.
+    pub(super) handed: HandedBurst,
+    pub queue: OutputPort,
+    /// Packet mode: the packet FIFO that replaces the cell machinery.
+    pub packets: Option<PacketQueue>,
+    /// Packet mode: packets in propagation, with their arrival times.
+    pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
+    /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
+    /// it start and whether it is a PDU's first cell.
+    pub(super) waiting: VecDeque<fifo_events::Waiting>,
+    /// A switch port's explicit-rate algorithm (ABR), when it has one.
+    pub(super) er: Option<Box<super::rm::ErPort>>,
+    /// A host adapter's shaping, PDU gap and preventive tagging, when it has any.
+    pub(super) rules: Option<Box<AdapterRules>>,
+    /// "from->to".
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub line_rate: BitRate,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).
