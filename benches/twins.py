@@ -3,6 +3,10 @@ see twins/README.md), as CPU time per unit of work, one or more builds alternate
 
     python benches/twins.py [--rounds 5] [--duration "100 s"] [--twin a10 ...] BINARY [BINARY ...]
 
+A BINARY is the command-line tool, or the Python extension (`…/celltrain/_celltrain*.so`, as
+installed, or a cargo build's `lib_celltrain.so`), which is then run in a fresh Python and timed
+around its run alone (`_celltrain.main`, without the interpreter's start-up).
+
 Each round runs every twin once with every binary, in turn (A, B, A, B, … so that a machine
 that slows down during the run slows every build alike), and measures the child's CPU time
 (user + system) with `wait4`. The unit of work is the one the peers are measured in: for the
@@ -46,12 +50,31 @@ def units(summary: dict, unit: str) -> int:
     return int(bottleneck["packets_out"])
 
 
+# Loads the extension from a file of any name (argv[1]) as `_celltrain`, runs its command line
+# (argv[2], JSON) with stdout to a file (argv[3]), and prints the run's CPU seconds.
+IN_PYTHON = r"""
+import importlib.machinery, importlib.util, json, os, sys, time
+loader = importlib.machinery.ExtensionFileLoader("_celltrain", sys.argv[1])
+ext = importlib.util.module_from_spec(importlib.util.spec_from_loader("_celltrain", loader))
+loader.exec_module(ext)
+out = os.open(sys.argv[3], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+os.dup2(out, 1)
+t0 = time.process_time()
+code = ext.main(json.loads(sys.argv[2]))
+seconds = time.process_time() - t0
+sys.stdout.flush()
+sys.stderr.write(f"{seconds!r} {code}\n")
+"""
+
+
 def run_once(binary: str, twin: str, duration: str) -> tuple[float, dict]:
     """CPU seconds of one run, and its summary."""
     scenario, sets, _ = TWINS[twin]
     args = [binary, "run", str(HERE / scenario), "--json", "--set", f"duration={duration}"]
     for s in sets:
         args += ["--set", s]
+    if binary.endswith(".so"):
+        return run_in_python(binary, ["celltrain", *args[1:]])
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen(args, stdout=out, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(child.pid, 0)
@@ -61,6 +84,19 @@ def run_once(binary: str, twin: str, duration: str) -> tuple[float, dict]:
         out.seek(0)
         summary = json.load(out)
     return usage.ru_utime + usage.ru_stime, summary
+
+
+def run_in_python(extension: str, argv: list[str]) -> tuple[float, dict]:
+    """The Python extension's CPU seconds for one run (in a fresh interpreter), and its summary."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        done = subprocess.run(
+            [sys.executable, "-c", IN_PYTHON, extension, json.dumps(argv), out.name], capture_output=True, text=True
+        )
+        last = done.stderr.strip().splitlines()[-1:] or [""]
+        seconds, _, code = last[0].partition(" ")
+        if done.returncode != 0 or code != "0":
+            sys.exit(f"error: {extension} {' '.join(argv[1:])} failed: {done.stderr.strip()}")
+        return float(seconds), json.load(open(out.name))
 
 
 def comparable(summary: dict) -> dict:
@@ -107,9 +143,9 @@ def main() -> None:
             med = statistics.median(per)
             base = base or med
             base_least = base_least or min(per)
-            scale, label = (1e9, "ns") if unit == "cell" else (1e6, "µs")
+            scale, label, digits = (1e9, "ns", 2) if unit == "cell" else (1e6, "µs", 4)
             print(
-                f"| {twin} | {b} | {med * scale:.2f} {label} per {unit} | {min(per) * scale:.2f}–{max(per) * scale:.2f} "
+                f"| {twin} | {b} | {med * scale:.{digits}f} {label} per {unit} | {min(per) * scale:.{digits}f}–{max(per) * scale:.{digits}f} "
                 f"| {s['events'] / n:.3f} | {med / base:.3f} | {min(per) / base_least:.3f} |"
             )
             if comparable(s) != comparable(seen[(twin, 0)]):
