@@ -21,7 +21,7 @@ mod vc_count;
 
 use crate::category::ServiceCategory;
 use crate::cell::Cell;
-use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy};
+use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy, UNKNOWN_SLOT};
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
@@ -96,6 +96,9 @@ pub struct OutputPort {
     /// Per-VC occupancy (a single-FIFO port's virtual queue is its queue 0).
     vc_cells: VcCounts,
     occupancy: u32,
+    /// Something besides the counters follows each departure: per-VC counts, or a change
+    /// trace (see [`depart_virtual`](Self::depart_virtual)).
+    departures_watched: bool,
     /// The pool of the only queue, for single-FIFO ports (every VC is in one class).
     fifo_pool: u8,
     pub stats: PortStats,
@@ -170,11 +173,13 @@ impl OutputPort {
             queues,
             scheduler: scheduler.build(&queue_of_slot, queue_count),
             occupancy: 0,
+            departures_watched: false,
             stats: PortStats::default(),
             changes: None,
         };
         if port.pools.iter().any(|p| p.acceptance.reads_vc_cells()) {
             port.vc_cells.start();
+            port.departures_watched = true;
         }
         port
     }
@@ -184,6 +189,7 @@ impl OutputPort {
     pub fn count_vc_cells(&mut self) {
         debug_assert!(self.is_empty(), "per-VC counting must start with an empty port");
         self.vc_cells.start();
+        self.departures_watched = true;
     }
 
     /// The admission decision for `cell` of the VC in `slot_index` into buffer pool `pool`: the
@@ -356,10 +362,25 @@ impl OutputPort {
     }
 
     /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.
+    ///
+    /// What [`leave`](Self::leave) does, written out for the usual case where only the
+    /// counters follow departures (no per-VC counts, no change trace). Analytic ports release
+    /// their started cells one by one on every arrival; written out, twins `a` and `b` run 3 %
+    /// fewer instructions (benches/README.md).
     #[inline]
     pub fn depart_virtual(&mut self, at: SimTime) {
         debug_assert!(self.occupancy > 0, "departure from an empty buffer");
-        self.leave(self.fifo_pool, 0, at);
+        if self.departures_watched {
+            self.leave(self.fifo_pool, 0, at);
+            return;
+        }
+        let pool = &mut self.pools[self.fifo_pool as usize];
+        pool.occupancy -= 1;
+        let departure = Departure { slot: UNKNOWN_SLOT, now: at, pool_cells: pool.occupancy, vc_cells: 0 };
+        pool.acceptance.on_departure(&departure);
+        self.stats.on_occupancy_change(at, self.occupancy);
+        self.occupancy -= 1;
+        self.stats.cells_out += 1;
     }
 
     /// Removes the cell the scheduler sends next, or says why there is none.
@@ -450,6 +471,7 @@ impl OutputPort {
     /// Records every change of the occupancy from now on (at most `limit_rows` rows).
     pub fn record_changes(&mut self, limit_rows: usize) {
         self.changes = Some(Box::new(ChangeTrace::new(f64::from(self.occupancy), limit_rows)));
+        self.departures_watched = true;
     }
 
     /// The occupancy's changes, if they are recorded.
