@@ -64,7 +64,11 @@ def _profile() -> Optional[str]:
         return None
     print("celltrain: making the profile for a profile-guided build (CELLTRAIN_PGO=0 skips it)", file=sys.stderr)
     sys.stderr.flush()
-    done = subprocess.run(["bash", str(SCRIPT), "--profile"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        done = subprocess.run(["bash", str(SCRIPT), "--profile"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    except OSError as e:  # no bash (Windows without one, say)
+        _note(f"cannot run scripts/build-pgo.sh: {e}")
+        return None
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines or not Path(lines[-1]).is_file():
         _note(f"scripts/build-pgo.sh --profile exited {done.returncode}")

@@ -73,6 +73,18 @@ def test_a_profile_that_cannot_be_made_gives_a_plain_build_and_says_why(backend,
     assert "builds without a profile" in err and "exited 1" in err
 
 
+def test_no_bash_gives_a_plain_build_and_says_why(backend, monkeypatch, tmp_path, capsys):
+    def no_bash(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", "bash")
+
+    monkeypatch.setattr(backend.subprocess, "run", no_bash)
+    monkeypatch.delenv("CELLTRAIN_PGO", raising=False)
+    monkeypatch.delenv("RUSTFLAGS", raising=False)
+    backend.build_wheel(str(tmp_path))
+    assert backend.seen == [None]
+    assert "cannot run scripts/build-pgo.sh" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="bash script")
 def test_the_profile_script_refuses_unknown_arguments():
     import subprocess
