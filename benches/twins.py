@@ -96,7 +96,7 @@ def run_in_python(extension: str, argv: list[str]) -> tuple[float, dict]:
         seconds, _, code = last[0].partition(" ")
         if done.returncode != 0 or code != "0":
             sys.exit(f"error: {extension} {' '.join(argv[1:])} failed: {done.stderr.strip()}")
-        return float(seconds), json.load(open(out.name))
+        return float(seconds), json.loads(Path(out.name).read_text())
 
 
 def comparable(summary: dict) -> dict:
