@@ -73,6 +73,10 @@ def _profile() -> Optional[str]:
     if done.returncode != 0 or not lines or not Path(lines[-1]).is_file():
         _note(f"scripts/build-pgo.sh --profile exited {done.returncode}")
         return None
+    if any(c.isspace() for c in lines[-1]):
+        # RUSTFLAGS is split at white space: the flag would reach rustc cut in two.
+        _note(f"the profile's path has white space: {lines[-1]!r}")
+        return None
     return lines[-1]
 
 

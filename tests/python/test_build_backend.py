@@ -73,6 +73,20 @@ def test_a_profile_that_cannot_be_made_gives_a_plain_build_and_says_why(backend,
     assert "builds without a profile" in err and "exited 1" in err
 
 
+def test_a_profile_path_with_a_space_gives_a_plain_build_and_says_why(backend, monkeypatch, tmp_path, capsys):
+    where = tmp_path / "a dir"
+    where.mkdir()
+    (where / "merged.profdata").write_text("")
+    script = tmp_path / "build-pgo.sh"
+    script.write_text(f"echo '{where / 'merged.profdata'}'\n")
+    monkeypatch.setattr(backend, "SCRIPT", script)
+    monkeypatch.delenv("CELLTRAIN_PGO", raising=False)
+    monkeypatch.delenv("RUSTFLAGS", raising=False)
+    backend.build_wheel(str(tmp_path))
+    assert backend.seen == [None]
+    assert "white space" in capsys.readouterr().err
+
+
 def test_no_bash_gives_a_plain_build_and_says_why(backend, monkeypatch, tmp_path, capsys):
     def no_bash(*args, **kwargs):
         raise FileNotFoundError(2, "No such file or directory", "bash")
