@@ -13,6 +13,10 @@ muts=[
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
  ("fan-in: heads handed out past other events", "crates/celltrain/src/network/fan_in.rs", "        let mut bound = self.queue.earliest_place().map_or(end, |next| next.min(end));", "        let mut bound = end;"),
  ("fan-in: a pipe's next head filed last", "crates/celltrain/src/network/fan_in.rs", "            if before.0 < place {", "            if true {"),
+ ("direct: cell-hops not counted", "crates/celltrain/src/network/fan_in_direct.rs", "        self.cell_hops += 1;\n", ""),
+ ("direct: carried past the observation bound", "crates/celltrain/src/network/fan_in_direct.rs", "if arrival < self.carry_before && port.pipe.is_empty() {", "if port.pipe.is_empty() {"),
+ ("direct: policed VCs too", "crates/celltrain/src/network/fan_in_direct.rs", "                        && (h != 1 || vc.policer.is_none())\n", "\n"),
+ ("direct: VCs that go on too", "crates/celltrain/src/network/fan_in_direct.rs", "                    h + 1 == vc.route.len()\n", "                    h < vc.route.len()\n"),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {", "if false {"),
 ]
 for label,f,old,new in muts:

@@ -154,6 +154,19 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     // train that turns into cells in the pipe), and cells put on the link one by one.
     let far = twin.replace(r#"delay = "0 s""#, r#"delay = "2 ms""#);
     assert_ne!(far, twin);
+    // Policed where the cells enter the multiplexer (a VBR.1 contract whose bursts exceed
+    // its MBS): groups, but no direct crossing.
+    let policed = twin.replace(
+        r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#,
+        r#"vc = { category = "nrt-vbr", pcr = "${peak}", scr = "10 Mbit/s", mbs = 200, conformance = "vbr.1" }"#,
+    );
+    assert_ne!(policed, twin);
+    // A second switch behind the multiplexer: its cells do not end there, so no direct crossing.
+    let through = twin
+        .replace(r#"between = ["mux", "sink"]"#, r#"between = ["mux", "edge"]"#)
+        .replace(r#"path = ["src{i}", "mux", "sink"]"#, r#"path = ["src{i}", "mux", "edge", "sink"]"#)
+        .replace(r#"bottleneck = ["mux", "sink"]"#, r#"bottleneck = ["mux", "edge"]"#)
+        + "\n[[switch]]\nname = \"edge\"\nbuffer = \"100 cells\"\n\n[[link]]\nbetween = [\"edge\", \"sink\"]\nrate = \"${link_rate}\"\ndelay = \"1 us\"\n";
     type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
     let cases: Vec<Case> = vec![
         ("twin", twin, vec![("duration", "1 s")]),
@@ -185,6 +198,8 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
             ],
         ),
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),
+        ("policed", &policed, vec![("duration", "0.5 s"), ("n_sources", "8")]),
+        ("through", &through, vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "200 cells")]),
     ];
     // The built-ins whose multiplexers form groups (E1's delay-priority port keeps its
     // `PortFree` events among its group's heads), run short.
@@ -195,16 +210,27 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     cases.push(("E1-mux", builtin::find("E1-mux").unwrap().text, vec![("duration", "2 s"), ("rt_buffer", "5 cells")]));
     let mut heads = 0;
     let mut grouped = Vec::new();
+    let mut direct = Vec::new();
     for (name, text, sets) in cases {
-        let handed = assert_fan_in_exact(&format!("{name} {sets:?}"), text, &sets, 3);
+        let (handed, crossed) = assert_fan_in_exact(&format!("{name} {sets:?}"), text, &sets, 3);
         if handed > 0 {
             grouped.push(name);
         }
+        if crossed > 0 {
+            direct.push(name);
+        }
         heads += handed;
     }
-    eprintln!("pipe heads handed out by fan-in groups: {heads}, in {grouped:?}");
-    for name in ["twin", "warm", "far", "udp", "E1-mux"] {
+    eprintln!("pipe heads handed out by fan-in groups: {heads}, in {grouped:?}; crossing directly in {direct:?}");
+    for name in ["twin", "warm", "far", "udp", "E1-mux", "policed", "through"] {
         assert!(grouped.contains(&name), "no group formed in {name}");
+    }
+    for name in ["twin", "warm", "far"] {
+        assert!(direct.contains(&name), "no direct crossing in {name}");
+    }
+    // AAL5 cells, a port with queues, a policer, a VC that goes on: the general path.
+    for name in ["udp", "E1-mux", "policed", "through"] {
+        assert!(!direct.contains(&name), "direct crossing in {name}");
     }
 }
 
@@ -233,34 +259,48 @@ fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
         ];
         let seed = d.next() % 1000;
         let label = format!("{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}");
-        assert!(assert_fan_in_exact(&label, &text, &sets, seed) > 0, "{label}: no group formed");
+        let (handed, crossed) = assert_fan_in_exact(&label, &text, &sets, seed);
+        assert!(handed > 0, "{label}: no group formed");
+        assert!(crossed > 0, "{label}: no direct crossing");
     }
 }
 
-/// Runs a scenario with fan-in groups, without them, and in the reference mode; panics unless
-/// the first two agree in every field, the event count and the trace hash included, and the
-/// first gives the reference's results. Returns the heads the groups handed out.
-fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> u64 {
+/// Runs a scenario with fan-in groups, with them but no direct crossing, without them, and in
+/// the reference mode; panics unless the first three agree in every field, the event count and
+/// the trace hash included, and the first gives the reference's results. Returns the heads the
+/// groups handed out, and of those the heads that crossed their target directly.
+fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64) {
     let run = |options: SimOptions| {
         let c = compile_source(Source::new("fan-in.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
         let mut net = c.network;
         net.set_options(options);
         net.run(&mut |_| {});
-        (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads())
+        // (The cell-hops, the benchmarks' unit of work, are not in the summary.)
+        let hops = net.cell_hops();
+        (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads(), net.fan_in_direct_heads(), hops)
     };
-    let (with, handed) = run(SimOptions::default());
-    let (without, none) = run(SimOptions { fan_in: false, ..SimOptions::default() });
+    let (with, handed, direct, hops) = run(SimOptions::default());
+    let (not_direct, handed_too, none_direct, hops_too) =
+        run(SimOptions { direct_crossing: false, ..SimOptions::default() });
+    assert_eq!((handed_too, none_direct), (handed, 0), "{label}: groups without direct crossing");
+    assert_eq!(hops_too, hops, "{label}: cell-hops with direct crossing");
+    if with != not_direct {
+        panic!("{label}: direct crossing changed the run\n{}", diff(&not_direct, &with));
+    }
+    let (without, none, _, hops_too) = run(SimOptions { fan_in: false, ..SimOptions::default() });
     assert_eq!(none, 0, "{label}: groups without the option");
+    assert_eq!(hops_too, hops, "{label}: cell-hops with fan-in groups");
     if with != without {
         panic!("{label}: fan-in groups changed the run\n{}", diff(&without, &with));
     }
-    let (mut reference, _) = run(SimOptions::reference());
+    let (mut reference, _, _, hops_too) = run(SimOptions::reference());
+    assert_eq!(hops_too, hops, "{label}: cell-hops against the reference");
     reference.events = with.events;
     reference.trace_hash = with.trace_hash.clone();
     if with != reference {
         panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
     }
-    handed
+    (handed, direct)
 }
 
 /// A random value for parameter `key` whose default is `default`: keywords from their set,

@@ -66,6 +66,10 @@ pub(crate) struct FanIn {
     handing_out: bool,
     /// Heads handed out since the start.
     handed_out: u64,
+    /// Plan: each head crosses the target in one step (see `fan_in_direct`).
+    direct: bool,
+    /// Heads handed out that crossed the target in one step.
+    crossed_directly: u64,
 }
 
 impl FanIn {
@@ -80,6 +84,8 @@ impl FanIn {
             proxies: Vec::new(),
             handing_out: false,
             handed_out: 0,
+            direct: false,
+            crossed_directly: 0,
         }
     }
 
@@ -200,6 +206,11 @@ impl Network {
         self.fan_ins.iter().map(|g| g.handed_out).sum()
     }
 
+    /// Of those, the heads that crossed their group's target in one step.
+    pub fn fan_in_direct_heads(&self) -> u64 {
+        self.fan_ins.iter().map(|g| g.crossed_directly).sum()
+    }
+
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
     /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
@@ -209,11 +220,15 @@ impl Network {
     /// event per cell, as into twin b's EPD port with TCP behind it), the group handed out one
     /// head per turn and cost more than the heap it spared (twin b: +18 % instructions).
     /// Decided only while no pipe holds a cell (a plan made again when captures open, before
-    /// the run, keeps the groups once cells are under way).
+    /// the run, keeps the groups once cells are under way, and only asks again whether each
+    /// crosses its target directly).
     pub(super) fn plan_fan_in(&mut self) {
         if self.ports.iter().any(|p| !p.pipe.is_empty() || p.free_pending)
             || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
+            for g in 0..self.fan_ins.len() {
+                self.fan_ins[g].direct = self.crosses_directly(self.fan_ins[g].target);
+            }
             return;
         }
         for port in &mut self.ports {
@@ -253,7 +268,9 @@ impl Network {
                 self.ports[q].free_in_group = Some(group);
             }
             let target = PortId::from_index(q);
-            self.fan_ins.push(FanIn::new(members.into_iter().map(PortId::from_index).collect(), target));
+            let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
+            group.direct = self.crosses_directly(target);
+            self.fan_ins.push(group);
         }
     }
 
@@ -342,6 +359,7 @@ impl Network {
             return; // a head handed out early
         }
         group.handing_out = true;
+        let (direct, target) = (group.direct, group.target);
         // Heads are handed out up to the earliest other event (only this group's own event for
         // a head can share the head's place) and the end; the bound is looked up again when
         // something was scheduled meanwhile.
@@ -381,7 +399,11 @@ impl Network {
                     }
                     self.count_event(now, Event::PipeHead(p));
                     let taken = self.queue.places_taken();
-                    self.cross(cell);
+                    if direct {
+                        self.cross_directly(target, cell);
+                    } else {
+                        self.cross(cell);
+                    }
                     taken
                 }
                 None => {
@@ -404,6 +426,8 @@ impl Network {
         let group = &mut self.fan_ins[g as usize];
         group.handing_out = false;
         group.handed_out += u64::from(turn);
+        // (A directly crossed target runs without events: every head is a pipe's.)
+        group.crossed_directly += if direct { u64::from(turn) } else { 0 };
         if let Some((front, _)) = group.heads.front() {
             if !group.proxies.contains(&front) {
                 group.proxies.push(front);

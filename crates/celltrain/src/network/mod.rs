@@ -13,6 +13,7 @@ mod cell_path;
 mod egress;
 mod event;
 mod fan_in;
+mod fan_in_direct;
 mod fifo_events;
 mod host_timing;
 mod ip;

@@ -50,6 +50,10 @@ pub struct SimOptions {
     /// Fan-in groups: the pipes that lead to one port share one entry in the event queue.
     /// Unlike the others, this one changes neither the event count nor the trace hash.
     pub fan_in: bool,
+    /// A fan-in group whose target sends every cell straight on to its destination hands each
+    /// head through the target in one step (see `fan_in_direct`). Exact to the event count
+    /// and trace hash, as `fan_in`.
+    pub direct_crossing: bool,
 }
 
 impl Default for SimOptions {
@@ -61,6 +65,7 @@ impl Default for SimOptions {
             burst_handoff: true,
             abr_ahead: true,
             fan_in: true,
+            direct_crossing: true,
         }
     }
 }
@@ -75,6 +80,7 @@ impl SimOptions {
             burst_handoff: false,
             abr_ahead: false,
             fan_in: false,
+            direct_crossing: false,
         }
     }
 }
