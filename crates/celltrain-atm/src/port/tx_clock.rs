@@ -34,6 +34,10 @@ impl TxClock {
     pub fn service_rate(&self) -> BitRate {
         self.service_rate
     }
+    /// How long a cell takes on the wire, rounded up: no cell ends later after its start.
+    pub fn line_cell_time(&self) -> SimDuration {
+        self.line_cell_time
+    }
     /// When the transmitter may start its next cell.
     pub fn free_at(&self) -> SimTime {
         self.free_at

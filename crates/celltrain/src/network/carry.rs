@@ -146,8 +146,11 @@ impl Network {
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
         // is due) is only counted where it lands: what `cross` and `receive` would do.
         if cell.kind == CellKind::Raw && cell.hop > 0 {
-            if usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len() {
-                self.land_raw(p, &cell, arrival);
+            let vc = &mut self.vcs[cell.vc.index()];
+            if usize::from(cell.hop) + 1 == vc.route.len() {
+                vc.stats.cells_delivered += 1;
+                vc.record_delay(cell.entered, arrival);
+                self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
                 return;
             }
         }

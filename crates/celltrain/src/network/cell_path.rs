@@ -201,14 +201,6 @@ impl Network {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
         let arrival = end + port.delay;
-        self.send_on(p, cell, arrival);
-    }
-
-    /// `cell`, on the wire of `p`, is to reach the far end at `arrival`: it is carried there
-    /// now, or put in the pipe (the end of `start_cell`, which a fan-in group that crosses its
-    /// target directly shares: see `fan_in_direct`).
-    #[inline]
-    pub(super) fn send_on(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if self.may_carry(p, arrival) {
             self.carry(p, cell, arrival);
             return;

@@ -349,8 +349,20 @@ impl Network {
 
     /// A `FanIn` event of group `g`, at `place`, is due: hand out the heads that come before
     /// every other pending event, each as its `PipeHead` event.
-    #[inline(never)]
+    #[inline]
     pub(super) fn fan_in_due(&mut self, g: u32, place: Place) {
+        if self.fan_ins[g as usize].direct {
+            self.hand_out::<true>(g, place);
+        } else {
+            self.hand_out::<false>(g, place);
+        }
+    }
+
+    /// [`fan_in_due`](Self::fan_in_due), in a group that crosses its target directly or not
+    /// (each way its own loop: one loop with a branch in it cost A4, whose group does not,
+    /// 4 % more time in the profile-guided build).
+    #[inline(never)]
+    fn hand_out<const DIRECT: bool>(&mut self, g: u32, place: Place) {
         let group = &mut self.fan_ins[g as usize];
         if let Some(i) = group.proxies.iter().position(|&q| q == place) {
             group.proxies.swap_remove(i);
@@ -359,7 +371,7 @@ impl Network {
             return; // a head handed out early
         }
         group.handing_out = true;
-        let (direct, target) = (group.direct, group.target);
+        let target = group.target;
         // Heads are handed out up to the earliest other event (only this group's own event for
         // a head can share the head's place) and the end; the bound is looked up again when
         // something was scheduled meanwhile.
@@ -399,7 +411,7 @@ impl Network {
                     }
                     self.count_event(now, Event::PipeHead(p));
                     let taken = self.queue.places_taken();
-                    if direct {
+                    if DIRECT {
                         self.cross_directly(target, cell);
                     } else {
                         self.cross(cell);
@@ -427,7 +439,9 @@ impl Network {
         group.handing_out = false;
         group.handed_out += u64::from(turn);
         // (A directly crossed target runs without events: every head is a pipe's.)
-        group.crossed_directly += if direct { u64::from(turn) } else { 0 };
+        if DIRECT {
+            group.crossed_directly += u64::from(turn);
+        }
         if let Some((front, _)) = group.heads.front() {
             if !group.proxies.contains(&front) {
                 group.proxies.push(front);
