@@ -160,7 +160,10 @@ impl Network {
     }
 
     /// An ATM-layer cell carried across `p`, its VC's last link, lands at its destination at
-    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event.
+    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event. For a
+    /// fan-in group's direct crossing; `carry` keeps its own copy of these lines (calling this
+    /// from there made the compiler lay out the carried path of `bench null` otherwise, 1.8 %
+    /// more instructions).
     #[inline(always)]
     pub(super) fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
         let vc = &mut self.vcs[cell.vc.index()];
