@@ -132,14 +132,28 @@ impl OnePointCdv {
 }
 
 /// The delays of one VC's user cells (not RM cells) delivered in the measurement window.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellDelays {
     pub cells: u64,
     pub sum_ps: u128,
+    /// `u64::MAX` before the first cell (so that each cell takes the minimum without a test).
     pub min_ps: u64,
     pub max_ps: u64,
     pub histogram: LogHistogram,
     pub cdv: OnePointCdv,
+}
+
+impl Default for CellDelays {
+    fn default() -> Self {
+        CellDelays {
+            cells: 0,
+            sum_ps: 0,
+            min_ps: u64::MAX,
+            max_ps: 0,
+            histogram: LogHistogram::default(),
+            cdv: OnePointCdv::default(),
+        }
+    }
 }
 
 impl CellDelays {
@@ -148,8 +162,7 @@ impl CellDelays {
     #[inline]
     pub fn on_delivery(&mut self, entered: SimTime, now: SimTime, period: SimDuration) {
         let delay = now.as_picos() - entered.as_picos();
-        // (`min_ps` is 0 before the first cell.)
-        self.min_ps = if self.cells == 0 { delay } else { self.min_ps.min(delay) };
+        self.min_ps = self.min_ps.min(delay);
         self.max_ps = self.max_ps.max(delay);
         self.cells += 1;
         self.sum_ps += u128::from(delay);
@@ -162,7 +175,7 @@ impl CellDelays {
         if other.cells == 0 {
             return;
         }
-        self.min_ps = if self.cells == 0 { other.min_ps } else { self.min_ps.min(other.min_ps) };
+        self.min_ps = self.min_ps.min(other.min_ps);
         self.max_ps = self.max_ps.max(other.max_ps);
         self.cells += other.cells;
         self.sum_ps += other.sum_ps;

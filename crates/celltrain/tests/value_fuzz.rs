@@ -219,7 +219,8 @@ fn numbers_in_values_are_found() {
 #[test]
 fn the_memory_limit_is_enforced() {
     if std::env::var(CHILD_ENV).is_ok_and(|r| r == "allocate") {
-        let big: Vec<u8> = Vec::with_capacity(2 * MEMORY_LIMIT_MB as usize * 1024 * 1024);
+        // (`black_box`: a release build would otherwise leave out an allocation never used.)
+        let big: Vec<u8> = std::hint::black_box(Vec::with_capacity(2 * MEMORY_LIMIT_MB as usize * 1024 * 1024));
         eprintln!("allocated {} bytes", big.capacity());
         return;
     }

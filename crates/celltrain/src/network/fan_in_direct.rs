@@ -24,16 +24,18 @@ use celltrain_core::ids::PortId;
 
 impl Network {
     /// Whether a fan-in group into `q` may hand its heads through `q` in one step: `q` runs
-    /// analytically, with no adapter rules and no capture, is carried ahead, and is the last
-    /// port of every VC that crosses it, each an ATM-layer VC (not ABR) with no policer where
-    /// `q` is its first switch.
+    /// analytically, with no adapter rules, no capture and no burst handed to it, is carried
+    /// ahead, and is the last port of every VC that crosses it, each an ATM-layer VC (not ABR)
+    /// with no policer where `q` is its first switch.
     pub(super) fn crosses_directly(&self, q: PortId) -> bool {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
             && target.path == PortPath::Analytic
             && target.carry
             && !target.adapter_rules
-            && target.capture.is_none();
+            && target.capture.is_none()
+            && !target.burst_handoff
+            && target.handed.pending() == 0;
         plain
             && self.vcs.iter().all(|vc| match vc.route.iter().position(|&(p, _)| p == q) {
                 None => true,
@@ -53,9 +55,9 @@ impl Network {
         cell.hop += 1;
         let now = self.now;
         let slot = self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1;
-        // `arrive_analytic`, for a port without adapter rules.
-        self.release_started(q, now);
+        // `arrive_analytic`, for a port without adapter rules or a handed burst.
         let port = &mut self.ports[q.index()];
+        port.release_queued(now);
         let start = port.clock.free_at().max(now);
         let admitted = if port.starts.is_empty() && start == now {
             port.queue.pass_through_at(&cell, slot, now)

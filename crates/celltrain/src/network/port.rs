@@ -137,6 +137,14 @@ impl Port {
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
+        self.release_queued(now);
+        passed
+    }
+
+    /// Analytic ports: the queued cells whose start time has come leave the buffer (all that
+    /// `release_started` does on a port never handed a burst).
+    #[inline(always)]
+    pub(super) fn release_queued(&mut self, now: SimTime) {
         while let Some(&start) = self.starts.front() {
             if start > now {
                 break;
@@ -144,6 +152,5 @@ impl Port {
             self.starts.pop_front();
             self.queue.depart_virtual(start);
         }
-        passed
     }
 }
