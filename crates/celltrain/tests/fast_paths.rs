@@ -133,8 +133,10 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
 
 /// Fan-in groups save no event: they keep the heads of the pipes into one port in order among
 /// themselves, each taking the place its `PipeHead` event would have had. So with them or
-/// without, the whole summary is the same to the byte — the event count and the trace hash
-/// included — and the results are the reference's. Groups form where many links lead to one
+/// without, and with direct crossing or without, the whole summary is the same to the byte —
+/// the event count and the trace hash included — and the results are the reference's. Direct
+/// crossing applies to the twin's raw cells, not to AAL5 cells, a port with queues, a policed
+/// VC or one that goes on past the multiplexer. Groups form where many links lead to one
 /// analytic, carried-ahead port: the on/off multiplexer of the peer twin, which no built-in
 /// is (their multiplexers have per-VC or per-class queues, or TCP behind them).
 #[test]

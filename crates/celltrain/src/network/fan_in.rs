@@ -26,6 +26,9 @@
 //! made it at the hand-over. Only an empty pipe takes a train, and a cell put on the link while
 //! a train runs first turns the train into cells in the pipe: a pipe holds cells or a train,
 //! never both, so the cell path asks about trains only when it finds a pipe empty.
+//!
+//! A group whose target sends every cell straight on to its destination hands each head through
+//! the target in one step (`fan_in_direct`).
 
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
