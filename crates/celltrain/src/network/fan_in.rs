@@ -392,21 +392,24 @@ impl Network {
             self.now = now;
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
-                    // (A pipe holds cells or a train, never both.)
-                    let pipe = &mut self.ports[p.index()].pipe;
+                    // (A pipe holds cells or a train, never both. Directly crossed groups are
+                    // fed by trains (twin `a`: on/off bursts), the others mostly by cells: each
+                    // looks first where its heads usually are.)
                     let train = &mut group.trains[member as usize];
-                    let (cell, next) = match pipe.pop_front() {
-                        Some((_, cell)) => (cell, pipe.front().map(|&(t, _)| t)),
-                        None => {
-                            let run = train.as_mut().expect("a head is its pipe's or its train's");
-                            match run.take() {
-                                (cell, true) => (cell, Some(run.head.0)),
-                                (cell, false) => {
-                                    *train = None;
-                                    (cell, None)
-                                }
+                    let pipe = &mut self.ports[p.index()].pipe;
+                    let from_train = if DIRECT { train.is_some() } else { pipe.is_empty() };
+                    let (cell, next) = if from_train {
+                        let run = train.as_mut().expect("a head is its pipe's or its train's");
+                        match run.take() {
+                            (cell, true) => (cell, Some(run.head.0)),
+                            (cell, false) => {
+                                *train = None;
+                                (cell, None)
                             }
                         }
+                    } else {
+                        let (_, cell) = pipe.pop_front().expect("a head is its pipe's or its train's");
+                        (cell, pipe.front().map(|&(t, _)| t))
                     };
                     if let Some(next) = next {
                         let place = self.queue.reserve(next);

@@ -74,7 +74,6 @@ impl Network {
         // after its start), or cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
-        let port = &mut self.ports[q.index()];
         if port.pipe.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
             self.cell_hops += 1;
             let arrival = port.clock.start(start) + port.delay;
