@@ -71,8 +71,6 @@ pub(crate) struct FanIn {
     handed_out: u64,
     /// Plan: each head crosses the target in one step (see `fan_in_direct`).
     direct: bool,
-    /// Heads handed out that crossed the target in one step.
-    crossed_directly: u64,
 }
 
 impl FanIn {
@@ -88,7 +86,6 @@ impl FanIn {
             handing_out: false,
             handed_out: 0,
             direct: false,
-            crossed_directly: 0,
         }
     }
 
@@ -209,9 +206,10 @@ impl Network {
         self.fan_ins.iter().map(|g| g.handed_out).sum()
     }
 
-    /// Of those, the heads that crossed their group's target in one step.
+    /// Of those, the heads that crossed their group's target in one step (every head of a group
+    /// that crosses directly: the plan decides that before the run).
     pub fn fan_in_direct_heads(&self) -> u64 {
-        self.fan_ins.iter().map(|g| g.crossed_directly).sum()
+        self.fan_ins.iter().filter(|g| g.direct).map(|g| g.handed_out).sum()
     }
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
@@ -444,10 +442,6 @@ impl Network {
         let group = &mut self.fan_ins[g as usize];
         group.handing_out = false;
         group.handed_out += u64::from(turn);
-        // (A directly crossed target runs without events: every head is a pipe's.)
-        if DIRECT {
-            group.crossed_directly += u64::from(turn);
-        }
         if let Some((front, _)) = group.heads.front() {
             if !group.proxies.contains(&front) {
                 group.proxies.push(front);
