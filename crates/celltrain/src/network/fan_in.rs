@@ -110,12 +110,16 @@ struct Train {
     head: (SimTime, Cell),
     /// Cells after the head, not made yet.
     more: u32,
+    /// The cells' VC's index at the port the link leads to (looked up once for the burst, not
+    /// for each cell).
+    next_slot: u32,
 }
 
 impl Train {
     /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
-    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32) -> Option<Train> {
-        let mut train = Train { clock, from, delay, cell, head: (SimTime::ZERO, cell), more: cells.checked_sub(1)? };
+    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
+        let more = cells.checked_sub(1)?;
+        let mut train = Train { clock, from, delay, cell, head: (SimTime::ZERO, cell), more, next_slot };
         train.head = train.make();
         Some(train)
     }
@@ -155,9 +159,9 @@ impl Train {
 /// other pending head (pipes at one cell rate take turns), so it goes in at the back.
 #[derive(Debug)]
 struct HeadRing {
+    /// A power of two in length: a place in the ring is an index masked by `len - 1` (which
+    /// the compiler knows to be in bounds, where a mask kept in a field of its own it does not).
     slots: Box<[(Place, u32)]>,
-    /// `slots.len() - 1` (a power of two less one).
-    mask: usize,
     first: usize,
     len: usize,
 }
@@ -166,7 +170,13 @@ impl HeadRing {
     fn new(pipes: usize) -> Self {
         let size = pipes.max(1).next_power_of_two();
         let empty = (Place::after(SimTime::ZERO), 0);
-        HeadRing { slots: vec![empty; size].into_boxed_slice(), mask: size - 1, first: 0, len: 0 }
+        HeadRing { slots: vec![empty; size].into_boxed_slice(), first: 0, len: 0 }
+    }
+
+    /// Index `i` in the ring.
+    #[inline(always)]
+    fn at(&self, i: usize) -> usize {
+        i & (self.slots.len() - 1)
     }
 
     /// The earliest head.
@@ -177,7 +187,7 @@ impl HeadRing {
 
     #[inline]
     fn pop_front(&mut self) {
-        self.first = (self.first + 1) & self.mask;
+        self.first = self.at(self.first + 1);
         self.len -= 1;
     }
 
@@ -187,14 +197,14 @@ impl HeadRing {
         debug_assert!(self.len < self.slots.len(), "one head per pipe");
         let mut i = self.len;
         while i > 0 {
-            let before = self.slots[(self.first + i - 1) & self.mask];
+            let before = self.slots[self.at(self.first + i - 1)];
             if before.0 < place {
                 break;
             }
-            self.slots[(self.first + i) & self.mask] = before;
+            self.slots[self.at(self.first + i)] = before;
             i -= 1;
         }
-        self.slots[(self.first + i) & self.mask] = (place, p);
+        self.slots[self.at(self.first + i)] = (place, p);
         self.len += 1;
     }
 }
@@ -297,7 +307,9 @@ impl Network {
         let clock = port.clock.clone();
         port.clock.start_run(cells, now);
         self.cell_hops += u64::from(cells);
-        let train = Train::new(clock, now, port.delay, cell, cells);
+        // (Every VC on a member's link goes on to the group's target.)
+        let next_slot = self.vcs[cell.vc.index()].route[usize::from(cell.hop) + 1].1;
+        let train = Train::new(clock, now, port.delay, cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
         self.fan_ins[slot.group as usize].trains[slot.member as usize] = train;
         if let Some(arrival) = arrival {
@@ -396,18 +408,19 @@ impl Network {
                     let train = &mut group.trains[member as usize];
                     let pipe = &mut self.ports[p.index()].pipe;
                     let from_train = if DIRECT { train.is_some() } else { pipe.is_empty() };
-                    let (cell, next) = if from_train {
+                    let (cell, next, slot) = if from_train {
                         let run = train.as_mut().expect("a head is its pipe's or its train's");
+                        let slot = Some(run.next_slot);
                         match run.take() {
-                            (cell, true) => (cell, Some(run.head.0)),
+                            (cell, true) => (cell, Some(run.head.0), slot),
                             (cell, false) => {
                                 *train = None;
-                                (cell, None)
+                                (cell, None, slot)
                             }
                         }
                     } else {
                         let (_, cell) = pipe.pop_front().expect("a head is its pipe's or its train's");
-                        (cell, pipe.front().map(|&(t, _)| t))
+                        (cell, pipe.front().map(|&(t, _)| t), None)
                     };
                     if let Some(next) = next {
                         let place = self.queue.reserve(next);
@@ -416,7 +429,7 @@ impl Network {
                     self.count_event(now, Event::PipeHead(p));
                     let taken = self.queue.places_taken();
                     if DIRECT {
-                        self.cross_directly(target, cell);
+                        self.cross_directly(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

@@ -49,12 +49,13 @@ impl Network {
     }
 
     /// `cell`, the head of a member's pipe, crosses the link into `q`, the target of a group
-    /// that crosses directly, and `q` itself: what `cross` does with it there.
+    /// that crosses directly, and `q` itself: what `cross` does with it there. `slot` is the
+    /// cell's VC's index at `q`, when the cell's train knows it.
     #[inline(always)]
-    pub(super) fn cross_directly(&mut self, q: PortId, mut cell: Cell) {
+    pub(super) fn cross_directly(&mut self, q: PortId, mut cell: Cell, slot: Option<u32>) {
         cell.hop += 1;
         let now = self.now;
-        let slot = self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1;
+        let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
         // `arrive_analytic`, for a port without adapter rules or a handed burst.
         let port = &mut self.ports[q.index()];
         port.release_queued(now);
