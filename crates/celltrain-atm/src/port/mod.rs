@@ -203,9 +203,9 @@ impl OutputPort {
         if cell.clp && pool_cells >= self.clp1_threshold {
             return Admission::Drop(DropReason::ClpThreshold);
         }
-        let vc_cells = self.vc_cells.get(slot_index);
-        let at = Occupancy { slot: slot_index, pool_cells, capacity_cells: pool.capacity, vc_cells };
-        pool.acceptance.admit(cell, now, at)
+        let at = Occupancy { slot: slot_index, pool_cells, capacity_cells: pool.capacity, vc_cells: 0 };
+        let vc_counts = &self.vc_cells;
+        pool.acceptance.admit_counting(cell, now, at, || vc_counts.get(slot_index))
     }
 
     /// Offers an arriving cell of the VC in `slot` to the buffer: queued, or dropped for the

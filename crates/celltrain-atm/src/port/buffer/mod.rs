@@ -107,15 +107,23 @@ impl BufferAcceptance {
     }
 
     /// Decides whether `cell`, arriving at `now`, may enter the pool.
-    #[inline]
     /// Each policy is given what it reads.
+    #[inline]
     pub fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
+        self.admit_counting(cell, now, Occupancy { vc_cells: 0, ..at }, || at.vc_cells)
+    }
+
+    /// [`admit`](Self::admit), with the VC's count (`at.vc_cells` is not read) asked of
+    /// `vc_cells` only by a policy that reads it: the port's arrival path then neither looks
+    /// the count up nor writes the whole `Occupancy` out for tail drop, PPD and EPD.
+    #[inline(always)]
+    pub fn admit_counting(&mut self, cell: &Cell, now: SimTime, at: Occupancy, vc_cells: impl FnOnce() -> u32) -> Admission {
         let room = at.has_room();
         match self {
             Self::TailDrop(p) => p.admit(room),
             Self::Ppd(p) => p.admit(cell, at.slot, room),
             Self::Epd(p) => p.admit(cell, at.slot, at.pool_cells, room),
-            _ => self.admit_gfr(cell, now, at),
+            _ => self.admit_gfr(cell, now, Occupancy { vc_cells: vc_cells(), ..at }),
         }
     }
 
