@@ -169,15 +169,6 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         .replace(r#"path = ["src{i}", "mux", "sink"]"#, r#"path = ["src{i}", "mux", "edge", "sink"]"#)
         .replace(r#"bottleneck = ["mux", "sink"]"#, r#"bottleneck = ["mux", "edge"]"#)
         + "\n[[switch]]\nname = \"edge\"\nbuffer = \"100 cells\"\n\n[[link]]\nbetween = [\"edge\", \"sink\"]\nrate = \"${link_rate}\"\ndelay = \"1 us\"\n";
-    let tcp_epd = include_str!("../../../benches/twins/b-tcp-epd.toml");
-    let tcp_epd_warm = tcp_epd
-        .replace(r#"warmup = "0 s""#, r#"warmup = "0.05 s""#)
-        .replace(r#"between = ["src{i}", "sw1"]
-rate = "${link_rate}"
-delay = "0 s""#, r#"between = ["src{i}", "sw1"]
-rate = "${link_rate}"
-delay = "7 us""#);
-    assert_ne!(tcp_epd_warm, tcp_epd);
     type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
     let cases: Vec<Case> = vec![
         ("twin", twin, vec![("duration", "1 s")]),
@@ -211,16 +202,6 @@ delay = "7 us""#);
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),
         ("policed", &policed, vec![("duration", "0.5 s"), ("n_sources", "8")]),
         ("through", &through, vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "200 cells")]),
-        // TCP over AAL5 into an EPD port whose link ends every VC (peer twin b): the port is not
-        // carried ahead (TCP is behind it), so its own link joins the group.
-        ("tcp-epd", tcp_epd, vec![("duration", "0.3 s")]),
-        // The same with frames discarded whole and in part (EPD and PPD), a warm-up, and a delay
-        // on the sources' links.
-        (
-            "tcp-epd",
-            &tcp_epd_warm,
-            vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "2000 cells"), ("threshold", "1500 cells")],
-        ),
     ];
     // The built-ins whose multiplexers form groups (E1's delay-priority port keeps its
     // `PortFree` events among its group's heads), run short.
@@ -243,14 +224,14 @@ delay = "7 us""#);
         heads += handed;
     }
     eprintln!("pipe heads handed out by fan-in groups: {heads}, in {grouped:?}; crossing directly in {direct:?}");
-    for name in ["twin", "warm", "far", "udp", "E1-mux", "policed", "through", "tcp-epd"] {
+    for name in ["twin", "warm", "far", "udp", "E1-mux", "policed", "through"] {
         assert!(grouped.contains(&name), "no group formed in {name}");
     }
     for name in ["twin", "warm", "far"] {
         assert!(direct.contains(&name), "no direct crossing in {name}");
     }
     // AAL5 cells, a port with queues, a policer, a VC that goes on: the general path.
-    for name in ["udp", "E1-mux", "policed", "through", "tcp-epd"] {
+    for name in ["udp", "E1-mux", "policed", "through"] {
         assert!(!direct.contains(&name), "direct crossing in {name}");
     }
 }
@@ -284,53 +265,6 @@ fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
         assert!(handed > 0, "{label}: no group formed");
         assert!(crossed > 0, "{label}: no direct crossing");
     }
-}
-
-/// Random TCP over AAL5 into one port whose link ends every VC, as peer twin b builds it: the
-/// number of connections, the buffer and its policy, the links' delays, the hosts' processing
-/// and the warm-up drawn; the port's own link in its group, and with groups and without, every
-/// summary field, the event count and the trace hash equal, and the results the reference's.
-#[test]
-fn random_tcp_ports_give_the_same_run_with_fan_in_groups() {
-    let twin = include_str!("../../../benches/twins/b-tcp-epd.toml");
-    let mut d = Draws(0x7c9_e9d);
-    let mut heads = 0;
-    for _ in 0..8 {
-        let access = d.pick(&["0 s", "0 s", "3 us", "200 us"]);
-        let warmup = d.pick(&["0 s", "0.05 s", "0.11 s"]);
-        let discard = d.pick(&["epd", "epd", "ppd", "tail-drop"]);
-        let text = twin
-            .replace(r#"warmup = "0 s""#, &format!(r#"warmup = "{warmup}""#))
-            .replace(r#"discard = "epd""#, &format!(r#"discard = "{discard}""#))
-            .replace(
-                "between = [\"src{i}\", \"sw1\"]\nrate = \"${link_rate}\"\ndelay = \"0 s\"",
-                &format!("between = [\"src{{i}}\", \"sw1\"]\nrate = \"${{link_rate}}\"\ndelay = \"{access}\""),
-            );
-        let text = if discard == "epd" { text } else { text.replace("epd_threshold = \"${threshold}\"\n", "") };
-        let n = (2 + d.below(9)).to_string();
-        let (buffer, threshold) =
-            [("4000 cells", "3000 cells"), ("2000 cells", "1500 cells"), ("800 cells", "400 cells")][d.below(3)];
-        let sets = [
-            ("duration", "0.4 s"),
-            ("n_sources", n.as_str()),
-            ("buffer", buffer),
-            ("threshold", threshold),
-            ("delay", d.pick(&["5 ms", "0 s", "1 ms", "13 us"])),
-            // (Not zero: hosts that answer at the very instant an ACK arrives send in step
-            // after a delayed-ACK tick, so cells of several sources reach the port at the same
-            // picosecond, and an analytic adapter, putting a frame's cells in its pipe at once,
-            // orders those ties otherwise than the reference does: benches/HISTORY.md,
-            // 2026-11-28. Fan-in groups keep the order either way; the reference differs.)
-            ("processing", d.pick(&["100 us", "7 us", "31 us"])),
-        ];
-        let seed = d.next() % 1000;
-        let label = format!("{sets:?}, {discard}, access delay {access}, warm-up {warmup}, seed {seed}");
-        let (handed, crossed) = assert_fan_in_exact(&label, &text, &sets, seed);
-        heads += handed;
-        assert!(handed > 0, "{label}: no group formed");
-        assert_eq!(crossed, 0, "{label}: direct crossing of AAL5 cells");
-    }
-    eprintln!("pipe heads handed out by TCP ports' groups: {heads}");
 }
 
 /// Runs a scenario with fan-in groups, with them but no direct crossing, without them, and in
@@ -816,4 +750,3 @@ fn change_records_give_the_reference_rows() {
     assert!(reference.changes.as_deref().unwrap_or_default().contains(",queue_bytes,"), "packet queues in bytes");
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
-

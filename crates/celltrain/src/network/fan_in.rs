@@ -5,10 +5,7 @@
 //! feeding pipe's head. The pipes of a fan-in group keep their heads in an ordered list of
 //! their own instead, and only the earliest head stands in the event queue (as a `FanIn`
 //! event). When it is due, the group hands out heads in order for as long as each is still
-//! the earliest pending event of the whole run. A port whose cells go on into a pipe of their
-//! own (its link is not carried ahead: TCP over AAL5 into twin b's EPD port) joins its group
-//! with that link when the link ends every VC on it, so that neither kind of pipe interrupts
-//! the other's turn.
+//! the earliest pending event of the whole run.
 //!
 //! Nothing about the run changes, not even the event count or the trace hash: each head takes
 //! the place in the queue's order its `PipeHead` event would have taken (its sequence number
@@ -227,15 +224,12 @@ impl Network {
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
-    /// more and that port is analytic, or has queues (its `PortFree` events then go among the
-    /// group's heads), and is carried ahead or is the last link of every VC on it. A port not
-    /// carried ahead is a member of its own group: its cells wait in its pipe among the group's
-    /// heads (twin b's EPD port, with TCP behind it). Then handing a head out schedules
-    /// nothing outside the group (its cell goes on to its destination at once, or into a
-    /// member's pipe), so a group hands out heads until a source acts. (Any pipes could share a
-    /// ring exactly; these are the ones that gain. Where each head's cell scheduled an event
-    /// elsewhere, as into twin b's port before its own link joined the group, the group handed
-    /// out one head per turn and cost more than the heap it spared: +18 % instructions.)
+    /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
+    /// then go among the group's heads). Then handing a head out schedules nothing outside the
+    /// group (its cell goes on to its destination at once), so a group hands out heads until a
+    /// source acts; where each head's cell scheduled an event elsewhere (a link with a pipe
+    /// event per cell, as into twin b's EPD port with TCP behind it), the group handed out one
+    /// head per turn and cost more than the heap it spared (twin b: +18 % instructions).
     /// Decided only while no pipe holds a cell (a plan made again when captures open, before
     /// the run, keeps the groups once cells are under way, and only asks again whether each
     /// crosses its target directly).
@@ -264,31 +258,18 @@ impl Network {
                 next[p.index()].meet(vc.route.get(h + 1).map_or(Sole::Many, |&(q, _)| Sole::One(q)));
             }
         }
-        // Links on which every VC ends (their cells go to their destinations).
-        let mut ends = vec![Sole::Unseen; self.ports.len()];
-        for vc in &self.vcs {
-            for (h, &(p, _)) in vc.route.iter().enumerate() {
-                ends[p.index()].meet(if h + 1 == vc.route.len() { Sole::One(p) } else { Sole::Many });
-            }
-        }
         let mut feeders: Vec<Vec<usize>> = vec![Vec::new(); self.ports.len()];
         for (p, n) in next.iter().enumerate() {
             let port = &self.ports[p];
             if let (Sole::One(q), false, true) = (*n, port.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
                 let runs = matches!(target.path, PortPath::Analytic | PortPath::Queues);
-                // A target not carried ahead joins the group with its own link when that link
-                // is the last of every VC on it: its cells then wait among the group's heads too.
-                let onward = target.carry || ends[q.index()] == Sole::One(q);
-                if runs && onward && target.packets.is_none() {
+                if runs && target.carry && target.packets.is_none() {
                     feeders[q.index()].push(p);
                 }
             }
         }
-        for (q, mut members) in feeders.into_iter().enumerate().filter(|(_, m)| m.len() >= 2) {
-            if !self.ports[q].carry {
-                members.push(q);
-            }
+        for (q, members) in feeders.into_iter().enumerate().filter(|(_, m)| m.len() >= 2) {
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             for (m, &p) in members.iter().enumerate() {
                 let member = u32::try_from(m).expect("fewer members than ports");
