@@ -28,7 +28,7 @@ use celltrain_core::ChangeTrace;
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
-pub use tx_clock::TxClock;
+pub use tx_clock::{SlotCursor, TxClock};
 use vc_count::VcCounts;
 
 /// How a port is configured (validated by the scenario layer).

@@ -19,7 +19,30 @@ pub struct TxClock {
     free_at: SimTime,
 }
 
+/// The slots a busy transmitter gives its next cells, one after another: the clock's own
+/// arithmetic, so the same picoseconds, for as long as the busy period lasts.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotCursor {
+    origin: SimTime,
+    slots: SlotCounter,
+}
+
+impl SlotCursor {
+    /// The next slot's start.
+    #[inline]
+    pub fn advance(&mut self) -> SimTime {
+        self.origin + self.slots.advance()
+    }
+}
+
 impl TxClock {
+    /// A cursor at `free_at()`: its [`advance`](SlotCursor::advance) gives the slot that follows
+    /// `free_at()`, then the next, and so on: the slots the clock gives cells started back to
+    /// back from `free_at()` on, in the same busy period.
+    pub fn cursor(&self) -> SlotCursor {
+        SlotCursor { origin: self.origin, slots: self.slots }
+    }
+
     pub fn new(line_rate: BitRate, service_rate: BitRate) -> Self {
         TxClock {
             slots: SlotCounter::new(service_rate),

@@ -33,7 +33,7 @@
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
-use celltrain_atm::port::TxClock;
+use celltrain_atm::port::{SlotCursor, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
@@ -99,10 +99,13 @@ impl FanIn {
 /// time, as `put_run_on_wire` would have made them all at the hand-over.
 #[derive(Clone, Debug)]
 struct Train {
-    /// The adapter's clock as it was before the cell after the head started.
-    clock: TxClock,
-    /// When the burst was handed over (no cell of it starts before).
-    from: SimTime,
+    /// When the cell after the head starts.
+    next_start: SimTime,
+    /// The adapter's slots after that one: its cells go back to back, in one busy period (the
+    /// clock's own arithmetic, without asking each time whether the transmitter went idle).
+    slots: SlotCursor,
+    /// How long a cell takes on the wire (rounded up, as the clock has it).
+    line_cell_time: SimDuration,
     delay: SimDuration,
     /// The cells' common part.
     cell: Cell,
@@ -117,17 +120,30 @@ struct Train {
 
 impl Train {
     /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
-    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
+    fn new(mut clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
         let more = cells.checked_sub(1)?;
-        let mut train = Train { clock, from, delay, cell, head: (SimTime::ZERO, cell), more, next_slot };
-        train.head = train.make();
-        Some(train)
+        // The head as `put_run_on_wire` makes it; the others start when the clock is free, so
+        // they go back to back from there.
+        let (start, end) = super::sources::on_wire(&mut clock, from);
+        Some(Train {
+            next_start: clock.free_at(),
+            slots: clock.cursor(),
+            line_cell_time: clock.line_cell_time(),
+            delay,
+            cell,
+            head: (end + delay, Cell { entered: start, ..cell }),
+            more,
+            next_slot,
+        })
     }
 
-    /// The next cell, as `put_run_on_wire` makes it.
+    /// The next cell, as `put_run_on_wire` makes it: `TxClock::start` at the clock's `free_at`
+    /// in its busy period.
     #[inline]
     fn make(&mut self) -> (SimTime, Cell) {
-        let (start, end) = super::sources::on_wire(&mut self.clock, self.from);
+        let start = self.next_start;
+        self.next_start = self.slots.advance();
+        let end = self.next_start.min(start + self.line_cell_time);
         (end + self.delay, Cell { entered: start, ..self.cell })
     }
 
