@@ -21,9 +21,9 @@
 //! event interrupts the other's turn.
 //!
 //! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
-//! keeps it as a train (the adapter's clock as the burst began, and a count), and makes each
-//! cell when it becomes the pipe's head, by the same steps of the same clock that would have
-//! made it at the hand-over. Only an empty pipe takes a train, and a cell put on the link while
+//! keeps it as a train (its head, a cursor on the adapter's slots, and a count), and makes
+//! each cell when it becomes the pipe's head, by the same arithmetic of the same clock that
+//! would have made it at the hand-over. Only an empty pipe takes a train, and a cell put on the link while
 //! a train runs first turns the train into cells in the pipe: a pipe holds cells or a train,
 //! never both, so the cell path asks about trains only when it finds a pipe empty.
 //!
