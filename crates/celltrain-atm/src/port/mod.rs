@@ -414,7 +414,11 @@ impl OutputPort {
     #[inline(always)]
     fn pop(&mut self, q: u16, now: SimTime) -> Cell {
         let queue = &mut self.queues[q as usize];
-        let cell = queue.pop_front().expect("the scheduler picked an empty queue");
+        // (Copied out whole, then dropped from the queue: `pop_front`'s `Option<Cell>` is
+        // copied in pieces around the cell's niche byte, overlapping, and reading those back
+        // as words stalls store forwarding.)
+        let cell = *queue.front().expect("the scheduler picked an empty queue");
+        queue.pop_front();
         self.scheduler.on_dequeue(q, queue.is_empty(), now);
         self.leave(self.queue_pool[q as usize], q, now);
         cell
