@@ -222,7 +222,11 @@ impl Network {
         if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
             return;
         }
-        let (_, cell) = port.pipe.pop_front().expect("pipe head checked");
+        // (Copied out whole, then dropped from the pipe: `pop_front`'s `Option` is copied in
+        // pieces that overlap around the cell's niche byte, and reading those back as words
+        // stalls store forwarding.)
+        let (_, cell) = *port.pipe.front().expect("pipe head checked");
+        port.pipe.pop_front();
         if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         }

@@ -435,7 +435,9 @@ impl Network {
                             }
                         }
                     } else {
-                        let (_, cell) = pipe.pop_front().expect("a head is its pipe's or its train's");
+                        // (Copied out whole, then dropped: see `pipe_head`.)
+                        let (_, cell) = *pipe.front().expect("a head is its pipe's or its train's");
+                        pipe.pop_front();
                         (cell, pipe.front().map(|&(t, _)| t), None)
                     };
                     if let Some(next) = next {
