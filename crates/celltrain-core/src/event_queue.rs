@@ -46,6 +46,11 @@ impl Place {
         SimTime::from_picos(key_time(self.0))
     }
 
+    /// The same place in the order of its instant's events, moved to `time`.
+    pub fn moved_to(self, time: SimTime) -> Place {
+        Place(key(time.as_picos(), (self.0 as u64) & !CODE_MASK))
+    }
+
     /// A place after every event due at or before `time` (and before any due later).
     pub fn after(time: SimTime) -> Place {
         Place(key(time.as_picos(), !CODE_MASK))

@@ -209,7 +209,12 @@ impl Network {
         if port.pipe.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.fan_in {
-                None => self.queue.schedule(arrival, Event::PipeHead(p)),
+                None => match port.pipe_emptied.take() {
+                    Some(place) if place.time() == self.now => {
+                        self.queue.schedule_reserved(place.moved_to(arrival), Event::PipeHead(p));
+                    }
+                    _ => self.queue.schedule(arrival, Event::PipeHead(p)),
+                },
                 Some(slot) => self.fan_in_push(slot, p, arrival),
             }
         }
@@ -229,6 +234,8 @@ impl Network {
         port.pipe.pop_front();
         if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
+        } else {
+            port.pipe_emptied = Some(self.queue.reserve(self.now));
         }
         self.cross(cell);
     }

@@ -120,7 +120,14 @@ struct Train {
 
 impl Train {
     /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
-    fn new(mut clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
+    fn new(
+        mut clock: TxClock,
+        from: SimTime,
+        delay: SimDuration,
+        cell: Cell,
+        cells: u32,
+        next_slot: u32,
+    ) -> Option<Train> {
         let more = cells.checked_sub(1)?;
         // The head as `put_run_on_wire` makes it; the others start when the clock is free, so
         // they go back to back from there.
@@ -359,7 +366,16 @@ impl Network {
     #[inline(never)]
     pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
         let FanInSlot { group: g, member } = slot;
-        let place = self.queue.reserve(arrival);
+        // A pipe's head takes the place its chain kept when the pipe emptied at this instant
+        // (see `Port::pipe_emptied`); the target's `PortFree` takes a place of its own.
+        let kept = match self.fan_ins[g as usize].members.get(member as usize) {
+            Some(&p) => self.ports[p.index()].pipe_emptied.take().filter(|kept| kept.time() == self.now),
+            None => None,
+        };
+        let place = match kept {
+            Some(kept) => kept.moved_to(arrival),
+            None => self.queue.reserve(arrival),
+        };
         let group = &mut self.fan_ins[g as usize];
         group.heads.insert(place, member);
         if !group.handing_out && group.heads.front().map(|h| h.0) == Some(place) {
@@ -440,9 +456,13 @@ impl Network {
                         pipe.pop_front();
                         (cell, pipe.front().map(|&(t, _)| t), None)
                     };
-                    if let Some(next) = next {
-                        let place = self.queue.reserve(next);
-                        group.heads.insert(place, member);
+                    match next {
+                        Some(next) => {
+                            let place = self.queue.reserve(next);
+                            group.heads.insert(place, member);
+                        }
+                        // (As `pipe_head` keeps it.)
+                        None => self.ports[p.index()].pipe_emptied = Some(self.queue.reserve(now)),
                     }
                     self.count_event(now, Event::PipeHead(p));
                     let taken = self.queue.places_taken();

@@ -46,6 +46,9 @@ pub struct Port {
     pub(super) free_event_at: SimTime,
     /// Cells in propagation, with their arrival times at the far end (increasing).
     pub(super) pipe: VecDeque<(SimTime, Cell)>,
+    /// The place a next head's event would have taken in the pipe's chain, when the pipe
+    /// emptied (kept for a cell put on the link at that same instant).
+    pub(super) pipe_emptied: Option<celltrain_core::Place>,
     pub(crate) clock: TxClock,
     /// Start times of the cells admitted to an analytic port that have not started yet.
     pub(super) starts: VecDeque<SimTime>,

@@ -117,7 +117,13 @@ impl BufferAcceptance {
     /// `vc_cells` only by a policy that reads it: the port's arrival path then neither looks
     /// the count up nor writes the whole `Occupancy` out for tail drop, PPD and EPD.
     #[inline(always)]
-    pub fn admit_counting(&mut self, cell: &Cell, now: SimTime, at: Occupancy, vc_cells: impl FnOnce() -> u32) -> Admission {
+    pub fn admit_counting(
+        &mut self,
+        cell: &Cell,
+        now: SimTime,
+        at: Occupancy,
+        vc_cells: impl FnOnce() -> u32,
+    ) -> Admission {
         let room = at.has_room();
         match self {
             Self::TailDrop(p) => p.admit(room),

@@ -45,6 +45,7 @@ pub(super) fn ports(
                 is_nic,
                 clock: TxClock::new(rate, service),
                 pipe: VecDeque::new(),
+                pipe_emptied: None,
                 free_pending: false,
                 single_fifo: queue.is_single_fifo(),
                 path: crate::network::PortPath::Queues,
