@@ -17,7 +17,7 @@ muts=[
  ("direct: carried past the observation bound", "crates/celltrain/src/network/fan_in_direct.rs", "if port.pipe.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {", "if port.pipe.is_empty() {"),
  ("direct: policed VCs too", "crates/celltrain/src/network/fan_in_direct.rs", "                        && (h != 1 || vc.policer.is_none())\n", "\n"),
  ("direct: VCs that go on too", "crates/celltrain/src/network/fan_in_direct.rs", "                    h + 1 == vc.route.len()\n", "                    h < vc.route.len()\n"),
- ("reference: a cell put on a link as its pipe empties takes a new place", "crates/celltrain/src/network/cell_path.rs", "Some(place) if place.time() == self.now => {", "Some(place) if false && place.time() == self.now => {"),
+ ("reference: a cell put on a link as its pipe empties takes a new place", "crates/celltrain/src/network/cell_path.rs", "Some(kept) if kept.time() == self.now => kept.moved_to(arrival),", "Some(kept) if false => kept.moved_to(arrival),"),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {", "if false {"),
 ]
 for label,f,old,new in muts:

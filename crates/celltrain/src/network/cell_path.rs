@@ -5,6 +5,7 @@
 //! [`PortPath`](super::PortPath).
 
 use super::*;
+use celltrain_core::Place;
 
 impl Network {
     /// When a cell arriving at `now` may start on an adapter whose rules time its cells (an
@@ -209,12 +210,10 @@ impl Network {
         if port.pipe.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.fan_in {
-                None => match port.pipe_emptied.take() {
-                    Some(place) if place.time() == self.now => {
-                        self.queue.schedule_reserved(place.moved_to(arrival), Event::PipeHead(p));
-                    }
-                    _ => self.queue.schedule(arrival, Event::PipeHead(p)),
-                },
+                None => {
+                    let place = self.empty_pipe_head_place(p, arrival);
+                    self.queue.schedule_reserved(place, Event::PipeHead(p));
+                }
                 Some(slot) => self.fan_in_push(slot, p, arrival),
             }
         }
@@ -238,6 +237,17 @@ impl Network {
             port.pipe_emptied = Some(self.queue.reserve(self.now));
         }
         self.cross(cell);
+    }
+
+    /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe
+    /// of `p`, stands among the events of its instant: at the place the pipe's chain kept if the
+    /// pipe emptied at this instant (see `Port::pipe_emptied`), else at a place of its own.
+    #[inline]
+    pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
+        match self.ports[p.index()].pipe_emptied.take() {
+            Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
+            _ => self.queue.reserve(arrival),
+        }
     }
 
     /// A cell reaches the far end of a link: the next port of its VC, or its destination.

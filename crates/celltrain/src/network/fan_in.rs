@@ -366,14 +366,9 @@ impl Network {
     #[inline(never)]
     pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
         let FanInSlot { group: g, member } = slot;
-        // A pipe's head takes the place its chain kept when the pipe emptied at this instant
-        // (see `Port::pipe_emptied`); the target's `PortFree` takes a place of its own.
-        let kept = match self.fan_ins[g as usize].members.get(member as usize) {
-            Some(&p) => self.ports[p.index()].pipe_emptied.take().filter(|kept| kept.time() == self.now),
-            None => None,
-        };
-        let place = match kept {
-            Some(kept) => kept.moved_to(arrival),
+        // (A pipe's head as without the group; the target's `PortFree` at a place of its own.)
+        let place = match self.fan_ins[g as usize].members.get(member as usize) {
+            Some(&p) => self.empty_pipe_head_place(p, arrival),
             None => self.queue.reserve(arrival),
         };
         let group = &mut self.fan_ins[g as usize];

@@ -153,12 +153,10 @@ impl Network {
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {
                 match port.fan_in {
-                    None => match port.pipe_emptied.take() {
-                        Some(place) if place.time() == now => {
-                            self.queue.schedule_reserved(place.moved_to(head), Event::PipeHead(p));
-                        }
-                        _ => self.queue.schedule(head, Event::PipeHead(p)),
-                    },
+                    None => {
+                        let place = self.empty_pipe_head_place(p, head);
+                        self.queue.schedule_reserved(place, Event::PipeHead(p));
+                    }
                     Some(slot) => self.fan_in_enter(slot, head),
                 }
             }
