@@ -51,19 +51,10 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let start =
             if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
-        if port.starts.is_empty() && start == now {
-            match port.queue.pass_through_at(&cell, slot, now) {
-                Ok(()) => self.start_cell(p, cell, now),
-                Err(_) => self.cell_lost(cell),
-            }
-            return;
+        match port.admit_analytic(&cell, slot, start, now) {
+            Ok(()) => self.start_cell(p, cell, start),
+            Err(_) => self.cell_lost(cell),
         }
-        if port.queue.admit_virtual(&cell, slot, now).is_err() {
-            self.cell_lost(cell);
-            return;
-        }
-        port.starts.push_back(start);
-        self.start_cell(p, cell, start);
     }
 
     /// A cell arrives at a port with queues and a scheduler.

@@ -60,12 +60,7 @@ impl Network {
         let port = &mut self.ports[q.index()];
         port.release_queued(now);
         let start = port.clock.free_at().max(now);
-        let admitted = if port.starts.is_empty() && start == now {
-            port.queue.pass_through_at(&cell, slot, now)
-        } else {
-            port.queue.admit_virtual(&cell, slot, now).map(|()| port.starts.push_back(start))
-        };
-        if admitted.is_err() {
+        if port.admit_analytic(&cell, slot, start, now).is_err() {
             self.cell_lost(cell);
             return;
         }

@@ -144,6 +144,24 @@ impl Port {
         passed
     }
 
+    /// Analytic ports: `cell` of the VC in `slot`, arriving now with its start time known, is
+    /// offered to the buffer: it passes straight through when it starts now with nothing
+    /// queued, else it waits there (virtually) until `start`; or it is refused.
+    #[inline(always)]
+    pub(super) fn admit_analytic(
+        &mut self,
+        cell: &Cell,
+        slot: u32,
+        start: SimTime,
+        now: SimTime,
+    ) -> Result<(), celltrain_atm::DropReason> {
+        if self.starts.is_empty() && start == now {
+            self.queue.pass_through_at(cell, slot, now)
+        } else {
+            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push_back(start))
+        }
+    }
+
     /// Analytic ports: the queued cells whose start time has come leave the buffer (all that
     /// `release_started` does on a port never handed a burst).
     #[inline(always)]
