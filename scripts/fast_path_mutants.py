@@ -7,7 +7,7 @@ muts=[
  ("carry: ignore the observation bound", "crates/celltrain/src/network/carry.rs", "self.ports[p.index()].carry && arrival < self.carry_before", "self.ports[p.index()].carry"),
  ("runs: no pass-through before the run", "crates/celltrain/src/network/cell_path.rs", "                if !port.starts.is_empty() || port.clock.free_at() > now {", "                if true {"),
  ("bursts: any source rate", "crates/celltrain/src/network/sources.rs", "                    && port.clock.service_rate() == src.pcr;", "                    && true;"),
- ("reference: captured links analytic", "crates/celltrain/src/network/plan.rs", "let analytic = o.analytic_ports && port.capture.is_none();", "let analytic = o.analytic_ports;"),
+ ("reference: captured links analytic", "crates/celltrain/src/network/plan.rs", "let analytic = o.analytic_ports && port.capture.is_none() && ", "let analytic = o.analytic_ports && "),
  ("reference: samples before due departures", "crates/celltrain/src/network/record.rs", "            self.settle_port(p);", "            self.release_started(p, now);"),
  ("abr ahead: feedback can arrive in between", "crates/celltrain/src/network/abr.rs", "            horizon = horizon.min(now + port.delay);", "            horizon = horizon.min(now + port.delay + port.delay);"),
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
@@ -19,6 +19,10 @@ muts=[
  ("direct: VCs that go on too", "crates/celltrain/src/network/fan_in_direct.rs", "                    h + 1 == vc.route.len()\n", "                    h < vc.route.len()\n"),
  ("reference: a cell put on a link as its pipe empties takes a new place", "crates/celltrain/src/network/cell_path.rs", "Some(kept) if kept.time() == self.now => kept.moved_to(arrival),", "Some(kept) if false => kept.moved_to(arrival),"),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {", "if false {"),
+ ("packet analytic: departures at an instant after arrivals", "crates/celltrain/src/network/packet_port.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
+ ("packet analytic: links with no delay too", "crates/celltrain/src/network/plan.rs", "q.analytic = analytic && delayed && ", "q.analytic = analytic && "),
+ ("reference: packet arrivals before due departures", "crates/celltrain/src/network/packet_port.rs", "        self.settle_due_packet(p);\n        let port = &mut self.ports[p.index()];", "        let port = &mut self.ports[p.index()];"),
+ ("reference: packet samples before due departures", "crates/celltrain/src/network/fifo_events.rs", "            self.settle_due_packet(p);\n", ""),
 ]
 for label,f,old,new in muts:
     s=open(f).read(); assert s.count(old)==1,label

@@ -707,6 +707,115 @@ fn time_series_give_the_reference_samples() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// UDP senders at the router's own rate into one packet link whose buffer they overfill, with
+/// samples every two packets' transmission times: arrivals, departures and samples fall on the
+/// same instants, and the buffer is full there. An analytic packet port makes a departure due at
+/// an instant before an arrival or a sample at that instant, and so must the reference. (A
+/// sample, scheduled two packets ahead, comes before a departure scheduled one packet ahead,
+/// unless the departure is made first. On links with no delay a port runs by events.)
+const PACKET_TIES: &str = r#"
+[scenario]
+id = "packet-ties"
+title = "UDP at the line rate into one router: arrivals, departures and samples at the same instants"
+
+[params]
+n = 3
+delay = "1 ms"
+buffer_packets = 4
+duration = "0.3 s"
+
+[simulation]
+duration = "${duration}"
+warmup = "0.05 s"
+seed = 1
+mode = "packet"
+
+[[switch]]
+name = "r"
+buffer_packets = "${buffer_packets}"
+
+[[host]]
+name = "src{i}"
+count = "${n}"
+
+[[host]]
+name = "dst"
+
+[[link]]
+count = "${n}"
+between = ["src{i}", "r"]
+rate = "10 Mbit/s"
+delay = "${delay}"
+
+[[link]]
+between = ["r", "dst"]
+rate = "10 Mbit/s"
+delay = "${delay}"
+
+[[flow]]
+name = "udp{i}"
+count = "${n}"
+path = ["src{i}", "r", "dst"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "1222 B", rate = "line", start = "0 s" }
+
+[record]
+interval = "2 ms"
+ports = ["r->dst"]
+"#;
+
+#[test]
+fn packet_ports_at_ties_give_the_reference_results() {
+    let mut found = Vec::new();
+    for (delay, n, buffer) in [("1 ms", "3", "4"), ("1 ms", "2", "1"), ("0 s", "3", "4"), ("250 us", "5", "2")] {
+        let sets = [("delay", delay), ("n", n), ("buffer_packets", buffer)];
+        let (diffs, reference) = compare("packet-ties", PACKET_TIES, &sets, false);
+        found.extend(diffs);
+        let router = reference.summary.ports.iter().find(|p| p.name == "r->dst").expect("the router's port");
+        assert!(router.packets_dropped.unwrap_or(0) > 0, "{sets:?}: the buffer overflows");
+    }
+    // The analytic packet port saves the router's `PortFree` events where its link has a delay.
+    let count = |delay: &str, options: SimOptions| {
+        let sets = owned(&[("delay", delay)]);
+        summary("packet-ties.toml", PACKET_TIES, &sets, 1, options).expect("compiles").events
+    };
+    let analytic = SimOptions { analytic_ports: true, ..SimOptions::reference() };
+    assert!(count("1 ms", analytic) < count("1 ms", SimOptions::reference()), "analytic on a link with a delay");
+    assert_eq!(count("0 s", analytic), count("0 s", SimOptions::reference()), "by events on a link with none");
+    // What the summary does not show: packets moved over links, and those still in buffers or on
+    // links at the end (an analytic port's waiting packets are on its link already).
+    for (delay, n) in [("1 ms", "3"), ("250 us", "5")] {
+        let sets = owned(&[("delay", delay), ("n", n), ("duration", "0.2123 s")]);
+        let counts = |options: SimOptions| {
+            let mut net = compile_source(Source::new("packet-ties.toml", PACKET_TIES.to_string()), &sets, Some(1))
+                .expect("compiles")
+                .network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            (net.packet_hops(), net.packets_in_flight())
+        };
+        let (reference, fast) = (counts(SimOptions::reference()), counts(analytic));
+        assert!(reference.1 > 0, "{sets:?}: packets still in flight at the end");
+        assert_eq!(fast, reference, "{sets:?}: packet hops and packets in flight");
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// A packet port on a link with no delay runs by events: a waiting packet put on that link
+/// before its start could be the link's only packet at that start, and its `PipeHead` event
+/// would then take another place than by events. T1 as a packet network with access links of no
+/// delay, where that happens: the same results as the reference on every fast path.
+#[test]
+fn packet_links_without_delay_give_the_reference_results() {
+    let t1 = builtin_text("T1");
+    let no_delay = t1.replace(r#"delay = "10 us""#, r#"delay = "0 s""#);
+    assert_ne!(no_delay, t1, "T1's access links have a delay");
+    let sets = owned(&[("duration", "2 s"), ("mode", "packet"), ("buffer", "1000 cells")]);
+    for seed in [1, 2, 3] {
+        assert_fast_paths_exact("t1-no-delay.toml", &no_delay, &sets, seed).expect("compiles");
+    }
+}
+
 #[test]
 fn captures_give_the_reference_bytes() {
     let mut found = Vec::new();

@@ -81,6 +81,10 @@ impl Network {
         let now = self.now;
         self.release_started(p, now);
         self.settle_due_fifo(p);
+        if self.ports[p.index()].packets.is_some() {
+            self.release_packets(p, now);
+            self.settle_due_packet(p);
+        }
     }
 
     /// The head cell of single-FIFO port `p` is due now: it starts, and the next one is timed.

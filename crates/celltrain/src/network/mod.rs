@@ -420,10 +420,10 @@ impl Network {
                 self.transmit_fifo(p);
             }
         } else {
-            port.free_pending = false;
             if port.packets.is_some() {
-                self.packet_transmit(p);
+                self.settle_due_packet(p);
             } else {
+                port.free_pending = false;
                 self.transmit(p);
             }
         }
@@ -509,7 +509,7 @@ impl Network {
 
     /// Packets in packet-mode buffers and on links.
     pub fn packets_in_flight(&self) -> u64 {
-        self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.len() as u64)).sum()
+        self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.held() as u64)).sum()
     }
 
     /// Per VC: its cells in buffers and on links now (an analytic port's waiting cells are

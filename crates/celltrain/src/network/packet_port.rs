@@ -1,6 +1,11 @@
 //! Packet mode: an output port that queues whole IP packets (FIFO, drop-tail, limited in bytes
 //! and optionally in packets) and serialises them at the link rate, for the packet network
 //! that seed 002 sets beside the ATM one (same topology, same TCP, routers instead of switches).
+//!
+//! A departure due at an instant is made before an arrival or a sample at that instant, as on
+//! cell ports, whichever event was scheduled first. A FIFO on a link with a delay runs
+//! analytically: a packet that must wait gets its start time as it arrives and goes on the link
+//! then, and the buffer counts it out at that start when the port is next looked at.
 
 use super::packet_priority::PriorityClasses;
 use super::{Event, Network, TRACE_DELIVERY, TRACE_DROP};
@@ -53,6 +58,23 @@ pub struct PacketQueue {
     /// The last packet size serialised and its time: a port mostly sends one size (data
     /// segments one way, acknowledgements the other), and the time takes a 128-bit division.
     last_tx: (u64, SimDuration),
+    /// Plan: the port runs analytically (see [`PacketQueue::arrive_analytic`]): a packet goes
+    /// on the wire as it arrives, at the start time the queue gives it. (The port's `path`
+    /// stays `Queues`: it names how a cell port runs.)
+    pub(super) analytic: bool,
+    /// An analytic port's accepted packets that have not started: start time and IP bytes.
+    starts: VecDeque<(SimTime, u64)>,
+}
+
+/// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arrival {
+    /// Onto the idle link now.
+    Pass,
+    /// Into the buffer, to start on the link at `start` and end at `done`.
+    Waits { start: SimTime, done: SimTime },
+    /// Refused by the buffer.
+    Refused,
 }
 
 impl PacketQueue {
@@ -71,6 +93,8 @@ impl PacketQueue {
             pushed_out: Vec::new(),
             changes: None,
             last_tx: (0, SimDuration::ZERO),
+            analytic: false,
+            starts: VecDeque::new(),
         }
     }
 
@@ -123,16 +147,11 @@ impl PacketQueue {
     #[inline(always)]
     pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
         self.stats.packets_in += 1;
-        let fits_bytes = self.queued_bytes + packet.ip_bytes <= self.limit_bytes;
-        let fits_count = self.limit_packets.is_none_or(|n| (self.len() as u64) < n);
-        let fits = fits_bytes && fits_count;
-        if !fits && !self.push_out_for(&packet, now) {
+        if !self.fits(packet.ip_bytes) && !self.push_out_for(&packet, now) {
             self.stats.dropped += 1;
             return Err(packet);
         }
-        self.note_change(now);
-        self.queued_bytes += packet.ip_bytes;
-        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.queued_bytes);
+        self.count_admitted(packet.ip_bytes, now);
         match &mut self.classes {
             None => self.queue.push_back(packet),
             Some(classes) => classes.push(packet),
@@ -141,6 +160,20 @@ impl PacketQueue {
             changes.note(now, self.queued_bytes as f64);
         }
         Ok(())
+    }
+
+    /// Whether a packet of `ip_bytes` fits in the buffer beside the packets waiting there.
+    #[inline]
+    fn fits(&self, ip_bytes: u64) -> bool {
+        self.queued_bytes + ip_bytes <= self.limit_bytes && self.limit_packets.is_none_or(|n| (self.len() as u64) < n)
+    }
+
+    /// The counters and statistics of a packet of `ip_bytes` accepted into the buffer at `now`.
+    #[inline]
+    fn count_admitted(&mut self, ip_bytes: u64, now: SimTime) {
+        self.note_change(now);
+        self.queued_bytes += ip_bytes;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.queued_bytes);
     }
 
     /// A priority port makes room for `packet` by evicting packets of lower classes, if they
@@ -222,8 +255,57 @@ impl PacketQueue {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Packets in the buffer (waiting to start).
     pub fn len(&self) -> usize {
-        self.classes.as_ref().map_or(self.queue.len(), PriorityClasses::len)
+        self.classes.as_ref().map_or(self.queue.len(), PriorityClasses::len) + self.starts.len()
+    }
+
+    /// Packets in the buffer that are not on the link yet (an analytic port's are already in
+    /// its pipe).
+    pub fn held(&self) -> usize {
+        self.len() - self.starts.len()
+    }
+
+    /// An analytic port: `packet` arrives at `now`. The packets whose start has come leave the
+    /// buffer first (a departure due now goes before an arrival now); then it passes onto an
+    /// idle link (counted in and out as by [`pass`](Self::pass)), or is admitted as by
+    /// [`offer`](Self::offer) and waits, already given its start, or is refused. Returns what
+    /// became of it, and how many packets started (left the buffer) meanwhile.
+    #[inline]
+    pub(super) fn arrive_analytic(&mut self, packet: &Packet, now: SimTime) -> (Arrival, u64) {
+        debug_assert!(self.analytic && self.classes.is_none() && self.queue.is_empty());
+        let started = self.release(now);
+        if now >= self.busy_until {
+            debug_assert!(self.starts.is_empty(), "every start before the transmitter is free has come");
+            let arrival = if self.pass(packet, now) { Arrival::Pass } else { Arrival::Refused };
+            return (arrival, started);
+        }
+        self.stats.packets_in += 1;
+        if !self.fits(packet.ip_bytes) {
+            self.stats.dropped += 1;
+            return (Arrival::Refused, started);
+        }
+        self.count_admitted(packet.ip_bytes, now);
+        let start = self.busy_until;
+        self.starts.push_back((start, packet.ip_bytes));
+        self.busy_until = start + self.tx_time_cached(packet.ip_bytes);
+        (Arrival::Waits { start, done: self.busy_until }, started)
+    }
+
+    /// An analytic port: the packets whose start has come by `now` leave the buffer, each at its
+    /// start time; returns how many.
+    #[inline]
+    fn release(&mut self, now: SimTime) -> u64 {
+        let mut n = 0;
+        while let Some(&(start, ip_bytes)) = self.starts.front() {
+            if start > now {
+                break;
+            }
+            self.starts.pop_front();
+            self.count_taken(ip_bytes, start);
+            n += 1;
+        }
+        n
     }
     pub fn queued_bytes(&self) -> u64 {
         self.queued_bytes
@@ -256,6 +338,11 @@ impl Network {
     /// Packet mode: a packet arrives at output port `p`.
     pub(super) fn packet_arrive(&mut self, p: PortId, packet: Packet) {
         let now = self.now;
+        if self.ports[p.index()].packets.as_ref().expect("packet port").analytic {
+            self.packet_arrive_analytic(p, packet);
+            return;
+        }
+        self.settle_due_packet(p);
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
         if !port.free_pending && now >= q.busy_until {
@@ -280,12 +367,55 @@ impl Network {
         if port.free_pending {
             return;
         }
-        if now >= q.busy_until {
+        // (A departure due now was made first: the transmitter is busy.)
+        debug_assert!(now < q.busy_until, "a free transmitter passes an arriving packet");
+        port.free_pending = true;
+        let at = q.busy_until;
+        self.queue.schedule(at, Event::PortFree(p));
+    }
+
+    /// Packet mode: a packet arrives at analytic port `p` (see
+    /// [`PacketQueue::arrive_analytic`]); one that waits goes on the link at once, to arrive
+    /// at the end of its start's transmission plus the link's delay. (The packet before it is
+    /// still on the link then, and the link has a delay, so its `PipeHead` event is scheduled
+    /// when that one arrives, as by events: see `plan`.)
+    fn packet_arrive_analytic(&mut self, p: PortId, packet: Packet) {
+        let now = self.now;
+        let port = &mut self.ports[p.index()];
+        let q = port.packets.as_mut().expect("packet port");
+        let (arrival, started) = q.arrive_analytic(&packet, now);
+        self.packet_hops += started;
+        match arrival {
+            Arrival::Pass => self.packet_send(p, packet),
+            Arrival::Waits { done, .. } => {
+                debug_assert!(!port.packet_pipe.is_empty(), "the packet before it is on the link");
+                port.packet_pipe.push_back((done + port.delay, packet));
+            }
+            Arrival::Refused => self.packet_lost(&packet),
+        }
+    }
+
+    /// Analytic packet port `p` as it is at `now`: the packets whose start has come have left
+    /// its buffer.
+    pub(super) fn release_packets(&mut self, p: PortId, now: SimTime) {
+        if let Some(q) = self.ports[p.index()].packets.as_mut() {
+            if q.analytic {
+                self.packet_hops += q.release(now);
+            }
+        }
+    }
+
+    /// A departure due now from packet port `p` goes before an arrival or an observation at the
+    /// same instant, whichever event came first: the analytic port's convention, as on FIFO cell
+    /// ports (a packet port by priority keeps it too). It is also the port's `PortFree` event:
+    /// one overtaken so finds the transmitter busy again (a transmission takes time), and does
+    /// nothing.
+    #[inline]
+    pub(super) fn settle_due_packet(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        if port.free_pending && self.now >= port.packets.as_ref().expect("packet port").busy_until {
+            port.free_pending = false;
             self.packet_transmit(p);
-        } else {
-            port.free_pending = true;
-            let at = q.busy_until;
-            self.queue.schedule(at, Event::PortFree(p));
         }
     }
 
@@ -434,6 +564,68 @@ mod tests {
             }
             assert_eq!(a.stats, b.stats);
             assert_eq!(a.mean_queue_bytes(ms(12)), b.mean_queue_bytes(ms(12)));
+        }
+    }
+
+    /// An analytic port's buffer is the event-run one's: offering packets as they arrive and
+    /// releasing each at its start time gives the same counters, maximum and time-weighted
+    /// mean as offering them and taking each when the transmitter comes free, with refusals by
+    /// bytes and by count; each accepted packet starts when the one before it is done.
+    #[test]
+    fn analytic_buffer_is_offer_then_take() {
+        let us = |x: u64| SimTime::ZERO + SimDuration::from_micros(x);
+        for (limit_bytes, limit_packets) in [(4500, None), (3000, None), (1_000_000, Some(2))] {
+            let rate = BitRate::from_bps(10_000_000);
+            let mut events = PacketQueue::new(rate, limit_bytes, limit_packets);
+            let mut analytic = PacketQueue::new(rate, limit_bytes, limit_packets);
+            analytic.analytic = true;
+            events.open_window(us(0));
+            analytic.open_window(us(0));
+            // 1500 bytes take 1200 us, 40 bytes 32 us: a busy period with arrivals between
+            // departures, at a departure's instant and past the buffer's limits.
+            let arrivals =
+                [(0, 1500), (100, 1500), (200, 40), (300, 1500), (400, 1500), (1200, 1500), (2400, 40), (2500, 1500)];
+            // The event run: the first passes; each `PortFree` takes the head when due.
+            let mut starts = Vec::new();
+            for &(t, bytes) in &arrivals {
+                while events.busy_until <= us(t) && !events.is_empty() {
+                    let at = events.busy_until;
+                    let p = events.take(at).unwrap();
+                    starts.push(at);
+                    events.busy_until = at + events.tx_time(p.ip_bytes);
+                }
+                if events.is_empty() && us(t) >= events.busy_until {
+                    assert!(events.pass(&packet(bytes), us(t)));
+                    starts.push(us(t));
+                    events.busy_until = us(t) + events.tx_time(bytes);
+                } else {
+                    let _ = events.offer(packet(bytes), us(t));
+                }
+            }
+            let mut analytic_starts = Vec::new();
+            for &(t, bytes) in &arrivals {
+                match analytic.arrive_analytic(&packet(bytes), us(t)).0 {
+                    Arrival::Pass => {
+                        // (The network then sends it: `packet_send`.)
+                        analytic_starts.push(us(t));
+                        analytic.busy_until = us(t) + analytic.tx_time(bytes);
+                    }
+                    Arrival::Waits { start, .. } => analytic_starts.push(start),
+                    Arrival::Refused => {}
+                }
+            }
+            let end = us(10_000);
+            loop {
+                let at = events.busy_until;
+                let Some(p) = events.take(at) else { break };
+                starts.push(at);
+                events.busy_until = at + events.tx_time(p.ip_bytes);
+            }
+            analytic.release(end);
+            assert_eq!(analytic_starts, starts, "limit {limit_bytes} / {limit_packets:?}");
+            assert_eq!(analytic.stats, events.stats, "limit {limit_bytes} / {limit_packets:?}");
+            assert_eq!(analytic.mean_queue_bytes(end), events.mean_queue_bytes(end));
+            assert!(analytic.stats.dropped > 0, "a refusal is exercised");
         }
     }
 

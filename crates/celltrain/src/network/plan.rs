@@ -7,7 +7,8 @@
 //! every built-in and random scenarios both ways, with each fast path alone and all together.
 //!
 //! - **Analytic ports**: a single-FIFO port puts a cell on the wire when it arrives, with the
-//!   start time its queue gives it, so it needs no events (`Network::arrive`).
+//!   start time its queue gives it, so it needs no events (`Network::arrive`); so does a
+//!   drop-tail packet FIFO on a link with a delay (`Network::packet_arrive`).
 //! - **Carrying ahead**: a link whose far end hears only from it hands its cells over at once
 //!   (`carry`).
 //! - **Run admission**: a frame's cells reaching an adapter that only paces are admitted in one
@@ -123,6 +124,16 @@ impl Network {
                 (true, false) => PortPath::FifoEvents,
                 (false, _) => PortPath::Queues,
             };
+            // A packet FIFO runs analytically on a link with a delay: a packet put on the link
+            // before its start then finds the one before it still there at that start, so that
+            // its `PipeHead` event is scheduled as by events (see `packet_arrive_analytic`).
+            let delayed = !port.delay.is_zero();
+            if let Some(q) = &mut port.packets {
+                // (Planned before the run: a port that changed its path mid-run would leave
+                // the packets it had started analytically uncounted.)
+                debug_assert!(q.held() == q.len(), "a packet port planned with packets given starts");
+                q.analytic = analytic && delayed && !q.is_priority() && q.changes.is_none();
+            }
         }
         self.plan_carry();
         for port in &mut self.ports {

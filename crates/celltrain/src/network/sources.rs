@@ -185,6 +185,7 @@ impl Network {
     pub(super) fn release_all(&mut self, now: SimTime) {
         for i in 0..self.ports.len() {
             self.release_started(PortId::from_index(i), now);
+            self.release_packets(PortId::from_index(i), now);
         }
     }
 }
