@@ -3,7 +3,7 @@
 //! that seed 002 sets beside the ATM one (same topology, same TCP, routers instead of switches).
 //!
 //! A departure due at an instant is made before an arrival or a sample at that instant, as on
-//! cell ports, whichever event was scheduled first. A FIFO on a link with a delay runs
+//! FIFO cell ports, whichever event was scheduled first. A FIFO on a link with a delay runs
 //! analytically: a packet that must wait gets its start time as it arrives and goes on the link
 //! then, and the buffer counts it out at that start when the port is next looked at.
 
