@@ -100,7 +100,8 @@ impl<E: EventCode> EventQueue<E> {
             far: Vec::with_capacity(64),
             root_taken: Taken::None,
             now_picos: 0,
-            next_seq: 0,
+            // (Sequence 0 is the place of events scheduled first in their instant.)
+            next_seq: 1,
             _event: std::marker::PhantomData,
         }
     }
@@ -110,6 +111,17 @@ impl<E: EventCode> EventQueue<E> {
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let place = self.reserve(time);
         self.schedule_reserved(place, event);
+    }
+
+    /// Schedules `event` at `time` before every event scheduled with [`schedule`](Self::schedule)
+    /// or a reserved place at that time, whenever either was scheduled: its place is set by a
+    /// rule, not by the run's history. Among events scheduled this way at one time, the lesser
+    /// code runs first; a caller keeps at most one such event of each code pending at a time.
+    /// It counts as a place taken (see [`places_taken`](Self::places_taken)).
+    #[inline(always)]
+    pub fn schedule_first(&mut self, time: SimTime, event: E) {
+        self.next_seq += 1;
+        self.schedule_reserved(Place(key(time.as_picos(), 0)), event);
     }
 
     /// The place an event scheduled at `time` now would take, without scheduling one: a
@@ -317,6 +329,25 @@ mod tests {
         }
         let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
         assert_eq!(order, vec![2, 4, 5, 1, 3]);
+    }
+
+    /// An event scheduled first in its instant runs before the events of that instant however
+    /// early they were scheduled (also one reserved before it, and one in the far heap), after
+    /// every earlier instant's, and events so scheduled at one instant run by their codes.
+    #[test]
+    fn scheduled_first_runs_first_in_its_instant() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_picos;
+        let reserved = q.reserve(t(7));
+        q.schedule(t(7), 1u32);
+        q.schedule(t(6), 2);
+        q.schedule(t(7 + HORIZON_PICOS), 3);
+        q.schedule_reserved(reserved, 4);
+        q.schedule_first(t(7), 9);
+        q.schedule_first(t(7 + HORIZON_PICOS), 8);
+        q.schedule_first(t(7), 5);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+        assert_eq!(order, vec![2, 5, 9, 4, 1, 8, 3]);
     }
 
     #[test]

@@ -97,6 +97,109 @@ fn tcp_senders_in_lockstep_give_the_reference_results() {
     }
 }
 
+/// TCP over AAL5 to hosts that take time to process: the destination of each frame queues its
+/// segment for processing when the frame's last cell is carried, before its arrival time, and
+/// the event that ends the processing has a place set by rule (first in its instant). Peer twin
+/// b with busy hosts (the receiver's processing queue holds several segments) and with drawn
+/// processing times, and two links into one host, whose segments must not be carried (each
+/// link's would be queued ahead of the other's): every fast path against the reference, and
+/// on the twin one event per cell or so where the pipe to the sink took one more.
+#[test]
+fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
+    let twin = include_str!("../../../benches/twins/b-tcp-epd.toml");
+    let jittered = twin.replacen(
+        "name = \"dst\"\nprocessing = \"${processing}\"",
+        "name = \"dst\"\nprocessing = \"${processing}\"\nprocessing_jitter = 0.5",
+        1,
+    );
+    assert_ne!(jittered, twin);
+    let busy = owned(&[("duration", "0.5 s"), ("processing", "400 us"), ("delay", "1 ms"), ("n_sources", "3")]);
+    for (text, seed) in [(twin, 5), (jittered.as_str(), 6)] {
+        assert_fast_paths_exact("b-tcp-epd.toml", text, &busy, seed).expect("the twin compiles");
+    }
+    let sets = owned(&[("duration", "0.2 s")]);
+    let reference = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::reference()).expect("compiles");
+    let fast = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::default()).expect("compiles");
+    let cells: u64 = fast.vcs.iter().map(|vc| vc.cells_sent).sum();
+    assert!(
+        fast.events * 10 < cells * 11,
+        "{} events for {cells} cells: the sink's cells are not carried",
+        fast.events
+    );
+    assert!(reference.events > 2 * cells, "the reference takes a pipe event per cell on each link");
+    for (processing, seed) in [("400 us", 7), ("50 us", 8)] {
+        let sets = owned(&[("processing", processing)]);
+        assert_fast_paths_exact("two-links.toml", TWO_LINKS_INTO_ONE_HOST, &sets, seed).expect("compiles");
+    }
+}
+
+/// Two switches, two TCP senders behind each, one receiver with a link from each switch.
+const TWO_LINKS_INTO_ONE_HOST: &str = r#"
+[scenario]
+id = "two-links"
+title = "TCP into one host over two links"
+
+[params]
+processing = "400 us"
+
+[simulation]
+duration = "1 s"
+seed = 1
+
+[[switch]]
+name = "sw{i}"
+count = 2
+buffer = "1000 cells"
+discard = "epd"
+epd_threshold = "700 cells"
+
+[[host]]
+name = "a{i}"
+count = 2
+processing = "${processing}"
+
+[[host]]
+name = "b{i}"
+count = 2
+processing = "${processing}"
+
+[[host]]
+name = "dst"
+processing = "${processing}"
+
+[[link]]
+count = 2
+between = ["a{i}", "sw1"]
+rate = "155.52 Mbit/s"
+delay = "0 s"
+
+[[link]]
+count = 2
+between = ["b{i}", "sw2"]
+rate = "155.52 Mbit/s"
+delay = "0 s"
+
+[[link]]
+count = 2
+between = ["sw{i}", "dst"]
+rate = "155.52 Mbit/s"
+delay = "1 ms"
+
+[[flow]]
+name = "fa{i}"
+count = 2
+path = ["a{i}", "sw1", "dst"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "tcp", variant = "reno", mtu = "9180 B", start_stagger = "37 us" }
+
+[[flow]]
+name = "fb{i}"
+count = 2
+path = ["b{i}", "sw2", "dst"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "tcp", variant = "reno", mtu = "9180 B", start_stagger = "53 us" }
+"#;
+
 /// Adds one scenario's savings to the tally per option set.
 fn tally(total: &mut [usize], saved: &[bool]) {
     for (t, &s) in total.iter_mut().zip(saved) {
@@ -172,6 +275,7 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
 #[test]
 fn fan_in_groups_change_nothing_not_even_the_trace() {
     let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    let tcp = include_str!("../../../benches/twins/b-tcp-epd.toml");
     // The same multiplexer fed by UDP sources over AAL5 (frames put on the wire as runs).
     let udp = twin
         .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
@@ -232,6 +336,21 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),
         ("policed", &policed, vec![("duration", "0.5 s"), ("n_sources", "8")]),
         ("through", &through, vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "200 cells")]),
+        // TCP over AAL5 into an EPD port carried to hosts that take time to process (peer twin
+        // b), also with senders nearly in lockstep and frames lost to EPD.
+        ("tcp", tcp, vec![("duration", "0.5 s")]),
+        (
+            "tcp",
+            tcp,
+            vec![
+                ("duration", "0.3 s"),
+                ("n_sources", "6"),
+                ("delay", "13 us"),
+                ("processing", "7 us"),
+                ("buffer", "800 cells"),
+                ("threshold", "400 cells"),
+            ],
+        ),
     ];
     // The built-ins whose multiplexers form groups (E1's delay-priority port keeps its
     // `PortFree` events among its group's heads), run short.
@@ -254,14 +373,14 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         heads += handed;
     }
     eprintln!("pipe heads handed out by fan-in groups: {heads}, in {grouped:?}; crossing directly in {direct:?}");
-    for name in ["twin", "warm", "far", "udp", "E1-mux", "policed", "through"] {
+    for name in ["twin", "warm", "far", "udp", "tcp", "E1-mux", "policed", "through"] {
         assert!(grouped.contains(&name), "no group formed in {name}");
     }
-    for name in ["twin", "warm", "far"] {
+    for name in ["twin", "warm", "far", "udp", "tcp"] {
         assert!(direct.contains(&name), "no direct crossing in {name}");
     }
-    // AAL5 cells, a port with queues, a policer, a VC that goes on: the general path.
-    for name in ["udp", "E1-mux", "policed", "through"] {
+    // A port with queues, a policer, a VC that goes on: the general path.
+    for name in ["E1-mux", "policed", "through"] {
         assert!(!direct.contains(&name), "direct crossing in {name}");
     }
 }

@@ -7,8 +7,11 @@
 //!   link, and whose own link is carried in turn: its state changes only with the cells this
 //!   port sends it, in order, and the start times of its cells are known when they arrive;
 //! - the destination adapter of VCs whose delivery has no consequence elsewhere: ATM-layer
-//!   (raw) cells, and AAL5 frames of UDP flows that end there (no capture at that host), never
-//!   on an ABR VC (its destination turns RM cells around).
+//!   (raw) cells, AAL5 frames of UDP flows that end there (no capture at that host), and AAL5
+//!   frames of TCP flows that end at a host that takes time to process each segment and hears
+//!   TCP over that link alone (the segment joins the host's processing queue, whose outcome
+//!   depends only on the order of arrivals), never on an ABR VC (its destination turns RM
+//!   cells around).
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time. The outcome is the one the pipe event would have had
@@ -54,11 +57,14 @@ impl Network {
                 _ => other_route[flow.route.index()] = true,
             }
         }
-        // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes to uncaptured hosts.
+        let tcp_route = self.tcp_routes_queued_at_arrival();
+        // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
+        // into a host's receive processing (see `tcp_routes_queued_at_arrival`), to uncaptured
+        // hosts.
         let mut seen_safe = vec![false; self.vcs.len()];
         let mut seen_unsafe = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
-            let udp = udp_route[r] && !other_route[r];
+            let udp = (udp_route[r] && !other_route[r]) || tcp_route[r];
             for (i, hop) in route.hops.iter().enumerate() {
                 if let Hop::Vc(v) = *hop {
                     let safe = udp && i + 1 == route.hops.len() && !self.recorder.captures(route.dst);
@@ -97,7 +103,8 @@ impl Network {
         // A carried cell must never put an event on the queue: one scheduled when the cell is
         // carried, rather than when it arrives, would take another place among the events of
         // its instant, and a far end that hears from other links as well could then see them in
-        // another order. So a port is carried into only if its own cells are carried on, down
+        // another order. (The one exception has its place by rule: the end of a TCP segment's
+        // processing at its destination, `tcp_routes_queued_at_arrival`.) So a port is carried into only if its own cells are carried on, down
         // to a destination; drop the others until nothing changes.
         let mut changed = true;
         while changed {
@@ -116,6 +123,38 @@ impl Network {
             // (Packet ports are on no VC's route, so never used.)
             port.carry = carry[i] && used[i];
         }
+    }
+
+    /// TCP routes whose delivery at their destination host only queues the segment for the
+    /// host's receive processing, so that it may be done when the frame's last cell is carried:
+    /// the host takes a time to process a segment (with none, the endpoint would answer at
+    /// once), and every TCP segment it receives comes over the last link of ATM routes, one and
+    /// the same link, so that its processing queue takes them in the order they arrive. The
+    /// queue's outcome (when each segment is done, the draws of its jitter) then depends only on
+    /// that order, and the event that ends its processing has a place in the order of its
+    /// instant that does not depend on when it was scheduled (`tcp_arrive`).
+    fn tcp_routes_queued_at_arrival(&self) -> Vec<bool> {
+        let mut tcp_route = vec![false; self.routes.len()];
+        for conn in &self.conns {
+            tcp_route[conn.route_out.index()] = true;
+        }
+        // The link each host's TCP segments arrive over, if one and the same for every TCP
+        // route ending there, and the route's last hop is a VC.
+        let mut last_link = vec![Sole::Unseen; self.hosts.len()];
+        for (r, route) in self.routes.iter().enumerate() {
+            if tcp_route[r] {
+                let link = match route.hops.last() {
+                    Some(&Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(p, _)| Sole::One(p)),
+                    _ => Sole::Many,
+                };
+                last_link[route.dst.index()].meet(link);
+            }
+        }
+        for (r, route) in self.routes.iter().enumerate() {
+            let host = route.dst.index();
+            tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && !self.hosts[host].recv.time.is_zero();
+        }
+        tcp_route
     }
 
     /// Cells arriving before this instant may be carried ahead: the next observation of the
@@ -170,6 +209,15 @@ impl Network {
         vc.stats.cells_delivered += 1;
         vc.record_delay(cell.entered, arrival);
         self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+    }
+
+    /// An AAL5 cell carried across `p`, its VC's last link, reaches its destination at
+    /// `arrival`: what `carry` does with it there, for a fan-in group's direct crossing.
+    #[inline(never)]
+    pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        let now = self.now;
+        self.cross_at(p, cell, arrival);
+        self.now = now;
     }
 
     /// `cell` reaches the far end of `p` at `arrival` (the clock is left there).

@@ -30,6 +30,7 @@
 //! A group whose target sends every cell straight on to its destination hands each head through
 //! the target in one step (`fan_in_direct`).
 
+use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
@@ -37,6 +38,11 @@ use celltrain_atm::port::{SlotCursor, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
+
+/// The ways a group hands out its heads (`hand_out`'s parameter): each its own loop.
+const GENERAL: u8 = 0;
+const DIRECT_CELLS: u8 = 1;
+const DIRECT_FRAMES: u8 = 2;
 
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
@@ -69,8 +75,8 @@ pub(crate) struct FanIn {
     handing_out: bool,
     /// Heads handed out since the start.
     handed_out: u64,
-    /// Plan: each head crosses the target in one step (see `fan_in_direct`).
-    direct: bool,
+    /// Plan: each head crosses the target in one step, or not (see `fan_in_direct`).
+    direct: Crossing,
 }
 
 impl FanIn {
@@ -85,7 +91,7 @@ impl FanIn {
             proxies: Vec::new(),
             handing_out: false,
             handed_out: 0,
-            direct: false,
+            direct: Crossing::General,
         }
     }
 
@@ -242,7 +248,7 @@ impl Network {
     /// Of those, the heads that crossed their group's target in one step (every head of a group
     /// that crosses directly: the plan decides that before the run).
     pub fn fan_in_direct_heads(&self) -> u64 {
-        self.fan_ins.iter().filter(|g| g.direct).map(|g| g.handed_out).sum()
+        self.fan_ins.iter().filter(|g| g.direct != Crossing::General).map(|g| g.handed_out).sum()
     }
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
@@ -391,10 +397,10 @@ impl Network {
     /// every other pending event, each as its `PipeHead` event.
     #[inline]
     pub(super) fn fan_in_due(&mut self, g: u32, place: Place) {
-        if self.fan_ins[g as usize].direct {
-            self.hand_out::<true>(g, place);
-        } else {
-            self.hand_out::<false>(g, place);
+        match self.fan_ins[g as usize].direct {
+            Crossing::General => self.hand_out::<GENERAL>(g, place),
+            Crossing::Cells => self.hand_out::<DIRECT_CELLS>(g, place),
+            Crossing::Frames => self.hand_out::<DIRECT_FRAMES>(g, place),
         }
     }
 
@@ -402,7 +408,8 @@ impl Network {
     /// (each way its own loop: one loop with a branch in it cost A4, whose group does not,
     /// 4 % more time in the profile-guided build).
     #[inline(never)]
-    fn hand_out<const DIRECT: bool>(&mut self, g: u32, place: Place) {
+    fn hand_out<const WAY: u8>(&mut self, g: u32, place: Place) {
+        let direct = WAY != GENERAL;
         let group = &mut self.fan_ins[g as usize];
         if let Some(i) = group.proxies.iter().position(|&q| q == place) {
             group.proxies.swap_remove(i);
@@ -434,7 +441,7 @@ impl Network {
                     // looks first where its heads usually are.)
                     let train = &mut group.trains[member as usize];
                     let pipe = &mut self.ports[p.index()].pipe;
-                    let from_train = if DIRECT { train.is_some() } else { pipe.is_empty() };
+                    let from_train = if direct { train.is_some() } else { pipe.is_empty() };
                     let (cell, next, slot) = if from_train {
                         let run = train.as_mut().expect("a head is its pipe's or its train's");
                         let slot = Some(run.next_slot);
@@ -461,8 +468,10 @@ impl Network {
                     }
                     self.count_event(now, Event::PipeHead(p));
                     let taken = self.queue.places_taken();
-                    if DIRECT {
-                        self.cross_directly(target, cell, slot);
+                    if WAY == DIRECT_FRAMES {
+                        self.cross_directly::<true>(target, cell, slot);
+                    } else if direct {
+                        self.cross_directly::<false>(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

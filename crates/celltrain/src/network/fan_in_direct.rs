@@ -5,9 +5,10 @@
 //! port whether an adapter's rules time it, `start_cell` whether the cell is its VC's first,
 //! whether an AAL5 frame ends on a captured link, whether the far end is carried, and `carry`
 //! what kind of cell it is and whether its VC ends there. Where the group's target is an
-//! analytic FIFO switch port carried ahead to the destination of every VC that reaches it, as
-//! ATM-layer cells that are not policed on the way in (the on/off multiplexer of peer twin
-//! `a`), the plan has answered all of these once for the group. Each head then runs the same
+//! analytic FIFO switch port carried ahead to the destination of every VC that reaches it, with
+//! cells that are not policed on the way in (the on/off multiplexer of peer twin `a`, the EPD
+//! port of twin `b` in front of its TCP receiver), the plan has answered all of these once for
+//! the group. Each head then runs the same
 //! steps in the same order, with the same counters, clocks and trace folds, and nothing about
 //! the run changes, not even the event count or the trace hash. A cell that may not be carried
 //! yet (an observation of the network comes first, or cells wait in the pipe) goes on from the
@@ -18,16 +19,27 @@
 //! (benches/README.md).
 
 use super::{Adaptation, Network, PortPath};
-use celltrain_atm::cell::Cell;
+use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
 
+/// How a fan-in group hands its heads to its target: by the general cell path, or each in one
+/// step, where only ATM-layer cells cross (peer twin `a`) or AAL5 cells too (twin `b`): each way
+/// its own loop, so that the one of ATM-layer cells tests no cell's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Crossing {
+    General,
+    Cells,
+    Frames,
+}
+
 impl Network {
-    /// Whether a fan-in group into `q` may hand its heads through `q` in one step: `q` runs
+    /// How a fan-in group into `q` hands its heads out: in one step through `q` when `q` runs
     /// analytically, with no adapter rules, no capture and no burst handed to it, is carried
-    /// ahead, and is the last port of every VC that crosses it, each an ATM-layer VC (not ABR)
-    /// with no policer where `q` is its first switch.
-    pub(super) fn crosses_directly(&self, q: PortId) -> bool {
+    /// ahead (so every VC that crosses it ends there, at a destination that may take its cells
+    /// ahead: see `plan_carry`), and is the last port of every VC that crosses it, none of them
+    /// ABR (RM cells), and none with a policer where `q` is its first switch.
+    pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
             && target.path == PortPath::Analytic
@@ -36,23 +48,28 @@ impl Network {
             && target.capture.is_none()
             && !target.burst_handoff
             && target.handed.pending() == 0;
-        plain
+        let direct = plain
             && self.vcs.iter().all(|vc| match vc.route.iter().position(|&(p, _)| p == q) {
                 None => true,
                 Some(h) => {
-                    h + 1 == vc.route.len()
-                        && vc.adaptation == Adaptation::Raw
-                        && vc.category != ServiceCategory::Abr
-                        && (h != 1 || vc.policer.is_none())
+                    h + 1 == vc.route.len() && vc.category != ServiceCategory::Abr && (h != 1 || vc.policer.is_none())
                 }
-            })
+            });
+        let frames =
+            || self.vcs.iter().any(|vc| vc.adaptation == Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == q));
+        match (direct, direct && frames()) {
+            (false, _) => Crossing::General,
+            (true, false) => Crossing::Cells,
+            (true, true) => Crossing::Frames,
+        }
     }
 
     /// `cell`, the head of a member's pipe, crosses the link into `q`, the target of a group
     /// that crosses directly, and `q` itself: what `cross` does with it there. `slot` is the
-    /// cell's VC's index at `q`, when the cell's train knows it.
+    /// cell's VC's index at `q`, when the cell's train knows it; `FRAMES`: AAL5 cells may
+    /// cross (else only ATM-layer cells do).
     #[inline(always)]
-    pub(super) fn cross_directly(&mut self, q: PortId, mut cell: Cell, slot: Option<u32>) {
+    pub(super) fn cross_directly<const FRAMES: bool>(&mut self, q: PortId, mut cell: Cell, slot: Option<u32>) {
         cell.hop += 1;
         let now = self.now;
         let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
@@ -64,8 +81,9 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        // `start_cell`, for a cell past its VC's first link that ends no AAL5 frame, on a port
-        // without adapter rules, then `carry` to its VC's end, where it lands; by `start_cell`
+        // `start_cell`, for a cell past its VC's first link on a port without adapter rules or
+        // capture, then `carry` to its VC's end, where it lands (an ATM-layer cell is counted,
+        // an AAL5 cell reassembled: `land_frame_cell`); by `start_cell`
         // itself when the cell might arrive too late to be carried (no later than a cell time
         // after its start), or cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
@@ -73,7 +91,11 @@ impl Network {
         if port.pipe.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
             self.cell_hops += 1;
             let arrival = port.clock.start(start) + port.delay;
-            self.land_raw(q, &cell, arrival);
+            if !FRAMES || cell.kind == CellKind::Raw {
+                self.land_raw(q, &cell, arrival);
+            } else {
+                self.land_frame_cell(q, cell, arrival);
+            }
         } else {
             self.start_cell(q, cell, start);
         }

@@ -336,8 +336,12 @@ impl Network {
             self.tcp_deliver(packet);
             return;
         }
+        // The end of a segment's processing goes first among the events of its instant, by
+        // rule: whether it was scheduled here (the host was idle) or when the segment before
+        // it was done (busy) must not decide its order against the host's timers, and a
+        // segment carried ahead to the host (`plan_carry`) is queued before its arrival time.
         if let Some(done) = cpu.push(self.now, packet) {
-            self.queue.schedule(done, Event::HostRecv(host));
+            self.queue.schedule_first(done, Event::HostRecv(host));
         }
     }
 
@@ -345,7 +349,7 @@ impl Network {
     pub(super) fn host_recv_done(&mut self, h: NodeId) {
         let (packet, next) = self.hosts[h.index()].recv.pop();
         if let Some(next) = next {
-            self.queue.schedule(next, Event::HostRecv(h));
+            self.queue.schedule_first(next, Event::HostRecv(h));
         }
         self.tcp_deliver(packet);
     }
