@@ -23,6 +23,7 @@ muts=[
  ("packet analytic: links with no delay too", "crates/celltrain/src/network/plan.rs", "q.analytic = analytic && delayed && ", "q.analytic = analytic && "),
  ("reference: packet arrivals before due departures", "crates/celltrain/src/network/packet_port.rs", "        self.settle_due_packet(p);\n        let port = &mut self.ports[p.index()];", "        let port = &mut self.ports[p.index()];"),
  ("reference: packet samples before due departures", "crates/celltrain/src/network/fifo_events.rs", "            self.settle_due_packet(p);\n", ""),
+ ("reference: priority packet arrivals before due departures", "crates/celltrain/src/network/packet_port.rs", "        self.settle_due_packet(p);\n        let port = &mut self.ports[p.index()];", "        if !self.ports[p.index()].packets.as_ref().unwrap().is_priority() { self.settle_due_packet(p); }\n        let port = &mut self.ports[p.index()];"),
  ("carry: TCP into hosts that take no time", "crates/celltrain/src/network/carry.rs", " && !self.hosts[host].recv.time.is_zero()", ""),
  ("carry: TCP into hosts over several links", "crates/celltrain/src/network/carry.rs", "tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && ", "tcp_route[r] &= "),
  ("carry: an event first in its instant takes no place", "crates/celltrain-core/src/event_queue.rs", "        self.next_seq += 1;\n        self.schedule_reserved(Place(key(time.as_picos(), 0)), event);", "        self.schedule_reserved(Place(key(time.as_picos(), 0)), event);"),

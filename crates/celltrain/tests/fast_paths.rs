@@ -915,6 +915,32 @@ fn packet_ports_at_ties_give_the_reference_results() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// A priority packet port keeps the tie rule too: with every flow in one class it is a FIFO,
+/// and must run as one where departures, arrivals and samples fall on the same instants (the
+/// packet-ties runs, in the reference mode: summary less the port's policy name, samples).
+#[test]
+fn a_priority_packet_port_of_one_class_runs_as_a_fifo_at_ties() {
+    let priority = PACKET_TIES.replacen(
+        "buffer_packets = \"${buffer_packets}\"\n",
+        "buffer_packets = \"${buffer_packets}\"\nqueueing = \"priority\"\n",
+        1,
+    );
+    assert_ne!(priority, PACKET_TIES);
+    for (delay, n, buffer) in [("1 ms", "3", "4"), ("1 ms", "2", "1"), ("250 us", "5", "2"), ("0 s", "3", "2")] {
+        let sets = owned(&[("delay", delay), ("n", n), ("buffer_packets", buffer), ("duration", "0.2123 s")]);
+        let fifo = run_recorded(PACKET_TIES, &sets, SimOptions::reference(), None);
+        let mut prio = run_recorded(&priority, &sets, SimOptions::reference(), None);
+        let f = fifo.summary.ports.iter().position(|p| p.name == "r->dst").expect("the router's port");
+        assert_ne!(fifo.summary.ports[f].policy, prio.summary.ports[f].policy, "{sets:?}: the port runs priority");
+        for (a, b) in fifo.summary.ports.iter().zip(prio.summary.ports.iter_mut()) {
+            b.policy = a.policy.clone();
+        }
+        assert!(fifo.summary.ports[f].packets_dropped.unwrap_or(0) > 0, "{sets:?}: the buffer overflows");
+        assert!(fifo.summary == prio.summary, "{sets:?}: {}", diff(&fifo.summary, &prio.summary));
+        assert!(fifo.series.is_some() && fifo.series == prio.series, "{sets:?}: samples differ");
+    }
+}
+
 /// A packet port on a link with no delay runs by events: a waiting packet put on that link
 /// before its start could be the link's only packet at that start, and its `PipeHead` event
 /// would then take another place than by events. T1 as a packet network with access links of no
