@@ -104,8 +104,9 @@ impl Network {
         // carried, rather than when it arrives, would take another place among the events of
         // its instant, and a far end that hears from other links as well could then see them in
         // another order. (The one exception has its place by rule: the end of a TCP segment's
-        // processing at its destination, `tcp_routes_queued_at_arrival`.) So a port is carried into only if its own cells are carried on, down
-        // to a destination; drop the others until nothing changes.
+        // processing at its destination, `tcp_routes_queued_at_arrival`.) So a port is carried
+        // into only if its own cells are carried on, down to a destination; drop the others
+        // until nothing changes.
         let mut changed = true;
         while changed {
             changed = false;
