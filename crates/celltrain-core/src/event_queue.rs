@@ -5,7 +5,9 @@
 //! O(cells). Events are encoded by the caller as 24-bit codes ([`EventCode`]) so an entry is two
 //! words: the time, and the insertion sequence (upper 40 bits) with the code (lower 24 bits).
 //! Comparing (time, tie) orders by time and then FIFO among equal times; 2⁴⁰ insertions
-//! (10¹²) are more than any run makes.
+//! (10¹²) are more than any run makes. An event scheduled with
+//! [`schedule_first`](EventQueue::schedule_first) takes sequence 0: first in its instant, by
+//! rule.
 
 use crate::time::SimTime;
 
@@ -113,11 +115,13 @@ impl<E: EventCode> EventQueue<E> {
         self.schedule_reserved(place, event);
     }
 
-    /// Schedules `event` at `time` before every event scheduled with [`schedule`](Self::schedule)
-    /// or a reserved place at that time, whenever either was scheduled: its place is set by a
-    /// rule, not by the run's history. Among events scheduled this way at one time, the lesser
-    /// code runs first; a caller keeps at most one such event of each code pending at a time.
-    /// It counts as a place taken (see [`places_taken`](Self::places_taken)).
+    /// Schedules `event` at `time`, later than the event being handled, before every event
+    /// scheduled with [`schedule`](Self::schedule) or a reserved place at that time, whenever
+    /// either was scheduled: its place is set by a rule, not by the run's history. (Scheduled at
+    /// the current instant, it runs next: after the events of the instant already handled.)
+    /// Among events scheduled this way at one time, the lesser code runs first; a caller keeps
+    /// at most one such event of each code pending at a time. It counts as a place taken (see
+    /// [`places_taken`](Self::places_taken)).
     #[inline(always)]
     pub fn schedule_first(&mut self, time: SimTime, event: E) {
         self.next_seq += 1;

@@ -14,7 +14,9 @@
 //!   cells around).
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
-//! clock set to the cell's arrival time. The outcome is the one the pipe event would have had
+//! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
+//! among the events of its instant is set by rule, not by when it is scheduled: the end of a TCP
+//! segment's processing at its host. The outcome is the one the pipe event would have had
 //! (tests compare every summary field with carrying off); only the processing order differs, so
 //! the trace hash and the event count change. Carrying stops at the next observation of the
 //! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
@@ -128,8 +130,9 @@ impl Network {
 
     /// TCP routes whose delivery at their destination host only queues the segment for the
     /// host's receive processing, so that it may be done when the frame's last cell is carried:
-    /// the host takes a time to process a segment (with none, the endpoint would answer at
-    /// once), and every TCP segment it receives comes over the last link of ATM routes, one and
+    /// the host takes a time to process each segment (with none, the endpoint would answer at
+    /// once; and a processing that may end at its arrival would be scheduled at the current
+    /// instant, after events of that instant already handled), and every TCP segment it receives comes over the last link of ATM routes, one and
     /// the same link, so that its processing queue takes them in the order they arrive. The
     /// queue's outcome (when each segment is done, the draws of its jitter) then depends only on
     /// that order, and the event that ends its processing has a place in the order of its
@@ -153,7 +156,7 @@ impl Network {
         }
         for (r, route) in self.routes.iter().enumerate() {
             let host = route.dst.index();
-            tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && !self.hosts[host].recv.time.is_zero();
+            tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && !self.hosts[host].recv.least_time().is_zero();
         }
         tcp_route
     }

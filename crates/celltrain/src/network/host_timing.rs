@@ -33,13 +33,29 @@ impl ProcessingJitter {
             ProcessingJitter::Fixed => mean,
             ProcessingJitter::Uniform { fraction, rng } => {
                 let m = mean.as_picos();
-                let spread = ((m as f64) * *fraction).round() as u64;
-                let spread = spread.min(m);
+                let spread = spread_picos(m, *fraction);
                 let k = rng.below(spread.saturating_mul(2).saturating_add(1));
                 SimDuration::from_picos(m - spread + k)
             }
         }
     }
+
+    /// The least time a draw around `mean` can take.
+    pub fn least(&self, mean: SimDuration) -> SimDuration {
+        match self {
+            ProcessingJitter::Fixed => mean,
+            ProcessingJitter::Uniform { fraction, .. } => {
+                let m = mean.as_picos();
+                SimDuration::from_picos(m - spread_picos(m, *fraction))
+            }
+        }
+    }
+}
+
+/// Half the width of the uniform draw around a mean of `m` picoseconds: `fraction` of it, at
+/// most all of it.
+fn spread_picos(m: u64, fraction: f64) -> u64 {
+    (((m as f64) * fraction).round() as u64).min(m)
 }
 
 #[cfg(test)]
@@ -83,5 +99,19 @@ mod tests {
         for _ in 0..100 {
             assert!(j.draw(mean).as_picos() <= 6);
         }
+    }
+
+    /// The least draw is the bottom of the range, reached by some draw: 0 with the full spread
+    /// (a packet may then take no time), the mean without jitter.
+    #[test]
+    fn least_is_the_least_draw() {
+        for (fraction, mean_ps, least_ps) in [(1.0, 3, 0), (0.5, 3, 1), (0.4, 1, 1), (0.3, 1000, 700)] {
+            let mean = SimDuration::from_picos(mean_ps);
+            let mut j = ProcessingJitter::uniform(fraction, RngStream::derive(3, "least"));
+            assert_eq!(j.least(mean).as_picos(), least_ps, "{fraction} of {mean_ps} ps");
+            let drawn = (0..5000).map(|_| j.draw(mean).as_picos()).min();
+            assert_eq!(drawn, Some(least_ps), "{fraction} of {mean_ps} ps");
+        }
+        assert_eq!(ProcessingJitter::Fixed.least(SimDuration::from_picos(9)).as_picos(), 9);
     }
 }

@@ -90,6 +90,11 @@ pub struct ProcessingQueue {
 }
 
 impl ProcessingQueue {
+    /// The least time a packet may take.
+    pub fn least_time(&self) -> SimDuration {
+        self.jitter.least(self.time)
+    }
+
     /// Queues `packet` at `now`; returns when it will be done if the caller must schedule
     /// that (the queue was empty), None otherwise (an event is already pending).
     fn push(&mut self, now: SimTime, packet: Packet) -> Option<SimTime> {

@@ -601,9 +601,10 @@ impl NetworkBuilder {
         transport::check_mtu(nb, &topo, &flows, &routes, &vcs)?;
         limits::tcp_segments_fit_aal5(nb, &flows, &routes)?;
         let mut queue = EventQueue::new();
-        // Scheduled first so that, at equal times, the window opens before any source acts.
+        // First in its instant, so that the window opens before any source acts, and before a
+        // host's processing that ends then (also first in its instant, with a greater code).
         let warmup = SimTime::ZERO + self.warmup;
-        queue.schedule(warmup, Event::OpenWindow);
+        queue.schedule_first(warmup, Event::OpenWindow);
         let conns = transport::connections(nb, &mut flows, &routes, &mut queue)?;
         let sources = sources::sources(nb, specs, (&flows, &routes, &vcs), (&ports, &topo), &mut queue)?;
         let (bottleneck, recorder) = record::recorder(nb, &topo, (&flows, &routes, &vcs), &ports, &mut queue)?;
