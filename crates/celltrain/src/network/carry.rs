@@ -66,10 +66,10 @@ impl Network {
         let mut seen_safe = vec![false; self.vcs.len()];
         let mut seen_unsafe = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
-            let udp = (udp_route[r] && !other_route[r]) || tcp_route[r];
+            let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
             for (i, hop) in route.hops.iter().enumerate() {
                 if let Hop::Vc(v) = *hop {
-                    let safe = udp && i + 1 == route.hops.len() && !self.recorder.captures(route.dst);
+                    let safe = quiet_end && i + 1 == route.hops.len() && !self.recorder.captures(route.dst);
                     let seen = if safe { &mut seen_safe } else { &mut seen_unsafe };
                     seen[v.index()] = true;
                 }

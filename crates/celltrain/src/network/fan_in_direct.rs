@@ -8,9 +8,9 @@
 //! analytic FIFO switch port carried ahead to the destination of every VC that reaches it, with
 //! cells that are not policed on the way in (the on/off multiplexer of peer twin `a`, the EPD
 //! port of twin `b` in front of its TCP receiver), the plan has answered all of these once for
-//! the group. Each head then runs the same
-//! steps in the same order, with the same counters, clocks and trace folds, and nothing about
-//! the run changes, not even the event count or the trace hash. A cell that may not be carried
+//! the group. Each head then runs the same steps in the same order, with the same counters,
+//! clocks and trace folds, and nothing about the run changes, not even the event count or the
+//! trace hash. A cell that may not be carried
 //! yet (an observation of the network comes first, or cells wait in the pipe) goes on from the
 //! wire by the general path.
 //!
@@ -57,10 +57,12 @@ impl Network {
             });
         let frames =
             || self.vcs.iter().any(|vc| vc.adaptation == Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == q));
-        match (direct, direct && frames()) {
-            (false, _) => Crossing::General,
-            (true, false) => Crossing::Cells,
-            (true, true) => Crossing::Frames,
+        if !direct {
+            Crossing::General
+        } else if frames() {
+            Crossing::Frames
+        } else {
+            Crossing::Cells
         }
     }
 
@@ -83,9 +85,9 @@ impl Network {
         }
         // `start_cell`, for a cell past its VC's first link on a port without adapter rules or
         // capture, then `carry` to its VC's end, where it lands (an ATM-layer cell is counted,
-        // an AAL5 cell reassembled: `land_frame_cell`); by `start_cell`
-        // itself when the cell might arrive too late to be carried (no later than a cell time
-        // after its start), or cells wait in the pipe. (Calling `carry` from here instead would
+        // an AAL5 cell reassembled: `land_frame_cell`); by `start_cell` itself when the cell
+        // might arrive too late to be carried (no later than a cell time after its start), or
+        // cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
         if port.pipe.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
