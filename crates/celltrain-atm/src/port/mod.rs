@@ -28,7 +28,7 @@ use celltrain_core::ChangeTrace;
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
-pub use tx_clock::{SlotCursor, TxClock};
+pub use tx_clock::{SlotCursor, StartRun, TxClock};
 use vc_count::VcCounts;
 
 /// How a port is configured (validated by the scenario layer).
@@ -386,6 +386,50 @@ impl OutputPort {
         } else {
             self.count_departure(self.fifo_pool, UNKNOWN_SLOT, 0, at);
         }
+    }
+
+    /// Single-FIFO ports: the oldest virtually queued cells, started at the times of `run`,
+    /// leave as far as they started by `now`: as many calls of
+    /// [`depart_virtual`](Self::depart_virtual), with the occupancy kept in a register between
+    /// them when only the counters follow departures (no pool's policy reads a departure).
+    /// Returns whether the run has ended (else `run.next` is after `now`).
+    #[inline]
+    pub fn depart_virtual_run(&mut self, run: &mut StartRun, now: SimTime) -> bool {
+        if self.departures_watched {
+            return self.depart_watched_run(run, now);
+        }
+        // (The run and the counts in locals: the loop then keeps them in registers.)
+        let mut times = run.clone();
+        let mut occupancy = self.occupancy;
+        let mut ended = false;
+        while times.next <= now {
+            debug_assert!(occupancy > 0, "departure from an empty buffer");
+            self.stats.on_occupancy_change(times.next, occupancy);
+            occupancy -= 1;
+            if !times.step() {
+                ended = true;
+                break;
+            }
+        }
+        *run = times;
+        let cells = self.occupancy - occupancy;
+        self.occupancy = occupancy;
+        self.pools[self.fifo_pool as usize].occupancy -= cells;
+        self.stats.cells_out += u64::from(cells);
+        ended
+    }
+
+    /// [`depart_virtual_run`](Self::depart_virtual_run) when a policy or a trace follows
+    /// departures: one by one.
+    #[inline(never)]
+    fn depart_watched_run(&mut self, run: &mut StartRun, now: SimTime) -> bool {
+        while run.next <= now {
+            self.depart_virtual(run.next);
+            if !run.step() {
+                return true;
+            }
+        }
+        false
     }
 
     /// Removes the cell the scheduler sends next, or says why there is none.

@@ -35,6 +35,44 @@ impl SlotCursor {
     }
 }
 
+/// The start times of a run of cells put on the wire back to back: `next`, then `then`, then
+/// the slots of `slots`, `more` of them after `next` in all.
+#[derive(Clone, Debug)]
+pub struct StartRun {
+    pub next: SimTime,
+    /// The start after `next`, if `more` > 0.
+    pub then: SimTime,
+    /// The slots after `then`.
+    pub slots: SlotCursor,
+    /// Starts after `next`.
+    pub more: u32,
+}
+
+impl StartRun {
+    /// Steps to the next start; false when the run has ended.
+    #[inline]
+    pub fn step(&mut self) -> bool {
+        if self.more == 0 {
+            return false;
+        }
+        self.more -= 1;
+        self.next = self.then;
+        self.then = self.slots.advance();
+        true
+    }
+
+    /// Its start times, in order.
+    pub fn times(mut self) -> impl Iterator<Item = SimTime> {
+        let first = self.next;
+        std::iter::once(first).chain(std::iter::from_fn(move || self.step().then_some(self.next)))
+    }
+
+    /// Start times not passed yet.
+    pub fn len(&self) -> u64 {
+        1 + u64::from(self.more)
+    }
+}
+
 impl TxClock {
     /// A cursor at `free_at()`: its [`advance`](SlotCursor::advance) gives the slot that follows
     /// `free_at()`, then the next, and so on: the slots the clock gives cells started back to

@@ -274,7 +274,7 @@ impl Network {
             let end = &mut self.abr.ends[a];
             let Some(at) = end.in_rate_at() else { break };
             let port = &self.ports[first.index()];
-            let adapter_idle = port.starts.is_empty() && port.clock.free_at() <= at;
+            let adapter_idle = port.all_started() && port.clock.free_at() <= at;
             if at >= horizon
                 || end.data.is_empty()
                 || end.turnaround.is_waiting()

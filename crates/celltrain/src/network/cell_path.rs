@@ -51,7 +51,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let start =
             if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
-        match port.admit_analytic(&cell, slot, start, now) {
+        match port.admit_analytic::<true>(&cell, slot, start, now) {
             Ok(()) => self.start_cell(p, cell, start),
             Err(_) => self.cell_lost(cell),
         }
@@ -109,7 +109,7 @@ impl Network {
             while k < cells {
                 self.release_started(p, now);
                 let port = &mut self.ports[p.index()];
-                if !port.starts.is_empty() || port.clock.free_at() > now {
+                if !port.all_started() || port.clock.free_at() > now {
                     break;
                 }
                 self.arrive(p, slot, cell_at(k));
@@ -207,6 +207,9 @@ impl Network {
                 }
                 Some(slot) => self.fan_in_push(slot, p, arrival),
             }
+        } else if port.trains_behind {
+            let slot = port.fan_in.expect("trains wait on a fan-in group's links only");
+            self.fan_in_before_push(slot, p);
         }
         self.ports[p.index()].pipe.push_back((arrival, cell));
     }

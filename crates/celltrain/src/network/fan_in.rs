@@ -38,6 +38,7 @@ use celltrain_atm::port::{SlotCursor, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
+use std::collections::VecDeque;
 
 /// The ways a group hands out its heads (`hand_out`'s parameter): each its own loop.
 const GENERAL: u8 = 0;
@@ -63,8 +64,12 @@ pub(crate) struct FanIn {
     members: Vec<PortId>,
     /// The port the links lead to.
     target: PortId,
-    /// Per member, the burst its pipe carries as a train, if any (its pipe then holds no cell).
+    /// Per member, the burst or frame its pipe carries as a train at its head, if any (its pipe
+    /// then holds no cell).
     trains: Vec<Option<Train>>,
+    /// Per member, the frames behind that train or behind the pipe's cells (see
+    /// `Port::trains_behind`), in order.
+    later: Vec<VecDeque<Train>>,
     /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
     /// have, in order.
     heads: HeadRing,
@@ -87,6 +92,7 @@ impl FanIn {
             heads: HeadRing::new(members.len() + 1),
             target,
             trains: vec![None; members.len()],
+            later: vec![VecDeque::new(); members.len()],
             members,
             proxies: Vec::new(),
             handing_out: false,
@@ -101,8 +107,8 @@ impl FanIn {
     }
 }
 
-/// An on/off burst on its way into a pipe, kept as arithmetic: its cells are made one at a
-/// time, as `put_run_on_wire` would have made them all at the hand-over.
+/// An on/off burst or an AAL5 frame on its way into a pipe, kept as arithmetic: its cells are
+/// made one at a time, as `put_run_on_wire` would have made them all at the hand-over.
 #[derive(Clone, Debug)]
 struct Train {
     /// When the cell after the head starts.
@@ -113,24 +119,55 @@ struct Train {
     /// How long a cell takes on the wire (rounded up, as the clock has it).
     line_cell_time: SimDuration,
     delay: SimDuration,
-    /// The cells' common part.
+    /// The cell after the head, less its start time. The ones after it differ from it only in
+    /// their index, by `step` from one to the next (a frame's cells count up; an on/off
+    /// source's are all alike, a step of 0), but for the last, which has marks of its own (a
+    /// frame's ends it, and keeps CLP = 0 when the others are tagged).
     cell: Cell,
+    step: u16,
+    last_end_of_frame: bool,
+    last_clp: bool,
     /// The next cell, made: its arrival at the far end, and the cell.
     head: (SimTime, Cell),
     /// Cells after the head, not made yet.
     more: u32,
-    /// The cells' VC's index at the port the link leads to (looked up once for the burst, not
+    /// The cells' VC's index at the port the link leads to (looked up once for the train, not
     /// for each cell).
     next_slot: u32,
 }
 
 impl Train {
-    /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
-    fn new(
+    /// A burst of `cells` copies of `cell` (none: no train) handed to an adapter whose clock
+    /// was `clock`.
+    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
+        Self::of([cell; 3], clock, from, delay, cells, next_slot)
+    }
+
+    /// A frame's run of `cells` cells (two or more): `first`, then `second` and the cells that
+    /// follow it by the same step of index, the last being `last`; none if `last` is not the
+    /// one that step leads to, or differs from the others in more than its marks.
+    fn frame(
+        [first, second, last]: [Cell; 3],
+        clock: TxClock,
+        from: SimTime,
+        delay: SimDuration,
+        cells: u32,
+        next_slot: u32,
+    ) -> Option<Train> {
+        let step = second.index.wrapping_sub(first.index);
+        // (Truncated as the index is: a frame has at most 1366 cells.)
+        let last_index = second.index.wrapping_add(step.wrapping_mul(cells.checked_sub(2)? as u16));
+        if (Cell { index: last_index, end_of_frame: last.end_of_frame, clp: last.clp, ..second }) != last {
+            return None;
+        }
+        Self::of([first, second, last], clock, from, delay, cells, next_slot)
+    }
+
+    fn of(
+        [first, second, last]: [Cell; 3],
         mut clock: TxClock,
         from: SimTime,
         delay: SimDuration,
-        cell: Cell,
         cells: u32,
         next_slot: u32,
     ) -> Option<Train> {
@@ -143,39 +180,59 @@ impl Train {
             slots: clock.cursor(),
             line_cell_time: clock.line_cell_time(),
             delay,
-            cell,
-            head: (end + delay, Cell { entered: start, ..cell }),
+            cell: second,
+            step: second.index.wrapping_sub(first.index),
+            last_end_of_frame: last.end_of_frame,
+            last_clp: last.clp,
+            head: (end + delay, Cell { entered: start, ..first }),
             more,
             next_slot,
         })
     }
 
     /// The next cell, as `put_run_on_wire` makes it: `TxClock::start` at the clock's `free_at`
-    /// in its busy period.
+    /// in its busy period (`more` already counts it out). `FRAMES`: the train may be a frame's
+    /// (else it is a burst, its cells all alike).
     #[inline]
-    fn make(&mut self) -> (SimTime, Cell) {
+    fn make<const FRAMES: bool>(&mut self) -> (SimTime, Cell) {
         let start = self.next_start;
         self.next_start = self.slots.advance();
         let end = self.next_start.min(start + self.line_cell_time);
-        (end + self.delay, Cell { entered: start, ..self.cell })
+        let mut cell = Cell { entered: start, ..self.cell };
+        if FRAMES {
+            self.cell.index = self.cell.index.wrapping_add(self.step);
+            if self.more == 0 {
+                cell.end_of_frame = self.last_end_of_frame;
+                cell.clp = self.last_clp;
+            }
+        } else {
+            debug_assert!(self.step == 0 && (self.last_end_of_frame, self.last_clp) == (cell.end_of_frame, cell.clp));
+        }
+        (end + self.delay, cell)
     }
 
     /// Takes the head and makes the next, if there is one (else the train has ended).
+    /// `FRAMES` as for [`make`](Self::make).
     #[inline]
-    fn take(&mut self) -> (Cell, bool) {
+    fn take<const FRAMES: bool>(&mut self) -> (Cell, bool) {
         let (_, cell) = self.head;
         if self.more == 0 {
             return (cell, false);
         }
         self.more -= 1;
-        self.head = self.make();
+        self.head = self.make::<FRAMES>();
         (cell, true)
     }
 
     /// Its cells, head first, as the pipe would hold them.
     fn into_cells(mut self) -> impl Iterator<Item = (SimTime, Cell)> {
         let head = self.head;
-        std::iter::once(head).chain((0..self.more).map(move |_| self.make()))
+        std::iter::once(head).chain(std::iter::from_fn(move || {
+            (self.more > 0).then(|| {
+                self.more -= 1;
+                self.make::<true>()
+            })
+        }))
     }
 
     /// Cells not handed out.
@@ -316,7 +373,8 @@ impl Network {
 
     /// Cells of each VC in trains (on their links, not in the pipes).
     pub(super) fn fan_in_cells_in_trains(&self, cells: &mut [u64]) {
-        for train in self.fan_ins.iter().flat_map(|g| g.trains.iter().flatten()) {
+        let later = self.fan_ins.iter().flat_map(|g| g.later.iter().flatten());
+        for train in self.fan_ins.iter().flat_map(|g| g.trains.iter().flatten()).chain(later) {
             cells[train.cell.vc.index()] += train.cells();
         }
     }
@@ -360,9 +418,70 @@ impl Network {
     /// Turns the train of a member, if any, into cells in its pipe (their head keeps its place:
     /// it is the same cell at the same time).
     pub(super) fn fan_in_before_push(&mut self, slot: FanInSlot, p: PortId) {
-        if let Some(train) = self.fan_ins[slot.group as usize].trains[slot.member as usize].take() {
-            self.ports[p.index()].pipe.extend(train.into_cells());
+        let group = &mut self.fan_ins[slot.group as usize];
+        let port = &mut self.ports[p.index()];
+        if let Some(train) = group.trains[slot.member as usize].take() {
+            port.pipe.extend(train.into_cells());
         }
+        for train in group.later[slot.member as usize].drain(..) {
+            port.pipe.extend(train.into_cells());
+        }
+        port.trains_behind = false;
+    }
+
+    /// A frame's cells `cell_at(j)`, j in `run` (two or more), admitted to the buffer of `p`, a
+    /// member of a group, are put on its wire now: what `put_run_on_wire` does, with the cells
+    /// left to a train (behind the pipe's cells and trains) and their start times kept as a
+    /// run. False, and nothing done, when the cells do not follow from the first, the second
+    /// and the last as a train's do.
+    #[inline(never)]
+    pub(super) fn fan_in_run_as_train(
+        &mut self,
+        slot: FanInSlot,
+        p: PortId,
+        run: std::ops::Range<u32>,
+        cell_at: &impl Fn(u32) -> Cell,
+    ) -> bool {
+        let now = self.now;
+        let cells = run.end - run.start;
+        let first = cell_at(run.start);
+        let cells_of = [first, cell_at(run.start + 1), cell_at(run.end - 1)];
+        let next_slot = self.vcs[first.vc.index()].route[usize::from(first.hop) + 1].1;
+        let port = &mut self.ports[p.index()];
+        let Some(train) = Train::frame(cells_of, port.clock.clone(), now, port.delay, cells, next_slot) else {
+            return false;
+        };
+        debug_assert!(
+            train
+                .clone()
+                .into_cells()
+                .zip(run.clone())
+                .all(|((_, made), j)| made == Cell { entered: made.entered, ..cell_at(j) }),
+            "a run's cells follow from its first, second and last"
+        );
+        port.clock.start_run(cells, now);
+        self.cell_hops += u64::from(cells);
+        // (On its first link a cell's start time is its entry time.)
+        port.push_start_run(super::port::StartRun {
+            next: train.head.1.entered,
+            then: train.next_start,
+            slots: train.slots,
+            more: train.more,
+        });
+        let group = &mut self.fan_ins[slot.group as usize];
+        let m = slot.member as usize;
+        // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
+        if !port.pipe.is_empty() {
+            port.trains_behind = true;
+            group.later[m].push_back(train);
+        } else if group.trains[m].is_none() {
+            let head = train.head.0;
+            group.trains[m] = Some(train);
+            self.fan_in_enter(slot, head);
+        } else {
+            group.later[m].push_back(train);
+        }
+        true
     }
 
     /// The pipe of a group's member has a new head arriving at `arrival`: it takes its place
@@ -436,27 +555,45 @@ impl Network {
             self.now = now;
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
-                    // (A pipe holds cells or a train, never both. Directly crossed groups are
-                    // fed by trains (twin `a`: on/off bursts), the others mostly by cells: each
-                    // looks first where its heads usually are.)
                     let train = &mut group.trains[member as usize];
                     let pipe = &mut self.ports[p.index()].pipe;
+                    // (A pipe holds cells, then frames as trains, or a train at its head, then
+                    // frames. Directly crossed groups are fed by trains (twin `a`: on/off
+                    // bursts; twin `b`: frames), the others mostly by cells: each looks first
+                    // where its heads usually are.)
                     let from_train = if direct { train.is_some() } else { pipe.is_empty() };
                     let (cell, next, slot) = if from_train {
                         let run = train.as_mut().expect("a head is its pipe's or its train's");
                         let slot = Some(run.next_slot);
-                        match run.take() {
+                        // (A group of ATM-layer cells only has no frame's train.)
+                        let taken = if WAY == DIRECT_CELLS { run.take::<false>() } else { run.take::<true>() };
+                        match taken {
                             (cell, true) => (cell, Some(run.head.0), slot),
-                            (cell, false) => {
+                            // (Frames never queue in a group of ATM-layer cells only.)
+                            (cell, false) if WAY == DIRECT_CELLS => {
+                                debug_assert!(group.later[member as usize].is_empty());
                                 *train = None;
                                 (cell, None, slot)
+                            }
+                            (cell, false) => {
+                                *train = group.later[member as usize].pop_front();
+                                (cell, train.as_ref().map(|t| t.head.0), slot)
                             }
                         }
                     } else {
                         // (Copied out whole, then dropped: see `pipe_head`.)
                         let (_, cell) = *pipe.front().expect("a head is its pipe's or its train's");
                         pipe.pop_front();
-                        (cell, pipe.front().map(|&(t, _)| t), None)
+                        match pipe.front().map(|&(t, _)| t) {
+                            Some(next) => (cell, Some(next), None),
+                            None if WAY != DIRECT_CELLS && self.ports[p.index()].trains_behind => {
+                                // The frames behind the cells come next.
+                                self.ports[p.index()].trains_behind = false;
+                                *train = group.later[member as usize].pop_front();
+                                (cell, train.as_ref().map(|t| t.head.0), None)
+                            }
+                            None => (cell, None, None),
+                        }
                     };
                     match next {
                         Some(next) => {

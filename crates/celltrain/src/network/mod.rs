@@ -490,7 +490,7 @@ impl Network {
     /// Cells moved across one link, summed over links, since the start of the run (cells
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops - self.ports.iter().map(|p| p.starts.len() as u64 + u64::from(p.handed.pending())).sum::<u64>()
+        self.cell_hops - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.handed.pending())).sum::<u64>()
     }
 
     pub fn trace_hash(&self) -> u64 {

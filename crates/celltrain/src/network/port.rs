@@ -49,9 +49,15 @@ pub struct Port {
     /// The place a next head's event would have taken in the pipe's chain, when the pipe
     /// emptied (kept for a cell put on the link at that same instant).
     pub(super) pipe_emptied: Option<celltrain_core::Place>,
+    /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
+    /// must go behind them: see `fan_in`).
+    pub(super) trains_behind: bool,
     pub(crate) clock: TxClock,
-    /// Start times of the cells admitted to an analytic port that have not started yet.
+    /// Start times of the cells admitted to an analytic port that have not started yet: one by
+    /// one, then (later ones) by runs of cells put on the wire back to back (a frame queued on
+    /// a fan-in group's link, which keeps its cells as a train: see `fan_in`).
     pub(super) starts: VecDeque<SimTime>,
+    pub(super) start_runs: VecDeque<StartRun>,
     /// The last burst handed over whole: its cells are not in the buffer; they enter the
     /// adapter when they start, as the source emits them.
     pub(super) handed: HandedBurst,
@@ -123,7 +129,55 @@ impl HandedBurst {
     }
 }
 
+pub(super) use celltrain_atm::port::StartRun;
+
 impl Port {
+    /// Cells admitted to an analytic port that have not started yet.
+    pub(super) fn cells_not_started(&self) -> u64 {
+        self.starts.len() as u64 + self.start_runs.iter().map(StartRun::len).sum::<u64>()
+    }
+
+    /// Whether every cell admitted to an analytic port has started.
+    #[inline]
+    pub(super) fn all_started(&self) -> bool {
+        self.starts.is_empty() && self.start_runs.is_empty()
+    }
+
+    /// Cells of a run wait in the buffer until they start, at these times (after every start
+    /// time kept).
+    pub(super) fn push_start_run(&mut self, run: StartRun) {
+        self.start_runs.push_back(run);
+    }
+
+    /// A cell admitted to an analytic port starts at `start`.
+    #[inline(always)]
+    fn push_start(&mut self, start: SimTime) {
+        if !self.start_runs.is_empty() {
+            self.runs_to_starts();
+        }
+        self.starts.push_back(start);
+    }
+
+    /// The runs' start times join the ones kept one by one (a cell queued behind them).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn runs_to_starts(&mut self) {
+        for run in self.start_runs.drain(..) {
+            self.starts.extend(run.times());
+        }
+    }
+
+    /// The cells of the runs that have started by `now` leave the buffer.
+    #[inline(never)]
+    fn release_runs(&mut self, now: SimTime) {
+        while let Some(run) = self.start_runs.front_mut() {
+            if !self.queue.depart_virtual_run(run, now) {
+                break;
+            }
+            self.start_runs.pop_front();
+        }
+    }
+
     /// The adapter's rules when they time its cells (a shaper or a PDU gap).
     #[inline]
     pub(super) fn timing_rules(&self) -> Option<&AdapterRules> {
@@ -140,38 +194,48 @@ impl Port {
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
-        self.release_queued(now);
+        self.release_queued::<true>(now);
         passed
     }
 
     /// Analytic ports: `cell` of the VC in `slot`, arriving now with its start time known, is
     /// offered to the buffer: it passes straight through when it starts now with nothing
-    /// queued, else it waits there (virtually) until `start`; or it is refused.
+    /// queued, else it waits there (virtually) until `start`; or it is refused. `RUNS`: the
+    /// port may keep start times by runs (else it is known to keep none, as the target of a
+    /// fan-in group crossed directly: runs are kept on a group's links only).
     #[inline(always)]
-    pub(super) fn admit_analytic(
+    pub(super) fn admit_analytic<const RUNS: bool>(
         &mut self,
         cell: &Cell,
         slot: u32,
         start: SimTime,
         now: SimTime,
     ) -> Result<(), celltrain_atm::DropReason> {
-        if self.starts.is_empty() && start == now {
+        debug_assert!(RUNS || self.start_runs.is_empty());
+        let all_started = if RUNS { self.all_started() } else { self.starts.is_empty() };
+        if all_started && start == now {
             self.queue.pass_through_at(cell, slot, now)
+        } else if RUNS {
+            self.queue.admit_virtual(cell, slot, now).map(|()| self.push_start(start))
         } else {
             self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push_back(start))
         }
     }
 
     /// Analytic ports: the queued cells whose start time has come leave the buffer (all that
-    /// `release_started` does on a port never handed a burst).
+    /// `release_started` does on a port never handed a burst). `RUNS` as for
+    /// [`admit_analytic`](Self::admit_analytic).
     #[inline(always)]
-    pub(super) fn release_queued(&mut self, now: SimTime) {
+    pub(super) fn release_queued<const RUNS: bool>(&mut self, now: SimTime) {
         while let Some(&start) = self.starts.front() {
             if start > now {
                 break;
             }
             self.starts.pop_front();
             self.queue.depart_virtual(start);
+        }
+        if RUNS && self.starts.is_empty() && !self.start_runs.is_empty() {
+            self.release_runs(now);
         }
     }
 }

@@ -41,7 +41,7 @@ impl Network {
                 // burst as the source emits it: it may take the whole burst now.
                 let whole_burst = src.at_burst_start()
                     && port.burst_handoff
-                    && port.starts.is_empty()
+                    && port.all_started()
                     && port.handed.pending() == 0
                     && port.clock.is_idle_at(now)
                     && port.clock.service_rate() == src.pcr;
@@ -98,7 +98,7 @@ impl Network {
         let now = self.now;
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.starts.is_empty() && port.handed.pending() == 0, "a burst handed to a busy adapter");
+        debug_assert!(port.all_started() && port.handed.pending() == 0, "a burst handed to a busy adapter");
         port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
         if port.carry {
             for _ in 0..cells {
@@ -127,6 +127,11 @@ impl Network {
     ) {
         let now = self.now;
         if let Some(slot) = self.ports[p.index()].fan_in {
+            // (A frame's cells queued at the adapter: a burst handed over takes a train of its
+            // own only when the pipe is empty, in `fan_in_hand_over`.)
+            if queued && run.end - run.start >= 2 && self.fan_in_run_as_train(slot, p, run.clone(), &cell_at) {
+                return;
+            }
             // (A train the pipe carries goes in first; the head is filed below.)
             self.fan_in_before_push(slot, p);
         }
@@ -147,6 +152,9 @@ impl Network {
         port.clock = clock;
         if queued {
             // (On its first link a cell's start time is its entry time.)
+            if !port.start_runs.is_empty() {
+                port.runs_to_starts();
+            }
             let Port { pipe, starts, .. } = port;
             starts.extend(pipe.range(first..).map(|(_, cell)| cell.entered));
         }
