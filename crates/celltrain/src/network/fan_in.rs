@@ -65,11 +65,12 @@ pub(crate) struct FanIn {
     /// The port the links lead to.
     target: PortId,
     /// Per member, the burst or frame its pipe carries as a train at its head, if any (its pipe
-    /// then holds no cell).
+    /// then holds no cell), and how its cells differ.
     trains: Vec<Option<Train>>,
+    marks: Vec<Marks>,
     /// Per member, the frames behind that train or behind the pipe's cells (see
     /// `Port::trains_behind`), in order.
-    later: Vec<VecDeque<Train>>,
+    later: Vec<VecDeque<(Train, Marks)>>,
     /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
     /// have, in order.
     heads: HeadRing,
@@ -92,6 +93,7 @@ impl FanIn {
             heads: HeadRing::new(members.len() + 1),
             target,
             trains: vec![None; members.len()],
+            marks: vec![Marks::alike(&Cell::raw(celltrain_core::ids::VcId(0))); members.len()],
             later: vec![VecDeque::new(); members.len()],
             members,
             proxies: Vec::new(),
@@ -101,6 +103,19 @@ impl FanIn {
         }
     }
 
+    /// The train at the head of member `m`'s pipe ended (or its cells did): the next one, if
+    /// any, takes its place; returns when its head arrives.
+    #[inline]
+    fn next_train(&mut self, m: usize) -> Option<SimTime> {
+        let (train, marks) = match self.later[m].pop_front() {
+            Some((train, marks)) => (Some(train), marks),
+            None => (None, self.marks[m]),
+        };
+        self.trains[m] = train;
+        self.marks[m] = marks;
+        self.trains[m].as_ref().map(|t| t.head.0)
+    }
+
     /// Pipes with a head pending.
     pub(crate) fn pending(&self) -> usize {
         self.heads.len
@@ -108,7 +123,9 @@ impl FanIn {
 }
 
 /// An on/off burst or an AAL5 frame on its way into a pipe, kept as arithmetic: its cells are
-/// made one at a time, as `put_run_on_wire` would have made them all at the hand-over.
+/// made one at a time, as `put_run_on_wire` would have made them all at the hand-over. A
+/// frame's cells differ in their index and the last one's marks (see [`Marks`]), kept beside
+/// the train (a burst's train, all alike, runs without them).
 #[derive(Clone, Debug)]
 struct Train {
     /// When the cell after the head starts.
@@ -119,55 +136,24 @@ struct Train {
     /// How long a cell takes on the wire (rounded up, as the clock has it).
     line_cell_time: SimDuration,
     delay: SimDuration,
-    /// The cell after the head, less its start time. The ones after it differ from it only in
-    /// their index, by `step` from one to the next (a frame's cells count up; an on/off
-    /// source's are all alike, a step of 0), but for the last, which has marks of its own (a
-    /// frame's ends it, and keeps CLP = 0 when the others are tagged).
+    /// The cells' common part.
     cell: Cell,
-    step: u16,
-    last_end_of_frame: bool,
-    last_clp: bool,
     /// The next cell, made: its arrival at the far end, and the cell.
     head: (SimTime, Cell),
     /// Cells after the head, not made yet.
     more: u32,
-    /// The cells' VC's index at the port the link leads to (looked up once for the train, not
+    /// The cells' VC's index at the port the link leads to (looked up once for the burst, not
     /// for each cell).
     next_slot: u32,
 }
 
 impl Train {
-    /// A burst of `cells` copies of `cell` (none: no train) handed to an adapter whose clock
-    /// was `clock`.
-    fn new(clock: TxClock, from: SimTime, delay: SimDuration, cell: Cell, cells: u32, next_slot: u32) -> Option<Train> {
-        Self::of([cell; 3], clock, from, delay, cells, next_slot)
-    }
-
-    /// A frame's run of `cells` cells (two or more): `first`, then `second` and the cells that
-    /// follow it by the same step of index, the last being `last`; none if `last` is not the
-    /// one that step leads to, or differs from the others in more than its marks.
-    fn frame(
-        [first, second, last]: [Cell; 3],
-        clock: TxClock,
-        from: SimTime,
-        delay: SimDuration,
-        cells: u32,
-        next_slot: u32,
-    ) -> Option<Train> {
-        let step = second.index.wrapping_sub(first.index);
-        // (Truncated as the index is: a frame has at most 1366 cells.)
-        let last_index = second.index.wrapping_add(step.wrapping_mul(cells.checked_sub(2)? as u16));
-        if (Cell { index: last_index, end_of_frame: last.end_of_frame, clp: last.clp, ..second }) != last {
-            return None;
-        }
-        Self::of([first, second, last], clock, from, delay, cells, next_slot)
-    }
-
-    fn of(
-        [first, second, last]: [Cell; 3],
+    /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
+    fn new(
         mut clock: TxClock,
         from: SimTime,
         delay: SimDuration,
+        cell: Cell,
         cells: u32,
         next_slot: u32,
     ) -> Option<Train> {
@@ -180,64 +166,107 @@ impl Train {
             slots: clock.cursor(),
             line_cell_time: clock.line_cell_time(),
             delay,
-            cell: second,
-            step: second.index.wrapping_sub(first.index),
-            last_end_of_frame: last.end_of_frame,
-            last_clp: last.clp,
-            head: (end + delay, Cell { entered: start, ..first }),
+            cell,
+            head: (end + delay, Cell { entered: start, ..cell }),
             more,
             next_slot,
         })
     }
 
     /// The next cell, as `put_run_on_wire` makes it: `TxClock::start` at the clock's `free_at`
-    /// in its busy period (`more` already counts it out). `FRAMES`: the train may be a frame's
-    /// (else it is a burst, its cells all alike).
+    /// in its busy period.
     #[inline]
-    fn make<const FRAMES: bool>(&mut self) -> (SimTime, Cell) {
+    fn make(&mut self) -> (SimTime, Cell) {
         let start = self.next_start;
         self.next_start = self.slots.advance();
         let end = self.next_start.min(start + self.line_cell_time);
-        let mut cell = Cell { entered: start, ..self.cell };
-        if FRAMES {
-            self.cell.index = self.cell.index.wrapping_add(self.step);
-            if self.more == 0 {
-                cell.end_of_frame = self.last_end_of_frame;
-                cell.clp = self.last_clp;
-            }
-        } else {
-            debug_assert!(self.step == 0 && (self.last_end_of_frame, self.last_clp) == (cell.end_of_frame, cell.clp));
-        }
-        (end + self.delay, cell)
+        (end + self.delay, Cell { entered: start, ..self.cell })
     }
 
     /// Takes the head and makes the next, if there is one (else the train has ended).
-    /// `FRAMES` as for [`make`](Self::make).
     #[inline]
-    fn take<const FRAMES: bool>(&mut self) -> (Cell, bool) {
+    fn take(&mut self) -> (Cell, bool) {
         let (_, cell) = self.head;
         if self.more == 0 {
             return (cell, false);
         }
         self.more -= 1;
-        self.head = self.make::<FRAMES>();
+        self.head = self.make();
         (cell, true)
-    }
-
-    /// Its cells, head first, as the pipe would hold them.
-    fn into_cells(mut self) -> impl Iterator<Item = (SimTime, Cell)> {
-        let head = self.head;
-        std::iter::once(head).chain(std::iter::from_fn(move || {
-            (self.more > 0).then(|| {
-                self.more -= 1;
-                self.make::<true>()
-            })
-        }))
     }
 
     /// Cells not handed out.
     fn cells(&self) -> u64 {
         1 + u64::from(self.more)
+    }
+}
+
+/// How a frame's cells differ from one another: their index counts up by `step`, and the last
+/// has marks of its own (it ends the frame, and keeps CLP = 0 when the others are tagged). A
+/// burst's cells, all alike, have a step of 0 and the last one's marks are theirs.
+#[derive(Clone, Copy, Debug)]
+struct Marks {
+    step: u16,
+    last_end_of_frame: bool,
+    last_clp: bool,
+}
+
+impl Marks {
+    /// The marks of a burst of copies of `cell`.
+    fn alike(cell: &Cell) -> Marks {
+        Marks { step: 0, last_end_of_frame: cell.end_of_frame, last_clp: cell.clp }
+    }
+}
+
+impl Train {
+    /// A frame's run of `cells` cells (two or more) handed to an adapter whose clock was
+    /// `clock`: `first`, then `second` and the cells that follow it by the same step of index,
+    /// the last being `last`; none if `last` is not the one that step leads to, or differs from
+    /// the others in more than its marks.
+    fn frame(
+        [first, second, last]: [Cell; 3],
+        clock: TxClock,
+        from: SimTime,
+        delay: SimDuration,
+        cells: u32,
+        next_slot: u32,
+    ) -> Option<(Train, Marks)> {
+        let step = second.index.wrapping_sub(first.index);
+        // (Truncated as the index is: a frame has at most 1366 cells.)
+        let last_index = second.index.wrapping_add(step.wrapping_mul(cells.checked_sub(2)? as u16));
+        if (Cell { index: last_index, end_of_frame: last.end_of_frame, clp: last.clp, ..second }) != last {
+            return None;
+        }
+        let mut train = Train::new(clock, from, delay, second, cells, next_slot)?;
+        train.head.1 = Cell { entered: train.head.1.entered, ..first };
+        Some((train, Marks { step, last_end_of_frame: last.end_of_frame, last_clp: last.clp }))
+    }
+
+    /// [`take`](Self::take), for a train whose cells differ by `marks`.
+    #[inline]
+    fn take_marked(&mut self, marks: Marks) -> (Cell, bool) {
+        let (cell, more) = self.take();
+        if more {
+            self.cell.index = self.cell.index.wrapping_add(marks.step);
+            if self.more == 0 {
+                self.head.1.end_of_frame = marks.last_end_of_frame;
+                self.head.1.clp = marks.last_clp;
+            }
+        }
+        (cell, more)
+    }
+
+    /// Its cells, head first, as the pipe would hold them.
+    fn into_cells(mut self, marks: Marks) -> impl Iterator<Item = (SimTime, Cell)> {
+        let mut ended = false;
+        std::iter::from_fn(move || {
+            if ended {
+                return None;
+            }
+            let head = self.head;
+            ended = !self.take_marked(marks).1;
+            Some(head)
+        })
     }
 }
 
@@ -373,7 +402,7 @@ impl Network {
 
     /// Cells of each VC in trains (on their links, not in the pipes).
     pub(super) fn fan_in_cells_in_trains(&self, cells: &mut [u64]) {
-        let later = self.fan_ins.iter().flat_map(|g| g.later.iter().flatten());
+        let later = self.fan_ins.iter().flat_map(|g| g.later.iter().flatten()).map(|(t, _)| t);
         for train in self.fan_ins.iter().flat_map(|g| g.trains.iter().flatten()).chain(later) {
             cells[train.cell.vc.index()] += train.cells();
         }
@@ -398,7 +427,9 @@ impl Network {
         let next_slot = self.vcs[cell.vc.index()].route[usize::from(cell.hop) + 1].1;
         let train = Train::new(clock, now, port.delay, cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
-        self.fan_ins[slot.group as usize].trains[slot.member as usize] = train;
+        let group = &mut self.fan_ins[slot.group as usize];
+        group.trains[slot.member as usize] = train;
+        group.marks[slot.member as usize] = Marks::alike(&cell);
         if let Some(arrival) = arrival {
             self.fan_in_enter(slot, arrival);
         }
@@ -421,10 +452,10 @@ impl Network {
         let group = &mut self.fan_ins[slot.group as usize];
         let port = &mut self.ports[p.index()];
         if let Some(train) = group.trains[slot.member as usize].take() {
-            port.pipe.extend(train.into_cells());
+            port.pipe.extend(train.into_cells(group.marks[slot.member as usize]));
         }
-        for train in group.later[slot.member as usize].drain(..) {
-            port.pipe.extend(train.into_cells());
+        for (train, marks) in group.later[slot.member as usize].drain(..) {
+            port.pipe.extend(train.into_cells(marks));
         }
         port.trains_behind = false;
     }
@@ -448,13 +479,13 @@ impl Network {
         let cells_of = [first, cell_at(run.start + 1), cell_at(run.end - 1)];
         let next_slot = self.vcs[first.vc.index()].route[usize::from(first.hop) + 1].1;
         let port = &mut self.ports[p.index()];
-        let Some(train) = Train::frame(cells_of, port.clock.clone(), now, port.delay, cells, next_slot) else {
+        let Some((train, marks)) = Train::frame(cells_of, port.clock.clone(), now, port.delay, cells, next_slot) else {
             return false;
         };
         debug_assert!(
             train
                 .clone()
-                .into_cells()
+                .into_cells(marks)
                 .zip(run.clone())
                 .all(|((_, made), j)| made == Cell { entered: made.entered, ..cell_at(j) }),
             "a run's cells follow from its first, second and last"
@@ -473,13 +504,14 @@ impl Network {
         // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
         if !port.pipe.is_empty() {
             port.trains_behind = true;
-            group.later[m].push_back(train);
+            group.later[m].push_back((train, marks));
         } else if group.trains[m].is_none() {
             let head = train.head.0;
             group.trains[m] = Some(train);
+            group.marks[m] = marks;
             self.fan_in_enter(slot, head);
         } else {
-            group.later[m].push_back(train);
+            group.later[m].push_back((train, marks));
         }
         true
     }
@@ -565,19 +597,22 @@ impl Network {
                     let (cell, next, slot) = if from_train {
                         let run = train.as_mut().expect("a head is its pipe's or its train's");
                         let slot = Some(run.next_slot);
-                        // (A group of ATM-layer cells only has no frame's train.)
-                        let taken = if WAY == DIRECT_CELLS { run.take::<false>() } else { run.take::<true>() };
-                        match taken {
-                            (cell, true) => (cell, Some(run.head.0), slot),
-                            // (Frames never queue in a group of ATM-layer cells only.)
-                            (cell, false) if WAY == DIRECT_CELLS => {
-                                debug_assert!(group.later[member as usize].is_empty());
-                                *train = None;
-                                (cell, None, slot)
+                        // (A group of ATM-layer cells only has trains of bursts, and never
+                        // frames behind them. Each way its own match: one on a value chosen
+                        // between the two calls copies the cell once more.)
+                        if WAY == DIRECT_CELLS {
+                            match run.take() {
+                                (cell, true) => (cell, Some(run.head.0), slot),
+                                (cell, false) => {
+                                    debug_assert!(group.later[member as usize].is_empty());
+                                    *train = None;
+                                    (cell, None, slot)
+                                }
                             }
-                            (cell, false) => {
-                                *train = group.later[member as usize].pop_front();
-                                (cell, train.as_ref().map(|t| t.head.0), slot)
+                        } else {
+                            match run.take_marked(group.marks[member as usize]) {
+                                (cell, true) => (cell, Some(run.head.0), slot),
+                                (cell, false) => (cell, group.next_train(member as usize), slot),
                             }
                         }
                     } else {
@@ -589,8 +624,7 @@ impl Network {
                             None if WAY != DIRECT_CELLS && self.ports[p.index()].trains_behind => {
                                 // The frames behind the cells come next.
                                 self.ports[p.index()].trains_behind = false;
-                                *train = group.later[member as usize].pop_front();
-                                (cell, train.as_ref().map(|t| t.head.0), None)
+                                (cell, group.next_train(member as usize), None)
                             }
                             None => (cell, None, None),
                         }
