@@ -446,6 +446,66 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     }
 }
 
+/// Frames queued at the adapters of a fan-in group (TCP over AAL5 into an EPD port, as peer
+/// twin b; UDP into a multiplexer) go on their links as trains, at the pipe's head or behind
+/// its cells, and the adapters keep their cells' start times as runs. Links that hold cells in
+/// flight (a delay) make a cell put on a link go behind trains, which then turn into cells;
+/// adapter buffers too small for a frame make a cell's start time go behind runs, which then
+/// turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken.
+#[test]
+fn frames_go_on_links_as_trains_exactly() {
+    let tcp = include_str!("../../../benches/twins/b-tcp-epd.toml");
+    let far = tcp.replace(r#"delay = "0 s""#, r#"delay = "3 ms""#);
+    assert_ne!(far, tcp);
+    let nic = tcp
+        .replace("name = \"src{i}\"", "name = \"src{i}\"\nnic_buffer = \"${nic}\"")
+        .replace("[params]\n", "[params]\nnic = \"8192 cells\"\n");
+    assert_ne!(nic, tcp);
+    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    let udp = twin
+        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
+        .replace(
+            r#"app = { kind = "onoff", on = "${on}", off = "${off}" }"#,
+            r#"app = { kind = "udp", datagram = "9180 B", rate = "${peak}", start_jitter = "3 ms" }"#,
+        )
+        .replace(r#"delay = "0 s""#, r#"delay = "0.3 ms""#);
+    assert_ne!(udp, twin);
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        ("tcp", tcp, vec![("duration", "0.4 s")]),
+        ("far", &far, vec![("duration", "0.4 s"), ("n_sources", "3")]),
+        (
+            "far",
+            &far,
+            vec![
+                ("duration", "0.3 s"),
+                ("n_sources", "7"),
+                ("processing", "30 us"),
+                ("buffer", "900 cells"),
+                ("threshold", "500 cells"),
+            ],
+        ),
+        ("nic", &nic, vec![("duration", "0.4 s"), ("nic", "300 cells")]),
+        ("nic", &nic, vec![("duration", "0.3 s"), ("nic", "500 cells"), ("n_sources", "2"), ("delay", "1 ms")]),
+        ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "5"), ("buffer", "300 cells")]),
+    ];
+    let mut totals = (0, 0, 0);
+    for (name, text, sets) in cases {
+        let label = format!("{name} {sets:?}");
+        let (handed, crossed) = assert_fan_in_exact(&label, text, &sets, 5);
+        assert!(handed > 0 && crossed > 0, "{label}: no group crossed directly");
+        let c = compile_source(Source::new("frames.toml", text.to_string()), &owned(&sets), Some(5)).unwrap();
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        let (frames, spread, runs) = net.fan_in_frame_trains();
+        eprintln!("{label}: {frames} frames as trains, {spread} trains turned into cells, {runs} runs into times");
+        assert!(frames > 0, "{label}: no frame went as a train");
+        totals = (totals.0 + frames, totals.1 + spread, totals.2 + runs);
+    }
+    assert!(totals.1 > 0, "no train turned into cells");
+    assert!(totals.2 > 0, "no start times kept by runs turned into one-by-one times");
+}
+
 /// Random multiplexers of on/off sources, as the peer twin builds them: the number of sources,
 /// their peak rate and on/off means, the buffer, the links' delay and the warm-up drawn; with
 /// fan-in groups and without, every summary field, the event count and the trace hash equal,

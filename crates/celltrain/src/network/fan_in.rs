@@ -81,6 +81,10 @@ pub(crate) struct FanIn {
     handing_out: bool,
     /// Heads handed out since the start.
     handed_out: u64,
+    /// Frames put on the members' links as trains, and trains turned into cells since the start
+    /// (for the tests: the paths are taken).
+    frame_trains: u64,
+    trains_spread: u64,
     /// Plan: each head crosses the target in one step, or not (see `fan_in_direct`).
     direct: Crossing,
 }
@@ -99,6 +103,8 @@ impl FanIn {
             proxies: Vec::new(),
             handing_out: false,
             handed_out: 0,
+            frame_trains: 0,
+            trains_spread: 0,
             direct: Crossing::General,
         }
     }
@@ -337,6 +343,15 @@ impl Network {
         self.fan_ins.iter().filter(|g| g.direct != Crossing::General).map(|g| g.handed_out).sum()
     }
 
+    /// Frames put on a group's link as trains, trains turned into cells (a cell put on the link
+    /// behind them), and start times kept by runs turned into one-by-one times (a cell queued
+    /// behind them), since the start.
+    pub fn fan_in_frame_trains(&self) -> (u64, u64, u64) {
+        let frames = self.fan_ins.iter().map(|g| g.frame_trains).sum();
+        let spread = self.fan_ins.iter().map(|g| g.trains_spread).sum();
+        (frames, spread, self.ports.iter().map(|p| p.runs_spread).sum())
+    }
+
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
     /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
@@ -451,6 +466,8 @@ impl Network {
     pub(super) fn fan_in_before_push(&mut self, slot: FanInSlot, p: PortId) {
         let group = &mut self.fan_ins[slot.group as usize];
         let port = &mut self.ports[p.index()];
+        group.trains_spread +=
+            u64::from(group.trains[slot.member as usize].is_some()) + group.later[slot.member as usize].len() as u64;
         if let Some(train) = group.trains[slot.member as usize].take() {
             port.pipe.extend(train.into_cells(group.marks[slot.member as usize]));
         }
@@ -500,6 +517,7 @@ impl Network {
             more: train.more,
         });
         let group = &mut self.fan_ins[slot.group as usize];
+        group.frame_trains += 1;
         let m = slot.member as usize;
         // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
         if !port.pipe.is_empty() {

@@ -78,6 +78,9 @@ pub struct Port {
     pub from: NodeId,
     pub to: NodeId,
     pub line_rate: BitRate,
+    /// Times a cell's start time was kept behind runs, which then became one-by-one times (for
+    /// the tests: the path is taken).
+    pub(super) runs_spread: u64,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).
@@ -162,6 +165,7 @@ impl Port {
     #[cold]
     #[inline(never)]
     pub(super) fn runs_to_starts(&mut self) {
+        self.runs_spread += 1;
         for run in self.start_runs.drain(..) {
             self.starts.extend(run.times());
         }

@@ -41,6 +41,7 @@ pub(super) fn ports(
                 from,
                 to,
                 line_rate: rate,
+                runs_spread: 0,
                 delay,
                 is_nic,
                 clock: TxClock::new(rate, service),
