@@ -1,5 +1,6 @@
-"""Mutants of each fast path that the differential test (crates/celltrain/tests/fast_paths.rs)
-must catch: each is applied alone, the test run, and the file restored. Run from the
+"""Mutants of each fast path that the differential test (crates/celltrain/tests/fast_paths.rs),
+or a unit test named beside the mutant, must catch: each is applied alone, the test run, and
+the file restored. Run from the
 repository root: python3 scripts/fast_path_mutants.py (about 2 minutes a mutant)."""
 import subprocess
 muts=[
@@ -33,17 +34,19 @@ muts=[
  ("frames: the last cell without its marks", "crates/celltrain/src/network/fan_in.rs", "                self.head.1.end_of_frame = marks.last_end_of_frame;\n", ""),
  ("frames: every cell with the same index", "crates/celltrain/src/network/fan_in.rs", "            self.cell.index = self.cell.index.wrapping_add(marks.step);\n", ""),
  ("runs: a start time kept one by one goes before the runs", "crates/celltrain/src/network/port.rs", "        if !self.start_runs.is_empty() {\n            self.runs_to_starts();\n        }\n        self.starts.push_back(start);", "        self.starts.push_back(start);"),
- ("runs: cells leave at an instant after arrivals", "crates/celltrain-atm/src/port/mod.rs", "        while times.next <= now {", "        while times.next < now {"),
+ ("runs: cells leave at an instant after arrivals", "crates/celltrain-atm/src/port/mod.rs", "        while times.next <= now {", "        while times.next < now {", ["-p", "celltrain-atm", "a_run_departs"]),
  ("direct: AAL5 cells counted as ATM-layer cells", "crates/celltrain/src/network/fan_in.rs", "                    if WAY == DIRECT_FRAMES {\n                        self.cross_directly::<true>", "                    if false {\n                        self.cross_directly::<true>"),
 ]
 import sys
 only=sys.argv[1:]
-for label,f,old,new in muts:
+for label,f,old,new,*test in muts:
     if only and not any(o in label for o in only):
         continue
     s=open(f).read(); assert s.count(old)==1,label
     open(f,'w').write(s.replace(old,new))
-    r=subprocess.run(["cargo","test","-q","-p","celltrain","--test","fast_paths"],capture_output=True,text=True)
+    # (A mutant's own test, where the differential test cannot tell it apart: a unit test.)
+    args=test[0] if test else ["-p","celltrain","--test","fast_paths"]
+    r=subprocess.run(["cargo","test","-q",*args],capture_output=True,text=True)
     out=r.stdout+r.stderr
     line=[l for l in out.splitlines() if "differs" in l or "changed the run" in l or "saved events in only" in l or "panicked" in l][:2]
     print(label, "->", "caught" if r.returncode else "MISSED", *line[1:], flush=True)

@@ -470,6 +470,16 @@ fn frames_go_on_links_as_trains_exactly() {
         )
         .replace(r#"delay = "0 s""#, r#"delay = "0.3 ms""#);
     assert_ne!(udp, twin);
+    // Datagrams at twice the line rate into small adapter buffers: each arrives exactly as a
+    // queued cell starts (the source's clock and the adapter's count the same slots), so a
+    // departure at that instant must come first. A datagram of 9172 bytes takes 192 cells (with
+    // the UDP, IP, LLC/SNAP and AAL5 overheads); before the k-th, 96 k - 1 cells wait, and 671
+    // cells hold the fifth frame with no room to spare.
+    let udp_nic = udp
+        .replace(r#"datagram = "9180 B""#, r#"datagram = "9172 B""#)
+        .replacen("name = \"src{i}\"", "name = \"src{i}\"\nnic_buffer = \"${nic}\"", 1)
+        .replace("[params]\n", "[params]\nnic = \"8192 cells\"\n");
+    assert_ne!(udp_nic, udp);
     type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
     let cases: Vec<Case> = vec![
         ("tcp", tcp, vec![("duration", "0.4 s")]),
@@ -488,6 +498,11 @@ fn frames_go_on_links_as_trains_exactly() {
         ("nic", &nic, vec![("duration", "0.4 s"), ("nic", "300 cells")]),
         ("nic", &nic, vec![("duration", "0.3 s"), ("nic", "500 cells"), ("n_sources", "2"), ("delay", "1 ms")]),
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "5"), ("buffer", "300 cells")]),
+        (
+            "udp-nic",
+            &udp_nic,
+            vec![("duration", "0.2 s"), ("n_sources", "3"), ("peak", "311.04 Mbit/s"), ("nic", "671 cells")],
+        ),
     ];
     let mut totals = (0, 0, 0);
     for (name, text, sets) in cases {

@@ -300,3 +300,59 @@ fn a_run_admitted_at_once_is_as_single_admissions() {
     }
     assert!(taken > 200 && refused > 200, "runs taken {taken}, refused {refused}");
 }
+
+/// A run's cells leave as one-by-one departures at their start times would: the same counters
+/// and occupancy area, whether only the counters follow departures or a change trace does too;
+/// a cell that starts at the very instant of the release leaves then (it must be gone before
+/// an arrival at that instant is offered the buffer).
+#[test]
+fn a_run_departs_as_its_cells_one_by_one() {
+    use crate::port::{StartRun, TxClock};
+    use celltrain_core::units::BitRate;
+    let mut rng = celltrain_core::rng::RngStream::derive(11, "start-runs");
+    for round in 0..200u32 {
+        let watched = round % 3 == 0;
+        let new_port = || {
+            let mut port = OutputPort::new(&PortConfig::fifo(5000), &[ServiceCategory::Ubr]);
+            if watched {
+                port.record_changes(100_000);
+            }
+            port
+        };
+        let (mut run_port, mut one_port) = (new_port(), new_port());
+        let mut clock = TxClock::new(BitRate::from_bps(155_520_000), BitRate::from_bps(1 + rng.below(155_520_000)));
+        let from = SimTime::from_picos(rng.below(1_000_000));
+        let cells = 2 + rng.below(300) as u32;
+        assert!(run_port.admit_virtual_run(0, cells, false, from) && one_port.admit_virtual_run(0, cells, false, from));
+        // The cells' start times, as a run and one by one.
+        let first = clock.free_at().max(from);
+        clock.start(first);
+        let mut run = StartRun { next: first, then: clock.free_at(), slots: clock.cursor(), more: cells - 1 };
+        let times: Vec<SimTime> = run.clone().times().collect();
+        assert_eq!(times.len(), cells as usize);
+        let mut left = times.as_slice();
+        let mut ended = false;
+        while !ended {
+            // Releases at a start time (a tie), just before one, or past several.
+            let pick = left[rng.below(left.len() as u64) as usize];
+            let now = match rng.below(3) {
+                0 => pick,
+                1 => SimTime::from_picos(pick.as_picos().saturating_sub(1).max(from.as_picos())),
+                _ => pick + celltrain_core::time::SimDuration::from_picos(rng.below(10_000_000)),
+            };
+            ended = run_port.depart_virtual_run(&mut run, now);
+            let gone = left.iter().take_while(|&&t| t <= now).count();
+            for &t in &left[..gone] {
+                one_port.depart_virtual(t);
+            }
+            left = &left[gone..];
+            assert_eq!(ended, left.is_empty(), "round {round}: the run ends with its last start");
+            if !ended {
+                assert_eq!(run.next, left[0], "round {round}: the run's next start");
+            }
+            assert_eq!(run_port.occupancy(), one_port.occupancy(), "round {round}: occupancy at {now:?}");
+            assert_eq!(run_port.stats, one_port.stats, "round {round}: counters at {now:?}");
+            assert_eq!(run_port.changes(), one_port.changes(), "round {round}: changes at {now:?}");
+        }
+    }
+}
