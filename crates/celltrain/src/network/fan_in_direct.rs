@@ -77,7 +77,7 @@ impl Network {
         let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
         // `arrive_analytic`, for a port without adapter rules or a handed burst.
         let port = &mut self.ports[q.index()];
-        port.release_queued::<false>(now);
+        port.release_queued(now);
         let start = port.clock.free_at().max(now);
         if port.admit_analytic::<false>(&cell, slot, start, now).is_err() {
             self.cell_lost(cell);

@@ -182,7 +182,16 @@ impl Network {
     /// that holds another part of the network (a source).
     #[inline(always)]
     pub(super) fn release_in(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
+        Self::release_in_one_by_one(ports, vcs, p, now);
+        ports[p.index()].release_runs_started(now);
+    }
+
+    /// [`release_in`](Self::release_in) at a port that keeps no start times by runs (not on a
+    /// fan-in group's link).
+    #[inline(always)]
+    pub(super) fn release_in_one_by_one(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
         let port = &mut ports[p.index()];
+        debug_assert!(port.start_runs.is_empty() || port.fan_in.is_some());
         let passed = port.release_started(now);
         if passed > 0 {
             vcs[port.handed.vc.index()].stats.cells_sent += u64::from(passed);
