@@ -161,6 +161,7 @@ impl Reassembler {
     }
 
     /// Feeds one cell of `frame`.
+    #[inline]
     pub fn on_cell(&mut self, cell: &Cell, frame: FrameInfo) -> Reassembly {
         // Most cells continue the frame they follow and do not end it: only the count and the
         // last index move.

@@ -219,6 +219,12 @@ impl Network {
     /// `arrival`: what `carry` does with it there, for a fan-in group's direct crossing.
     #[inline(never)]
     pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if cell.kind == CellKind::Aal5 && !cell.end_of_frame && self.vcs[cell.vc.index()].reassembly_timeout.is_none() {
+            // (Its VC ends here, and it is not ABR: see `crosses_directly`.)
+            self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+            self.receive_inner_cell(cell, arrival);
+            return;
+        }
         let now = self.now;
         self.cross_at(p, cell, arrival);
         self.now = now;
