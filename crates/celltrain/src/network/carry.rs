@@ -217,7 +217,9 @@ impl Network {
 
     /// An AAL5 cell carried across `p`, its VC's last link, reaches its destination at
     /// `arrival`: what `carry` does with it there, for a fan-in group's direct crossing.
-    #[inline(never)]
+    /// (Inlined into the group's loop: a cell inside its frame takes a few steps; the others
+    /// go out of line.)
+    #[inline(always)]
     pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if cell.kind == CellKind::Aal5 && !cell.end_of_frame && self.vcs[cell.vc.index()].reassembly_timeout.is_none() {
             // (Its VC ends here, and it is not ABR: see `crosses_directly`.)
@@ -225,6 +227,13 @@ impl Network {
             self.receive_inner_cell(cell, arrival);
             return;
         }
+        self.land_other_cell(p, cell, arrival);
+    }
+
+    /// [`land_frame_cell`](Self::land_frame_cell), for a cell that ends its frame, or of a VC
+    /// with a reassembly timer: by the general path.
+    #[inline(never)]
+    fn land_other_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let now = self.now;
         self.cross_at(p, cell, arrival);
         self.now = now;
