@@ -23,9 +23,18 @@
 //! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
 //! keeps it as a train (its head, a cursor on the adapter's slots, and a count), and makes
 //! each cell when it becomes the pipe's head, by the same arithmetic of the same clock that
-//! would have made it at the hand-over. Only an empty pipe takes a train, and a cell put on the link while
-//! a train runs first turns the train into cells in the pipe: a pipe holds cells or a train,
-//! never both, so the cell path asks about trains only when it finds a pipe empty.
+//! would have made it at the hand-over. Only an empty pipe takes a burst's train, and a cell put
+//! on the link while a train runs first turns the train into cells in the pipe.
+//!
+//! So does an AAL5 frame queued whole at a feeding adapter (`arrive_run`: TCP or UDP over AAL5,
+//! as peer twin `b`), with the cells' index counting up and the last one's marks kept beside the
+//! train ([`Marks`]), and the adapter keeps the cells' start times as a run of its clock's slots
+//! (`StartRun`), not one by one. A frame's train goes behind the pipe's cells and the trains
+//! already there (`Port::trains_behind`); a cell put on the link behind them turns them into
+//! cells first, and a start time kept one by one behind runs turns them into times. A pipe
+//! holds cells, then frames' trains, or a train at its head, then frames' trains: the cell path
+//! asks about trains only when it finds a pipe empty or the flag set, where a paced adapter
+//! takes a cell.
 //!
 //! A group whose target sends every cell straight on to its destination hands each head through
 //! the target in one step (`fan_in_direct`).
