@@ -35,6 +35,8 @@ muts=[
  ("frames: every cell with the same index", "crates/celltrain/src/network/fan_in.rs", "            self.cell.index = self.cell.index.wrapping_add(marks.step);\n", ""),
  ("runs: a start time kept one by one goes before the runs", "crates/celltrain/src/network/port.rs", "        if !self.start_runs.is_empty() {\n            self.runs_to_starts();\n        }\n        self.starts.push_back(start);", "        self.starts.push_back(start);"),
  ("runs: cells leave at an instant after arrivals", "crates/celltrain-atm/src/port/mod.rs", "        while times.next <= now {", "        while times.next < now {", ["-p", "celltrain-atm", "a_run_departs"]),
+ ("runs: departures at once add the area as if all left at the last", "crates/celltrain-atm/src/port/stats.rs", "        self.queue_area += u128::from(before) * span - (u128::from(cells - 1) * last_ps - others);", "        self.queue_area += u128::from(before) * span;", ["-p", "celltrain-atm", "a_run_departs"]),
+ ("runs: a run released at once goes on from the wrong slot", "crates/celltrain-atm/src/port/mod.rs", "        run.then = slots.advance();\n        run.slots = slots;", "        run.slots = slots;", ["-p", "celltrain-atm", "a_run_departs"]),
  ("direct: a frame's last cell landed as a cell inside it", "crates/celltrain/src/network/carry.rs", "if cell.kind == CellKind::Aal5 && !cell.end_of_frame && ", "if cell.kind == CellKind::Aal5 && "),
  ("direct: AAL5 cells counted as ATM-layer cells", "crates/celltrain/src/network/fan_in.rs", "                    if WAY == DIRECT_FRAMES {\n                        self.cross_directly::<true>", "                    if false {\n                        self.cross_directly::<true>"),
 ]

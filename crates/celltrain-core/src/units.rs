@@ -103,6 +103,26 @@ impl SlotCounter {
         SimDuration::from_picos(self.q + u64::from(self.r > 0))
     }
 
+    /// The count n it stands at (n · 424·10¹² = q · R + r).
+    fn count(&self) -> u128 {
+        (u128::from(self.q) * u128::from(self.rate_bps) + u128::from(self.r)) / cell_ps()
+    }
+
+    /// How many of the next slots start no later than `limit` after the origin: the k with
+    /// offset(n + k) ≤ `limit` (offset(m) ≤ L exactly when m · 424·10¹² ≤ L · R).
+    pub fn slots_within(&self, limit: SimDuration) -> u128 {
+        (u128::from(limit.as_picos()) * u128::from(self.rate_bps) / cell_ps()).saturating_sub(self.count())
+    }
+
+    /// offset(n + 1) + … + offset(n + `k`): the sum of what `k` calls of
+    /// [`advance`](Self::advance) would return, without moving (a sum of ceilings, by
+    /// [`floor_sum`]).
+    pub fn sum_next(&self, k: u128) -> u128 {
+        let (c, rate) = (cell_ps(), u128::from(self.rate_bps));
+        // offset(m) = ⌈m·C/R⌉ = ⌊(m·C + R − 1)/R⌋, for m = n + 1 + i, i < k.
+        floor_sum(k, rate, c, (self.count() + 1) * c + rate - 1)
+    }
+
     /// Advances to n + 1 and returns offset(n + 1), rounded up to the picosecond.
     #[inline]
     pub fn advance(&mut self) -> SimDuration {
@@ -112,6 +132,42 @@ impl SlotCounter {
         self.r -= carry * self.rate_bps;
         self.q += self.step_q + carry;
         SimDuration::from_picos(self.q + u64::from(self.r > 0))
+    }
+}
+
+/// 424 · 10¹²: a cell's bits times picoseconds a second (a slot's length is this over the rate).
+fn cell_ps() -> u128 {
+    u128::from(CELL_BITS) * u128::from(PS_PER_SEC)
+}
+
+/// Σ_{i=0}^{n−1} ⌊(a·i + b) / m⌋, in O(log) steps (the Euclid-like reduction: take whole
+/// multiples of `m` out of `a` and `b`, then count the lattice points under the line by
+/// swapping its axes). `m` > 0; every partial sum must fit in a u128.
+pub fn floor_sum(n: u128, m: u128, a: u128, b: u128) -> u128 {
+    debug_assert!(m > 0);
+    let (mut n, mut m, mut a, mut b) = (n, m, a, b);
+    let mut sum = 0u128;
+    loop {
+        if n == 0 {
+            return sum;
+        }
+        if a >= m {
+            sum += n * (n - 1) / 2 * (a / m);
+            a %= m;
+        }
+        if b >= m {
+            sum += n * (b / m);
+            b %= m;
+        }
+        let y_max = a * n + b;
+        if y_max < m {
+            return sum;
+        }
+        // The points under y = (a·x + b)/m counted by rows: ⌊y_max / m⌋ rows, each a line of
+        // the same kind with the roles of a and m exchanged.
+        n = y_max / m;
+        b = y_max % m;
+        std::mem::swap(&mut m, &mut a);
     }
 }
 
@@ -130,6 +186,50 @@ impl fmt::Display for BitRate {
 mod tests {
     use super::*;
     use crate::time::SimTime;
+
+    #[test]
+    fn floor_sum_is_the_sum_of_floors() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut draw = |below: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % below
+        };
+        for _ in 0..2000 {
+            let (n, m, a, b) = (draw(60), 1 + draw(1000), draw(5000), draw(100_000));
+            let brute: u128 = (0..n).map(|i| u128::from((a * i + b) / m)).sum();
+            assert_eq!(floor_sum(n.into(), m.into(), a.into(), b.into()), brute, "n {n} m {m} a {a} b {b}");
+        }
+    }
+
+    /// The slots' sums and counts against the slots themselves, at rates whose cell time is
+    /// and is not a whole number of picoseconds, from a counter already under way.
+    #[test]
+    fn slot_sums_and_counts_follow_the_slots() {
+        for rate in [155_520_000u64, 149_760_000, 106_000_000, 1_000_000, 31_104_001, 622_080_000] {
+            let mut counter = SlotCounter::new(BitRate::from_bps(rate));
+            for _ in 0..(rate % 97) {
+                counter.advance();
+            }
+            let ahead = counter;
+            let offsets: Vec<u64> = (0..500).map(|_| counter.advance().as_picos()).collect();
+            for k in [0usize, 1, 2, 3, 17, 191, 500] {
+                let sum: u128 = offsets[..k].iter().map(|&o| u128::from(o)).sum();
+                assert_eq!(ahead.sum_next(k as u128), sum, "rate {rate}, {k} slots");
+            }
+            for &o in offsets.iter().step_by(37) {
+                for limit in [o - 1, o, o + 1] {
+                    let within = offsets.iter().take_while(|&&x| x <= limit).count() as u128;
+                    assert_eq!(
+                        ahead.slots_within(SimDuration::from_picos(limit)),
+                        within,
+                        "rate {rate}, limit {limit}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn advancing_by_k_is_k_advances() {

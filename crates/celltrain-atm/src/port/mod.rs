@@ -29,6 +29,10 @@ use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
 pub use tx_clock::{SlotCursor, StartRun, TxClock};
+
+/// Cells of a run released at once from which the arithmetic of their start times pays (below,
+/// one by one).
+const RUN_ARITHMETIC: u64 = 8;
 use vc_count::VcCounts;
 
 /// How a port is configured (validated by the scenario layer).
@@ -398,6 +402,19 @@ impl OutputPort {
         if self.departures_watched {
             return self.depart_watched_run(run, now);
         }
+        if run.next > now {
+            return false;
+        }
+        // Starts by now: `next`, `then`, and of the cursor's slots. Many at once (an adapter
+        // releases a frame's cells when the next frame comes) go by arithmetic.
+        let cells = if run.more == 0 || run.then > now {
+            1
+        } else {
+            2 + run.slots.slots_by(now).min(u128::from(run.more - 1)) as u64
+        };
+        if cells >= RUN_ARITHMETIC && run.next >= self.stats.last_change() {
+            return self.depart_run_at_once(run, cells);
+        }
         // (The run and the counts in locals: the loop then keeps them in registers.)
         let mut times = run.clone();
         let mut occupancy = self.occupancy;
@@ -417,6 +434,35 @@ impl OutputPort {
         self.pools[self.fifo_pool as usize].occupancy -= cells;
         self.stats.cells_out += u64::from(cells);
         ended
+    }
+
+    /// [`depart_virtual_run`](Self::depart_virtual_run) of its first `cells` cells (enough to
+    /// pay for the arithmetic), when only the counters follow departures and the run starts no
+    /// earlier than the occupancy's last change: the area they add from the sums of their start
+    /// times (`PortStats::on_departures`).
+    #[inline(never)]
+    fn depart_run_at_once(&mut self, run: &mut StartRun, cells: u64) -> bool {
+        debug_assert!(cells >= 3 && self.occupancy as u64 >= cells);
+        let (first, second) = (u128::from(run.next.as_picos()), u128::from(run.then.as_picos()));
+        // Of the cursor's slots, `beyond` leave: the last of them is the last to leave.
+        let beyond = cells - 2;
+        let mut slots = run.slots;
+        let others = first + second + slots.sum_next(u128::from(beyond - 1));
+        let last = slots.advance_by(beyond);
+        let before = self.occupancy;
+        self.stats.on_departures(before, cells, last, others);
+        let cells32 = u32::try_from(cells).expect("fewer than the occupancy");
+        self.occupancy -= cells32;
+        self.pools[self.fifo_pool as usize].occupancy -= cells32;
+        self.stats.cells_out += cells;
+        if cells == u64::from(run.more) + 1 {
+            return true;
+        }
+        run.more -= cells32;
+        run.next = slots.advance();
+        run.then = slots.advance();
+        run.slots = slots;
+        false
     }
 
     /// [`depart_virtual_run`](Self::depart_virtual_run) when a policy or a trace follows

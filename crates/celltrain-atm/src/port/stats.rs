@@ -43,6 +43,24 @@ impl PortStats {
             self.queue_area + u128::from(occupancy) * u128::from(now.saturating_since(self.last_change).as_picos());
         area as f64 / span as f64
     }
+    /// `cells` departures (two or more) from `before` cells queued, the last at `last`, the
+    /// others at times no earlier than the last change whose sum is `others` (picoseconds): as
+    /// many calls of [`on_occupancy_change`](Self::on_occupancy_change), in one step. The area
+    /// they add, Σ (before − i)·(t_{i+1} − t_i) from the last change t_0, telescopes to
+    /// before·(last − t_0) − Σ_{i<cells} (last − t_i).
+    pub(super) fn on_departures(&mut self, before: u32, cells: u64, last: SimTime, others: u128) {
+        debug_assert!(cells >= 2 && u64::from(before) >= cells);
+        let last_ps = u128::from(last.as_picos());
+        let span = u128::from(last.saturating_since(self.last_change).as_picos());
+        self.queue_area += u128::from(before) * span - (u128::from(cells - 1) * last_ps - others);
+        self.last_change = last;
+    }
+
+    /// When the occupancy last changed.
+    pub(super) fn last_change(&self) -> SimTime {
+        self.last_change
+    }
+
     pub(super) fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
         self.queue_area += u128::from(before) * u128::from(now.saturating_since(self.last_change).as_picos());
         self.last_change = now;

@@ -33,6 +33,21 @@ impl SlotCursor {
     pub fn advance(&mut self) -> SimTime {
         self.origin + self.slots.advance()
     }
+
+    /// Advances `k` slots (one or more) at once; returns the last one's start.
+    pub fn advance_by(&mut self, k: u64) -> SimTime {
+        self.origin + self.slots.advance_by(k)
+    }
+
+    /// How many of the next slots start no later than `at`.
+    pub fn slots_by(&self, at: SimTime) -> u128 {
+        self.slots.slots_within(at.saturating_since(self.origin))
+    }
+
+    /// The sum of the next `k` slots' starts, in picoseconds, without moving.
+    pub fn sum_next(&self, k: u128) -> u128 {
+        k * u128::from(self.origin.as_picos()) + self.slots.sum_next(k)
+    }
 }
 
 /// The start times of a run of cells put on the wire back to back: `next`, then `then`, then
@@ -68,7 +83,7 @@ impl StartRun {
     }
 
     /// Start times not passed yet.
-    pub fn len(&self) -> u64 {
+    pub fn cells_left(&self) -> u64 {
         1 + u64::from(self.more)
     }
 }

@@ -137,7 +137,7 @@ pub(super) use celltrain_atm::port::StartRun;
 impl Port {
     /// Cells admitted to an analytic port that have not started yet.
     pub(super) fn cells_not_started(&self) -> u64 {
-        self.starts.len() as u64 + self.start_runs.iter().map(StartRun::len).sum::<u64>()
+        self.starts.len() as u64 + self.start_runs.iter().map(StartRun::cells_left).sum::<u64>()
     }
 
     /// Whether every cell admitted to an analytic port has started.
