@@ -21,6 +21,7 @@
 pub mod change_trace;
 pub mod event_queue;
 pub mod ids;
+pub mod ring;
 pub mod rng;
 pub mod time;
 pub mod trace;

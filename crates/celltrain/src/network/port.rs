@@ -56,7 +56,7 @@ pub struct Port {
     /// Start times of the cells admitted to an analytic port that have not started yet: one by
     /// one, then (later ones) by runs of cells put on the wire back to back (a frame queued on
     /// a fan-in group's link, which keeps its cells as a train: see `fan_in`).
-    pub(super) starts: VecDeque<SimTime>,
+    pub(super) starts: celltrain_core::ring::Ring<SimTime>,
     pub(super) start_runs: VecDeque<StartRun>,
     /// The last burst handed over whole: its cells are not in the buffer; they enter the
     /// adapter when they start, as the source emits them.
@@ -241,7 +241,7 @@ impl Port {
     /// kept by runs (all that `release_started` does on a port never handed a burst).
     #[inline(always)]
     pub(super) fn release_queued(&mut self, now: SimTime) {
-        while let Some(&start) = self.starts.front() {
+        while let Some(start) = self.starts.front() {
             if start > now {
                 break;
             }

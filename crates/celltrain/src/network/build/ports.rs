@@ -52,7 +52,7 @@ pub(super) fn ports(
                 single_fifo: queue.is_single_fifo(),
                 path: crate::network::PortPath::Queues,
                 er: None,
-                starts: VecDeque::new(),
+                starts: celltrain_core::ring::Ring::default(),
                 start_runs: VecDeque::new(),
                 waiting: VecDeque::new(),
                 free_event_at: SimTime::ZERO,
