@@ -96,6 +96,9 @@ pub(crate) struct FanIn {
     trains_spread: u64,
     /// Plan: each head crosses the target in one step, or not (see `fan_in_direct`).
     direct: Crossing,
+    /// Plan: AAL5 VCs cross the target, so the members' trains may be frames (else they are
+    /// bursts, whose cells are all alike).
+    frames: bool,
 }
 
 impl FanIn {
@@ -115,6 +118,7 @@ impl FanIn {
             frame_trains: 0,
             trains_spread: 0,
             direct: Crossing::General,
+            frames: false,
         }
     }
 
@@ -420,6 +424,10 @@ impl Network {
             let target = PortId::from_index(q);
             let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
             group.direct = self.crosses_directly(target);
+            group.frames = self
+                .vcs
+                .iter()
+                .any(|vc| vc.adaptation == super::Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == target));
             self.fan_ins.push(group);
         }
     }
@@ -526,6 +534,7 @@ impl Network {
             more: train.more,
         });
         let group = &mut self.fan_ins[slot.group as usize];
+        debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
         group.frame_trains += 1;
         let m = slot.member as usize;
         // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
@@ -624,10 +633,10 @@ impl Network {
                     let (cell, next, slot) = if from_train {
                         let run = train.as_mut().expect("a head is its pipe's or its train's");
                         let slot = Some(run.next_slot);
-                        // (A group of ATM-layer cells only has trains of bursts, and never
+                        // (A group that no AAL5 VC crosses has trains of bursts only, and never
                         // frames behind them. Each way its own match: one on a value chosen
                         // between the two calls copies the cell once more.)
-                        if WAY == DIRECT_CELLS {
+                        if WAY == DIRECT_CELLS || (WAY == GENERAL && !group.frames) {
                             match run.take() {
                                 (cell, true) => (cell, Some(run.head.0), slot),
                                 (cell, false) => {
