@@ -338,13 +338,7 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
     let tcp = include_str!("../../../benches/twins/b-tcp-epd.toml");
     // The same multiplexer fed by UDP sources over AAL5 (frames put on the wire as runs).
-    let udp = twin
-        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
-        .replace(
-            r#"app = { kind = "onoff", on = "${on}", off = "${off}" }"#,
-            r#"app = { kind = "udp", datagram = "1400 B", rate = "${peak}", start_jitter = "3 ms" }"#,
-        );
-    assert_ne!(udp, twin);
+    let udp = udp_twin("1400 B");
     let warm = twin.replace(r#"warmup = "0 s""#, r#"warmup = "0.1 s""#);
     assert_ne!(warm, twin);
     // Links with a delay: a burst handed over while the one before is still on its way (a
@@ -446,6 +440,20 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     }
 }
 
+/// Peer twin `a`'s multiplexer fed by UDP sources over AAL5 at the twin's peak rate, datagrams
+/// of `datagram`.
+fn udp_twin(datagram: &str) -> String {
+    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    let udp = twin
+        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
+        .replace(
+            r#"app = { kind = "onoff", on = "${on}", off = "${off}" }"#,
+            &format!(r#"app = {{ kind = "udp", datagram = "{datagram}", rate = "${{peak}}", start_jitter = "3 ms" }}"#),
+        );
+    assert_ne!(udp, twin);
+    udp
+}
+
 /// Frames queued at the adapters of a fan-in group (TCP over AAL5 into an EPD port, as peer
 /// twin b; UDP into a multiplexer) go on their links as trains, at the pipe's head or behind
 /// its cells, and the adapters keep their cells' start times as runs. Links that hold cells in
@@ -461,15 +469,7 @@ fn frames_go_on_links_as_trains_exactly() {
         .replace("name = \"src{i}\"", "name = \"src{i}\"\nnic_buffer = \"${nic}\"")
         .replace("[params]\n", "[params]\nnic = \"8192 cells\"\n");
     assert_ne!(nic, tcp);
-    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
-    let udp = twin
-        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "line" }"#)
-        .replace(
-            r#"app = { kind = "onoff", on = "${on}", off = "${off}" }"#,
-            r#"app = { kind = "udp", datagram = "9180 B", rate = "${peak}", start_jitter = "3 ms" }"#,
-        )
-        .replace(r#"delay = "0 s""#, r#"delay = "0.3 ms""#);
-    assert_ne!(udp, twin);
+    let udp = udp_twin("9180 B").replace(r#"delay = "0 s""#, r#"delay = "0.3 ms""#);
     // Datagrams at twice the line rate into small adapter buffers: each arrives exactly as a
     // queued cell starts (the source's clock and the adapter's count the same slots), so a
     // departure at that instant must come first. A datagram of 9172 bytes takes 192 cells (with
