@@ -43,7 +43,7 @@ use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
-use celltrain_atm::port::{SlotCursor, TxClock};
+use celltrain_atm::port::{SlotCursor, StartRun, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
@@ -109,7 +109,8 @@ impl FanIn {
             heads: HeadRing::new(members.len() + 1),
             target,
             trains: vec![None; members.len()],
-            marks: vec![Marks::alike(&Cell::raw(celltrain_core::ids::VcId(0))); members.len()],
+            // (Set with each train that comes to a pipe's head.)
+            marks: vec![Marks::default(); members.len()],
             later: vec![VecDeque::new(); members.len()],
             members,
             proxies: Vec::new(),
@@ -126,13 +127,18 @@ impl FanIn {
     /// any, takes its place; returns when its head arrives.
     #[inline]
     fn next_train(&mut self, m: usize) -> Option<SimTime> {
-        let (train, marks) = match self.later[m].pop_front() {
-            Some((train, marks)) => (Some(train), marks),
-            None => (None, self.marks[m]),
-        };
-        self.trains[m] = train;
-        self.marks[m] = marks;
-        self.trains[m].as_ref().map(|t| t.head.0)
+        match self.later[m].pop_front() {
+            Some((train, marks)) => {
+                let arrival = train.head.0;
+                self.trains[m] = Some(train);
+                self.marks[m] = marks;
+                Some(arrival)
+            }
+            None => {
+                self.trains[m] = None;
+                None
+            }
+        }
     }
 
     /// Pipes with a head pending.
@@ -214,6 +220,12 @@ impl Train {
         (cell, true)
     }
 
+    /// Its cells' start times (on their first link, their entry times), as the adapter keeps
+    /// them.
+    fn start_times(&self) -> StartRun {
+        StartRun { next: self.head.1.entered, then: self.next_start, slots: self.slots, more: self.more }
+    }
+
     /// Cells not handed out.
     fn cells(&self) -> u64 {
         1 + u64::from(self.more)
@@ -223,7 +235,7 @@ impl Train {
 /// How a frame's cells differ from one another: their index counts up by `step`, and the last
 /// has marks of its own (it ends the frame, and keeps CLP = 0 when the others are tagged). A
 /// burst's cells, all alike, have a step of 0 and the last one's marks are theirs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Marks {
     step: u16,
     last_end_of_frame: bool,
@@ -424,10 +436,7 @@ impl Network {
             let target = PortId::from_index(q);
             let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
             group.direct = self.crosses_directly(target);
-            group.frames = self
-                .vcs
-                .iter()
-                .any(|vc| vc.adaptation == super::Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == target));
+            group.frames = self.aal5_crosses(target);
             self.fan_ins.push(group);
         }
     }
@@ -526,13 +535,7 @@ impl Network {
         );
         port.clock.start_run(cells, now);
         self.cell_hops += u64::from(cells);
-        // (On its first link a cell's start time is its entry time.)
-        port.push_start_run(super::port::StartRun {
-            next: train.head.1.entered,
-            then: train.next_start,
-            slots: train.slots,
-            more: train.more,
-        });
+        port.start_runs.push_back(train.start_times());
         let group = &mut self.fan_ins[slot.group as usize];
         debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
         group.frame_trains += 1;

@@ -55,15 +55,18 @@ impl Network {
                     h + 1 == vc.route.len() && vc.category != ServiceCategory::Abr && (h != 1 || vc.policer.is_none())
                 }
             });
-        let frames =
-            || self.vcs.iter().any(|vc| vc.adaptation == Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == q));
         if !direct {
             Crossing::General
-        } else if frames() {
+        } else if self.aal5_crosses(q) {
             Crossing::Frames
         } else {
             Crossing::Cells
         }
+    }
+
+    /// Whether an AAL5 VC crosses port `q` (its cells may then be frames').
+    pub(super) fn aal5_crosses(&self, q: PortId) -> bool {
+        self.vcs.iter().any(|vc| vc.adaptation == Adaptation::Aal5 && vc.route.iter().any(|&(p, _)| p == q))
     }
 
     /// `cell`, the head of a member's pipe, crosses the link into `q`, the target of a group

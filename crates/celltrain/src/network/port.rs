@@ -146,12 +146,6 @@ impl Port {
         self.starts.is_empty() && self.start_runs.is_empty()
     }
 
-    /// Cells of a run wait in the buffer until they start, at these times (after every start
-    /// time kept).
-    pub(super) fn push_start_run(&mut self, run: StartRun) {
-        self.start_runs.push_back(run);
-    }
-
     /// A cell admitted to an analytic port starts at `start`.
     #[inline(always)]
     fn push_start(&mut self, start: SimTime) {
