@@ -29,7 +29,7 @@ muts=[
  ("carry: TCP into hosts whose processing may take no time", "crates/celltrain/src/network/carry.rs", "!self.hosts[host].recv.least_time().is_zero()", "!self.hosts[host].recv.time.is_zero()"),
  ("carry: TCP into hosts over several links", "crates/celltrain/src/network/carry.rs", "tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && ", "tcp_route[r] &= "),
  ("carry: an event first in its instant takes no place", "crates/celltrain-core/src/event_queue.rs", "        self.next_seq += 1;\n        self.schedule_reserved(Place(key(time.as_picos(), 0)), event);", "        self.schedule_reserved(Place(key(time.as_picos(), 0)), event);"),
- ("frames: a cell put on a link goes before the trains behind the pipe's cells", "crates/celltrain/src/network/cell_path.rs", "        } else if port.trains_behind {", "        } else if false {"),
+ ("frames: a cell put on a link goes before the trains behind the pipe's cells", "crates/celltrain/src/network/cell_path.rs", "if RUNS && self.ports[p.index()].trains_behind {", "if false {"),
  ("frames: the trains behind the cells forgotten as the pipe empties", "crates/celltrain/src/network/fan_in.rs", "None if WAY != DIRECT_CELLS && self.ports[p.index()].trains_behind => {", "None if false => {"),
  ("frames: the last cell without its marks", "crates/celltrain/src/network/fan_in.rs", "                self.head.1.end_of_frame = marks.last_end_of_frame;\n", ""),
  ("frames: every cell with the same index", "crates/celltrain/src/network/fan_in.rs", "            self.cell.index = self.cell.index.wrapping_add(marks.step);\n", ""),
