@@ -27,6 +27,14 @@ impl SimTime {
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / PS_PER_SEC as f64
     }
+    /// `self + d` for a time on a cell's path, which cannot reach the end of time (2⁶⁴ ps, 213
+    /// days): no test for saturation, which `+` makes on every cell's several sums (checked
+    /// in debug builds).
+    #[inline(always)]
+    pub fn later_by(self, d: SimDuration) -> SimTime {
+        debug_assert!(self.0.checked_add(d.0).is_some(), "time past 2^64 ps");
+        SimTime(self.0.wrapping_add(d.0))
+    }
     /// Time elapsed since `earlier`; zero if `earlier` is later (never wraps).
     pub fn saturating_since(self, earlier: SimTime) -> SimDuration {
         SimDuration(self.0.saturating_sub(earlier.0))

@@ -418,7 +418,7 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
     let mut grouped = Vec::new();
     let mut direct = Vec::new();
     for (name, text, sets) in cases {
-        let (handed, crossed) = assert_fan_in_exact(&format!("{name} {sets:?}"), text, &sets, 3);
+        let (handed, crossed, _) = assert_fan_in_exact(&format!("{name} {sets:?}"), text, &sets, 3);
         if handed > 0 {
             grouped.push(name);
         }
@@ -507,7 +507,7 @@ fn frames_go_on_links_as_trains_exactly() {
     let mut totals = (0, 0, 0);
     for (name, text, sets) in cases {
         let label = format!("{name} {sets:?}");
-        let (handed, crossed) = assert_fan_in_exact(&label, text, &sets, 5);
+        let (handed, crossed, _) = assert_fan_in_exact(&label, text, &sets, 5);
         assert!(handed > 0 && crossed > 0, "{label}: no group crossed directly");
         let c = compile_source(Source::new("frames.toml", text.to_string()), &owned(&sets), Some(5)).unwrap();
         let mut net = c.network;
@@ -529,6 +529,7 @@ fn frames_go_on_links_as_trains_exactly() {
 fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
     let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
     let mut d = Draws(0x5eed_fa11);
+    let mut lifted_runs = 0u32;
     for _ in 0..24 {
         let delay = d.pick(&["0 s", "0 s", "1 us", "40 us", "3 ms"]);
         let warmup = d.pick(&["0 s", "0.05 s", "0.13 s"]);
@@ -546,17 +547,23 @@ fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
         ];
         let seed = d.next() % 1000;
         let label = format!("{sets:?}, delay {delay}, warm-up {warmup}, seed {seed}");
-        let (handed, crossed) = assert_fan_in_exact(&label, &text, &sets, seed);
+        let (handed, crossed, lifted) = assert_fan_in_exact(&label, &text, &sets, seed);
         assert!(handed > 0, "{label}: no group formed");
         assert!(crossed > 0, "{label}: no direct crossing");
+        assert!(lifted <= crossed, "{label}: lifted heads that did not cross directly");
+        lifted_runs += u32::from(lifted > 0);
     }
+    // (A run with a queue of a cell or a peak at line rate may lift none: its bursts never
+    // come to the multiplexer as trains.)
+    assert!(lifted_runs >= 12, "the target's counts lifted in {lifted_runs} runs of 24");
 }
 
 /// Runs a scenario with fan-in groups, with them but no direct crossing, without them, and in
 /// the reference mode; panics unless the first three agree in every field, the event count and
 /// the trace hash included, and the first gives the reference's results. Returns the heads the
-/// groups handed out, and of those the heads that crossed their target directly.
-fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64) {
+/// groups handed out, of those the heads that crossed their target directly, and of these the
+/// heads handed out with the target's counts lifted.
+fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64, u64) {
     let run = |options: SimOptions| {
         let c = compile_source(Source::new("fan-in.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
         let mut net = c.network;
@@ -564,30 +571,31 @@ fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64
         net.run(&mut |_| {});
         // (The cell-hops, the benchmarks' unit of work, are not in the summary.)
         let hops = net.cell_hops();
-        (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads(), net.fan_in_direct_heads(), hops)
+        let heads = (net.fan_in_heads(), net.fan_in_direct_heads(), net.fan_in_lifted_heads());
+        (Summary::from_network(&net, c.meta, 0.0), heads, hops)
     };
-    let (with, handed, direct, hops) = run(SimOptions::default());
-    let (not_direct, handed_too, none_direct, hops_too) =
+    let (with, (handed, direct, lifted), hops) = run(SimOptions::default());
+    let (not_direct, (handed_too, none_direct, none_lifted), hops_too) =
         run(SimOptions { direct_crossing: false, ..SimOptions::default() });
-    assert_eq!((handed_too, none_direct), (handed, 0), "{label}: groups without direct crossing");
+    assert_eq!((handed_too, none_direct, none_lifted), (handed, 0, 0), "{label}: groups without direct crossing");
     assert_eq!(hops_too, hops, "{label}: cell-hops with direct crossing");
     if with != not_direct {
         panic!("{label}: direct crossing changed the run\n{}", diff(&not_direct, &with));
     }
-    let (without, none, _, hops_too) = run(SimOptions { fan_in: false, ..SimOptions::default() });
+    let (without, (none, _, _), hops_too) = run(SimOptions { fan_in: false, ..SimOptions::default() });
     assert_eq!(none, 0, "{label}: groups without the option");
     assert_eq!(hops_too, hops, "{label}: cell-hops with fan-in groups");
     if with != without {
         panic!("{label}: fan-in groups changed the run\n{}", diff(&without, &with));
     }
-    let (mut reference, _, _, hops_too) = run(SimOptions::reference());
+    let (mut reference, _, hops_too) = run(SimOptions::reference());
     assert_eq!(hops_too, hops, "{label}: cell-hops against the reference");
     reference.events = with.events;
     reference.trace_hash = with.trace_hash.clone();
     if with != reference {
         panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
     }
-    (handed, direct)
+    (handed, direct, lifted)
 }
 
 /// A random value for parameter `key` whose default is `default`: keywords from their set,

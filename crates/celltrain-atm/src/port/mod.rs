@@ -14,6 +14,7 @@ pub mod buffer;
 pub mod sched;
 mod slot_ring;
 mod stats;
+mod tail_drop_fifo;
 #[cfg(test)]
 mod tests;
 mod tx_clock;
@@ -28,6 +29,7 @@ use celltrain_core::ChangeTrace;
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
+pub use tail_drop_fifo::TailDropFifo;
 pub use tx_clock::{SlotCursor, StartRun, TxClock};
 
 /// Cells of a run released at once from which the arithmetic of their start times pays (below,

@@ -31,7 +31,7 @@ impl SlotCursor {
     /// The next slot's start.
     #[inline]
     pub fn advance(&mut self) -> SimTime {
-        self.origin + self.slots.advance()
+        self.origin.later_by(self.slots.advance())
     }
 
     /// Advances `k` slots (one or more) at once; returns the last one's start.
@@ -149,10 +149,10 @@ impl TxClock {
             self.slots.reset();
         }
         self.count += 1;
-        self.free_at = self.origin + self.slots.advance();
+        self.free_at = self.origin.later_by(self.slots.advance());
         // At line rate the cell ends exactly when the next slot starts; a paced NIC still
         // sends each cell at line rate.
-        self.free_at.min(now + self.line_cell_time)
+        self.free_at.min(now.later_by(self.line_cell_time))
     }
 }
 

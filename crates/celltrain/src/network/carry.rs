@@ -209,10 +209,7 @@ impl Network {
     /// more instructions).
     #[inline(always)]
     pub(super) fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
-        let vc = &mut self.vcs[cell.vc.index()];
-        vc.stats.cells_delivered += 1;
-        vc.record_delay(cell.entered, arrival);
-        self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+        land_raw_in(&mut self.vcs, &mut self.trace, p, cell.vc, cell.entered, arrival);
     }
 
     /// An AAL5 cell carried across `p`, its VC's last link, reaches its destination at
@@ -258,4 +255,21 @@ impl Network {
         }
         self.now = now;
     }
+}
+
+/// [`Network::land_raw`], on the parts of the network it changes (for a loop that holds the
+/// others), for a cell of `vc` that entered the network at `entered`.
+#[inline(always)]
+pub(super) fn land_raw_in(
+    vcs: &mut [super::Vc],
+    trace: &mut celltrain_core::TraceHash,
+    p: PortId,
+    vc: celltrain_core::ids::VcId,
+    entered: SimTime,
+    arrival: SimTime,
+) {
+    let vc = &mut vcs[vc.index()];
+    vc.stats.cells_delivered += 1;
+    vc.record_delay(entered, arrival);
+    trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
 }

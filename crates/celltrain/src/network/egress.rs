@@ -98,8 +98,7 @@ impl Network {
     pub(super) fn cell_lost(&mut self, cell: Cell) {
         // Drops and frame outcomes are folded too: two policies can produce the same event
         // timing while losing different cells.
-        self.trace.fold(self.now, TRACE_DROP, cell.vc.0);
-        self.vcs[cell.vc.index()].stats.cells_dropped += 1;
+        count_lost(&mut self.trace, &mut self.vcs, self.now, cell.vc);
         match cell.kind {
             CellKind::Aal5 => {
                 if let Some(packet) = self.frames.account_dropped(cell.frame) {
@@ -117,4 +116,11 @@ impl Network {
         self.vcs[vc.index()].stats.frames_lost += 1;
         self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
+}
+
+/// What every lost cell of `vc` at `now` changes, whatever its kind (see [`Network::cell_lost`]).
+#[inline(always)]
+pub(super) fn count_lost(trace: &mut TraceHash, vcs: &mut [Vc], now: SimTime, vc: VcId) {
+    trace.fold(now, TRACE_DROP, vc.0);
+    vcs[vc.index()].stats.cells_dropped += 1;
 }

@@ -356,3 +356,68 @@ fn a_run_departs_as_its_cells_one_by_one() {
         }
     }
 }
+
+/// A tail-drop FIFO's counts, taken out of the port and changed by `TailDropFifo`, end as the
+/// port's own `admit_virtual`, `pass_through_at` and `depart_virtual` leave them: arrivals that
+/// pass through, wait or are dropped (full, or CLP = 1 over the threshold), departures at ties
+/// with arrivals, counts put back and taken out again midway; and none are given for a port
+/// that is no tail-drop FIFO or whose departures are watched.
+#[test]
+fn a_tail_drop_fifo_counts_as_its_port() {
+    let mut rng = celltrain_core::rng::RngStream::derive(17, "tail-drop-fifo");
+    let (mut passed, mut dropped, mut clp_dropped) = (0u32, 0u32, 0u32);
+    for round in 0..300u32 {
+        let config = PortConfig {
+            buffer_cells: 1 + rng.below(12) as u32,
+            reserved: if rng.below(2) == 0 { vec![] } else { vec![(ServiceCategory::NrtVbr, 5)] },
+            discard: DiscardConfig::TailDrop,
+            per_vc_queues: false,
+            clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
+        };
+        let category = if rng.below(2) == 0 { ServiceCategory::Ubr } else { ServiceCategory::NrtVbr };
+        let (mut port, mut lifted) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
+        let mut fifo = lifted.tail_drop_fifo().expect("a tail-drop FIFO");
+        // Start times of the queued cells, oldest first.
+        let mut starts: std::collections::VecDeque<SimTime> = std::collections::VecDeque::new();
+        let mut now = SimTime::ZERO;
+        for step in 0..200u32 {
+            now += SimDuration::from_picos(rng.below(4));
+            while starts.front().is_some_and(|&s| s <= now) {
+                let s = starts.pop_front().expect("a start");
+                port.depart_virtual(s);
+                fifo.depart(s);
+            }
+            let c = Cell { clp: rng.below(3) == 0, ..cell(0, 0, 0, false) };
+            let passes = starts.is_empty() && rng.below(2) == 0;
+            let expected = if passes { port.pass_through_at(&c, 0, now) } else { port.admit_virtual(&c, 0, now) };
+            let got = fifo.admit(c.clp, passes, now);
+            assert_eq!(got, expected, "round {round} step {step}");
+            match got {
+                Ok(()) if passes => passed += 1,
+                Ok(()) => starts.push_back(starts.back().copied().unwrap_or(now).max(now) + SimDuration::from_picos(3)),
+                Err(DropReason::ClpThreshold) => clp_dropped += 1,
+                Err(_) => dropped += 1,
+            }
+            if rng.below(20) == 0 {
+                lifted.put_tail_drop_fifo(&fifo);
+                assert_eq!(lifted.stats, port.stats, "round {round} step {step}");
+                assert_eq!(lifted.occupancy(), port.occupancy());
+                fifo = lifted.tail_drop_fifo().expect("a tail-drop FIFO");
+            }
+        }
+        lifted.put_tail_drop_fifo(&fifo);
+        assert_eq!(lifted.stats, port.stats, "round {round}");
+        assert_eq!(lifted.occupancy(), port.occupancy());
+        let later = now + SimDuration::from_picos(9);
+        assert_eq!(
+            lifted.stats.mean_queue_cells(later, lifted.occupancy()),
+            port.stats.mean_queue_cells(later, port.occupancy())
+        );
+    }
+    assert!(passed > 1000 && dropped > 1000 && clp_dropped > 1000, "{passed} {dropped} {clp_dropped}");
+    let epd = PortConfig { discard: DiscardConfig::Epd(EpdThreshold::Cells(6)), ..PortConfig::fifo(12) };
+    assert!(OutputPort::new(&epd, &[ServiceCategory::Ubr]).tail_drop_fifo().is_none());
+    let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
+    watched.record_changes(100);
+    assert!(watched.tail_drop_fifo().is_none());
+}

@@ -1,0 +1,93 @@
+//! A single-FIFO port under tail drop, its counts lifted out for a run of cells.
+//!
+//! A fan-in group that crosses its target directly (peer twin `a`'s multiplexer) admits and
+//! releases a cell at the target about every cell time. Each admission goes through the port's
+//! pools, its policy's dispatch and its counters in memory; where the only policy is tail drop
+//! and nothing but the counters follows a departure, all of that is a handful of numbers. The
+//! group takes them out ([`OutputPort::tail_drop_fifo`]), keeps them in registers while it hands
+//! out heads, and puts them back ([`OutputPort::put_tail_drop_fifo`]) before anything else may
+//! read the port. Each step changes them exactly as the port's own
+//! [`admit_virtual`](OutputPort::admit_virtual), [`pass_through_at`](OutputPort::pass_through_at)
+//! and [`depart_virtual`](OutputPort::depart_virtual) would (the tests drive both side by side).
+
+use super::{DropReason, OutputPort, PortStats};
+use celltrain_core::time::SimTime;
+
+/// The counts of a single-FIFO tail-drop port that its cells change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TailDropFifo {
+    /// Cells queued (the port's, and its only pool's).
+    occupancy: u32,
+    capacity: u32,
+    /// See [`PortConfig::clp1_threshold`](super::PortConfig::clp1_threshold) (u32::MAX: none).
+    clp1_threshold: u32,
+    /// Cells offered to the pool since the start.
+    offered: u64,
+    stats: PortStats,
+}
+
+impl OutputPort {
+    /// The port's counts, when it is a single FIFO whose pool takes every cell while it has
+    /// room (tail drop) and only the counters follow its departures (no per-VC counts, no
+    /// change trace); else none. Until they are put back, the port's own are stale.
+    pub fn tail_drop_fifo(&self) -> Option<TailDropFifo> {
+        let pool = &self.pools[self.fifo_pool as usize];
+        let plain = self.is_single_fifo() && pool.acceptance.accepts_while_room() && !self.departures_watched;
+        // (Every cell of a single FIFO is in its pool: the port's occupancy is the pool's.)
+        debug_assert!(!plain || pool.occupancy == self.occupancy);
+        plain.then(|| TailDropFifo {
+            occupancy: self.occupancy,
+            capacity: pool.capacity,
+            clp1_threshold: self.clp1_threshold,
+            offered: pool.offered,
+            stats: self.stats.clone(),
+        })
+    }
+
+    /// Puts back counts taken with [`tail_drop_fifo`](Self::tail_drop_fifo) (and changed since).
+    pub fn put_tail_drop_fifo(&mut self, fifo: &TailDropFifo) {
+        let pool = &mut self.pools[self.fifo_pool as usize];
+        pool.occupancy = fifo.occupancy;
+        pool.offered = fifo.offered;
+        self.occupancy = fifo.occupancy;
+        self.stats.clone_from(&fifo.stats);
+    }
+}
+
+impl TailDropFifo {
+    /// A cell with CLP `clp` arrives at `now` (`passes`: it starts now, into an empty buffer,
+    /// as [`pass_through_at`](OutputPort::pass_through_at) takes it; else it waits, as
+    /// [`admit_virtual`](OutputPort::admit_virtual) queues it): accepted, or dropped.
+    #[inline(always)]
+    pub fn admit(&mut self, clp: bool, passes: bool, now: SimTime) -> Result<(), DropReason> {
+        self.stats.cells_in += 1;
+        self.offered += 1;
+        let reason = if clp && self.occupancy >= self.clp1_threshold {
+            DropReason::ClpThreshold
+        } else if self.occupancy < self.capacity {
+            if passes {
+                debug_assert!(self.occupancy == 0, "pass-through with cells queued");
+                self.stats.cells_out += 1;
+                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
+            } else {
+                self.stats.on_occupancy_change(now, self.occupancy);
+                self.occupancy += 1;
+                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+            }
+            return Ok(());
+        } else {
+            DropReason::BufferFull
+        };
+        self.stats.dropped[reason as usize] += 1;
+        Err(reason)
+    }
+
+    /// The oldest queued cell started at `at`, as [`depart_virtual`](OutputPort::depart_virtual).
+    #[inline(always)]
+    pub fn depart(&mut self, at: SimTime) {
+        debug_assert!(self.occupancy > 0, "departure from an empty buffer");
+        self.stats.on_occupancy_change(at, self.occupancy);
+        self.occupancy -= 1;
+        self.stats.cells_out += 1;
+    }
+}
