@@ -79,6 +79,8 @@ pub struct EventQueue<E> {
     /// Time of the last event handed out.
     now_picos: u64,
     next_seq: u64,
+    /// Events scheduled since the start (see [`schedules`](EventQueue::schedules)).
+    scheduled: u64,
     _event: std::marker::PhantomData<E>,
 }
 
@@ -104,6 +106,7 @@ impl<E: EventCode> EventQueue<E> {
             now_picos: 0,
             // (Sequence 0 is the place of events scheduled first in their instant.)
             next_seq: 1,
+            scheduled: 0,
             _event: std::marker::PhantomData,
         }
     }
@@ -147,6 +150,13 @@ impl<E: EventCode> EventQueue<E> {
         self.next_seq
     }
 
+    /// How many events have been scheduled: a caller sees from it whether the earliest pending
+    /// event may have changed meanwhile (a place only reserved changes nothing pending).
+    #[inline]
+    pub fn schedules(&self) -> u64 {
+        self.scheduled
+    }
+
     /// Schedules `event` in a place taken with [`reserve`](Self::reserve) (each place at most
     /// once while it is pending).
     #[inline(always)]
@@ -155,6 +165,7 @@ impl<E: EventCode> EventQueue<E> {
         debug_assert!(code <= CODE_MASK, "event code wider than 24 bits");
         let time = key_time(place.0);
         let entry = place.0 | u128::from(code);
+        self.scheduled += 1;
         let near = time < self.now_picos.saturating_add(HORIZON_PICOS);
         let (heap, side) = if near { (&mut self.near, Taken::Near) } else { (&mut self.far, Taken::Far) };
         if self.root_taken == side {
