@@ -38,6 +38,15 @@ muts=[
  ("runs: departures at once add the area as if all left at the last", "crates/celltrain-atm/src/port/stats.rs", "        self.queue_area += u128::from(before) * span - (u128::from(cells - 1) * last_ps - others);", "        self.queue_area += u128::from(before) * span;", ["-p", "celltrain-atm", "a_run_departs"]),
  ("runs: a run released at once goes on from the wrong slot", "crates/celltrain-atm/src/port/mod.rs", "        run.then = slots.advance();\n        run.slots = slots;", "        run.slots = slots;", ["-p", "celltrain-atm", "a_run_departs"]),
  ("direct: a frame's last cell landed as a cell inside it", "crates/celltrain/src/network/carry.rs", "if cell.kind == CellKind::Aal5 && !cell.end_of_frame && ", "if cell.kind == CellKind::Aal5 && "),
+ ("lifted: carried past the observation bound", "crates/celltrain/src/network/fan_in.rs", "if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {", "if !carried {"),
+ ("lifted: cell-hops not counted", "crates/celltrain/src/network/fan_in.rs", "                    hops += 1;\n", ""),
+ ("lifted: waiting cells' start times not kept", "crates/celltrain/src/network/fan_in.rs", "                    if !passes {\n                        port.starts.push_back(start);\n                    }\n", ""),
+ ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in.rs", "            if train.more == 0 {\n                break; // the train's last cell", "            if false {\n                break; // the train's last cell"),
+ ("lifted: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in.rs", "                if start > t {", "                if start >= t {"),
+ ("lifted: the counts not put back", "crates/celltrain/src/network/fan_in.rs", "        port.queue.put_tail_drop_fifo(&fifo);\n", ""),
+ ("lifted: a pass-through not counted out", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "                self.stats.cells_out += 1;\n                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", "                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
+ ("lifted: CLP = 1 cells dropped at the threshold's edge", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "if clp && self.occupancy >= self.clp1_threshold {", "if clp && self.occupancy > self.clp1_threshold {", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
+ ("fan-in: the bound not looked up again when an event is scheduled", "crates/celltrain/src/network/fan_in.rs", "            if self.queue.schedules() != taken {", "            if false {"),
  ("direct: AAL5 cells counted as ATM-layer cells", "crates/celltrain/src/network/fan_in.rs", "                    if WAY == DIRECT_FRAMES {\n                        self.cross_directly::<true>", "                    if false {\n                        self.cross_directly::<true>"),
 ]
 import sys
