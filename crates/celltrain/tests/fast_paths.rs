@@ -459,7 +459,8 @@ fn udp_twin(datagram: &str) -> String {
 /// its cells, and the adapters keep their cells' start times as runs. Links that hold cells in
 /// flight (a delay) make a cell put on a link go behind trains, which then turn into cells;
 /// adapter buffers too small for a frame make a cell's start time go behind runs, which then
-/// turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken.
+/// turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken,
+/// among them heads handed out with the target's counts and policy lifted (`LiftedFifo`).
 #[test]
 fn frames_go_on_links_as_trains_exactly() {
     let tcp = include_str!("../../../benches/twins/b-tcp-epd.toml");
@@ -507,8 +508,11 @@ fn frames_go_on_links_as_trains_exactly() {
     let mut totals = (0, 0, 0);
     for (name, text, sets) in cases {
         let label = format!("{name} {sets:?}");
-        let (handed, crossed, _) = assert_fan_in_exact(&label, text, &sets, 5);
+        let (handed, crossed, lifted) = assert_fan_in_exact(&label, text, &sets, 5);
         assert!(handed > 0 && crossed > 0, "{label}: no group crossed directly");
+        // (Every case lifts its target's counts and policy for some of its heads.)
+        eprintln!("{label}: {lifted} of {crossed} heads lifted");
+        assert!(lifted > 0, "{label}: no head handed out with the target lifted");
         let c = compile_source(Source::new("frames.toml", text.to_string()), &owned(&sets), Some(5)).unwrap();
         let mut net = c.network;
         net.run(&mut |_| {});

@@ -29,7 +29,7 @@ use celltrain_core::ChangeTrace;
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
-pub use tail_drop_fifo::TailDropFifo;
+pub use tail_drop_fifo::{LiftedFifo, TailDropFifo};
 pub use tx_clock::{SlotCursor, StartRun, TxClock};
 
 /// Cells of a run released at once from which the arithmetic of their start times pays (below,

@@ -1,4 +1,4 @@
-//! A single-FIFO port under tail drop, its counts lifted out for a run of cells.
+//! A single-FIFO port, its counts (and its policy) lifted out for a run of cells.
 //!
 //! A fan-in group that crosses its target directly (peer twin `a`'s multiplexer) admits and
 //! releases a cell at the target about every cell time. Each admission goes through the port's
@@ -9,8 +9,14 @@
 //! read the port. Each step changes them exactly as the port's own
 //! [`admit_virtual`](OutputPort::admit_virtual), [`pass_through_at`](OutputPort::pass_through_at)
 //! and [`depart_virtual`](OutputPort::depart_virtual) would (the tests drive both side by side).
+//!
+//! Where frames cross (twin `b`'s EPD port in front of its TCP receiver), the pool's policy
+//! keeps per-VC frame state and decides each cell; the group then lifts it out with the counts
+//! ([`OutputPort::lift_fifo`], [`LiftedFifo`]), for any policy that reads no per-VC counts.
 
+use super::buffer::{Admission, BufferAcceptance, Departure, Occupancy, TailDrop, UNKNOWN_SLOT};
 use super::{DropReason, OutputPort, PortStats};
+use crate::cell::Cell;
 use celltrain_core::time::SimTime;
 
 /// The counts of a single-FIFO tail-drop port that its cells change.
@@ -65,21 +71,27 @@ impl TailDropFifo {
         let reason = if clp && self.occupancy >= self.clp1_threshold {
             DropReason::ClpThreshold
         } else if self.occupancy < self.capacity {
-            if passes {
-                debug_assert!(self.occupancy == 0, "pass-through with cells queued");
-                self.stats.cells_out += 1;
-                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
-            } else {
-                self.stats.on_occupancy_change(now, self.occupancy);
-                self.occupancy += 1;
-                self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
-            }
+            self.accepted(passes, now);
             return Ok(());
         } else {
             DropReason::BufferFull
         };
         self.stats.dropped[reason as usize] += 1;
         Err(reason)
+    }
+
+    /// An arriving cell was accepted: it passes, or it waits.
+    #[inline(always)]
+    fn accepted(&mut self, passes: bool, now: SimTime) {
+        if passes {
+            debug_assert!(self.occupancy == 0, "pass-through with cells queued");
+            self.stats.cells_out += 1;
+            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
+        } else {
+            self.stats.on_occupancy_change(now, self.occupancy);
+            self.occupancy += 1;
+            self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+        }
     }
 
     /// The oldest queued cell started at `at`, as [`depart_virtual`](OutputPort::depart_virtual).
@@ -89,5 +101,81 @@ impl TailDropFifo {
         self.stats.on_occupancy_change(at, self.occupancy);
         self.occupancy -= 1;
         self.stats.cells_out += 1;
+    }
+}
+
+/// A single-FIFO port's counts and its pool's policy, lifted out for a run of cells (the
+/// frames of twin `b` through its EPD port): as [`TailDropFifo`], for any policy that reads no
+/// per-VC counts. The policy is moved out of the port, and back.
+#[derive(Clone, Debug)]
+pub struct LiftedFifo {
+    counts: TailDropFifo,
+    acceptance: BufferAcceptance,
+}
+
+impl OutputPort {
+    /// The port's counts and its pool's policy, when it is a single FIFO where only the
+    /// counters follow its departures (no per-VC counts, no change trace); else none. Until
+    /// they are put back, the port's own are stale and its policy is tail drop.
+    pub fn lift_fifo(&mut self) -> Option<LiftedFifo> {
+        if !self.is_single_fifo() || self.departures_watched {
+            return None;
+        }
+        // (A policy that reads per-VC counts has the port count them, and watch departures.)
+        let pool = &mut self.pools[self.fifo_pool as usize];
+        debug_assert!(pool.occupancy == self.occupancy && !pool.acceptance.reads_vc_cells());
+        let acceptance = std::mem::replace(&mut pool.acceptance, BufferAcceptance::TailDrop(TailDrop));
+        let counts = TailDropFifo {
+            occupancy: self.occupancy,
+            capacity: pool.capacity,
+            clp1_threshold: self.clp1_threshold,
+            offered: pool.offered,
+            stats: self.stats.clone(),
+        };
+        Some(LiftedFifo { counts, acceptance })
+    }
+
+    /// Puts back what [`lift_fifo`](Self::lift_fifo) took (and changed since).
+    pub fn put_lifted_fifo(&mut self, fifo: LiftedFifo) {
+        self.put_tail_drop_fifo(&fifo.counts);
+        self.pools[self.fifo_pool as usize].acceptance = fifo.acceptance;
+    }
+}
+
+impl LiftedFifo {
+    /// `cell` of the VC in `slot` arrives at `now` (`passes`: as for
+    /// [`TailDropFifo::admit`]): the CLP = 1 threshold, then the policy, decide.
+    #[inline(always)]
+    pub fn admit(&mut self, cell: &Cell, slot: u32, passes: bool, now: SimTime) -> Result<(), DropReason> {
+        let counts = &mut self.counts;
+        counts.stats.cells_in += 1;
+        counts.offered += 1;
+        let reason = if cell.clp && counts.occupancy >= counts.clp1_threshold {
+            DropReason::ClpThreshold
+        } else {
+            let at = Occupancy { slot, pool_cells: counts.occupancy, capacity_cells: counts.capacity, vc_cells: 0 };
+            // (A port that does not count per VC has none to give: 0, as its own count reads.)
+            match self.acceptance.admit_counting(cell, now, at, || 0) {
+                Admission::Accept => {
+                    counts.accepted(passes, now);
+                    if passes {
+                        let departure = Departure { slot, now, pool_cells: 0, vc_cells: 0 };
+                        self.acceptance.on_departure(&departure);
+                    }
+                    return Ok(());
+                }
+                Admission::Drop(reason) => reason,
+            }
+        };
+        counts.stats.dropped[reason as usize] += 1;
+        Err(reason)
+    }
+
+    /// The oldest queued cell started at `at`, as [`depart_virtual`](OutputPort::depart_virtual).
+    #[inline(always)]
+    pub fn depart(&mut self, at: SimTime) {
+        self.counts.depart(at);
+        let departure = Departure { slot: UNKNOWN_SLOT, now: at, pool_cells: self.counts.occupancy, vc_cells: 0 };
+        self.acceptance.on_departure(&departure);
     }
 }

@@ -30,7 +30,7 @@ use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 
 /// Trace-hash kind of a carried cell: the kind of the `PipeHead` event it replaces.
-const TRACE_PIPE_HEAD: u32 = 1;
+pub(super) const TRACE_PIPE_HEAD: u32 = 1;
 
 impl Network {
     /// Decides which links are carried ahead (after build, and again when captures open).
@@ -218,8 +218,7 @@ impl Network {
     /// go out of line.)
     #[inline(always)]
     pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if cell.kind == CellKind::Aal5 && !cell.end_of_frame && self.vcs[cell.vc.index()].reassembly_timeout.is_none() {
-            // (Its VC ends here, and it is not ABR: see `crosses_directly`.)
+        if lands_inside_frame(&self.vcs, &cell) {
             self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
             self.receive_inner_cell(cell, arrival);
             return;
@@ -272,4 +271,13 @@ pub(super) fn land_raw_in(
     vc.stats.cells_delivered += 1;
     vc.record_delay(entered, arrival);
     trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+}
+
+/// Whether `cell`, carried to its VC's end (not ABR: see `crosses_directly`), lands inside its
+/// frame: an AAL5 cell not its frame's last, of a VC with no reassembly timer. Such a cell
+/// only counts and leaves its frame pending, or settles a frame whose end was lost
+/// ([`Network::receive_inner_cell`]).
+#[inline(always)]
+pub(super) fn lands_inside_frame(vcs: &[super::Vc], cell: &Cell) -> bool {
+    cell.kind == CellKind::Aal5 && !cell.end_of_frame && vcs[cell.vc.index()].reassembly_timeout.is_none()
 }

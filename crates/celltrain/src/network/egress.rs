@@ -50,22 +50,20 @@ impl Network {
     /// cells (for a fan-in group's direct crossing, which lands such cells by the thousand).
     #[inline(always)]
     pub(super) fn receive_inner_cell(&mut self, cell: Cell, arrival: SimTime) {
-        let vc = &mut self.vcs[cell.vc.index()];
-        debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame && vc.reassembly_timeout.is_none());
-        debug_assert!(vc.category != ServiceCategory::Abr);
-        vc.stats.cells_delivered += 1;
-        vc.record_delay(cell.entered, arrival);
-        let (frame, last_of_frame) = self.frames.account_received(cell.frame);
-        let outcome = vc.reassembler.on_cell(&cell, frame);
-        // (A cell that does not end its frame leaves it pending; its frame is settled here
-        // only if it is the frame's last cell accounted for, its end lost.)
-        debug_assert!(matches!(outcome, Reassembly::Pending));
-        if last_of_frame {
-            let now = self.now;
-            self.now = arrival;
-            self.settle_frame_cell(cell, last_of_frame, outcome);
-            self.now = now;
+        if let Some(outcome) = take_inner_cell(&mut self.vcs, &mut self.frames, &cell, arrival) {
+            self.settle_inner_cell(cell, arrival, outcome);
         }
+    }
+
+    /// The rest of [`receive_inner_cell`](Self::receive_inner_cell) for a cell that is its
+    /// frame's last accounted for (the frame's end was lost), with the reassembly's `outcome`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn settle_inner_cell(&mut self, cell: Cell, arrival: SimTime, outcome: Reassembly) {
+        let now = self.now;
+        self.now = arrival;
+        self.settle_frame_cell(cell, true, outcome);
+        self.now = now;
     }
 
     /// The reassembly's `outcome` for `cell`, which is its frame's last accounted for if
@@ -123,4 +121,28 @@ impl Network {
 pub(super) fn count_lost(trace: &mut TraceHash, vcs: &mut [Vc], now: SimTime, vc: VcId) {
     trace.fold(now, TRACE_DROP, vc.0);
     vcs[vc.index()].stats.cells_dropped += 1;
+}
+
+/// [`Network::receive_inner_cell`] on the parts of the network it changes, up to the frame's
+/// fate: the cell is counted and reassembled. Returns the reassembly's outcome when the cell
+/// is its frame's last accounted for (its end lost), for
+/// [`settle_inner_cell`](Network::settle_inner_cell); else the frame is pending.
+#[inline(always)]
+pub(super) fn take_inner_cell(
+    vcs: &mut [Vc],
+    frames: &mut FrameArena<Packet>,
+    cell: &Cell,
+    arrival: SimTime,
+) -> Option<Reassembly> {
+    let vc = &mut vcs[cell.vc.index()];
+    debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame && vc.reassembly_timeout.is_none());
+    debug_assert!(vc.category != ServiceCategory::Abr);
+    vc.stats.cells_delivered += 1;
+    vc.record_delay(cell.entered, arrival);
+    let (frame, last_of_frame) = frames.account_received(cell.frame);
+    let outcome = vc.reassembler.on_cell(cell, frame);
+    // (A cell that does not end its frame leaves it pending; its frame is settled only if it
+    // is the frame's last cell accounted for, its end lost.)
+    debug_assert!(matches!(outcome, Reassembly::Pending));
+    last_of_frame.then_some(outcome)
 }

@@ -39,12 +39,12 @@
 //! A group whose target sends every cell straight on to its destination hands each head through
 //! the target in one step (`fan_in_direct`).
 
-use super::carry::land_raw_in;
-use super::egress::count_lost;
+use super::carry::{land_raw_in, lands_inside_frame, TRACE_PIPE_HEAD};
+use super::egress::{count_lost, take_inner_cell};
 use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
-use celltrain_atm::cell::Cell;
+use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::port::{SlotCursor, StartRun, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
@@ -646,15 +646,20 @@ impl Network {
         let end = Place::after(self.end);
         let mut bound = self.queue.earliest_place().map_or(end, |next| next.min(end));
         let mut turn = 0;
-        let mut lean = WAY == DIRECT_CELLS;
+        let mut lean = direct;
         while let Some((head, member)) = self.fan_ins[g as usize].heads.front() {
             if head > bound || turn == HEADS_PER_TURN {
                 break;
             }
             if lean {
-                // Trains' cells through a tail-drop target, many in a row; the head that stops
-                // them goes on here.
-                match self.cross_trains(g, bound, HEADS_PER_TURN - turn) {
+                // Trains' cells through a single-FIFO target, many in a row; the head that
+                // stops them goes on here.
+                let lifted = if WAY == DIRECT_CELLS {
+                    self.cross_trains(g, bound, HEADS_PER_TURN - turn)
+                } else {
+                    self.cross_frame_trains(g, bound, HEADS_PER_TURN - turn)
+                };
+                match lifted {
                     Some(0) => {}
                     Some(handed) => {
                         turn += handed;
@@ -836,6 +841,104 @@ impl Network {
         (*trace, *events, *cell_hops, *now) = (hash, event_count, hops, clock_now);
         port.queue.put_tail_drop_fifo(&fifo);
         group.lifted_out += u64::from(turn);
+        Some(turn)
+    }
+}
+
+impl Network {
+    /// [`cross_trains`](Self::cross_trains), in a group that AAL5 VCs cross (twin `b`: TCP
+    /// segments' frames into an EPD port), for a target that is a single FIFO under any policy
+    /// that reads no per-VC counts ([`LiftedFifo`](celltrain_atm::port::LiftedFifo)), while
+    /// each head is an ATM-layer cell or an AAL5 cell that [lands inside its
+    /// frame](super::carry::lands_inside_frame). A cell that is lost, or settles a frame whose end was
+    /// lost, is the last: the loop puts everything back and does that step by the general
+    /// path (nothing the loop does schedules an event, so the bound holds).
+    #[inline(never)]
+    fn cross_frame_trains(&mut self, g: u32, bound: Place, turns: u32) -> Option<u32> {
+        let Network { fan_ins, ports, vcs, frames, queue, trace, events, cell_hops, now, carry_before, .. } = self;
+        let group = &mut fan_ins[g as usize];
+        let q = group.target;
+        let port = &mut ports[q.index()];
+        let mut fifo = port.queue.lift_fifo()?;
+        debug_assert!(port.start_runs.is_empty() && port.handed.pending() == 0);
+        // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
+        let carried = port.pipe.is_empty();
+        let (line_cell_time, delay, carry_before) = (port.clock.line_cell_time(), port.delay, *carry_before);
+        let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
+        let scheduled = queue.schedules();
+        let mut turn = 0;
+        let mut aside = None;
+        while let Some((head, member)) = group.heads.front() {
+            if head > bound || turn == turns {
+                break;
+            }
+            let Some(Some(train)) = group.trains.get_mut(member as usize) else {
+                break; // a pipe's cell
+            };
+            if train.more == 0 {
+                break; // the train's last cell: the pipe's head changes hands
+            }
+            let inner = lands_inside_frame(vcs, &train.head.1);
+            if !(inner || train.head.1.kind == CellKind::Raw) {
+                break;
+            }
+            let t = head.time();
+            // `cross_directly`, as far as whether the cell can be carried.
+            while let Some(start) = port.starts.front() {
+                if start > t {
+                    break;
+                }
+                port.starts.pop_front();
+                fifo.depart(start);
+            }
+            let start = port.clock.free_at().max(t);
+            if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {
+                break;
+            }
+            // `hand_out`, for a train's cell with a cell after it.
+            group.heads.pop_front();
+            turn += 1;
+            clock_now = t;
+            let slot = train.next_slot;
+            let (mut cell, more) = train.take_marked(group.marks[member as usize]);
+            debug_assert!(more);
+            let place = queue.reserve(train.head.0);
+            group.heads.insert(place, member);
+            let (kind, from) = Event::PipeHead(group.members[member as usize]).trace_key();
+            hash.fold(t, kind, from);
+            event_count += 1;
+            // Then the rest of `cross_directly`.
+            cell.hop += 1;
+            let passes = port.starts.is_empty() && start == t;
+            if fifo.admit(&cell, slot, passes, t).is_err() {
+                aside = Some((cell, None));
+                break;
+            }
+            if !passes {
+                port.starts.push_back(start);
+            }
+            hops += 1;
+            let arrival = port.clock.start(start).later_by(delay);
+            if !inner {
+                land_raw_in(vcs, &mut hash, q, cell.vc, cell.entered, arrival);
+                continue;
+            }
+            hash.fold(arrival, TRACE_PIPE_HEAD, q.0);
+            if let Some(outcome) = take_inner_cell(vcs, frames, &cell, arrival) {
+                aside = Some((cell, Some((arrival, outcome))));
+                break;
+            }
+        }
+        (*trace, *events, *cell_hops, *now) = (hash, event_count, hops, clock_now);
+        debug_assert_eq!(queue.schedules(), scheduled);
+        port.queue.put_lifted_fifo(fifo);
+        group.lifted_out += u64::from(turn);
+        // The last cell's last step, by the general path.
+        match aside {
+            None => {}
+            Some((cell, None)) => self.cell_lost(cell),
+            Some((cell, Some((arrival, outcome)))) => self.settle_inner_cell(cell, arrival, outcome),
+        }
         Some(turn)
     }
 }

@@ -27,6 +27,14 @@
 //! when a head it cannot take this way comes (a pipe's cell, a train's last cell, a cell that
 //! may not be carried yet) or the turn ends. Each cell runs the same steps in the same order as
 //! above. Twin `a` with 20 sources: a quarter less CPU a cell.
+//!
+//! Where AAL5 cells cross too (twin `b`), the same loop runs (`Network::cross_frame_trains`)
+//! while each head is an ATM-layer cell or a frame's inner cell (not its last, of a VC with no
+//! reassembly timer), through a single FIFO under any policy that reads no per-VC counts: the
+//! policy (EPD's frame state) is lifted out with the counts
+//! ([`LiftedFifo`](celltrain_atm::port::LiftedFifo)). A cell that is lost, or settles a frame
+//! whose end was lost, ends the run; its last step goes by the general path once everything
+//! is back. Twin `b`: 4 % fewer instructions.
 
 use super::{Adaptation, Network, PortPath};
 use celltrain_atm::cell::{Cell, CellKind};

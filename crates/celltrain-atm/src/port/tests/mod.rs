@@ -421,3 +421,89 @@ fn a_tail_drop_fifo_counts_as_its_port() {
     watched.record_changes(100);
     assert!(watched.tail_drop_fifo().is_none());
 }
+
+/// A single FIFO's counts and policy, lifted out of the port and changed by `LiftedFifo`, end
+/// as the port's own `admit_virtual`, `pass_through_at` and `depart_virtual` leave them, and
+/// decide each cell as the port would: frames of several VCs interleaved under tail drop, PPD,
+/// EPD and the simple GFR switch, with CLP = 1 cells over a threshold, departures at ties with
+/// arrivals, and everything put back and lifted again midway (the policy's frame state with
+/// it); and nothing is lifted from a port whose policy reads per-VC counts or whose departures
+/// are watched.
+#[test]
+fn a_lifted_fifo_counts_and_decides_as_its_port() {
+    let mut rng = celltrain_core::rng::RngStream::derive(19, "lifted-fifo");
+    let (mut passed, mut queued, mut dropped) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+    for round in 0..600u32 {
+        let kind = (round % 4) as usize;
+        let buffer_cells = 4 + rng.below(16) as u32;
+        let discard = match kind {
+            0 => DiscardConfig::TailDrop,
+            1 => DiscardConfig::Ppd,
+            2 => DiscardConfig::Epd(EpdThreshold::Cells(1 + rng.below(u64::from(buffer_cells)) as u32)),
+            _ => DiscardConfig::GfrFifo { low_cells: buffer_cells / 3, high_cells: buffer_cells * 2 / 3 },
+        };
+        let config = PortConfig {
+            buffer_cells,
+            reserved: vec![],
+            discard,
+            per_vc_queues: false,
+            clp1_threshold: [None, Some(2)][rng.below(2) as usize],
+        };
+        let vcs = 1 + rng.below(4) as usize;
+        let categories = vec![ServiceCategory::Ubr; vcs];
+        let (mut port, mut lifted) = (OutputPort::new(&config, &categories), OutputPort::new(&config, &categories));
+        let mut fifo = lifted.lift_fifo().expect("a single FIFO");
+        let mut starts: std::collections::VecDeque<SimTime> = std::collections::VecDeque::new();
+        // Each VC's frame and the index of its next cell.
+        let mut frames: Vec<(u32, u16)> = (0..vcs).map(|v| (v as u32 * 1000, 0)).collect();
+        let mut now = SimTime::ZERO;
+        for step in 0..200u32 {
+            now += SimDuration::from_picos(rng.below(7));
+            while starts.front().is_some_and(|&s| s <= now) {
+                let s = starts.pop_front().expect("a start");
+                port.depart_virtual(s);
+                fifo.depart(s);
+            }
+            let v = rng.below(vcs as u64) as usize;
+            let (frame, index) = frames[v];
+            let eof = rng.below(5) == 0;
+            frames[v] = if eof { (frame + 1, 0) } else { (frame, index + 1) };
+            let c = Cell { clp: rng.below(4) == 0, ..cell(v as u32, frame, index, eof) };
+            let passes = starts.is_empty() && rng.below(2) == 0;
+            let expected =
+                if passes { port.pass_through_at(&c, v as u32, now) } else { port.admit_virtual(&c, v as u32, now) };
+            let got = fifo.admit(&c, v as u32, passes, now);
+            assert_eq!(got, expected, "round {round} step {step}");
+            match got {
+                Ok(()) if passes => passed[kind] += 1,
+                Ok(()) => {
+                    queued[kind] += 1;
+                    starts.push_back(starts.back().copied().unwrap_or(now).max(now) + SimDuration::from_picos(3));
+                }
+                Err(_) => dropped[kind] += 1,
+            }
+            if rng.below(20) == 0 {
+                lifted.put_lifted_fifo(fifo);
+                assert_eq!(lifted.stats, port.stats, "round {round} step {step}");
+                assert_eq!(lifted.occupancy(), port.occupancy());
+                fifo = lifted.lift_fifo().expect("a single FIFO");
+            }
+        }
+        lifted.put_lifted_fifo(fifo);
+        assert_eq!(lifted.stats, port.stats, "round {round}");
+        assert_eq!(lifted.occupancy(), port.occupancy());
+        assert_eq!(lifted.policy_name(), port.policy_name());
+    }
+    for kind in 0..4 {
+        assert!(
+            passed[kind] > 500 && queued[kind] > 500 && dropped[kind] > 500,
+            "{kind}: {passed:?} {queued:?} {dropped:?}"
+        );
+    }
+    let per_vc = DiscardConfig::PerVcThreshold { low_cells: 4, high_cells: 8, vc_cells: 2 };
+    let per_vc = PortConfig { discard: per_vc, ..PortConfig::fifo(12) };
+    assert!(OutputPort::new(&per_vc, &[ServiceCategory::Ubr]).lift_fifo().is_none());
+    let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
+    watched.record_changes(100);
+    assert!(watched.lift_fifo().is_none());
+}
