@@ -1,6 +1,7 @@
 """Mutants of each fast path that the differential test (crates/celltrain/tests/fast_paths.rs),
 or a unit test named beside the mutant, must catch: each is applied alone, the test run, and
-the file restored. Run from the
+the file restored. A mutant's text is the line to change, or (anchor, line): the line's first
+occurrence after the anchor, where the same line stands in two loops. Run from the
 repository root: python3 scripts/fast_path_mutants.py (about 2 minutes a mutant)."""
 import subprocess
 muts=[
@@ -37,25 +38,40 @@ muts=[
  ("runs: cells leave at an instant after arrivals", "crates/celltrain-atm/src/port/mod.rs", "        while times.next <= now {", "        while times.next < now {", ["-p", "celltrain-atm", "a_run_departs"]),
  ("runs: departures at once add the area as if all left at the last", "crates/celltrain-atm/src/port/stats.rs", "        self.queue_area += u128::from(before) * span - (u128::from(cells - 1) * last_ps - others);", "        self.queue_area += u128::from(before) * span;", ["-p", "celltrain-atm", "a_run_departs"]),
  ("runs: a run released at once goes on from the wrong slot", "crates/celltrain-atm/src/port/mod.rs", "        run.then = slots.advance();\n        run.slots = slots;", "        run.slots = slots;", ["-p", "celltrain-atm", "a_run_departs"]),
- ("direct: a frame's last cell landed as a cell inside it", "crates/celltrain/src/network/carry.rs", "if cell.kind == CellKind::Aal5 && !cell.end_of_frame && ", "if cell.kind == CellKind::Aal5 && "),
- ("lifted: carried past the observation bound", "crates/celltrain/src/network/fan_in.rs", "if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {", "if !carried {"),
+ ("direct: a frame's last cell landed as a cell inside it", "crates/celltrain/src/network/carry.rs", "cell.kind == CellKind::Aal5 && !cell.end_of_frame && ", "cell.kind == CellKind::Aal5 && "),
+ ("lifted: carried past the observation bound", "crates/celltrain/src/network/fan_in.rs", ("fn cross_trains(", "if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {"), "if !carried {"),
  ("lifted: cell-hops not counted", "crates/celltrain/src/network/fan_in.rs", "                    hops += 1;\n", ""),
  ("lifted: waiting cells' start times not kept", "crates/celltrain/src/network/fan_in.rs", "                    if !passes {\n                        port.starts.push_back(start);\n                    }\n", ""),
- ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in.rs", "            if train.more == 0 {\n                break; // the train's last cell", "            if false {\n                break; // the train's last cell"),
- ("lifted: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in.rs", "                if start > t {", "                if start >= t {"),
+ ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in.rs", ("fn cross_trains(", "            if train.more == 0 {\n                break; // the train's last cell"), "            if false {\n                break; // the train's last cell"),
+ ("lifted: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in.rs", ("fn cross_trains(", "                if start > t {"), "                if start >= t {"),
  ("lifted: the counts not put back", "crates/celltrain/src/network/fan_in.rs", "        port.queue.put_tail_drop_fifo(&fifo);\n", ""),
- ("lifted: a pass-through not counted out", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "                self.stats.cells_out += 1;\n                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", "                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
+ ("lifted: a pass-through not counted out", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "            self.stats.cells_out += 1;\n            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", "            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
  ("lifted: CLP = 1 cells dropped at the threshold's edge", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "if clp && self.occupancy >= self.clp1_threshold {", "if clp && self.occupancy > self.clp1_threshold {", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
  ("fan-in: the bound not looked up again when an event is scheduled", "crates/celltrain/src/network/fan_in.rs", "            if self.queue.schedules() != taken {", "            if false {"),
  ("direct: AAL5 cells counted as ATM-layer cells", "crates/celltrain/src/network/fan_in.rs", "                    if WAY == DIRECT_FRAMES {\n                        self.cross_directly::<true>", "                    if false {\n                        self.cross_directly::<true>"),
+ ("lifted frames: carried past the observation bound", "crates/celltrain/src/network/fan_in.rs", ("fn cross_frame_trains(", "if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {"), "if !carried {"),
+ ("lifted frames: a train's last cell taken too", "crates/celltrain/src/network/fan_in.rs", ("fn cross_frame_trains(", "            if train.more == 0 {\n                break; // the train's last cell"), "            if false {\n                break; // the train's last cell"),
+ ("lifted frames: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in.rs", ("fn cross_frame_trains(", "                if start > t {"), "                if start >= t {"),
+ ("lifted frames: waiting cells' start times not kept", "crates/celltrain/src/network/fan_in.rs", "            if !passes {\n                port.starts.push_back(start);\n            }\n", ""),
+ ("lifted frames: cell-hops not counted", "crates/celltrain/src/network/fan_in.rs", ("fn cross_frame_trains(", "            hops += 1;\n"), ""),
+ ("lifted frames: VCs with a reassembly timer too", "crates/celltrain/src/network/fan_in.rs", "let inner = lands_inside_frame(vcs, &train.head.1);", "let inner = train.head.1.kind == CellKind::Aal5;"),
+ ("lifted frames: ATM-layer cells reassembled", "crates/celltrain/src/network/fan_in.rs", "            if !inner {\n", "            if false {\n"),
+ ("lifted frames: a lost cell not counted", "crates/celltrain/src/network/fan_in.rs", "Some((cell, None)) => self.cell_lost(cell),", "Some((_, None)) => {}"),
+ ("lifted frames: a frame whose end was lost not settled", "crates/celltrain/src/network/fan_in.rs", "Some((cell, Some((arrival, outcome)))) => self.settle_inner_cell(cell, arrival, outcome),", "Some((_, Some(_))) => {}"),
+ ("lifted frames: the policy not put back", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "        self.pools[self.fifo_pool as usize].acceptance = fifo.acceptance;\n", "", ["-p", "celltrain-atm", "a_lifted_fifo"]),
+ ("lifted frames: the policy not asked", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "match self.acceptance.admit_counting(cell, now, at, || 0) {", "match if counts.occupancy < counts.capacity { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) } {", ["-p", "celltrain-atm", "a_lifted_fifo"]),
 ]
 import sys
 only=sys.argv[1:]
 for label,f,old,new,*test in muts:
     if only and not any(o in label for o in only):
         continue
-    s=open(f).read(); assert s.count(old)==1,label
-    open(f,'w').write(s.replace(old,new))
+    s=open(f).read()
+    # (`old` as (anchor, old): its first occurrence after the anchor, where a line repeats.)
+    after,old=old if isinstance(old,tuple) else ("",old)
+    assert s.count(after)>=1 and (s.count(old)==1 if not after else s.count(after)==1),label
+    at=s.index(old,s.index(after))
+    open(f,'w').write(s[:at]+new+s[at+len(old):])
     # (A mutant's own test, where the differential test cannot tell it apart: a unit test.)
     args=test[0] if test else ["-p","celltrain","--test","fast_paths"]
     r=subprocess.run(["cargo","test","-q",*args],capture_output=True,text=True)
