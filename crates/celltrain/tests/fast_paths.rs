@@ -525,6 +525,71 @@ fn frames_go_on_links_as_trains_exactly() {
     assert!(totals.2 > 0, "no start times kept by runs turned into one-by-one times");
 }
 
+/// Peer twin `a`'s multiplexer under EPD, fed by its on/off sources (ATM-layer cells) and by
+/// `n_udp` UDP sources over AAL5 (frames), into a sink whose reassembly timer is `ras`.
+fn mixed_twin() -> String {
+    let twin = include_str!("../../../benches/twins/a-onoff-mux.toml");
+    let mixed = twin
+        .replacen("[params]\n", "[params]\nthreshold = \"3000 cells\"\nn_udp = 2\nras = \"0 s\"\n", 1)
+        .replace(r#"discard = "tail-drop""#, "discard = \"epd\"\nepd_threshold = \"${threshold}\"")
+        // (One class: VCs of two categories would get a queue each.)
+        .replace(r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#, r#"vc = { category = "ubr", pcr = "${peak}" }"#)
+        .replace(
+            "[[host]]\nname = \"sink\"\n",
+            "[[host]]\nname = \"sink\"\nreassembly_timeout = \"${ras}\"\n\n[[host]]\nname = \"u{i}\"\ncount = \"${n_udp}\"\n",
+        )
+        .replacen(
+            "[[flow]]",
+            r#"[[link]]
+count = "${n_udp}"
+between = ["u{i}", "mux"]
+rate = "${link_rate}"
+delay = "0 s"
+
+[[flow]]
+name = "udp{i}"
+count = "${n_udp}"
+path = ["u{i}", "mux", "sink"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9180 B", rate = "${peak}", start_jitter = "3 ms" }
+
+[[flow]]"#,
+            1,
+        );
+    assert_eq!(
+        mixed.matches("${n_udp}").count() + mixed.matches("nrt-vbr").count(),
+        3,
+        "the twin changed: the mixed case no longer builds on it"
+    );
+    mixed
+}
+
+/// ATM-layer cells and frames' cells through one target whose counts and EPD policy are lifted
+/// (`LiftedFifo`): bursts' cells (their last too) and frames' inner cells go by the lifted loop,
+/// cells lost to a full buffer end its runs; with a reassembly timer at the sink (some frames
+/// time out) the frames' cells go by the general path, the bursts' still lifted. Each run is
+/// exact (`assert_fan_in_exact`).
+#[test]
+fn bursts_and_frames_through_one_lifted_target_exactly() {
+    let mixed = mixed_twin();
+    for ras in ["0 s", "800 us"] {
+        let sets = [("duration", "0.5 s"), ("buffer", "300 cells"), ("threshold", "200 cells"), ("ras", ras)];
+        let label = format!("mixed {sets:?}");
+        let (handed, crossed, lifted) = assert_fan_in_exact(&label, &mixed, &sets, 1);
+        eprintln!("{label}: {lifted} of {crossed} heads lifted, of {handed}");
+        assert!(crossed > 0 && lifted > 0, "{label}: no head handed out with the target lifted");
+        let c = compile_source(Source::new("mixed.toml", mixed.clone()), &owned(&sets), Some(1)).unwrap();
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        let s = Summary::from_network(&net, c.meta, 0.0);
+        let udp = s.vcs.iter().filter(|v| v.frames_delivered > 0);
+        assert_eq!(udp.clone().count(), 2, "{label}: both UDP flows deliver frames");
+        assert!(udp.clone().all(|v| v.frames_lost > 0), "{label}: every UDP flow loses frames");
+        let timeouts: u64 = s.vcs.iter().map(|v| v.reassembly_timeouts).sum();
+        assert_eq!(timeouts > 0, ras != "0 s", "{label}: reassembly timeouts");
+    }
+}
+
 /// Random multiplexers of on/off sources, as the peer twin builds them: the number of sources,
 /// their peak rate and on/off means, the buffer, the links' delay and the warm-up drawn; with
 /// fan-in groups and without, every summary field, the event count and the trace hash equal,
