@@ -924,6 +924,9 @@ impl Network {
                 continue;
             }
             hash.fold(arrival, TRACE_PIPE_HEAD, q.0);
+            // (A cell with cells of its frame behind it in the train is never the frame's last
+            // accounted for, so this does not settle a frame today; should trains ever hold
+            // another frame's cells, the step below stays right.)
             if let Some(outcome) = take_inner_cell(vcs, frames, &cell, arrival) {
                 aside = Some((cell, Some((arrival, outcome))));
                 break;
