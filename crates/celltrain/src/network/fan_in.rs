@@ -784,8 +784,7 @@ impl Network {
         let mut fifo = port.queue.tail_drop_fifo()?;
         debug_assert!(port.start_runs.is_empty() && port.handed.pending() == 0 && !group.frames);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
-        let carried = port.pipe.is_empty();
-        let (line_cell_time, delay, carry_before) = (port.clock.line_cell_time(), port.delay, *carry_before);
+        let reach = Reach::of(port, *carry_before);
         // (Counters in locals, written back at the end: kept in memory, each would be stored
         // again after every write the compiler cannot tell apart from it.)
         let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
@@ -801,18 +800,9 @@ impl Network {
                 break; // the train's last cell: the pipe's head changes hands
             }
             let t = head.time();
-            // `cross_directly`, as far as whether the cell can be carried.
-            while let Some(start) = port.starts.front() {
-                if start > t {
-                    break;
-                }
-                port.starts.pop_front();
-                fifo.depart(start);
-            }
-            let start = port.clock.free_at().max(t);
-            if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {
+            let Some(start) = carried_start(port, t, reach, |at| fifo.depart(at)) else {
                 break;
-            }
+            };
             group.heads.pop_front();
             turn += 1;
             clock_now = t;
@@ -832,7 +822,7 @@ impl Network {
                         port.starts.push_back(start);
                     }
                     hops += 1;
-                    let arrival = port.clock.start(start).later_by(delay);
+                    let arrival = port.clock.start(start).later_by(reach.delay);
                     land_raw_in(vcs, &mut hash, q, vc, entered, arrival);
                 }
                 Err(_) => count_lost(&mut hash, vcs, t, vc),
@@ -862,8 +852,7 @@ impl Network {
         let mut fifo = port.queue.lift_fifo()?;
         debug_assert!(port.start_runs.is_empty() && port.handed.pending() == 0);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
-        let carried = port.pipe.is_empty();
-        let (line_cell_time, delay, carry_before) = (port.clock.line_cell_time(), port.delay, *carry_before);
+        let reach = Reach::of(port, *carry_before);
         let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
         let scheduled = queue.schedules();
         let mut turn = 0;
@@ -883,18 +872,9 @@ impl Network {
                 break;
             }
             let t = head.time();
-            // `cross_directly`, as far as whether the cell can be carried.
-            while let Some(start) = port.starts.front() {
-                if start > t {
-                    break;
-                }
-                port.starts.pop_front();
-                fifo.depart(start);
-            }
-            let start = port.clock.free_at().max(t);
-            if !(carried && start.later_by(line_cell_time).later_by(delay) < carry_before) {
+            let Some(start) = carried_start(port, t, reach, |at| fifo.depart(at)) else {
                 break;
-            }
+            };
             // `hand_out`, for a train's cell with a cell after it.
             group.heads.pop_front();
             turn += 1;
@@ -918,7 +898,7 @@ impl Network {
                 port.starts.push_back(start);
             }
             hops += 1;
-            let arrival = port.clock.start(start).later_by(delay);
+            let arrival = port.clock.start(start).later_by(reach.delay);
             if !inner {
                 land_raw_in(vcs, &mut hash, q, cell.vc, cell.entered, arrival);
                 continue;
@@ -944,6 +924,46 @@ impl Network {
         }
         Some(turn)
     }
+}
+
+/// What decides whether a cell that starts on the target of a lifted loop can be carried to its
+/// destination: the pipe is empty (no cell enters it while the loop runs, so this holds for the
+/// loop), and the cell arrives, a cell time and the link's delay after its start, before
+/// `carry_before`.
+#[derive(Clone, Copy)]
+struct Reach {
+    pipe_empty: bool,
+    line_cell_time: SimDuration,
+    delay: SimDuration,
+    carry_before: SimTime,
+}
+
+impl Reach {
+    fn of(port: &super::Port, carry_before: SimTime) -> Reach {
+        Reach {
+            pipe_empty: port.pipe.is_empty(),
+            line_cell_time: port.clock.line_cell_time(),
+            delay: port.delay,
+            carry_before,
+        }
+    }
+}
+
+/// `cross_directly`'s first steps, in a lifted loop, for a cell due at `t` at the target `port`:
+/// the queued cells that started by `t` leave (`depart`, on the lifted counts), and the cell's
+/// start, if it can be carried from there; else none (the cell goes by the general path).
+#[inline(always)]
+fn carried_start(port: &mut super::Port, t: SimTime, reach: Reach, mut depart: impl FnMut(SimTime)) -> Option<SimTime> {
+    while let Some(start) = port.starts.front() {
+        if start > t {
+            break;
+        }
+        port.starts.pop_front();
+        depart(start);
+    }
+    let start = port.clock.free_at().max(t);
+    (reach.pipe_empty && start.later_by(reach.line_cell_time).later_by(reach.delay) < reach.carry_before)
+        .then_some(start)
 }
 
 #[cfg(test)]
