@@ -20,7 +20,7 @@
 //!
 //! Where only ATM-layer cells cross and the target is a single FIFO under tail drop with no
 //! per-VC counts or change trace (twin `a`'s multiplexer), a group goes one step further while
-//! its heads are its trains' cells (`Network::cross_trains`, in `fan_in`): it lifts the
+//! its heads are its trains' cells (`Network::cross_trains`, in `fan_in::lifted`): it lifts the
 //! target's counts out of the port into registers
 //! ([`TailDropFifo`](celltrain_atm::port::TailDropFifo)), holds each part of the network the
 //! cells touch by a reference of its own and the counters it bumps in locals, and puts all back
