@@ -40,7 +40,8 @@ class SweepResult:
         One row per point × seed (:meth:`replications`: one per point, mean ± 95 % CI): the same identifying columns, then ``goodput_bps``,
         ``max_goodput_bps``, ``efficiency``, ``fairness_index``, ``bottleneck``,
         ``n_flows``, ``mean_plr`` (mean of the flows' packet loss ratios), ``mean_clr``
-        (mean of the VCs' cell loss ratios), ``mean_retransmission_ratio`` (mean over the
+        (mean of the cell loss ratios of the VCs that carry the flows' data, as the papers
+        average; ``mean_clr_reverse``: of the VCs that carry only TCP's acknowledgements), ``mean_retransmission_ratio`` (mean over the
         TCP flows; NaN without TCP), ``duration_s``, ``warmup_s``, ``events``,
         ``wall_s``, ``trace_hash``, ``scenario_sha256`` (the first 12 hex digits of the
         SHA-256 of the scenario text the run used), ``version`` (the simulator's) and

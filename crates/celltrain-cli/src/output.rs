@@ -67,6 +67,12 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
+    // The papers' mean CLR is over the connections' data VCs; TCP's acknowledgement VCs
+    // lose almost nothing, so they are shown apart rather than averaged in.
+    if let Some(clr) = a.mean_clr {
+        let reverse = a.mean_clr_reverse.map_or(String::new(), |r| format!(", acknowledgement VCs {:.3} %", r * 100.0));
+        let _ = writeln!(out, "mean CLR {:.3} % over the flows' data VCs{reverse}", clr * 100.0);
+    }
     let packet_flows: Vec<_> = s.flows.iter().filter(|f| f.kind != "onoff").collect();
     if !packet_flows.is_empty() {
         let _ = writeln!(

@@ -49,6 +49,14 @@ pub struct Aggregate {
     pub efficiency: Option<f64>,
     pub fairness_index: Option<f64>,
     pub bottleneck: Option<String>,
+    /// The mean of the CLRs of the VCs that carry the flows' data (their routes' VCs), as the
+    /// papers average it; None when no flow crosses a VC.
+    #[serde(default)]
+    pub mean_clr: Option<f64>,
+    /// The mean of the CLRs of the VCs that carry only TCP's acknowledgements (the receivers'
+    /// routes'); None when there is none.
+    #[serde(default)]
+    pub mean_clr_reverse: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -57,14 +65,19 @@ pub struct FlowSummary {
     pub kind: String,
     pub vc: String,
     pub goodput_bps: f64,
+    /// Data packets (datagrams, TCP segments with data, retransmissions included) sent in the
+    /// window, and of those same packets the ones delivered to the receiving host and the ones
+    /// lost by the end of the run (the rest were still in flight): the three count the same
+    /// packets, so `packets_delivered + packets_lost <= packets_sent`. (Goodput counts the
+    /// bytes delivered in the window, whenever they were sent.)
     pub packets_sent: u64,
     pub packets_delivered: u64,
     pub packets_lost: u64,
-    /// Packets lost / packets whose fate is known (delivered + lost).
+    /// Packets lost / packets sent in the window whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
     pub bytes_delivered: u64,
-    /// Mean and largest delay of the delivered packets, from the sending host to the receiving
-    /// host (None when none was delivered).
+    /// Mean and largest delay of the delivered packets (those counted in `packets_delivered`),
+    /// from the sending host to the receiving host (None when none was delivered).
     pub mean_delay_s: Option<f64>,
     pub max_delay_s: Option<f64>,
     /// TCP flows: the sender's counters over the window (None for other flows).
@@ -296,7 +309,7 @@ impl Summary {
             (port.goodput_bps, port.efficiency) = (goodput, efficiency);
         }
         let categories = category_summaries(net);
-        let aggregate = aggregate(net, &flows);
+        let aggregate = aggregate(net, &flows, &vcs);
         let abr = crate::abr_summary::abr_summaries(net);
         let mut warnings = meta.warnings;
         warnings
@@ -460,14 +473,14 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
                     (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
                 });
             net.vcs().iter().any(|v| v.category == c).then(|| {
-                let mut delays = crate::delay::CellDelays::default();
-                net.vcs().iter().filter(|v| v.category == c).for_each(|v| delays.merge(&v.stats.delays));
                 CategorySummary {
                     category: c.name().to_string(),
                     cells_sent: sent,
                     cells_dropped: dropped,
                     clr: ratio(dropped, dropped + delivered),
-                    delay: delays.summary(),
+                    delay: crate::delay::DelaySummary::of(
+                        net.vcs().iter().filter(|v| v.category == c).map(|v| &v.stats.delays),
+                    ),
                 }
             })
         })
@@ -495,12 +508,13 @@ pub(crate) fn abr_data_share(
 }
 
 /// Goodput of the packet flows, against the bottleneck's theoretical maximum, and their fairness.
-fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
+fn aggregate(net: &Network, flows: &[FlowSummary], vcs: &[VcSummary]) -> Aggregate {
     let packet_flows: Vec<&FlowSummary> =
         flows.iter().zip(net.flows()).filter(|(_, f)| f.app_bytes > 0).map(|(s, _)| s).collect();
     // Summed from +0.0: an empty float sum is −0.0.
     let goodput_bps: f64 = packet_flows.iter().fold(0.0, |acc, f| acc + f.goodput_bps);
     let max_goodput_bps = net.bottleneck().and_then(|b| crate::port_efficiency::max_goodput_at(net, b));
+    let directions = vc_directions(net);
     // Efficiency counts the flows that cross the bottleneck (all of them, on one bottleneck;
     // on seed 001's chains, the VCs sharing the link the maximum is of).
     let through_bottleneck = |f: &crate::network::Flow| {
@@ -517,7 +531,44 @@ fn aggregate(net: &Network, flows: &[FlowSummary]) -> Aggregate {
         efficiency: max_goodput_bps.map(|m| bottleneck_goodput_bps / m),
         fairness_index: jain_index(&packet_flows.iter().map(|f| f.goodput_bps).collect::<Vec<_>>()),
         bottleneck: net.bottleneck().map(|b| net.ports()[b.index()].name.clone()),
+        mean_clr: mean_clr_of(vcs, |v| directions[v] == Direction::Data),
+        mean_clr_reverse: mean_clr_of(vcs, |v| directions[v] == Direction::Acks),
     }
+}
+
+/// Which way a VC carries a flow's packets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Data: on a flow's route.
+    Data,
+    /// Only TCP's acknowledgements: on a receiver's route, on no flow's.
+    Acks,
+    /// Neither (set up for no flow).
+    None,
+}
+
+/// Each VC's direction, by index.
+fn vc_directions(net: &Network) -> Vec<Direction> {
+    let mut directions = vec![Direction::None; net.vcs().len()];
+    let vcs_of = |route: RouteId| {
+        net.routes()[route.index()].hops.iter().filter_map(|h| match *h {
+            Hop::Vc(v) => Some(v.index()),
+            Hop::Port(_) => None,
+        })
+    };
+    for (_, receiver) in net.flows().iter().filter_map(|f| f.conns) {
+        vcs_of(net.conns()[receiver.index()].route_out).for_each(|v| directions[v] = Direction::Acks);
+    }
+    for f in net.flows() {
+        vcs_of(f.route).for_each(|v| directions[v] = Direction::Data);
+    }
+    directions
+}
+
+/// The mean CLR of the VCs that `keep` (by index); None when it keeps none.
+fn mean_clr_of(vcs: &[VcSummary], keep: impl Fn(usize) -> bool) -> Option<f64> {
+    let clrs: Vec<f64> = vcs.iter().enumerate().filter(|&(i, _)| keep(i)).map(|(_, v)| v.clr).collect();
+    (!clrs.is_empty()).then(|| clrs.iter().sum::<f64>() / clrs.len() as f64)
 }
 
 #[cfg(test)]

@@ -33,4 +33,7 @@ pub struct Packet {
     pub route: RouteId,
     /// Index of the hop of its route it is on.
     pub hop: u8,
+    /// A data packet counted in its flow's `packets_sent` of the measurement window: its
+    /// delivery or loss is counted too, so that the three counts are of the same packets.
+    pub counted: bool,
 }

@@ -8,8 +8,11 @@ use crate::network::{route_ports, Mode, Network};
 use celltrain_atm::aal5;
 use celltrain_core::ids::PortId;
 
-/// The theoretical maximum goodput of port `port` for the first packet flow crossing it (its
-/// frame format; ABR VCs give one cell in Nrm to RM cells), or None if no packet flow crosses.
+/// The theoretical maximum goodput of port `port` for the first packet flow crossing it, from
+/// the port's own medium: on a cell link, the flow's AAL5 frames (ABR VCs give one cell in Nrm
+/// to RM cells); on a packet link, its whole datagrams with the link's framing (none on a bare
+/// packet link, Ethernet's on a LAN), whichever mode the network runs in. None if no packet
+/// flow crosses.
 pub fn max_goodput_at(net: &Network, port: PortId) -> Option<f64> {
     let p = &net.ports()[port.index()];
     let flow = net
@@ -17,14 +20,16 @@ pub fn max_goodput_at(net: &Network, port: PortId) -> Option<f64> {
         .iter()
         .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&port))?;
     let rate = p.line_rate.as_bps() as f64;
-    Some(match net.mode() {
+    Some(match &p.packets {
         // ABR gives one cell in Nrm to forward RM cells (seed 001: × 31/32).
-        Mode::Cell => {
+        None => {
+            debug_assert_eq!(net.mode(), Mode::Cell, "a packet network's ports all carry packets");
             aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes)
                 * crate::metrics::abr_data_share(net, flow, port)
         }
-        // Whole IP datagrams on the link: only the IP and transport headers are overhead.
-        Mode::Packet => rate * flow.app_bytes as f64 / (flow.app_bytes + flow.header_bytes) as f64,
+        // Whole IP datagrams on the link: the IP and transport headers and the link's framing
+        // are overhead.
+        Some(link) => rate * flow.app_bytes as f64 / link.wire_bytes(flow.app_bytes + flow.header_bytes) as f64,
     })
 }
 

@@ -169,6 +169,23 @@ impl Vc {
         SimDuration::from_picos(u64::try_from(ps).unwrap_or(u64::MAX))
     }
 
+    /// The least transfer delay a cell of this VC can have: on each link of its route, the
+    /// propagation delay and the least time a cell takes on the wire (a slot at the line rate,
+    /// rounded down: a busy transmitter's slots are whole picoseconds, ceilings and floors of
+    /// the exact slot). Its delays' histogram counts from here (see `delay`).
+    pub(crate) fn delay_floor(&self, ports: &[Port]) -> SimDuration {
+        let ps: u64 = self
+            .route
+            .iter()
+            .map(|&(p, _)| {
+                let port = &ports[p.index()];
+                let wire = port.line_rate.cell_time_ceil().as_picos().saturating_sub(1);
+                port.delay.as_picos().saturating_add(wire)
+            })
+            .fold(0, u64::saturating_add);
+        SimDuration::from_picos(ps)
+    }
+
     /// A user cell of this VC that entered the network at `entered` reaches its destination now.
     #[inline]
     pub(super) fn record_delay(&mut self, entered: SimTime, now: SimTime) {
@@ -562,7 +579,8 @@ impl Network {
         }
         let in_flight = self.vc_cells_in_flight();
         for (vc, cells) in self.vcs.iter_mut().zip(in_flight) {
-            vc.stats = VcStats { cells_in_flight_at_start: cells, ..VcStats::default() };
+            let delays = crate::delay::CellDelays::above(vc.stats.delays.floor());
+            vc.stats = VcStats { cells_in_flight_at_start: cells, delays, ..VcStats::default() };
         }
         self.release_all(now);
         if self.recorder.spec.delivered {

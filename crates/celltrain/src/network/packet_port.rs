@@ -471,7 +471,7 @@ impl Network {
         self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
         let delay_ps = self.now.saturating_since(packet.sent_at).as_picos();
-        if packet.app_bytes > 0 {
+        if packet.counted {
             flow.stats.packets_delivered += 1;
             flow.stats.delay_sum_ps += delay_ps;
             flow.stats.delay_max_ps = flow.stats.delay_max_ps.max(delay_ps);
@@ -491,7 +491,9 @@ impl Network {
 
     pub(super) fn packet_lost(&mut self, packet: &Packet) {
         self.trace.fold(self.now, TRACE_DROP, packet.route.0);
-        self.flows[packet.flow.index()].stats.packets_lost += 1;
+        if packet.counted {
+            self.flows[packet.flow.index()].stats.packets_lost += 1;
+        }
     }
 }
 
@@ -509,6 +511,7 @@ mod tests {
             sent_at: SimTime::ZERO,
             route: RouteId(0),
             hop: 0,
+            counted: true,
         }
     }
 

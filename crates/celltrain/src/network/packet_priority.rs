@@ -95,6 +95,7 @@ mod tests {
             sent_at: SimTime::ZERO,
             route: RouteId(route),
             hop: 0,
+            counted: true,
         }
     }
 

@@ -72,7 +72,7 @@ impl Network {
 
     /// Datagram `seq` of UDP flow `flow` leaves its host now.
     fn send_datagram(&mut self, flow: FlowId, seq: u64, app_bytes: u64) {
-        let now = self.now;
+        let (now, window_open) = (self.now, self.window_open);
         let f = &mut self.flows[flow.index()];
         f.stats.packets_sent += 1;
         let packet = Packet {
@@ -83,6 +83,7 @@ impl Network {
             sent_at: now,
             route: f.route,
             hop: 0,
+            counted: window_open,
         };
         let route = f.route;
         self.send(route, packet);

@@ -273,7 +273,9 @@ impl Network {
     fn tcp_send(&mut self, c: ConnId, segment: Segment) {
         let conn = &self.conns[c.index()];
         let flow = conn.flow;
-        if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
+        let data = segment.payload_len > 0 && !matches!(conn.app, App::Sink);
+        let counted = data && self.window_open;
+        if data {
             let now = self.now;
             let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
             let s = &mut self.flows[flow.index()].stats;
@@ -309,6 +311,7 @@ impl Network {
             sent_at: self.now,
             route: conn.route_out,
             hop: 0,
+            counted,
         };
         let (route, host) = (conn.route_out, conn.host);
         let cpu = &mut self.hosts[host.index()].send;

@@ -649,6 +649,9 @@ impl NetworkBuilder {
             fan_ins: Vec::new(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
+        for vc in &mut network.vcs {
+            vc.stats.delays = crate::delay::CellDelays::above(vc.delay_floor(&network.ports));
+        }
         network.plan();
         Ok(network)
     }
