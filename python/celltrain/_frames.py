@@ -56,6 +56,7 @@ DELAY_COLUMNS: List[Tuple[str, str]] = [
     ("delay_cells", I64), ("delay_mean_s", F64), ("delay_min_s", F64),
     ("delay_p50_s", F64), ("delay_p99_s", F64), ("delay_p999_s", F64),
     ("delay_max_s", F64), ("delay_cdv_2pt_999_s", F64), ("delay_cdv_1pt_max_s", F64),
+    ("delay_resolution_s", F64),
 ]  # fmt: skip
 VC_COLUMNS += DELAY_COLUMNS
 #: The reasons a port drops cells, as the simulator names them, in its column order.

@@ -80,6 +80,7 @@ const VC_COLUMNS: &[Column<VcSummary>] = &[
     Column { name: "delay_max_s", field: |v| delay_field(v, |d| d.max_s) },
     Column { name: "delay_cdv_2pt_999_s", field: |v| delay_field(v, |d| d.cdv_2pt_999_s) },
     Column { name: "delay_cdv_1pt_max_s", field: |v| delay_field(v, |d| d.cdv_1pt_max_s) },
+    Column { name: "delay_resolution_s", field: |v| delay_field(v, |d| d.resolution_s) },
 ];
 
 /// A field of a VC's cell delays; empty when no cell was delivered.
