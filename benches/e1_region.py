@@ -1,4 +1,4 @@
-"""Benchmark: seed 004's E1 region measured by bisection (celltrain.region) for N_rt = 0..10
+"""Benchmark: LRP97's E1 region measured by bisection (celltrain.region) for N_rt = 0..10
 at a target CLR of 1e-4 on local cores, with every CAC boundary, and how many cells each
 point needed. Usage:
 

@@ -18,7 +18,7 @@ The simulation runs in Rust; this package is the Python front:
 * :mod:`celltrain.plot`: matplotlib figures; :mod:`celltrain.reproduce`: the paper
   reproductions and their report.
 * :mod:`celltrain.cac`: connection admission control models (peak, convolution, effective
-  bandwidth, seed 004's delay-priority boundaries); :mod:`celltrain.region`: a two-class
+  bandwidth, LRP97's delay-priority boundaries); :mod:`celltrain.region`: a two-class
   admissible region measured by bisection on simulations, with confidence bounds.
 * :func:`check`, :func:`scenarios`, :func:`papers`, :func:`show`, :class:`ScenarioError`.
 """

@@ -55,7 +55,7 @@ def scenarios() -> List[Tuple[str, str, str]]:
     """The built-in scenarios as ``(name, paper, title)``; ``paper`` is the paper's short id."""
 
 def papers() -> List[Tuple[str, str, str, str, str, str]]:
-    """The reproduced papers as ``(id, key, letter, authors, year, title)``."""
+    """The reproduced papers as ``(id, number, letter, authors, year, title)``."""
 
 def run_with_series(
     scenario: str,
@@ -94,7 +94,7 @@ def gcra_train(
     pcr: str = "155.52 Mbit/s",
     inter_pdu: Optional[str] = None,
 ) -> Dict[str, Optional[float]]:
-    """Seed 000's packet-train model (``celltrain gcra train``) for PDUs of ``mtu`` bytes
+    """BKD97's packet-train model (``celltrain gcra train``) for PDUs of ``mtu`` bytes
     (or ``cells_per_pdu`` cells) sent at the PCR with ``gap`` of idle between them, or every
     ``inter_pdu`` (the host's inter-PDU time, start to start; at most one of the two):
     cells_per_pdu, t_pcr_s, t_scr_s, tau_scr_s, idle_s, train_pdus (eq. 2; None if

@@ -108,26 +108,25 @@ def scenarios() -> List[Dict[str, str]]:
 
 
 def papers() -> List[Dict[str, str]]:
-    """The reproduced papers: ``[{"id", "key", "letter", "authors", "year", "title",
-    "citation"}, ...]``. ``id`` is the short name lists and reports print (``"AD97"``), ``key``
-    the project's number for the paper (``"seed 002"``, as in file names), ``letter`` the
-    first letter of its experiments' ids."""
+    """The reproduced papers: ``[{"id", "number", "letter", "authors", "year", "title",
+    "citation"}, ...]``. ``id`` names the paper everywhere (``"AD97"``), ``number`` is the one
+    the project once gave it (``"002"``, still accepted by ``celltrain reproduce``), ``letter``
+    the first letter of its experiments' ids."""
     out = []
-    for pid, key, letter, authors, year, title in _celltrain.papers():
+    for pid, number, letter, authors, year, title in _celltrain.papers():
         citation = f"{authors} ({year}), {title}"
-        out.append({"id": pid, "key": key, "letter": letter, "authors": authors, "year": year, "title": title,
+        out.append({"id": pid, "number": number, "letter": letter, "authors": authors, "year": year, "title": title,
                     "citation": citation})  # fmt: skip
     return out
 
 
-def paper_label(key: str) -> str:
-    """``"seed002"`` or ``"seed 002"`` → ``"AD97: M. Aron, P. Druschel (1997), End-to-End …"``
-    (the key itself when it names no reproduced paper)."""
-    squeeze = key.replace(" ", "")
+def paper_label(paper_id: str) -> str:
+    """``"AD97"`` → ``"AD97: M. Aron, P. Druschel (1997), End-to-End …"`` (the id itself when
+    it names no reproduced paper)."""
     for p in papers():
-        if p["key"].replace(" ", "") == squeeze:
+        if p["id"] == paper_id:
             return f"{p['id']}: {p['citation']}"
-    return key
+    return paper_id
 
 
 def builtin_names() -> List[str]:

@@ -9,7 +9,7 @@ mean on-period ``mean_on_s`` (only the effective bandwidths use it). Buffers are
   heterogeneous classes — giving P(rate > C) and the fluid CLR E[(rate − C)+] / E[rate].
 * :func:`effective_bandwidth`: Guérin, Ahmadi & Naghshineh (1991), one source with a buffer;
   :func:`aggregate`: Σ ĉ, the Gaussian m + α'σ, or the smaller of the two.
-* :func:`admits` and :func:`boundary`: the rules of a delay-priority port (seed 004, Lorang,
+* :func:`admits` and :func:`boundary`: the rules of a delay-priority port (LRP97, Lorang,
   Renger, Pettersen et al.): ``peak``, ``convolution`` (all sources, bufferless), ``linear``
   (ĉ per class with its own buffer), ``rt`` (convolution of the rt sources), ``nrt`` (ĉ of
   every source with the nrt buffer) and ``combined`` (``rt`` and ``nrt``).

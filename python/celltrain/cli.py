@@ -112,7 +112,7 @@ def _reproduce_parser() -> argparse.ArgumentParser:
         "celltrain's numbers beside the published ones, check each claim, and write DIR/index.md and a "
         "self-contained DIR/index.html.",
     )
-    p.add_argument("target", help="an experiment id (A5), a paper (seed001, 001 or A), or 'all'")
+    p.add_argument("target", help="an experiment id (A5), a paper (MSc98, any case, or its letter A), or 'all'")
     p.add_argument("--out", default="results/report", metavar="DIR", help="report directory (default results/report)")
     p.add_argument("--quick", action="store_true", help="short runs and one seed: the whole report in well under a minute")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="local worker processes (default: one per core)")

@@ -1,4 +1,4 @@
-"""The measured admissible region of a two-class multiplexer (seed 004's Fig. 3, measured):
+"""The measured admissible region of a two-class multiplexer (LRP97's Fig. 3, measured):
 for each N_rt, the largest N_nrt whose cell loss ratio stays within the target in both
 classes, found by bisection on simulations, each point decided with a stated confidence.
 
@@ -289,7 +289,7 @@ def measured_region(
 
 
 def plot(rows: "Any", port: "Any", rt: "Any", nrt: "Any", limit: int, ax: "Any" = None) -> "Any":
-    """Seed 004's Fig. 3: the measured edge (largest admissible N_nrt by N_rt; hollow where a
+    """LRP97's Fig. 3: the measured edge (largest admissible N_nrt by N_rt; hollow where a
     point was left undecided) and every CAC boundary of ``port`` (a
     :class:`celltrain.cac.DelayPriorityPort`) as step lines."""
     import numpy as np

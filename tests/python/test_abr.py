@@ -1,4 +1,4 @@
-"""ABR from Python: the summary's end systems, and the measures seed 001's reproduction derives."""
+"""ABR from Python: the summary's end systems, and the measures MSc98's reproduction derives."""
 
 import math
 
@@ -47,7 +47,7 @@ def test_network_measures_by_hand():
 
 
 def test_through_local_ratio_sets_vcs_1_and_2_against_the_local_vcs():
-    """Seed 001's configuration 1: the mean of vc1 and vc2 over the local VCs' mean (a locked-out
+    """MSc98's configuration 1: the mean of vc1 and vc2 over the local VCs' mean (a locked-out
     local VC counts in the mean; `vc1-rm` style names are not through VCs)."""
     flows = [
         {"name": "vc1", "goodput_bps": 10e6},

@@ -29,7 +29,7 @@ def test_run_builtin_returns_a_result_with_the_summary():
     assert s["version"] == celltrain.__version__
     assert s["params"]["duration"] == "0.3 s" and r.params is s["params"]
     assert s["duration_s"] == pytest.approx(0.3) and s["warmup_s"] == pytest.approx(0.1)
-    # Seed 001 Table 5.1: 134.513 Mbit/s, within 0.1 %.
+    # MSc98 Table 5.1: 134.513 Mbit/s, within 0.1 %.
     assert s["aggregate"]["goodput_bps"] == pytest.approx(134.513e6, rel=1e-3)
     assert s["aggregate"]["max_goodput_bps"] == pytest.approx(134.5132e6, rel=1e-6)
     assert [f["name"] for f in s["flows"]] == ["udp1"]

@@ -12,7 +12,7 @@ STAGING_PREFIX = ".celltrain-staging-"
 
 
 def _small_report(out: Path):
-    return rep.reproduce("seed001", out=out, quick=True, jobs=1, progress=False)
+    return rep.reproduce("MSc98", out=out, quick=True, jobs=1, progress=False)
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ def test_quick_report_files(report_dir):
     # T1's quick runs are 3 s of slow start (the paper's are 10 s): not judged in quick mode.
     assert claims and dict(claims)["T1.atm-below-packet"].startswith("⏸ not judged in quick mode")
     verdict_of = dict(claims)
-    # Seed 002 (T1) and seed 004's TCP experiments (E2-E4) run: every claim gets a computed verdict.
+    # AD97 (T1) and LRP97's TCP experiments (E2-E4) run: every claim gets a computed verdict.
     for claim in ("T1.atm-below-packet", "T1.buffer-sensitive", "T1.timeouts", "T1.dead-cells", "E2.zero-loss",
                   "E2.flr-above-clr", "E2.small-mtu-more-buffer", "E3.ppd-best-small-buffer", "E3.epd-integer-b",
                   "E3.clr-approx-flr", "E4.dack-goodput-ppd", "E4.dack-fairness-epd", "E4.epd-fairness",
@@ -66,17 +66,17 @@ def test_quick_report_files(report_dir):
                   "T5.vegas-afr-above-lite-up-to-100k", "T6.vegas-unaffected"):  # fmt: skip
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "![" in md.split("\n## T1\n", 1)[1] and "img/E3-" in md
-    # Seed 003 (G1-G4) runs whole, with its per-VC figures.
+    # BN01 (G1-G4) runs whole, with its per-VC figures.
     for claim in ("G1.10M-short-7.5", "G2.RTT-bias", "G3.fewer-tagged", "G4.efficiency-94.3"):
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "img/G1-" in md and "img/G4-" in md
-    # Seed 000 (V1-V7) runs whole: each of its claims holds or does not, none is left pending.
+    # BKD97 (V1-V7) runs whole: each of its claims holds or does not, none is left pending.
     v_claims = {c: v for c, v in claims if c.startswith("V")}
     assert len(v_claims) >= 20 and {c.split(".")[0] for c in v_claims} == {f"V{i}" for i in range(1, 8)}
     for claim, verdicts in v_claims.items():
         assert "not yet runnable" not in verdicts, claim
     assert "img/V2-" in md and "eq. (2)" in md and "7.6 ms" in md
-    # Every seed-000 claim that does not hold says why (its if_not finding); one that holds does not.
+    # Every BKD97 claim that does not hold says why (its if_not finding); one that holds does not.
     for block in re.split(r"\n(?=\*\*V\d\.)", md.split("\n## V1\n", 1)[1].split("\n## Not yet runnable", 1)[0])[1:]:
         claim = block.split("**", 2)[1]
         fails = "❌ does not hold" in block.split("\n## ", 1)[0]
@@ -168,7 +168,7 @@ def test_derived_measures_and_new_claim_kinds():
     assert rep._check(at_most, r, "a", {})[0] == rep.HOLDS and rep._check(at_most, r, "b", {})[0] == rep.FAILS
 
 
-def test_seed002_median_link_share_and_claim_kinds():
+def test_ad97_median_link_share_and_claim_kinds():
     from celltrain.reproduce.seed_median import median_over_seeds
 
     def fake(rows):
@@ -201,7 +201,7 @@ def test_seed002_median_link_share_and_claim_kinds():
                "margin": 0.09}
     assert rep._check(greater, r, None, {})[0] == rep.HOLDS  # 0.85 vs 0.75
     assert rep._check({**greater, "margin": 0.11}, r, None, {})[0] == rep.FAILS
-    # Seed 002's retransmission cost: 10 segments × 9168 B × 8 over 141.33 Mbit/s × 10 s.
+    # AD97's retransmission cost: 10 segments × 9168 B × 8 over 141.33 Mbit/s × 10 s.
     summary = {"params": {"link_rate": "141.33 Mbit/s"}, "duration_s": 10.0,
                "flows": [{"segments_retransmitted": 4}, {"segments_retransmitted": 6}]}
     assert rep.derived_measures(summary)["retransmitted_link_share"] == pytest.approx(10 * 9168 * 8 / 1.4133e9)
@@ -209,7 +209,7 @@ def test_seed002_median_link_share_and_claim_kinds():
         rep.derived_measures(summary)["retransmitted_link_share"]  # NaN without a link rate
 
 
-def test_seed000_measures_and_claim_kinds():
+def test_bkd97_measures_and_claim_kinds():
     tcp = lambda seg, retx, done, bursts, burst, idle: dict(  # noqa: E731
         segments_sent=seg, segments_retransmitted=retx, completion_s=done, bytes_delivered=1_000_000,
         bursts=bursts, mean_burst_segments=burst, mean_idle_s=idle, timeouts=1)  # fmt: skip
@@ -305,7 +305,7 @@ def test_conjectures_and_quick_blind_claims_are_not_judged():
 
 def test_missing_scenarios_make_claims_not_yet_runnable(tmp_path, monkeypatch):
     monkeypatch.setattr(rep.report, "builtin_names", lambda: ["A1-udp"])  # where reproduce() looks it up
-    report = rep.reproduce("seed001", out=tmp_path, quick=True, jobs=1, progress=False)
+    report = rep.reproduce("MSc98", out=tmp_path, quick=True, jobs=1, progress=False)
     assert [e.id for e in report.experiments] == ["A1"]
     assert {n["id"] for n in report.not_runnable} >= {"A4", "A5", "A13"}
     statuses = {v.claim: v.status for v in report.verdicts}
@@ -332,7 +332,7 @@ def test_every_kind_in_the_data_has_a_check_or_a_figure():
 
 def test_targets():
     assert rep.select("A5") == ["A5"] == rep.select("a5")
-    a = rep.select("seed001")
+    a = rep.select("MSc98")
     assert a == rep.select("001") == rep.select("A") and a[0] == "A1" and len(a) == 13
     assert rep.select("E") == ["E1", "E2", "E3", "E4"]
     assert len(rep.select("all")) == 34

@@ -137,7 +137,7 @@ pub struct Reassembler {
 impl Reassembler {
     /// As [`on_cell`](Self::on_cell), with the adapter's reassembly timer: a partial frame
     /// whose first cell arrived more than `timeout` before `now` is discarded first, so a
-    /// lost end-of-frame cell no longer merges two frames (seed 000's RAS timer). The timer
+    /// lost end-of-frame cell no longer merges two frames (BKD97's RAS timer). The timer
     /// is checked when the next cell arrives, which gives the same deliveries as a timer
     /// that fires on its own.
     pub fn on_cell_timed(&mut self, cell: &Cell, frame: FrameInfo, now: SimTime, timeout: SimDuration) -> Reassembly {

@@ -18,7 +18,7 @@ impl ServiceCategory {
     /// Number of categories (= number of priority levels of a port).
     pub const COUNT: usize = 6;
 
-    /// Priority level served first = 0 (seed 001: CBR > VBR > ABR > UBR).
+    /// Priority level served first = 0 (MSc98: CBR > VBR > ABR > UBR).
     pub const fn priority(self) -> usize {
         self as usize
     }

@@ -45,7 +45,7 @@ pub enum CacCommand {
         #[arg(long, default_value = "min")]
         method: String,
     },
-    /// Seed 004's delay-priority port: for each n_rt, the largest n_nrt every boundary admits.
+    /// LRP97's delay-priority port: for each n_rt, the largest n_nrt every boundary admits.
     Region {
         #[arg(long, default_value = "149.76 Mbit/s")]
         capacity: String,

@@ -106,7 +106,7 @@ enum Command {
         command: GcraCommand,
     },
     /// Connection admission control calculators (peak, convolution, effective bandwidth,
-    /// seed 004's delay-priority boundaries).
+    /// LRP97's delay-priority boundaries).
     Cac {
         #[command(subcommand)]
         command: cac::CacCommand,
@@ -138,7 +138,7 @@ enum Command {
 
 #[derive(Subcommand)]
 enum GcraCommand {
-    /// Seed 000's packet-train model: the longest train of PDUs a dual GCRA (PCR, SCR, MBS)
+    /// BKD97's packet-train model: the longest train of PDUs a dual GCRA (PCR, SCR, MBS)
     /// accepts (eq. 2), the smallest inter-PDU idle time for an endless train (eq. 3), and the
     /// idle time after which a whole PDU is accepted again.
     Train {
@@ -377,10 +377,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             use celltrain::papers;
             outln!("{:<10} {:<8} DESCRIPTION", "NAME", "PAPER")?;
             for b in celltrain::builtin::all() {
-                let paper = papers::by_key(b.source).map_or(b.source, |p| p.id);
-                outln!("{:<10} {:<8} {}", b.name, paper, b.title)?;
+                outln!("{:<10} {:<8} {}", b.name, b.source, b.title)?;
             }
-            outln!("\nPAPERS (docs/references.md#seed-papers)")?;
+            outln!("\nPAPERS (docs/references.md#reproduced-papers)")?;
             for p in papers::PAPERS {
                 outln!("{:<10} {}", p.id, p.citation())?;
             }
@@ -441,7 +440,7 @@ pub enum PduSpacing<'a> {
     InterPdu(&'a str),
 }
 
-/// Seed 000's packet-train model for a VBR contract (PCR, SCR, MBS; no CDVT) and PDUs spaced
+/// BKD97's packet-train model for a VBR contract (PCR, SCR, MBS; no CDVT) and PDUs spaced
 /// by `spacing`, from the rates and durations as text: what `celltrain gcra train` prints, and
 /// what the Python front asks for. Errors name the flag.
 pub fn train_report(

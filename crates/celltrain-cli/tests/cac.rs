@@ -44,7 +44,7 @@ fn peak_convolution_and_effective_answers() {
 }
 
 #[test]
-fn region_table_of_seed_004() {
+fn region_table_of_lrp97() {
     let table = ok(&["cac", "region", "--n-rt-max", "6"]);
     let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split_whitespace().collect()).collect();
     assert_eq!(rows[0], ["n_rt", "peak", "convolution", "linear", "rt", "nrt", "combined"]);

@@ -73,6 +73,48 @@ fn list_shows_every_builtin() {
     }
 }
 
+/// Issue 39, item 13: `list` and every built-in's text (`show`: its header and `source`) name
+/// the papers by id; "seed" is the random seed's word only.
+#[test]
+fn list_and_show_name_papers_by_id_not_as_seeds() {
+    let list = String::from_utf8(celltrain(&["list"]).stdout).unwrap();
+    assert!(list.contains("A3         MSc98"), "{list}");
+    let mut texts = vec![("list".to_string(), list)];
+    for b in celltrain::builtin::all() {
+        let out = celltrain(&["show", b.name]);
+        assert_eq!(out.status.code(), Some(0), "show {}", b.name);
+        texts.push((b.name.to_string(), String::from_utf8(out.stdout).unwrap()));
+    }
+    for (name, text) in texts {
+        for line in text.lines() {
+            assert!(!names_a_paper_as_seed(line), "{name}: a paper named as a seed: {line}");
+        }
+    }
+    let a3 = String::from_utf8(celltrain(&["show", "A3"]).stdout).unwrap();
+    assert!(a3.contains("source = \"MSc98, Table 5.3\""), "{a3}");
+}
+
+/// "seed" followed by a paper's old number (`0…`) or by "paper": the random seed's word used
+/// for a paper ("seed = 1", "(seeded)", "from the seed" are the random seed).
+fn names_a_paper_as_seed(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    lower.match_indices("seed").any(|(at, word)| {
+        let rest = lower[at + word.len()..].trim_start_matches('s').trim_start_matches([' ', '-', '_']);
+        rest.starts_with('0') || rest.starts_with("paper")
+    })
+}
+
+#[test]
+fn a_paper_named_as_a_seed_is_recognised() {
+    let (old, seed) = ("seed", "seed = 1");
+    for line in [format!("({old} 001 §5.3)"), format!("{old}-000's timer"), format!("the {old} papers")] {
+        assert!(names_a_paper_as_seed(&line), "{line}");
+    }
+    for line in [seed, "random start offset (seeded)", "drawn from the seed", "MSc98 §5.3"] {
+        assert!(!names_a_paper_as_seed(line), "{line}");
+    }
+}
+
 #[test]
 fn run_writes_a_complete_summary_and_is_deterministic() {
     let tmp = std::env::temp_dir().join(format!("celltrain-cli-test-{}", std::process::id()));
@@ -204,7 +246,7 @@ fn pcap_capture_agrees_with_tshark() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// Every TCP variant (the Vegas family and adaptive fast retransmit included), on seed 002's
+/// Every TCP variant (the Vegas family and adaptive fast retransmit included), on AD97's
 /// topology with a small buffer: the sender's
 /// capture shows exactly the retransmissions the summary counts. Wireshark labels a
 /// retransmission sent soon after the segment before it (SACK, NewReno partial ACKs)
@@ -244,7 +286,7 @@ fn every_tcp_variant_retransmits_what_tshark_sees() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// Seed 000's packet-train calculator: 192-cell PDUs (MTU 9188) at SCR 10 Mbit/s, PCR line
+/// BKD97's packet-train calculator: 192-cell PDUs (MTU 9188) at SCR 10 Mbit/s, PCR line
 /// rate, MBS 1000: a whole PDU is accepted again after 192 · (42.4 − 2.726) µs ≈ 7.6 ms.
 #[test]
 fn gcra_train_calculator() {

@@ -284,7 +284,7 @@ fn the_worked_parking_lot_example_runs() {
     assert!(s["aggregate"]["efficiency"].as_f64().unwrap() <= 1.001);
 }
 
-/// The seed 001 fabric variant of A3 in `examples/` (cited by a finding of the reproduction)
+/// The MSc98 fabric variant of A3 in `examples/` (cited by a finding of the reproduction)
 /// runs, and its fabric hops lose no cell, as the finding says.
 #[test]
 fn the_fabric_example_runs_and_its_core_loses_nothing() {

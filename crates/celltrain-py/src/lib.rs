@@ -223,7 +223,7 @@ fn check(
     compiled.map_err(|e| to_py_err(&e))
 }
 
-/// Seed 000's packet-train model (`celltrain gcra train`) for PDUs spaced by `gap` (the idle
+/// BKD97's packet-train model (`celltrain gcra train`) for PDUs spaced by `gap` (the idle
 /// time I_p) or by `inter_pdu` (the host's inter-PDU time, start to start), as a dict: `cells_per_pdu`,
 /// `t_pcr_s`, `t_scr_s`, `tau_scr_s`, `idle_s`, `train_pdus` (eq. 2; None when unbounded),
 /// `train_min_gap_s` (eq. 2 reading; None when one PDU exceeds the MBS), `train_min_spacing_s`
@@ -277,16 +277,15 @@ fn gcra_train<'py>(
 /// The built-in scenarios as (name, paper, title).
 #[pyfunction]
 fn scenarios() -> Vec<(String, String, String)> {
-    let paper = |key: &str| celltrain::papers::by_key(key).map_or(key, |p| p.id).to_string();
-    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), paper(b.source), b.title.to_string())).collect()
+    celltrain::builtin::all().iter().map(|b| (b.name.to_string(), b.source.to_string(), b.title.to_string())).collect()
 }
 
-/// The reproduced papers: `(id, key, letter, authors, year, title)`, e.g. `("AD97",
-/// "seed 002", "T", "M. Aron, P. Druschel", "1997", "End-to-End TCP …")`.
+/// The reproduced papers: `(id, number, letter, authors, year, title)`, e.g. `("AD97",
+/// "002", "T", "M. Aron, P. Druschel", "1997", "End-to-End TCP …")`.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn papers() -> Vec<(&'static str, &'static str, &'static str, &'static str, &'static str, &'static str)> {
-    celltrain::papers::PAPERS.iter().map(|p| (p.id, p.key, p.letter, p.authors, p.year, p.title)).collect()
+    celltrain::papers::PAPERS.iter().map(|p| (p.id, p.number, p.letter, p.authors, p.year, p.title)).collect()
 }
 
 #[pymodule]

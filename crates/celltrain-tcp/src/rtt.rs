@@ -445,7 +445,7 @@ mod tests {
         assert_samples(r, &expect);
     }
 
-    /// One-tick RTTs: Lite settles at 3 ticks, Tahoe at the 2-tick minimum (seed 000: "the
+    /// One-tick RTTs: Lite settles at 3 ticks, Tahoe at the 2-tick minimum (BKD97: "the
     /// minimum value for TCP's retransmission timer is two 500 msec periods").
     #[test]
     fn tahoe_one_tick_rtts_settle_at_two_ticks() {

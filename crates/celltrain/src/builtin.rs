@@ -1,5 +1,5 @@
 //! The built-in scenarios, one per experiment id of the reproduction catalogue
-//! (`python/celltrain/reproductions/catalogue.toml`, `docs/references.md#seed-papers`), compiled into
+//! (`python/celltrain/reproductions/catalogue.toml`, `docs/references.md#reproduced-papers`), compiled into
 //! the library so that `celltrain run A4` works from anywhere.
 
 /// A scenario shipped with celltrain.
@@ -8,7 +8,7 @@ pub struct Builtin {
     /// The name it runs by (the experiment id, with a suffix where one experiment has
     /// several scenarios).
     pub name: &'static str,
-    /// The paper and table or figure it reproduces.
+    /// The id of the paper it reproduces (`MSc98`; see `crate::papers`).
     pub source: &'static str,
     pub title: &'static str,
     /// The scenario file's text.
@@ -27,97 +27,97 @@ macro_rules! builtin {
 }
 
 const ALL: &[Builtin] = &[
-    builtin!("V1", "seed 000", "TCP over a policed VBR VC, no shaping, 500 ms timer granularity, delayed ACK on"),
-    builtin!("V2", "seed 000", "Packet-train model: measured bursts against eq. (2), 500 ms timer"),
-    builtin!("V3", "seed 000", "200 ms timer granularity, 50 ms delayed-ACK timer"),
-    builtin!("V4", "seed 000", "10 ms timer granularity, delayed ACK disabled"),
-    builtin!("V5", "seed 000", "The adapter shapes to the SCR (10 Mbit/s cell rate), 500 ms timer"),
-    builtin!("V6", "seed 000", "AAL5 with and without a reassembly timer: merged PDUs after a lost last cell"),
-    builtin!("V7", "seed 000", "Several TCP connections in one VBR VC, 500 ms timer"),
-    builtin!("A1-udp", "seed 001", "One UDP source over UBR, end-to-end ATM, two-node (RTT 10 ms)"),
+    builtin!("V1", "BKD97", "TCP over a policed VBR VC, no shaping, 500 ms timer granularity, delayed ACK on"),
+    builtin!("V2", "BKD97", "Packet-train model: measured bursts against eq. (2), 500 ms timer"),
+    builtin!("V3", "BKD97", "200 ms timer granularity, 50 ms delayed-ACK timer"),
+    builtin!("V4", "BKD97", "10 ms timer granularity, delayed ACK disabled"),
+    builtin!("V5", "BKD97", "The adapter shapes to the SCR (10 Mbit/s cell rate), 500 ms timer"),
+    builtin!("V6", "BKD97", "AAL5 with and without a reassembly timer: merged PDUs after a lost last cell"),
+    builtin!("V7", "BKD97", "Several TCP connections in one VBR VC, 500 ms timer"),
+    builtin!("A1-udp", "MSc98", "One UDP source over UBR, end-to-end ATM, two-node (RTT 10 ms)"),
     builtin!(
         "A1-tcp",
-        "seed 001",
+        "MSc98",
         "One TCP Reno source over UBR, end-to-end ATM, two-node (RTT 10 ms, window 20 segments)"
     ),
-    builtin!("A2-ubr", "seed 001", "Zero-loss (unbounded) switch buffers, 5 and 10 TCP sources over UBR: queue growth"),
-    builtin!("A3", "seed 001", "5 TCP sources over UBR+EPD, end-to-end ATM, two-node"),
-    builtin!("A4", "seed 001", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
-    builtin!("A5-tcp", "seed 001", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
-    builtin!("A5-udp", "seed 001", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
-    builtin!("A6", "seed 001", "5 TCP sessions with background VBR load, two-node, UBR+EPD or ABR"),
+    builtin!("A2-ubr", "MSc98", "Zero-loss (unbounded) switch buffers, 5 and 10 TCP sources over UBR: queue growth"),
+    builtin!("A3", "MSc98", "5 TCP sources over UBR+EPD, end-to-end ATM, two-node"),
+    builtin!("A4", "MSc98", "5 UDP sources over UBR+EPD, end-to-end ATM, two-node"),
+    builtin!("A5-tcp", "MSc98", "N TCP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
+    builtin!("A5-udp", "MSc98", "N UDP sources over UBR+EPD, end-to-end ATM, two-node (N = 5, 10, 15, 20)"),
+    builtin!("A6", "MSc98", "5 TCP sessions with background VBR load, two-node, UBR+EPD or ABR"),
     builtin!(
         "A7-tcp",
-        "seed 001",
+        "MSc98",
         "Multiple-node configuration 1: TCP Reno sources, N congested links (3), UBR+EPD or ABR"
     ),
     builtin!(
         "A7-udp",
-        "seed 001",
+        "MSc98",
         "Multiple-node configuration 1: greedy UDP sources, N congested links (3), UBR+EPD or ABR"
     ),
     builtin!(
         "A9",
-        "seed 001",
+        "MSc98",
         "Multiple-node configuration 2: 10 TCP sources, 100 Mbit/s VBR downstream, UBR+EPD or ABR"
     ),
-    builtin!("A10-tcp", "seed 001", "Internetwork, two-node, one TCP source per edge router, UBR+EPD or ABR"),
-    builtin!("A10-udp", "seed 001", "Internetwork, two-node, one UDP source per edge router, UBR+EPD or ABR"),
+    builtin!("A10-tcp", "MSc98", "Internetwork, two-node, one TCP source per edge router, UBR+EPD or ABR"),
+    builtin!("A10-udp", "MSc98", "Internetwork, two-node, one UDP source per edge router, UBR+EPD or ABR"),
     builtin!(
         "A12-ubr",
-        "seed 001",
+        "MSc98",
         "Internetwork, 5 TCP flows multiplexed in router 1 + 4 single-flow routers, UBR+EPD"
     ),
     builtin!(
         "A13",
-        "seed 001",
+        "MSc98",
         "Internetwork on multiple-node configuration 1: TCP through edge routers, N congested links (3)"
     ),
-    builtin!("T1", "seed 002", "TCP-Lite over ATM vs packet network, topology 1 of AD97 (switch buffer varied)"),
+    builtin!("T1", "AD97", "TCP-Lite over ATM vs packet network, topology 1 of AD97 (switch buffer varied)"),
     builtin!(
         "T5",
-        "seed 002",
+        "AD97",
         "Short transfers over ATM vs packet network, topology 1 of AD97 (transfer size varied)"
     ),
     builtin!(
         "T1-topo2",
-        "seed 002",
+        "AD97",
         "TCP over ATM vs packet network, topology 2 of AD97 (two bottlenecks, switch buffer varied)"
     ),
     builtin!(
         "E2",
-        "seed 004",
+        "LRP97",
         "TCP over plain UBR: 2 sessions into a 37.44 Mbit/s bottleneck, switch buffer and MTU varied"
     ),
     builtin!(
         "E3",
-        "seed 004",
+        "LRP97",
         "TCP over UBR with EPD: threshold = buffer - b·MTU, excess capacity b varied (b = 0 is PPD)"
     ),
     builtin!(
         "E4",
-        "seed 004",
+        "LRP97",
         "Delayed ACKs (SunOS) on and off, with PPD or EPD: goodput and fairness of 2 TCP sessions"
     ),
-    builtin!("E1-mux", "seed 004", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
+    builtin!("E1-mux", "LRP97", "On/off sources into a delay-priority port (rt-VBR 48 cells, nrt-VBR 4000 cells)"),
     builtin!(
         "G1",
-        "seed 003",
+        "BN01",
         "Workstation traffic over GFR.2: simple switch (one FIFO, low threshold 2000 cells), MBS 2000, 10 VCs of MCR 2-10 Mbit/s"
     ),
     builtin!(
         "G2",
-        "seed 003",
+        "BN01",
         "Workstation traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
     ),
     builtin!(
         "G3",
-        "seed 003",
+        "BN01",
         "Internetwork traffic over GFR.2: 20 LANs x 10 workstations behind routers, simple switch, MBS 320"
     ),
     builtin!(
         "G4",
-        "seed 003",
+        "BN01",
         "Internetwork traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
     ),
 ];

@@ -92,10 +92,10 @@ pub struct FlowSummary {
     pub completion_s: Option<f64>,
     pub transfer_throughput_bps: Option<f64>,
     /// TCP transfers of a given size: seconds from the sender's connect (its start, after
-    /// any stagger) to the receiving application seeing the end (seed 002's short transfers).
+    /// any stagger) to the receiving application seeing the end (AD97's short transfers).
     pub transfer_time_s: Option<f64>,
     /// TCP senders: trains of data segments separated by more than the burst gap, their mean
-    /// length in segments, and the mean idle time between them (seed 000's measures).
+    /// length in segments, and the mean idle time between them (BKD97's measures).
     pub bursts: Option<u64>,
     pub mean_burst_segments: Option<f64>,
     pub mean_idle_s: Option<f64>,
@@ -111,10 +111,10 @@ pub struct FlowSummary {
     #[serde(default)]
     pub rto_s: Option<f64>,
     /// TCP senders: the mean of the idle gaps that a retransmission timeout ended (the idle
-    /// before a retransmission, seed 000 §4.2), seconds; None without such a gap.
+    /// before a retransmission, BKD97 §4.2), seconds; None without such a gap.
     #[serde(default)]
     pub mean_timeout_idle_s: Option<f64>,
-    /// TCP senders: payload bytes sent again over the window (seed 002 bounds them per sender).
+    /// TCP senders: payload bytes sent again over the window (AD97 bounds them per sender).
     #[serde(default)]
     pub bytes_retransmitted: Option<u64>,
     /// TCP senders: the bursts of two segments or more (trains; a lone retransmission is not
@@ -516,7 +516,7 @@ fn aggregate(net: &Network, flows: &[FlowSummary], vcs: &[VcSummary]) -> Aggrega
     let max_goodput_bps = net.bottleneck().and_then(|b| crate::port_efficiency::max_goodput_at(net, b));
     let directions = vc_directions(net);
     // Efficiency counts the flows that cross the bottleneck (all of them, on one bottleneck;
-    // on seed 001's chains, the VCs sharing the link the maximum is of).
+    // on MSc98's chains, the VCs sharing the link the maximum is of).
     let through_bottleneck = |f: &crate::network::Flow| {
         net.bottleneck().is_some_and(|b| route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&b))
     };

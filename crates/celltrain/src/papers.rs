@@ -1,18 +1,18 @@
 //! The papers whose experiments celltrain reproduces, named as a reader cites them: authors,
 //! year and title, with a short id (author initials and year, e.g. `AD97`) that reads as a
-//! citation and cannot be taken for a random seed. Inside the project the papers are also
-//! numbered (`seed 002`: the order in which they were taken up); that number names files
-//! (`python/celltrain/reproductions/seed002.toml`) and anchors (`docs/references.md#seed-002`),
-//! never a paper in what the product prints. Full references: `docs/references.md#seed-papers`.
+//! citation and cannot be taken for a random seed. The id names the paper everywhere: in
+//! lists and reports, in its reproduction file (`python/celltrain/reproductions/AD97.toml`) and
+//! in its anchor (`docs/references.md#ad97`). Full references:
+//! `docs/references.md#reproduced-papers`.
 
 /// A reproduced paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Paper {
     /// The short id printed in lists and reports: `AD97`.
     pub id: &'static str,
-    /// The project's number for it, as `Builtin::source` and the catalogue file give it
-    /// (`seed 002`).
-    pub key: &'static str,
+    /// The number the project gave it before it was named by its id (`002`), still accepted as
+    /// an alias by `celltrain reproduce 002` so that old command lines keep working.
+    pub number: &'static str,
     /// The experiment-id letter of its scenarios (`T` for `T1`).
     pub letter: &'static str,
     pub authors: &'static str,
@@ -32,7 +32,7 @@ impl Paper {
 pub const PAPERS: &[Paper] = &[
     Paper {
         id: "BKD97",
-        key: "seed 000",
+        number: "000",
         letter: "V",
         authors: "O. Bonaventure, E. Klovning, A. Danthine",
         year: "1997",
@@ -40,7 +40,7 @@ pub const PAPERS: &[Paper] = &[
     },
     Paper {
         id: "MSc98",
-        key: "seed 001",
+        number: "001",
         letter: "A",
         authors: "M.S. thesis (author not named)",
         year: "c. 1998",
@@ -48,7 +48,7 @@ pub const PAPERS: &[Paper] = &[
     },
     Paper {
         id: "AD97",
-        key: "seed 002",
+        number: "002",
         letter: "T",
         authors: "M. Aron, P. Druschel",
         year: "1997",
@@ -56,7 +56,7 @@ pub const PAPERS: &[Paper] = &[
     },
     Paper {
         id: "BN01",
-        key: "seed 003",
+        number: "003",
         letter: "G",
         authors: "O. Bonaventure, J. Nelissen",
         year: "2001",
@@ -64,7 +64,7 @@ pub const PAPERS: &[Paper] = &[
     },
     Paper {
         id: "LRP97",
-        key: "seed 004",
+        number: "004",
         letter: "E",
         authors: "M. Lorang, T. Renger, H. Pettersen, E. Aarstad, L. Jausse, M. Potts",
         year: "c. 1997",
@@ -72,10 +72,9 @@ pub const PAPERS: &[Paper] = &[
     },
 ];
 
-/// The paper with the project's number `key` (`"seed 002"` or `"seed002"`).
-pub fn by_key(key: &str) -> Option<&'static Paper> {
-    let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-    PAPERS.iter().find(|p| squeeze(p.key) == squeeze(key))
+/// The paper whose short id is `id`, in any case (`"AD97"`, `"ad97"`).
+pub fn by_id(id: &str) -> Option<&'static Paper> {
+    PAPERS.iter().find(|p| p.id.eq_ignore_ascii_case(id.trim()))
 }
 
 #[cfg(test)]
@@ -85,7 +84,7 @@ mod tests {
     #[test]
     fn every_builtin_names_a_known_paper_whose_letter_starts_its_name() {
         for b in crate::builtin::all() {
-            let paper = by_key(b.source).unwrap_or_else(|| panic!("{}: unknown paper {}", b.name, b.source));
+            let paper = by_id(b.source).unwrap_or_else(|| panic!("{}: unknown paper {}", b.name, b.source));
             assert!(b.name.starts_with(paper.letter), "{} is not a {} experiment", b.name, paper.id);
         }
     }
@@ -97,6 +96,8 @@ mod tests {
             assert!(!p.id.to_lowercase().contains("seed"));
             assert!(p.citation().contains(p.title) && p.citation().contains(p.year));
         }
-        assert_eq!(by_key("seed002").map(|p| p.id), Some("AD97"));
+        assert_eq!(by_id("msc98").map(|p| p.id), Some("MSc98"));
+        assert_eq!(by_id("AD97").map(|p| p.number), Some("002"));
+        assert!(by_id("002").is_none(), "a number is no id");
     }
 }

@@ -21,7 +21,7 @@ pub fn max_goodput_at(net: &Network, port: PortId) -> Option<f64> {
         .find(|f| f.app_bytes > 0 && route_ports(&net.routes()[f.route.index()], net.vcs()).contains(&port))?;
     let rate = p.line_rate.as_bps() as f64;
     Some(match &p.packets {
-        // ABR gives one cell in Nrm to forward RM cells (seed 001: × 31/32).
+        // ABR gives one cell in Nrm to forward RM cells (MSc98: × 31/32).
         None => {
             debug_assert_eq!(net.mode(), Mode::Cell, "a packet network's ports all carry packets");
             aal5::max_goodput_bps(rate, flow.app_bytes, flow.header_bytes)

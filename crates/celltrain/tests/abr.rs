@@ -1,5 +1,5 @@
 //! ABR end to end: the baseline goodput with RM cells, the RM-cell identities, and ERICA+'s
-//! convergence to the max-min fair shares on seed 001's multiple-node configuration 1.
+//! convergence to the max-min fair shares on MSc98's multiple-node configuration 1.
 
 use celltrain::builtin;
 use celltrain::metrics::Summary;
@@ -15,7 +15,7 @@ fn run(name: &str, text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
     (net, summary)
 }
 
-/// Seed 001, Table 5.1: one greedy UDP source over ABR delivers 9140/10176 × 31/32 of
+/// MSc98, Table 5.1: one greedy UDP source over ABR delivers 9140/10176 × 31/32 of
 /// 149.76 Mbit/s = 130.306 Mbit/s.
 #[test]
 fn one_udp_source_over_abr_reaches_the_theoretical_goodput() {

@@ -684,7 +684,7 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         "n_sources" | "n_senders" | "n_connections" => (1 + d.below(6)).to_string(),
         "n_rt" | "n_nrt" => d.below(6).to_string(),
         "pdu_gap" => d.pick(&["0 s", "100 us", "1 ms"]).to_string(),
-        // (None, which most built-ins take; the peer twin's; seed 001's: TCP segments carried to
+        // (None, which most built-ins take; the peer twin's; MSc98's: TCP segments carried to
         // hosts that take time to process them.)
         "processing" => d.pick(&["0 us", "100 us", "300 us"]).to_string(),
         _ => {

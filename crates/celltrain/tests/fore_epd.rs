@@ -1,4 +1,4 @@
-//! Seed 004's Fore EPD (`epd_keep_eom = true`): a frame refused at its first cell loses every
+//! LRP97's Fore EPD (`epd_keep_eom = true`): a frame refused at its first cell loses every
 //! cell but its last, which still delimits the frame at the receiver; the fast paths give the
 //! reference results with it; and the key is refused where it cannot apply.
 

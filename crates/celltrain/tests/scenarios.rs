@@ -94,7 +94,7 @@ fn every_builtin_runs_and_keeps_its_identities() {
 }
 
 #[test]
-fn a1_udp_reaches_the_theoretical_goodput_of_seed_001() {
+fn a1_udp_reaches_the_theoretical_goodput_of_msc98() {
     // Table 5.1: UDP over UBR, 134.513 Mbit/s, within 0.1 %.
     let s = run("A1-udp", &[], None);
     let g = s.aggregate.goodput_bps;
@@ -153,7 +153,7 @@ fn tcp_delivers_exactly_what_was_written_despite_losses() {
     }
 }
 
-/// Seed 002, Fig. 3: TCP-Lite over ATM loses 10–30 % of effective throughput against the same
+/// AD97, Fig. 3: TCP-Lite over ATM loses 10–30 % of effective throughput against the same
 /// topology as a packet network (cell losses spread over segments of several connections).
 #[test]
 fn t1_atm_is_below_the_packet_network() {
@@ -167,7 +167,7 @@ fn t1_atm_is_below_the_packet_network() {
     assert!(cell < packet * 0.95, "ATM {cell} vs packet {packet}");
 }
 
-/// Seed 001 Table 5.2: with buffers that never overflow, each connection's whole window waits
+/// MSc98 Table 5.2: with buffers that never overflow, each connection's whole window waits
 /// at the bottleneck: the queue approaches N × 3840 cells less what the 10 ms pipe holds.
 #[test]
 fn a2_unbounded_buffers_hold_the_windows() {
@@ -179,7 +179,7 @@ fn a2_unbounded_buffers_hold_the_windows() {
     }
 }
 
-/// Seed 004 Figs. 5, 6: goodput grows and loss falls with the switch buffer until the buffer
+/// LRP97 Figs. 5, 6: goodput grows and loss falls with the switch buffer until the buffer
 /// holds both windows; frames are lost far more often than cells.
 #[test]
 fn e2_buffer_sweep_trends() {
@@ -199,7 +199,7 @@ fn e2_buffer_sweep_trends() {
     assert!(flr_small > 2.0 * clr_small, "FLR {flr_small} vs CLR {clr_small}");
 }
 
-/// Seed 001 §5.3: edge routers segment packets onto one VC per router pair; the five flows of
+/// MSc98 §5.3: edge routers segment packets onto one VC per router pair; the five flows of
 /// the multiplexing router share one VC (and its ACKs one VC back), the others have their own.
 #[test]
 fn a12_edge_router_multiplexes_flows_onto_one_vc() {
@@ -542,8 +542,8 @@ ports = ["sw2->dst"]
 #[test]
 fn golden_results() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
-    // Every built-in, T1 as a packet network and with Vegas-AFR too (seed 002's comparisons),
-    // and seed 001's two-node networks over ABR.
+    // Every built-in, T1 as a packet network and with Vegas-AFR too (AD97's comparisons),
+    // and MSc98's two-node networks over ABR.
     let cases = builtin::all()
         .iter()
         .map(|b| (b.name.to_string(), b.name, short(b.name)))
@@ -630,7 +630,7 @@ fn fuzzed_scenarios_never_panic() {
     assert!(ok > 50 && errors > 500, "ok {ok} errors {errors}: the mutations should exercise both paths");
 }
 
-/// Seed 003's sources: back-to-back transfers of a fixed size, each on a new connection
+/// BN01's sources: back-to-back transfers of a fixed size, each on a new connection
 /// (slow start again), written in ttcp-style 16 KB writes. Every finished file is delivered
 /// whole, and the counters cover all the connections.
 #[test]
@@ -720,7 +720,7 @@ app = {{ kind = "udp", datagram = "9140 B" }}
     assert_eq!(e.key, "flow[1].vc.scr", "{e}");
 }
 
-/// Seed 000 V6: a policed VBR VC drops cells mid-frame and end-of-frame cells; without a
+/// BKD97 V6: a policed VBR VC drops cells mid-frame and end-of-frame cells; without a
 /// reassembly timer a lost last cell merges two frames (both lost); the adapter's timer
 /// discards the stale part so the next frame survives.
 #[test]
@@ -753,16 +753,16 @@ fn reassembly_timer_saves_the_frame_after_a_lost_last_cell() {
     assert!(timed.flows[0].bytes_delivered > plain.flows[0].bytes_delivered);
 }
 
-/// Seed 000: over a VBR VC policed at SCR 10 Mbit/s, TCP with BSD's 500 ms timer crawls
+/// BKD97: over a VBR VC policed at SCR 10 Mbit/s, TCP with BSD's 500 ms timer crawls
 /// (< 1 Mbit/s, ~1 s idle after each policed burst, V1); shaping the adapter to the SCR removes
 /// the losses and reaches most of the 10 Mbit/s (V5); a 10 ms timer keeps the link busier but
 /// retransmits much more (V4).
 #[test]
-fn seed000_policed_vbr_shapes() {
+fn bkd97_policed_vbr_shapes() {
     let v1 = run("V1", &[], None);
     let f1 = &v1.flows[0];
     assert!(f1.transfer_throughput_bps.unwrap() < 1e6, "V1 throughput {:?}", f1.transfer_throughput_bps);
-    // "the sender had to wait for approximately one second between two bursts" (seed 000
+    // "the sender had to wait for approximately one second between two bursts" (BKD97
     // §4.2): the idle before a retransmission, with SunOS's 2-tick minimum timeout.
     let idle = f1.mean_timeout_idle_s.unwrap();
     assert!((0.5..1.5).contains(&idle), "V1 timeout idle {idle}");
@@ -829,7 +829,7 @@ fn ethernet_lans_frame_packets_and_enforce_their_mtu() {
     assert!(e.message.contains("9180-byte IP packets cross the Ethernet link a->r (MTU 1500 bytes)"), "{e}");
 }
 
-/// Seed 000's PDU-level rate control (eq. 3): an adapter that keeps c·(T_SCR − T_PCR) of idle
+/// BKD97's PDU-level rate control (eq. 3): an adapter that keeps c·(T_SCR − T_PCR) of idle
 /// between PDUs (7.617 ms for 192-cell PDUs at SCR 10 Mbit/s) sends an endless conforming
 /// train, so the UPC never discards and TCP never retransmits; a shorter gap (eq. 2: a finite
 /// train) gets policed.
@@ -849,7 +849,7 @@ fn pdu_rate_control_at_the_eq3_gap_is_never_policed() {
     assert!(short_gap.flows[0].transfer_throughput_bps.is_none_or(|x| x < t), "unfinished, or slower");
 }
 
-/// Seed 000's preventive tagging keeps whole PDUs: every cell but the last of a
+/// BKD97's preventive tagging keeps whole PDUs: every cell but the last of a
 /// non-conforming PDU leaves CLP = 1. With a switch that refuses all CLP = 1 cells, each
 /// tagged PDU then dies alone — its CLP = 0 end-of-frame cell still delimits it, so it never
 /// takes the next PDU with it — and the untagged ones get through.

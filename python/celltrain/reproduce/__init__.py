@@ -7,7 +7,7 @@ each of the papers' claims, then writes ``DIR/index.md`` (with ``DIR/img/*.png``
 self-contained ``DIR/index.html`` (images embedded as data URIs).
 
 What is run, the published numbers (each with the table it comes from) and the claims with
-their criteria are data: ``reproductions/seedNNN.toml`` (``reproductions/README.md``
+their criteria are data: ``reproductions/<ID>.toml`` (``reproductions/README.md``
 describes the schema). A claim's verdict — **holds**, **does not hold** or **not yet
 runnable** — is always computed from the measured values and the claim's criterion; a claim
 whose run needs a scenario celltrain does not have yet is *not yet runnable*.

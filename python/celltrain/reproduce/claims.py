@@ -1,6 +1,6 @@
 """Checking the papers' claims against the measurements.
 
-A claim (``[[experiment.claim]]`` in ``reproductions/seedNNN.toml``) has a ``kind``; each
+A claim (``[[experiment.claim]]`` in ``reproductions/<ID>.toml``) has a ``kind``; each
 kind is judged by its own function in :data:`CHECKS`, which returns the verdict (``HOLDS``
 or ``FAILS``) and the sentence that explains it from the measured numbers.
 """

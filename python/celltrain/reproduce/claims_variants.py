@@ -1,4 +1,4 @@
-"""Claim kinds that weigh variants of one run against each other over a whole sweep (seed 002:
+"""Claim kinds that weigh variants of one run against each other over a whole sweep (AD97:
 shares of a gain, differences between pairs of variants, averages over buffer sizes).
 
 ``variant_gain_share``: (mean over ``x`` of variant − base) / (mean over ``x`` of than − base)

@@ -104,7 +104,7 @@ def _clp0_drops(summary: Mapping[str, Any]) -> int:
 
 def vc_figure(spec: Mapping[str, Any], result: Any, published: Optional[Mapping[str, Any]], model: Mapping[str, Any]) -> Any:
     """Goodput against MCR per VC (seed-mean), short and long delay groups apart, beside the
-    expected goodput — seed 003's Figs. 6, 7, 9 and 10 — one panel per variant."""
+    expected goodput — BN01's Figs. 6, 7, 9 and 10 — one panel per variant."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

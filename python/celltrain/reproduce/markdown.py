@@ -44,7 +44,7 @@ def _summary(report: Report, target: str, when: str) -> List[str]:
         + (f", **{counts[REPORTED]} reported, not judged** (conjectures)" if counts[REPORTED] else "")
         + ". "
         "Every verdict is computed from the measured numbers and the claim's criterion "
-        "(`reproductions/seedNNN.toml`); a claim is *not yet runnable* when the scenario it needs is not built in yet.",
+        "(`reproductions/<ID>.toml`); a claim is *not yet runnable* when the scenario it needs is not built in yet.",
         "",
         "| experiment | claim | verdict |",
         "|---|---|---|",

@@ -130,14 +130,14 @@ def category_delay_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
 
 
 def network_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
-    """Measures of where the network queues and whom it serves (seed 001's comparisons).
+    """Measures of where the network queues and whom it serves (MSc98's comparisons).
 
     ``bottleneck_max_queue_cells`` and ``bottleneck_utilization``: of the bottleneck port;
     ``edge_max_queue_cells``: the largest queue any ABR end system held (NaN without ABR);
     ``min_max_goodput_ratio``: the least flow goodput over the greatest (1 when all are
     equal; NaN without packet flows); ``efficiency_of_capacity_left``: the efficiency over the
     share of the bottleneck's capacity that CBR and VBR cells left (they are served first);
-    ``through_local_goodput_ratio``: seed 001's configuration 1, the mean goodput of the VCs
+    ``through_local_goodput_ratio``: MSc98's configuration 1, the mean goodput of the VCs
     crossing every congested link (flows ``vc1``, ``vc2``) over the mean of the local VCs' (flows
     ``local…``), NaN where the run has no such flows or the local VCs delivered nothing;
     ``mean_packet_delay_s``: the delay of every delivered packet, host to host, averaged."""
@@ -180,7 +180,7 @@ def _through_local_ratio(flows: Sequence[Mapping[str, Any]]) -> float:
 
 
 def short_transfer_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
-    """Seed 002's short transfers (§5.3): ``mean_transfer_time_s``, the mean over the TCP flows
+    """AD97's short transfers (§5.3): ``mean_transfer_time_s``, the mean over the TCP flows
     of the time from the sender's connect to the receiving application reading the last byte;
     ``mean_transfer_efficiency``, the mean over them of (bytes × 8 / that time) over the most
     the bottleneck carries (``max_goodput_bps``: the paper's effective throughput, per
@@ -195,12 +195,12 @@ def short_transfer_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     return {"mean_transfer_time_s": sum(times) / len(times), "mean_transfer_efficiency": sum(rates) / len(rates) / top}
 
 
-#: Seed 002's segment on the wire, octets (Aron & Druschel: 9168 bytes, 191 cells' payload).
-SEED002_SEGMENT_BYTES = 9168
+#: AD97's segment on the wire, octets (Aron & Druschel: 9168 bytes, 191 cells' payload).
+AD97_SEGMENT_BYTES = 9168
 
 
 def retransmitted_link_share(summary: Mapping[str, Any]) -> float:
-    """Seed 002's cost of retransmissions: the TCP flows' retransmitted segments × 9168 bytes
+    """AD97's cost of retransmissions: the TCP flows' retransmitted segments × 9168 bytes
     × 8 over what the bottleneck link (its ``link_rate`` parameter) carries in the run's
     duration. NaN for a run without TCP flows or without a ``link_rate`` parameter."""
     rate = _rate_bps(str((summary.get("params") or {}).get("link_rate", "")))
@@ -209,7 +209,7 @@ def retransmitted_link_share(summary: Mapping[str, Any]) -> float:
     if not tcp or not rate or span <= 0:
         return float("nan")
     retx = sum(f["segments_retransmitted"] for f in tcp)
-    return retx * SEED002_SEGMENT_BYTES * 8.0 / (rate * span)
+    return retx * AD97_SEGMENT_BYTES * 8.0 / (rate * span)
 
 
 def _rate_bps(text: str) -> float:

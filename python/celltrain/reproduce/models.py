@@ -92,7 +92,7 @@ def effective_bandwidth(peak: float, on_s: float, off_s: float, buffer_bits: flo
 
 
 def e1_port(model: Mapping[str, Any]) -> cac.DelayPriorityPort:
-    """Seed 004's delay-priority port from a ``[experiment.model]`` table; the convolution tests
+    """LRP97's delay-priority port from a ``[experiment.model]`` table; the convolution tests
     hold the fluid CLR under the target (the measured criterion is a CLR too)."""
     return cac.DelayPriorityPort(
         capacity_bps=float(model["link_bps"]),

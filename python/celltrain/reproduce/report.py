@@ -36,7 +36,7 @@ def reproduce(
 ) -> Report:
     """Runs the reproductions ``target`` names and writes the report into ``out``.
 
-    ``target``: an experiment id (``"A5"``), a paper (``"seed001"``, ``"001"``, ``"A"``) or
+    ``target``: an experiment id (``"A5"``), a paper (``"MSc98"``, ``"msc98"``, ``"A"``) or
     ``"all"``. ``quick`` runs short simulations with one seed. Runs are stored in
     ``out/store`` and reused when the report is made again. ``seed_offset`` adds N to every
     declared seed of every run (the bisection of a measured region keeps its seeds 1, 2, …):

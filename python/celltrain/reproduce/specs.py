@@ -1,5 +1,5 @@
 """The reproduction data: the catalogue of experiments, the per-paper specifications
-(``reproductions/seedNNN.toml``), the targets ``celltrain reproduce`` accepts, and run
+(``reproductions/<ID>.toml``), the targets ``celltrain reproduce`` accepts, and run
 parameters derived from a grid point (``"{1.1 * 149.76 / n_sources} Mbit/s"``)."""
 
 from __future__ import annotations
@@ -36,15 +36,16 @@ def catalogue() -> Tuple[Dict[str, Any], List[Dict[str, Any]], Dict[str, Dict[st
     each paper's specification by name)."""
     cat = load_toml(data_dir() / "catalogue.toml")
     papers: Dict[str, Dict[str, Any]] = {}
-    for path in sorted(data_dir().glob("seed*.toml")):
+    for path in sorted(p for p in data_dir().glob("*.toml") if p.name != "catalogue.toml"):
         spec = load_toml(path)
         papers[spec["paper"]] = spec
     return cat["papers"], cat["experiment"], papers
 
 
 def select(target: str) -> List[str]:
-    """The experiment ids ``target`` names: an id (``A5``), a paper (its short id ``MSc98``,
-    ``seed001``, ``001``, ``1`` or its letter ``A``) or ``all``."""
+    """The experiment ids ``target`` names: an id (``A5``), a paper (its id ``MSc98`` in any
+    case, or its letter ``A``) or ``all``; the old numbers stay accepted as aliases (see
+    :func:`paper_of_old_number`)."""
     paper_info, experiments, _ = catalogue()
     ids = [e["id"] for e in experiments]
     t = target.strip()
@@ -53,19 +54,27 @@ def select(target: str) -> List[str]:
     for i in ids:
         if i.lower() == t.lower():
             return [i]
-    m = re.fullmatch(r"(?:seed)?0*(\d+)", t, re.IGNORECASE)
-    from .._core import papers
-
-    short = {p["key"].replace(" ", ""): p["id"].lower() for p in papers()}
+    old = paper_of_old_number(t)
     for name, info in paper_info.items():
-        number = int(name[len("seed") :])
-        by_id = short.get(name) == t.lower()  # the paper's short id: AD97
-        if (m and int(m.group(1)) == number) or t.upper() == info["letter"] or by_id:
+        if t.lower() == name.lower() or t.upper() == info["letter"] or old == name:
             return [i for i in ids if re.fullmatch(re.escape(info["letter"]) + r"\d+", i)]
     raise UnknownTarget(
         f"unknown reproduction target {target!r}: use an experiment id ({', '.join(ids[:3])}, …), "
         f"a paper ({', '.join(paper_info)} or its letter {'/'.join(p['letter'] for p in paper_info.values())}) or 'all'"
     )
+
+
+#: A paper's old number, as old command lines give it (aliases: ``001``, ``1``, ``seed001``).
+_OLD_NUMBER = re.compile(r"(?:seed\s*)?(\d+)", re.IGNORECASE)
+
+
+def paper_of_old_number(target: str) -> Optional[str]:
+    """The id of the paper the project once numbered ``target`` (``"002"`` → ``"AD97"``),
+    so that command lines written before the papers had ids keep working; None otherwise."""
+    from .._core import papers
+
+    m = _OLD_NUMBER.fullmatch(target.strip())
+    return {int(p["number"]): p["id"] for p in papers()}.get(int(m.group(1))) if m else None
 
 
 @dataclass
@@ -80,10 +89,10 @@ class RunSpec:
     params: Dict[str, Any]
     variants: List[Dict[str, Any]]
     model: Optional[str] = None
-    #: How a grid point's seeds are summarised: "mean" (default) or "median" (seed 002's
+    #: How a grid point's seeds are summarised: "mean" (default) or "median" (AD97's
     #: "medians from 5 runs"); with "median" the aggregate keeps one row per point.
     statistic: str = "mean"
-    #: A measured admissible region instead of a grid (seed 004's E1, full report only):
+    #: A measured admissible region instead of a grid (LRP97's E1, full report only):
     #: ``{n_rt = [...], limit = N, max_replications = K}``; for each N_rt the largest N_nrt ≤
     #: ``limit`` whose CLR is within the model's target, by bisection (``celltrain.region``).
     region: Optional[Dict[str, Any]] = None

@@ -357,7 +357,7 @@ mod tests {
         let bounded =
             AbrParams { tbe_cells: 4_096, frtt: SimDuration::from_millis(10), ..AbrParams::tm4_defaults(1e6) };
         assert!((bounded.icr_operational() - 409_600.0).abs() < 1e-6);
-        // Seed 001, Table 4.1: TBE 3200 cells, Nrm 32 → CRM 100; ICR 3 Mbit/s is below TBE/FRTT.
+        // MSc98, Table 4.1: TBE 3200 cells, Nrm 32 → CRM 100; ICR 3 Mbit/s is below TBE/FRTT.
         let seed = AbrParams {
             icr: 3e6 / 424.0,
             tbe_cells: 3_200,

@@ -1,6 +1,6 @@
 //! Connection admission control (CAC) models for on/off sources: peak-rate allocation, the
 //! bufferless convolution, the fluid effective bandwidth of Guérin, Ahmadi & Naghshineh (1991)
-//! with its Gaussian companion, and the delay-priority boundaries of seed 004 (Lorang, Renger,
+//! with its Gaussian companion, and the delay-priority boundaries of LRP97 (Lorang, Renger,
 //! Pettersen et al., *Experiments on Integrated Traffic Control for ATM in the ACTS project
 //! EXPERT*). Mounted as `celltrain_atm::cac`; see `docs/references.md#cac`.
 //!
@@ -44,7 +44,7 @@ pub struct OnOff {
 }
 
 impl OnOff {
-    /// From the mean on- and off-period durations (seed 004: 20 ms on, 80 ms off → ρ = 0.2).
+    /// From the mean on- and off-period durations (LRP97: 20 ms on, 80 ms off → ρ = 0.2).
     pub fn from_periods(peak_bps: f64, on_s: f64, off_s: f64) -> Self {
         OnOff { peak_bps, activity: on_s / (on_s + off_s), mean_on_s: on_s }
     }

@@ -1,4 +1,4 @@
-//! CAC for a port with two delay-priority queues (seed 004, section 4): rt-VBR cells are
+//! CAC for a port with two delay-priority queues (LRP97, section 4): rt-VBR cells are
 //! served first from a small buffer, nrt-VBR cells from a large one when the rt queue is
 //! empty. The rules, for a mix of rt and nrt classes:
 //! * `Peak`: Σ peaks ≤ C.
@@ -53,7 +53,7 @@ pub struct DelayPriority {
     pub capacity_bps: f64,
     pub rt_buffer_bits: f64,
     pub nrt_buffer_bits: f64,
-    /// ε of every test (the seed uses one CLR target for both classes).
+    /// ε of every test (LRP97 uses one CLR target for both classes).
     pub target: f64,
     /// What the convolution tests hold under ε.
     pub criterion: LossCriterion,

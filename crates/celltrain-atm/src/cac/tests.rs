@@ -212,8 +212,8 @@ fn no_buffer_and_no_loss_is_peak_allocation() {
 }
 
 #[test]
-fn the_combined_region_lies_inside_the_linear_and_nrt_regions_of_seed_004() {
-    // Seed 004's E1 port: 31.1 Mbit/s sources, 20 ms on / 80 ms off, 48 and 4000 cells, 1e-4.
+fn the_combined_region_lies_inside_the_linear_and_nrt_regions_of_lrp97() {
+    // LRP97's E1 port: 31.1 Mbit/s sources, 20 ms on / 80 ms off, 48 and 4000 cells, 1e-4.
     let s = OnOff::from_periods(31.1e6, 0.020, 0.080);
     let port = DelayPriority {
         capacity_bps: C_BPS,

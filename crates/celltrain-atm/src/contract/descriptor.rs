@@ -17,7 +17,7 @@ use std::fmt;
 pub enum ConformanceDef {
     /// PCR(0+1) only; non-conforming cells discarded (ITU-T DBR).
     Cbr1,
-    /// PCR(0+1) + SCR/MBS(0+1), discard (UNI 3.0 contract "C" of seed 000 Table 1; SBR1).
+    /// PCR(0+1) + SCR/MBS(0+1), discard (UNI 3.0 contract "C" of BKD97 Table 1; SBR1).
     Vbr1,
     /// PCR(0+1) + SCR/MBS(0 only), discard; CLP=1 cells only checked against PCR (SBR2).
     Vbr2,
@@ -155,7 +155,7 @@ pub struct TrafficDescriptor {
     pub scr: Option<BitRate>,
     /// MBS in cells, ≥ 1; present iff `scr` is.
     pub mbs: Option<u32>,
-    /// CDVT for the SCR GCRA, added to BT (zero in the seed-000 experiments).
+    /// CDVT for the SCR GCRA, added to BT (zero in the BKD97 experiments).
     pub cdvt_scr: SimDuration,
 }
 

@@ -12,15 +12,15 @@
 //!
 //! Uncertain points (the TM 4.1 text was not available; `docs/references.md#unconfirmed-points`):
 //! * whether a CLP=1 first cell makes the frame ineligible *inside* the F-GCRA or only in the
-//!   frame-conformance check (implemented: inside, as seed 003's simple F-GCRA does);
+//!   frame-conformance check (implemented: inside, as BN01's simple F-GCRA does);
 //! * whether L includes CDVT (implemented: L = BT + CDVT, [`Fgcra::for_gfr`]; pass CDVT = 0 to
-//!   get seed 003's L);
-//! * later cells of an eligible frame do `TAT = max(t_a, TAT) + T`, as seed 003's Fig. 1
+//!   get BN01's L);
+//! * later cells of an eligible frame do `TAT = max(t_a, TAT) + T`, as BN01's Fig. 1
 //!   (Bonaventure & Nelissen's simple F-GCRA) writes, not `TAT = TAT + T`: a slow frame's later
 //!   cells restart TAT from their own arrival instead of leaving it behind real time;
 //! * a later cell whose CLP differs from the first cell's is still given the frame's decision;
 //!   the "same CLP in every cell" and MFS rules are frame-conformance checks, not modelled here;
-//! * TM 4.1's least MBS, 1 + MFS·PCR/(PCR − MCR) as seed 003 quotes it, is checked by the
+//! * TM 4.1's least MBS, 1 + MFS·PCR/(PCR − MCR) as BN01 quotes it, is checked by the
 //!   contract ([`super::GfrContract::validate`]), not here.
 
 use super::descriptor::Clp;
@@ -81,7 +81,7 @@ impl Fgcra {
         }
     }
 
-    /// F-GCRA(T_MCR, (MBS − 1)(T_MCR − T_PCR) + CDVT) (ATM Forum TM 4.1; seed 003 without CDVT).
+    /// F-GCRA(T_MCR, (MBS − 1)(T_MCR − T_PCR) + CDVT) (ATM Forum TM 4.1; BN01 without CDVT).
     pub fn for_gfr(t_mcr: CellInterval, t_pcr: CellInterval, mbs: u32, cdvt: SimDuration) -> Self {
         //= docs/references.md#f-gcra
         //# T = 1/MCR, L = BT + CDVT = (MBS − 1)(1/MCR − 1/PCR) + CDVT
@@ -116,7 +116,7 @@ impl Fgcra {
                 self.counters.ineligible_frames += 1;
             }
         } else if self.eligible {
-            // Seed 003, Fig. 1 (middle or last cell of an eligible frame): TAT = max(t_a, TAT) + T.
+            // BN01, Fig. 1 (middle or last cell of an eligible frame): TAT = max(t_a, TAT) + T.
             self.tat = self.tat.max(t) + self.increment.as_duration();
         }
         self.in_frame = !eom;

@@ -150,7 +150,7 @@ impl LeakyBucket {
     }
 }
 
-/// BT = (MBS − 1)(T_SCR − T_PCR): the burst tolerance τ_SCR of seed 000 eq. (1)
+/// BT = (MBS − 1)(T_SCR − T_PCR): the burst tolerance τ_SCR of BKD97 eq. (1)
 /// (ATM Forum UNI 3.0; TM 4.0 calls it τ_S), computed exactly on integer intervals.
 ///
 /// With CDVT = 0 a back-to-back burst of exactly MBS cells at the PCR then conforms to
@@ -158,7 +158,7 @@ impl LeakyBucket {
 /// is treated as 1 (the descriptor rejects it earlier). For the real-valued formula on rates
 /// with a named rounding see [`super::descriptor::burst_tolerance_from_rates`].
 pub fn burst_tolerance(t_pcr: CellInterval, t_scr: CellInterval, mbs: u32) -> SimDuration {
-    //= seed 000 eq. (1)
+    //= BKD97 eq. (1)
     //# τ_SCR = (MBS − 1) × (T_SCR − T_PCR)
     t_scr.saturating_sub(t_pcr).saturating_mul(u64::from(mbs.saturating_sub(1)))
 }

@@ -1,4 +1,4 @@
-//! The GFR traffic contract (ATM Forum TM 4.1; seed 003, "The GFR Service Category"): PCR,
+//! The GFR traffic contract (ATM Forum TM 4.1; BN01, "The GFR Service Category"): PCR,
 //! MCR, MBS and MFS with a CDVT, and the conformance definitions GFR.1 and GFR.2.
 //!
 //! The F-GCRA(1/MCR, (MBS − 1)(1/MCR − 1/PCR) + CDVT) decides which CLP = 0 frames are eligible
@@ -54,7 +54,7 @@ pub enum GfrError {
         pcr: BitRate,
     },
     ZeroMfs,
-    /// TM 4.1 (as seed 003 quotes it): MBS ≥ 1 + MFS·PCR/(PCR − MCR).
+    /// TM 4.1 (as BN01 quotes it): MBS ≥ 1 + MFS·PCR/(PCR − MCR).
     MbsTooSmall {
         mbs: u32,
         least: u64,

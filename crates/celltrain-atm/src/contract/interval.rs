@@ -1,7 +1,7 @@
 //! `CellInterval`: time per cell, the GCRA increment I = 1/rate, in integer picoseconds.
 //!
 //! Rates in celltrain are cell-stream rates in bit/s counting all 53 octets of a cell
-//! ([`BitRate`]): SCR = 10 Mbit/s is one cell every 424 bit / 10 Mbit/s = 42.4 µs, as in seed 000.
+//! ([`BitRate`]): SCR = 10 Mbit/s is one cell every 424 bit / 10 Mbit/s = 42.4 µs, as in BKD97.
 //! Converting a rate to an interval is lossy; every constructor names its rounding direction.
 //!
 //! # Which rounding where

@@ -1,9 +1,9 @@
 //! Traffic-contract state machines: GCRA, dual GCRA, UPC (policer), shaper, F-GCRA and the
-//! packet-train model of seed 000. Mounted as `celltrain_atm::contract`.
+//! packet-train model of BKD97. Mounted as `celltrain_atm::contract`.
 //!
 //! Heads up, required reading: `docs/references.md#traffic-contracts` (GCRA, dual GCRA,
 //! conformance definitions, UPC, shaper, F-GCRA; ITU-T I.371, ATM Forum TM 4.0/4.1), including
-//! `docs/references.md#packet-train-model` (seed 000 eqs. (1)–(3)).
+//! `docs/references.md#packet-train-model` (BKD97 eqs. (1)–(3)).
 //!
 //! ```text
 //!  TrafficDescriptor ──validate()/params(Rounding)──► ContractParams (integer T, τ)

@@ -1,4 +1,4 @@
-//! Source traffic shaper: a dual leaky bucket scheduler (`docs/references.md#shaper`; seed 000
+//! Source traffic shaper: a dual leaky bucket scheduler (`docs/references.md#shaper`; BKD97
 //! §5.3 shapes at the SCR in the sender's adapter).
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The packet-train model of seed 000 (Bonaventure, Klovning, Danthine, "Is VBR a solution for
+//! The packet-train model of BKD97 (Bonaventure, Klovning, Danthine, "Is VBR a solution for
 //! an ATM LAN?", §4.1 and §5.3): how many AAL5-PDUs sent back to back at the PCR survive a
 //! VBR UPC, and how long the sender must stay idle.
 //!
@@ -31,7 +31,7 @@ pub const AAL5_TRAILER_BYTES: u64 = 8;
 /// Cells of one AAL5-PDU carrying an IP datagram of `mtu_bytes` with LLC/SNAP:
 /// ⌈(MTU + 8 + 8) / 48⌉ (`docs/references.md#maximum-goodput`: 9180 → 9188 AAL5 payload → 192 cells).
 ///
-/// Seed 000 calls 9188 bytes "the default MTU size for IP over ATM [RFC 1626]"; RFC 1626's MTU
+/// BKD97 calls 9188 bytes "the default MTU size for IP over ATM [RFC 1626]"; RFC 1626's MTU
 /// is 9180, and 9188 = 9180 + LLC/SNAP, i.e. the AAL5 payload. For the paper's sizes the count
 /// is the same under either reading (552 → 12, 1500 → 32, 4832 → 101, 9188 → 192 cells, and
 /// [`cells_per_sdu`] gives the same), so the ambiguity does not change any number.
@@ -170,7 +170,7 @@ impl TrainModel {
         let (ip, tau) = (u128::from(idle.as_picos()), u128::from(self.tau_scr.as_picos()));
         (0..u128::from(pdus)).all(|k| {
             (0..c).all(|j| {
-                //= seed 000 eq. (2)
+                //= BKD97 eq. (2)
                 //# ∀k = 0…(p−1), ∀j = 0…(c−1):
                 //# (k×c + j) × T_SCR ≤ k × (c × 2.726 + I_p) + j × 2.726 + τ_SCR
                 (k * c + j) * ts <= k * (c * tp + ip) + j * tp + tau
@@ -212,7 +212,7 @@ impl TrainModel {
         if delta == 0 {
             return Bound::Unbounded;
         }
-        //= seed 000 eq. (3)
+        //= BKD97 eq. (3)
         //# c = 1 + floor[ min(I_p − T_SCR, τ_SCR) / (T_SCR − T_PCR) ]
         let num = u128::from((spacing - ts).min(self.tau_scr).as_picos());
         Bound::Finite(u64::try_from(1 + num / delta).unwrap_or(u64::MAX))
@@ -235,7 +235,7 @@ impl TrainModel {
     }
 
     /// (c) Idle time after a maximal burst (SCR bucket full) before a whole PDU sent at the PCR
-    /// is accepted again: c·(T_SCR − T_PCR) (seed 000 §4.1: "7.6 msec with the 9188 bytes MTU").
+    /// is accepted again: c·(T_SCR − T_PCR) (BKD97 §4.1: "7.6 msec with the 9188 bytes MTU").
     pub fn recovery_idle(&self) -> SimDuration {
         self.t_scr.saturating_sub(self.t_pcr).saturating_mul(self.cells_per_pdu)
     }

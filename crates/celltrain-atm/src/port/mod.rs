@@ -42,7 +42,7 @@ use vc_count::VcCounts;
 pub struct PortConfig {
     /// Size of the pool shared by every category without a reserved pool, in cells.
     pub buffer_cells: u32,
-    /// Categories with a pool of their own, and its size in cells (seed 001: VBR 1500).
+    /// Categories with a pool of their own, and its size in cells (MSc98: VBR 1500).
     pub reserved: Vec<(ServiceCategory, u32)>,
     pub discard: DiscardConfig,
     /// One queue per VC served round robin within its class (else one FIFO per class).

@@ -12,7 +12,7 @@
 //! ```
 //! The paired VC is the TCP acknowledgements' VC where there is one; for a one-way flow the
 //! builder adds one that carries only RM cells. An edge router's ATM interface is a source end
-//! system like a host's adapter (virtual source / virtual destination, seed 001): its VC's
+//! system like a host's adapter (virtual source / virtual destination, MSc98): its VC's
 //! cells wait in the end system's buffer, and congestion moves there from the switches.
 
 use super::{Event, Network};
@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 /// Counters of one ABR end system beyond its source's and turn-around's own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbrEndCounts {
-    /// Data cells refused because the end system's buffer was full (tail drop, as seed 001's
+    /// Data cells refused because the end system's buffer was full (tail drop, as MSc98's
     /// edge devices do: no frame-aware discard).
     pub cells_refused: u64,
     /// The most data cells waiting at once.

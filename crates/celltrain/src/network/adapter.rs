@@ -1,6 +1,6 @@
 //! A host adapter's rules for its cells: when each may start (a dual-leaky-bucket shaper to
-//! the VC's contract, seed 000's least gap between PDUs) and whether a PDU leaves tagged
-//! (seed 000's preventive tagging). Both ways of running a port ask these same queries: the
+//! the VC's contract, BKD97's least gap between PDUs) and whether a PDU leaves tagged
+//! (BKD97's preventive tagging). Both ways of running a port ask these same queries: the
 //! analytic path when a cell arrives, the event path when the cell reaches the head of the
 //! queue, so the rules hold on every single-FIFO adapter whichever path runs it.
 

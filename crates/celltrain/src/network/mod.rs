@@ -226,14 +226,14 @@ pub struct FlowStats {
     pub burst_segments: u64,
     /// Sum of the idle gaps between bursts, in picoseconds.
     pub idle_ps: u64,
-    /// The idle gaps that a retransmission timeout ended (seed 000's idle before a
+    /// The idle gaps that a retransmission timeout ended (BKD97's idle before a
     /// retransmission): how many, and their sum in picoseconds.
     pub timeout_idles: u64,
     pub timeout_idle_ps: u64,
     /// The sender's timeout count when it last sent a data segment.
     pub timeouts_seen: u64,
     /// Segments of the burst in progress, and the finished bursts of two segments or more
-    /// with their segments (the trains of seed 000's packet-train model; a lone
+    /// with their segments (the trains of BKD97's packet-train model; a lone
     /// retransmission is not one).
     pub burst_len: u64,
     pub multi_bursts: u64,

@@ -1,6 +1,6 @@
 //! Packet mode: an output port that queues whole IP packets (FIFO, drop-tail, limited in bytes
 //! and optionally in packets) and serialises them at the link rate, for the packet network
-//! that seed 002 sets beside the ATM one (same topology, same TCP, routers instead of switches).
+//! that AD97 sets beside the ATM one (same topology, same TCP, routers instead of switches).
 //!
 //! A departure due at an instant is made before an arrival or a sample at that instant, as on
 //! FIFO cell ports, whichever event was scheduled first. A FIFO on a link with a delay runs

@@ -139,7 +139,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let Some(er) = &mut port.er else { return };
         // ABR's input is what its pool was offered (UBR's cells too where UBR shares the pool:
-        // seed 001 never mixes the two); its capacity is the link's less what the categories
+        // MSc98 never mixes the two); its capacity is the link's less what the categories
         // served before it were offered.
         let abr_offered = port.queue.pool_cells_offered(er.abr_pool);
         let priority_offered: u64 = er.priority_pools.iter().map(|&k| port.queue.pool_cells_offered(k)).sum();

@@ -26,7 +26,7 @@ pub enum App {
     /// then closes the connection. With `write_size`, in blocking writes of that many bytes
     /// like ttcp (TCP gets the chance to send after each piece a write hands over).
     Bulk { remaining: Option<u64>, write_size: Option<u64> },
-    /// Back-to-back transfers of `file_bytes` each, one connection per file (seed 003): when
+    /// Back-to-back transfers of `file_bytes` each, one connection per file (BN01): when
     /// a transfer has closed at both ends, a new connection starts at once.
     Files { file_bytes: u64, remaining: u64, write_size: Option<u64>, files_done: u64 },
     /// Reads everything that arrives, at once; closes when the peer has closed.
@@ -113,7 +113,7 @@ impl ProcessingQueue {
 }
 
 /// A host's packet processing: one FIFO server for sending and one for receiving, each
-/// taking a fixed time per packet (seed 001: 300 µs).
+/// taking a fixed time per packet (MSc98: 300 µs).
 #[derive(Default)]
 pub struct HostCpu {
     pub send: ProcessingQueue,

@@ -4,7 +4,7 @@ use celltrain_atm::port::PortConfig;
 
 const OC3: BitRate = BitRate::from_bps(149_760_000);
 
-/// n greedy UDP sources → sw1 → sw2 → n sinks (seed 001's two-node configuration).
+/// n greedy UDP sources → sw1 → sw2 → n sinks (MSc98's two-node configuration).
 fn two_node(n: usize, discard: DiscardConfig, warmup_ms: u64, duration_ms: u64) -> Network {
     two_node_paced(n, discard, warmup_ms, duration_ms, None)
 }
@@ -71,7 +71,7 @@ fn one_greedy_udp_source_reaches_the_theoretical_goodput() {
     assert_port_identities(&net);
     let delivered = net.flows[0].stats.bytes_delivered as f64 * 8.0;
     let goodput = delivered / 1.0;
-    // Seed 001 Table 5.1: 134.513 Mbit/s (9140 / 10176 of 149.76 Mbit/s).
+    // MSc98 Table 5.1: 134.513 Mbit/s (9140 / 10176 of 149.76 Mbit/s).
     assert!((goodput / 134.5132e6 - 1.0).abs() < 1e-3, "goodput {goodput}");
     assert_eq!(net.vcs[0].stats.cells_dropped, 0);
     assert_eq!(net.vcs[0].stats.frames_lost, 0);
@@ -98,7 +98,7 @@ fn cells_are_conserved_per_vc() {
 fn tail_drop_wastes_bandwidth_that_epd_saves() {
     let paced = Some(BitRate::from_bps(60_000_000));
     let mut tail = two_node_paced(5, DiscardConfig::TailDrop, 200, 1200, paced);
-    let mut epd = two_node_paced(5, DiscardConfig::Epd(EpdThreshold::Seed001 { mtu_cells: 192 }), 200, 1200, paced);
+    let mut epd = two_node_paced(5, DiscardConfig::Epd(EpdThreshold::MSc98 { mtu_cells: 192 }), 200, 1200, paced);
     run(&mut tail);
     run(&mut epd);
     assert_port_identities(&tail);

@@ -4,7 +4,7 @@
 //! it is reported in the summary (`refused_vcs`), never dropped silently. Asking for more
 //! VCs than fit (a large `count`) gives the largest admissible mix, in file order.
 //!
-//! The port is seen as seed 004's delay-priority port: CBR and rt-VBR VCs are its rt class,
+//! The port is seen as LRP97's delay-priority port: CBR and rt-VBR VCs are its rt class,
 //! with the buffer reserved for rt-VBR (the whole buffer if none is); nrt-VBR VCs its nrt
 //! class, with the shared buffer. ABR, GFR and UBR VCs get no allocation (admitted as they
 //! are). A VC's descriptor: an on/off application's peak and on/off periods; any other

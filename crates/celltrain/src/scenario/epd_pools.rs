@@ -1,6 +1,6 @@
 //! EPD's threshold is one rule resolved against every buffer pool of a port: the shared pool
 //! and each reserved one. A rule that suits the shared pool can be meaningless for a small
-//! reserved pool (seed 001's min{0.8·B, B − 3·MTU} is negative below three MTUs, so every
+//! reserved pool (MSc98's min{0.8·B, B − 3·MTU} is negative below three MTUs, so every
 //! cell of the pool would be refused), so each pool is checked and a bad one is an error
 //! naming its own key.
 //!
@@ -43,7 +43,7 @@ pub(super) fn check(v: &TableView<'_>, threshold: EpdThreshold, buffer: u32) -> 
 fn problem(threshold: EpdThreshold, capacity: u32) -> Option<String> {
     let cells = threshold.resolve(capacity);
     let rule = match threshold {
-        EpdThreshold::Seed001 { mtu_cells } => format!(" (auto: min{{0.8·B, B − 3·MTU}}, MTU {mtu_cells} cells)"),
+        EpdThreshold::MSc98 { mtu_cells } => format!(" (auto: min{{0.8·B, B − 3·MTU}}, MTU {mtu_cells} cells)"),
         EpdThreshold::ExcessMtus { b, mtu_cells } => format!(" (B − {b}·MTU, MTU {mtu_cells} cells)"),
         EpdThreshold::Cells(_) | EpdThreshold::Fraction(_) => String::new(),
     };

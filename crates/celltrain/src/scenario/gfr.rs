@@ -14,7 +14,7 @@ use celltrain_core::units::BitRate;
 /// The GFR buffer acceptance policies' names, as `discard` takes them.
 pub(super) const DESIGNS: [&str; 3] = ["gfr-fifo", "per-vc-threshold", "frame-red"];
 
-/// Frame-level RED's default weight of a new sample (Floyd & Jacobson 1993; seed 003 does not
+/// Frame-level RED's default weight of a new sample (Floyd & Jacobson 1993; BN01 does not
 /// give it).
 const DEFAULT_RED_WEIGHT: f64 = 0.002;
 
@@ -99,7 +99,7 @@ pub(super) fn discard(
     match design {
         "gfr-fifo" => {
             let low_cells = need(t.low, "low_threshold")?;
-            // Seed 003: the high threshold only keeps whole frames out of a full buffer.
+            // BN01: the high threshold only keeps whole frames out of a full buffer.
             let high_cells = t.high.unwrap_or_else(|| buffer.saturating_sub(mtu_cells).max(low_cells));
             Ok(DiscardConfig::GfrFifo { low_cells, high_cells })
         }

@@ -470,7 +470,7 @@ fn add_flow(
     let start = app.opt_duration("start")?.unwrap_or(SimDuration::ZERO);
     let jitter = app.opt_duration("start_jitter")?.unwrap_or(SimDuration::ZERO);
     let offset = if jitter.is_zero() { 0 } else { rng.below(jitter.as_picos()) };
-    // Copy i of a repeated flow starts (i − 1) · start_stagger later (seed 002: 10 ms apart).
+    // Copy i of a repeated flow starts (i − 1) · start_stagger later (AD97: 10 ms apart).
     let stagger = app.opt_duration("start_stagger")?.unwrap_or(SimDuration::ZERO);
     let start =
         SimTime::ZERO + start + SimDuration::from_picos(offset) + stagger.saturating_mul(index.saturating_sub(1));
@@ -591,7 +591,7 @@ fn offer(
 }
 
 /// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are 4.4BSD-like
-/// except where seed 001's common set-up is the better default (see docs/scenarios.md).
+/// except where MSc98's common set-up is the better default (see docs/scenarios.md).
 fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     let mut cfg = TcpConfig::default();
     let names = Variant::ALL.map(Variant::name);
@@ -656,7 +656,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     Ok(cfg)
 }
 
-/// The keys of a TCP app that seed 002 varies: `initial_window` (segments; default the
+/// The keys of a TCP app that AD97 varies: `initial_window` (segments; default the
 /// variant's: 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
 /// trigger fast retransmit, default 3), `initial_rto` (the retransmission timeout before
 /// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers) and `max_rto` (the

@@ -8,7 +8,7 @@ use celltrain_atm::port::buffer::{DiscardConfig, EpdConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
 
-/// Default switch output buffer (seed 001: 8192 cells).
+/// Default switch output buffer (MSc98: 8192 cells).
 const DEFAULT_BUFFER_CELLS: u64 = 8192;
 /// Default IP MTU for EPD thresholds written in MTUs (Classical IP over ATM, RFC 1626).
 const DEFAULT_MTU_BYTES: u64 = 9180;
@@ -48,7 +48,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             }
             EpdThreshold::ExcessMtus { b, mtu_cells }
         }
-        ("epd", Some("auto") | None, None) => EpdThreshold::Seed001 { mtu_cells },
+        ("epd", Some("auto") | None, None) => EpdThreshold::MSc98 { mtu_cells },
         ("epd", Some(text), None) => {
             let node = v.req("epd_threshold")?;
             if text.trim_end().ends_with('%') {
@@ -77,7 +77,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
         buffer_cells: buffer,
         reserved: reserved(v)?,
         discard: match v.opt_bool("epd_keep_eom")? {
-            // The Fore switch of seed 004 keeps a refused frame's last cell (EOM).
+            // The Fore switch of LRP97 keeps a refused frame's last cell (EOM).
             Some(true) => DiscardConfig::EpdWith(EpdConfig { threshold: discard, keep_refused_eom: true }),
             _ => DiscardConfig::Epd(discard),
         },

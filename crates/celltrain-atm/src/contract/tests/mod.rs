@@ -1,6 +1,6 @@
 //! Tests of the contract module: hand-computed vectors (2.a–2.c, 5.a of
 //! `docs/references.md#test-vectors`), property tests
-//! (seeded, deterministic) and the seed-000 train numbers as literals.
+//! (seeded, deterministic) and the BKD97 train numbers as literals.
 
 mod properties;
 mod train;

@@ -1,4 +1,4 @@
-//! The seed-000 packet-train numbers, as literals computed by hand (python3 integer arithmetic,
+//! The BKD97 packet-train numbers, as literals computed by hand (python3 integer arithmetic,
 //! see the derivation comments), then cross-checked by simulating the dual GCRA / UPC.
 //!
 //! Contract of the V experiments: PCR = line rate 155.52 Mbit/s (T_PCR = 424 bit / 155.52
@@ -43,7 +43,7 @@ fn eq1_tau_scr() {
 
 /// (MBS, expected p) for each (c, I_p) the tests use.
 const TABLE: [(u64, u64, [u64; 4]); 3] = [
-    // MTU 9188, I_p = 376 µs (seed 000 §4.1). MBS 1000 by hand: (c−1)δ = 7 577 669 633;
+    // MTU 9188, I_p = 376 µs (BKD97 §4.1). MBS 1000 by hand: (c−1)δ = 7 577 669 633;
     // τ − (c−1)δ = 808δ = 32 056 319 704; D = 192δ − 376 000 000 = 7 241 343 296;
     // ⌊32 056 319 704 / 7 241 343 296⌋ = 4 → p = 5. MBS 2000: ⌊1808δ / D⌋ = 9 → p = 10,
     // the paper's "burst of about 15 packets, cells from the last 5 discarded".

@@ -183,7 +183,7 @@ fn intervals_name_their_rounding() {
 #[test]
 fn lenient_policer_accepts_a_link_at_exactly_pcr_but_a_ceil_policer_would_not() {
     // A 155.52 Mbit/s link sends cells back to back at origin + ⌈n·424/R⌉ (no drift); the
-    // contract's PCR is the line rate with CDVT = 0, as in seed 000.
+    // contract's PCR is the line rate with CDVT = 0, as in BKD97.
     let line = BitRate::from_bps(155_520_000);
     let arrivals = (0..10_000u64).map(|n| SimTime::ZERO + line.cell_offset_ceil(n));
     let mut upc = Upc::new(&TrafficDescriptor::cbr1(line, SimDuration::ZERO)).unwrap();

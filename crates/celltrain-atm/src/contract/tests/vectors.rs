@@ -176,7 +176,7 @@ fn fgcra_clp1_first_cell_makes_frame_ineligible() {
 
 #[test]
 fn fgcra_later_cells_catch_up_with_their_arrival() {
-    // Seed 003's Fig. 1: later cells of an eligible frame do TAT = max(t_a, TAT) + T. A slow
+    // BN01's Fig. 1: later cells of an eligible frame do TAT = max(t_a, TAT) + T. A slow
     // frame (second cell 100 slots later) moves TAT to 110, not 20; the next frame, at 101, is
     // still eligible (101 ≥ 110 − 27) and TAT goes to 120. (With TAT = TAT + T it would be 20,
     // then 111.)

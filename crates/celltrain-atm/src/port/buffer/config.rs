@@ -10,10 +10,10 @@ pub enum EpdThreshold {
     Cells(u32),
     /// A fraction of the pool.
     Fraction(f64),
-    /// Seed 004's normalised excess capacity b: threshold = B − b·MTU (in cells); b = 0 is PPD.
+    /// LRP97's normalised excess capacity b: threshold = B − b·MTU (in cells); b = 0 is PPD.
     ExcessMtus { b: f64, mtu_cells: u32 },
-    /// Seed 001's rule: min{0.8·B, B − 3·MTU} (in cells).
-    Seed001 { mtu_cells: u32 },
+    /// MSc98's rule: min{0.8·B, B − 3·MTU} (in cells).
+    MSc98 { mtu_cells: u32 },
 }
 
 impl EpdThreshold {
@@ -25,7 +25,7 @@ impl EpdThreshold {
             Self::Cells(n) => f64::from(n),
             Self::Fraction(f) => f * b,
             Self::ExcessMtus { b: k, mtu_cells } => b - k * f64::from(mtu_cells),
-            Self::Seed001 { mtu_cells } => (0.8 * b).min(b - 3.0 * f64::from(mtu_cells)),
+            Self::MSc98 { mtu_cells } => (0.8 * b).min(b - 3.0 * f64::from(mtu_cells)),
         };
         cells.floor() as i64
     }

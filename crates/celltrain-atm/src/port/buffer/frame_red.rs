@@ -1,4 +1,4 @@
-//! Per-VC scheduling with frame-level RED (seed 003, "Per-VC Scheduling and RED", after
+//! Per-VC scheduling with frame-level RED (BN01, "Per-VC Scheduling and RED", after
 //! Nelissen & De Cnodder 1999 and the ATM RED of Elloumi & Afifi 1997): RED runs on the average
 //! occupancy of the whole buffer, updated once per frame at its first cell, and decides for
 //! whole frames; each VC has two thresholds on its own queue, low < high.
@@ -22,7 +22,7 @@ use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 
 /// Frame-level RED's configuration: RED on the whole buffer and each VC's two thresholds
-/// (the same for every VC; seed 003 leaves them to the implementer).
+/// (the same for every VC; BN01 leaves them to the implementer).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrameRedConfig {
     pub red: RedParams,

@@ -1,4 +1,4 @@
-//! The simple GFR switch (seed 003, "A Simple Implementation for GFR.2", after Guérin &
+//! The simple GFR switch (BN01, "A Simple Implementation for GFR.2", after Guérin &
 //! Heinanen's UBR+ proposal): one FIFO and two thresholds on its occupancy, decided at each
 //! frame's first cell. A CLP = 1 frame is refused from the low threshold on; any frame from
 //! the high threshold on. It protects the MCR only if the ingress tags the frames that are

@@ -1,5 +1,5 @@
 //! Per-VC threshold buffer acceptance, for per-VC queues under a weighted fair scheduler
-//! (seed 003, "Per-VC Threshold and Scheduling"): a global low and high threshold on the
+//! (BN01, "Per-VC Threshold and Scheduling"): a global low and high threshold on the
 //! whole buffer and one threshold per VC, decided at each frame's first cell.
 //!
 //! Below the low threshold every frame is accepted; from it on CLP = 1 frames are refused;

@@ -4,7 +4,7 @@
 //! every W/w_i cell times. Virtual time counts [`CELL_UNIT`] per cell time, so the spacing of
 //! queue i is δ_i = CELL_UNIT·W/w_i, an integer: every decision is exact and repeatable. The
 //! weights are normalised by their sum, which shares the rate no weight reserves among the
-//! queues in proportion to their weights (seed 003's expected goodput: MCR plus the unreserved
+//! queues in proportion to their weights (BN01's expected goodput: MCR plus the unreserved
 //! rate shared in proportion to MCR).
 
 /// Virtual time of one cell time (2^20: spacings keep six significant digits, and a 64-bit

@@ -105,9 +105,9 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
 
 #[test]
 fn epd_threshold_rules() {
-    // Seed 001: min{0.8·8192, 8192 − 3·192} = min{6553.6, 7616} -> 6553.
-    assert_eq!(EpdThreshold::Seed001 { mtu_cells: 192 }.resolve(8192), 6553);
-    // Seed 004: 1088 − 0.5·192 = 992; b = 0 is the whole buffer (PPD).
+    // MSc98: min{0.8·8192, 8192 − 3·192} = min{6553.6, 7616} -> 6553.
+    assert_eq!(EpdThreshold::MSc98 { mtu_cells: 192 }.resolve(8192), 6553);
+    // LRP97: 1088 − 0.5·192 = 992; b = 0 is the whole buffer (PPD).
     assert_eq!(EpdThreshold::ExcessMtus { b: 0.5, mtu_cells: 192 }.resolve(1088), 992);
     assert_eq!(EpdThreshold::ExcessMtus { b: 0.0, mtu_cells: 192 }.resolve(1088), 1088);
     assert_eq!(EpdThreshold::Fraction(0.8).resolve(1000), 800);

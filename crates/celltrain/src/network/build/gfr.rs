@@ -41,7 +41,7 @@ impl NetworkBuilder {
         self.gfr.schedulers.insert(switch, kind);
     }
 
-    /// A TCP flow's acknowledgements go back on a VC with the data VC's contract (seed 003: a
+    /// A TCP flow's acknowledgements go back on a VC with the data VC's contract (BN01: a
     /// bidirectional GFR VC per pair).
     pub(super) fn copy_gfr_contract(&mut self, from_route: &str, to_route: &str) {
         if let Some(&c) = self.gfr.contracts.get(from_route) {

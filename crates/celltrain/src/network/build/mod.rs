@@ -63,14 +63,14 @@ struct NodeSpec {
     adapter_rate: Option<BitRate>,
     /// The adapter shapes its VC's cells with a dual leaky bucket to the VC's contract.
     shaping: bool,
-    /// The adapter tags PDUs that would not conform (seed 000's preventive tagging).
+    /// The adapter tags PDUs that would not conform (BKD97's preventive tagging).
     tagging: bool,
     /// PDU-level rate control in the adapter: the least idle time between two PDUs (eq. 3).
     pdu_gap: Option<SimDuration>,
     /// Adapter service jitter: each PDU gap drawn within ±this fraction of `pdu_gap` (0: none).
     pdu_gap_jitter: f64,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
-    /// buffer_cells × 48 bytes — seed 002's "effective" buffer size).
+    /// buffer_cells × 48 bytes — AD97's "effective" buffer size).
     packet_limit: Option<(u64, Option<u64>)>,
 }
 
@@ -134,7 +134,7 @@ pub struct VcSpec {
     pub pcr: Option<BitRate>,
     /// Traffic contract policed by a UPC at the ingress of the VC's first switch.
     pub contract: Option<TrafficDescriptor>,
-    /// A VC name shared with other flows on the same path (seed 000 V7: several connections
+    /// A VC name shared with other flows on the same path (BKD97 V7: several connections
     /// in one VC); None: the flow's own VC between hosts, "a->c" from or to a router.
     pub vc_name: Option<String>,
 }
@@ -313,7 +313,7 @@ impl NetworkBuilder {
         self.add_node(name, NodeKind::Host, PortConfig::fifo(nic_buffer_cells))
     }
 
-    /// A TCP sender's silence longer than `gap` ends a burst (seed 000's bursts and idle times).
+    /// A TCP sender's silence longer than `gap` ends a burst (BKD97's bursts and idle times).
     pub fn set_burst_gap(&mut self, gap: SimDuration) {
         self.burst_gap = gap;
     }
@@ -351,7 +351,7 @@ impl NetworkBuilder {
     }
 
     /// Makes a host's adapter keep at least `gap` of idle time between the last cell of a PDU
-    /// and the first cell of the next (seed 000's PDU-level rate control, eq. 3).
+    /// and the first cell of the next (BKD97's PDU-level rate control, eq. 3).
     pub fn set_pdu_gap(&mut self, node: NodeId, gap: SimDuration) {
         self.nodes[node.index()].pdu_gap = Some(gap);
     }
@@ -400,7 +400,7 @@ impl NetworkBuilder {
 
     /// An IP router: its packet interfaces hold `packet_limit` (bytes, packets); its ATM
     /// interfaces are adapters of `nic_buffer_cells` cells (FIFO, tail drop) feeding one VC
-    /// per far-end router (seed 001 §5.3, seed 003's internetwork).
+    /// per far-end router (MSc98 §5.3, BN01's internetwork).
     pub fn add_router(
         &mut self,
         name: &str,

@@ -26,7 +26,7 @@ pub(super) fn ports(
             let is_nic = node.kind != NodeKind::Switch;
             // A host adapter serves cells at the highest PCR of the VCs it originates
             // (one VC per adapter until per-VC shaping exists).
-            // An adapter serves cells at its configured cell rate (seed 000: shaping to the
+            // An adapter serves cells at its configured cell rate (BKD97: shaping to the
             // SCR in the adapter), else at the highest PCR of the VCs it originates.
             let service =
                 if is_nic { node.adapter_rate.unwrap_or_else(|| first_pcr[i].unwrap_or(rate)).min(rate) } else { rate };

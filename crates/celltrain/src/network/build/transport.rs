@@ -47,7 +47,7 @@ pub(super) fn connections(
     queue: &mut EventQueue<Event>,
 ) -> Result<Vec<TcpConn>, BuildError> {
     // TCP: a sender and a sink per flow; every connection of a host shares the host's
-    // timer phase (what synchronises connections in seed 000), drawn from the seed.
+    // timer phase (what synchronises connections in BKD97), drawn from the seed.
     let mut conns = Vec::with_capacity(2 * nb.tcps.len());
     for (i, (flow, rev, spec)) in nb.tcps.iter().enumerate() {
         let f = &mut flows[flow.index()];

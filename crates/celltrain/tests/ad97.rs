@@ -1,14 +1,14 @@
-//! Seed 002's TCP in scenarios: the keys that reach the endpoints, and their errors.
+//! AD97's TCP in scenarios: the keys that reach the endpoints, and their errors.
 
 fn overrides(sets: &[(&str, &str)]) -> Vec<(String, String)> {
     sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Seed 002's TCP keys: the Vegas family starts with two segments unless `initial_window`
+/// AD97's TCP keys: the Vegas family starts with two segments unless `initial_window`
 /// says otherwise, `dupack_threshold` and `initial_rto` reach the endpoints, and bad values are
 /// one-line errors naming the key.
 #[test]
-fn seed002_tcp_keys_reach_the_endpoints() {
+fn ad97_tcp_keys_reach_the_endpoints() {
     let t1 = || celltrain::builtin::find("T1").unwrap().text.to_string();
     let compile = |text: String, sets: &[(&str, &str)]| {
         celltrain::scenario::compile_source(celltrain::scenario::Source::new("t1.toml", text), &overrides(sets), None)
