@@ -120,9 +120,8 @@ pub fn run(command: CacCommand) -> Result<String, String> {
                 dist.fluid_clr(capacity)
             );
             check_target(target).map_err(|e| format!("--target: {e}"))?;
-            let decide = |c: &[SourceClass], work: &Work| {
-                Ok(ActiveRate::within(c, work)?.loss(criterion, capacity) <= target)
-            };
+            let decide =
+                |c: &[SourceClass], work: &Work| Ok(ActiveRate::within(c, work)?.loss(criterion, capacity) <= target);
             finish(&mut out, &mix, &classes, "--class", decide)?;
             Ok(out)
         }

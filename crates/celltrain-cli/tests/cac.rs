@@ -111,7 +111,8 @@ fn huge_questions_fail_at_once_naming_the_limit() {
         vec!["cac", "convolution", "--class", "1 x 1 kbit/s, rho 0.1", "--largest"],
     ];
     for (args, limit_s) in std::iter::once((three_classes.to_vec(), 5)).chain(scans.into_iter().map(|a| (a, 120))) {
-        let out = within(&args, std::time::Duration::from_secs(limit_s)).unwrap_or_else(|| panic!("{args:?}: still running"));
+        let out =
+            within(&args, std::time::Duration::from_secs(limit_s)).unwrap_or_else(|| panic!("{args:?}: still running"));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");

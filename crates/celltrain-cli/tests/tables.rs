@@ -20,7 +20,8 @@ fn a_gfr_run_shows_each_vcs_mcr_and_tagged_frames() {
     let text = run(&["G1"]);
     let header = text.lines().find(|l| l.starts_with("gfr vc")).unwrap_or_else(|| panic!("no GFR table: {text}"));
     assert!(header.contains("MCR Mbit/s") && header.contains("tagged fr.") && header.contains("eligible"), "{header}");
-    let vc1: Vec<&str> = table(&text, "gfr vc").into_iter().find(|l| l.starts_with("vc1 ")).unwrap().split_whitespace().collect();
+    let vc1: Vec<&str> =
+        table(&text, "gfr vc").into_iter().find(|l| l.starts_with("vc1 ")).unwrap().split_whitespace().collect();
     assert_eq!(&vc1[..3], ["vc1", "gfr.2", "2.000"], "G1's vc1 has an MCR of 2 Mbit/s");
     // Not a GFR run: no GFR table.
     assert!(!run(&["A1-udp"]).contains("gfr vc"));

@@ -3,7 +3,8 @@
 //! ValueError.
 
 use celltrain_atm::cac::{
-    convolution::ActiveRate, effective, CacError, DelayPriority, EbMethod, LossCriterion, OnOff, Rule, SourceClass, Work,
+    convolution::ActiveRate, effective, CacError, DelayPriority, EbMethod, LossCriterion, OnOff, Rule, SourceClass,
+    Work,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -83,8 +83,12 @@ fn a_host_name_too_long_for_a_capture_file_is_refused_at_its_key() {
     assert_eq!(e.key, "record.pcap");
     assert!(e.message.contains("cannot name a capture file: it is longer than 250 bytes"), "{e}");
     // A link's capture is named after both its ends.
-    let e = compile_source(Source::new("s.toml", with_host_named(&fits, &format!("pcap_links = [\"{fits}->sw\"]"))), &[], None)
-        .err()
-        .expect("refused");
+    let e = compile_source(
+        Source::new("s.toml", with_host_named(&fits, &format!("pcap_links = [\"{fits}->sw\"]"))),
+        &[],
+        None,
+    )
+    .err()
+    .expect("refused");
     assert_eq!(e.key, "record.pcap_links", "{e}");
 }

@@ -50,8 +50,8 @@ impl ParamValue {
     pub fn out_of_range(text: &str) -> Option<String> {
         let t = text.trim();
         let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-        let integer = digits.starts_with(|c: char| c.is_ascii_digit())
-            && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
+        let integer =
+            digits.starts_with(|c: char| c.is_ascii_digit()) && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
         if !integer || matches!(ParamValue::from_text(t), ParamValue::Int(_)) {
             return None;
         }

@@ -32,7 +32,8 @@ pub enum RateSpec {
 
 // Rate and cell units are read in any case: no two of them differ only by case. Durations and
 // sizes are not: "Ms" would be megaseconds beside "ms", "Mb" megabits beside "MB".
-const RATE_UNITS: &str = "use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case";
+const RATE_UNITS: &str =
+    "use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case";
 const DURATION_UNITS: &str = "use ps, ns, us (µs, μs), ms or s; case matters";
 const BYTE_UNITS: &str = "use B (byte, bytes), KB (kB), MB, GB, KiB, MiB or GiB; case matters";
 const CELL_UNITS: &str = "use cells (cell), in any case";
@@ -393,12 +394,21 @@ mod tests {
     #[test]
     fn duration_errors() {
         let e = |t: &str| parse_duration(t).unwrap_err();
-        assert_eq!(e("5 sec"), "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us (µs, μs), ms or s; case matters)");
+        assert_eq!(
+            e("5 sec"),
+            "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
         assert_eq!(e("5"), "bad duration \"5\": missing unit (use ps, ns, us (µs, μs), ms or s; case matters)");
         assert_eq!(e("-5 ms"), "bad duration \"-5 ms\": must not be negative");
         assert_eq!(e("1e9 s"), "bad duration \"1e9 s\": too large (max 18446744 s)");
-        assert_eq!(e("5 e s"), "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us (µs, μs), ms or s; case matters)");
-        assert_eq!(e("1.2.3 s"), "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us (µs, μs), ms or s; case matters)");
+        assert_eq!(
+            e("5 e s"),
+            "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
+        assert_eq!(
+            e("1.2.3 s"),
+            "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
         assert_eq!(
             e("1234567890123456789012345678901 s"),
             "bad duration \"1234567890123456789012345678901 s\": too many digits"
@@ -415,7 +425,10 @@ mod tests {
             parse_cells("8192 cels").unwrap_err(),
             "bad cell count \"8192 cels\": unknown unit 'cels' (use cells (cell), in any case)"
         );
-        assert_eq!(parse_cells("8192").unwrap_err(), "bad cell count \"8192\": missing unit (use cells (cell), in any case)");
+        assert_eq!(
+            parse_cells("8192").unwrap_err(),
+            "bad cell count \"8192\": missing unit (use cells (cell), in any case)"
+        );
         assert_eq!(parse_cells("2.5 cells").unwrap_err(), "bad cell count \"2.5 cells\": not a whole number of cells");
         assert_eq!(parse_cells("-3 cells").unwrap_err(), "bad cell count \"-3 cells\": must not be negative");
     }

@@ -168,7 +168,10 @@ fn unit_errors_carry_line_and_path() {
     let e = read_err("[l]\ndelay = \"5 sec\"\n", |root| root.req_table("l")?.req_duration("delay").map(drop));
     assert_eq!(e, "s.toml:2: l.delay: bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us (µs, μs), ms or s; case matters)");
     let e = read_err("[p]\nbuffer = \"8 kcells\"\n", |root| root.req_table("p")?.req_cells("buffer").map(drop));
-    assert_eq!(e, "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells (cell), in any case)");
+    assert_eq!(
+        e,
+        "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells (cell), in any case)"
+    );
 }
 
 #[test]
