@@ -20,6 +20,8 @@ The simulation runs in Rust; this package is the Python front:
 * :mod:`celltrain.cac`: connection admission control models (peak, convolution, effective
   bandwidth, LRP97's delay-priority boundaries); :mod:`celltrain.region`: a two-class
   admissible region measured by bisection on simulations, with confidence bounds.
+* :class:`RunCancel`: a token that stops a run from another thread (``run(..., cancel=token)``;
+  Ctrl-C reaches only runs on the main thread).
 * :func:`check`, :func:`scenarios`, :func:`papers`, :func:`show`, :class:`ScenarioError`.
 """
 
@@ -29,7 +31,7 @@ import importlib
 from typing import Any
 
 from . import _celltrain
-from ._celltrain import ScenarioError, __version__
+from ._celltrain import RunCancel, ScenarioError, __version__
 from ._core import Result, check, papers, run, scenarios, show
 from ._store import StoreError
 from ._sweep import SweepResult, load, sweep
@@ -37,6 +39,7 @@ from ._sweep import SweepResult, load, sweep
 __all__ = [
     "run",
     "Result",
+    "RunCancel",
     "sweep",
     "SweepResult",
     "load",

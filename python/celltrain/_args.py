@@ -33,6 +33,13 @@ def check_seed(seed: Any, name: str = "seed") -> Optional[int]:
     return seed
 
 
+def check_progress(progress: Any) -> None:
+    """``progress`` is ``None``, a bool, or a callable."""
+    if progress is None or isinstance(progress, bool) or callable(progress):
+        return
+    raise TypeError(f"progress must be True, False, None or a callable, not {progress!r}")
+
+
 def check_jobs(jobs: Any) -> Optional[int]:
     """``jobs`` is ``None`` or a positive int."""
     if jobs is None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _celltrain, _outdir
-from ._args import check_params, check_seed
+from ._args import check_params, check_progress, check_seed
 from ._celltrain import ScenarioError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -368,6 +368,7 @@ def run(
     out: Union[None, str, "os.PathLike[str]"] = None,
     reference: bool = False,
     progress: Union[None, bool, Any] = None,
+    cancel: Optional["_celltrain.RunCancel"] = None,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -392,7 +393,14 @@ def run(
     progress
         ``True``: a progress bar (tqdm: a widget in Jupyter, text elsewhere); a callable:
         called as ``progress(fraction, simulated_seconds)`` every 200 ms of wall time and at
-        the end (an exception it raises stops the run and propagates); ``None``: nothing.
+        the end (an exception it raises, even in the last call, stops the run, leaves nothing
+        in ``out`` and propagates); ``None`` or ``False``: nothing. Anything else is a
+        ``TypeError``.
+    cancel
+        A :class:`celltrain.RunCancel` token: ``token.cancel()``, from any thread, stops the run
+        within milliseconds with ``KeyboardInterrupt`` (nothing left in ``out``). Ctrl-C reaches
+        only a run on the main thread; a run on a worker thread is stopped through its token
+        (one token may be given to several runs; a cancelled token stops every later run too).
 
     Raises :class:`ScenarioError` (with ``.file``, ``.line``, ``.key``) on invalid input.
     The simulation runs without holding the interpreter lock, so runs in threads overlap.
@@ -400,6 +408,9 @@ def run(
     ``out``.
     """
     check_seed(seed)
+    check_progress(progress)
+    if cancel is not None and not isinstance(cancel, _celltrain.RunCancel):
+        raise TypeError(f"cancel must be a celltrain.RunCancel, not {cancel!r}")
     bar = None
     callback = progress if callable(progress) else None
     if progress is True:
@@ -419,7 +430,7 @@ def run(
         try:
             summary_json, series_csv, changes_csv = _celltrain.run_with_series(
                 os.fspath(scenario), overrides(params), seed, is_toml_text(scenario), staging and os.fspath(staging),
-                reference, callback,
+                reference, callback, cancel,
             )  # fmt: skip
         except BaseException:
             if staging is not None:

@@ -36,6 +36,9 @@ def _write_synced(path: Path, data: bytes) -> None:
 def prepare(out: Union[str, "os.PathLike[str]"]) -> Path:
     """Creates ``out`` if need be, removes staging directories of dead runs, and returns a
     fresh, writable staging directory inside it (so an unwritable ``out`` fails now)."""
+    if not os.fspath(out):
+        # Path("") is the current directory: a run would scatter its files there.
+        raise ValueError("out must name a directory, not an empty string")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(STAGING_PREFIX + "*"):

@@ -91,19 +91,38 @@ class Store:
 
     def open(self) -> "Store":
         """Creates the directories if needed, checks the format, removes stale temporaries."""
-        self.points.mkdir(parents=True, exist_ok=True)
+        try:
+            self.points.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            # Bad input, not a failure of the machine: a path that is (or runs through) a file.
+            raise StoreError(f"{self.root}: not a directory (a store is a directory)") from None
         marker = self.root / "STORE.json"
         if marker.exists():
-            try:
-                fmt = json.loads(marker.read_text(encoding="utf-8")).get("format")
-            except (ValueError, OSError) as e:
-                raise StoreError(f"{marker}: unreadable store marker: {e}") from None
-            if fmt != FORMAT:
-                raise StoreError(f"{marker}: store format {fmt!r}, expected {FORMAT!r}")
+            self._check_marker(marker)
         else:
             write_atomic(marker, json.dumps({"format": FORMAT}) + "\n")
         remove_stale_temporaries(self.points)
         return self
+
+    def check_readable(self) -> "Store":
+        """For reading only: the directory must be a store (its marker, or records written
+        before markers); a ``StoreError`` otherwise."""
+        marker = self.root / "STORE.json"
+        if not self.root.is_dir():
+            raise StoreError(f"{self.root}: no such store directory")
+        if marker.exists():
+            self._check_marker(marker)
+        elif not self.points.is_dir():
+            raise StoreError(f"{self.root}: not a celltrain store (no STORE.json, no points/)")
+        return self
+
+    def _check_marker(self, marker: Path) -> None:
+        try:
+            fmt = json.loads(marker.read_text(encoding="utf-8")).get("format")
+        except (ValueError, OSError, AttributeError) as e:
+            raise StoreError(f"{marker}: unreadable store marker: {e}") from None
+        if fmt != FORMAT:
+            raise StoreError(f"{marker}: store format {fmt!r}, expected {FORMAT!r}")
 
     def path(self, key: str) -> Path:
         return self.points / f"{key}.json"

@@ -235,6 +235,16 @@ def _is_dask_client(executor: Any) -> bool:
     return type(executor).__module__.split(".")[0] == "distributed" and hasattr(executor, "get_executor")
 
 
+def check_executor(executor: Any) -> None:
+    """``executor`` is ``None``, a Dask client, or has a ``submit`` (a ``concurrent.futures``
+    executor or one like it): a ``TypeError`` naming the argument otherwise, before any run."""
+    if executor is None or _is_dask_client(executor) or callable(getattr(executor, "submit", None)):
+        return
+    raise TypeError(
+        f"executor must be None, a concurrent.futures.Executor or a Dask distributed.Client, not {executor!r}"
+    )
+
+
 class _Inline:
     """Runs tasks in the calling thread, one at a time (``jobs=1``)."""
 
@@ -272,7 +282,8 @@ def sweep(
         Where the runs go: ``None`` for local processes (``jobs`` of them, default one per
         core; ``jobs=1`` runs in this process), any :class:`concurrent.futures.Executor`
         (a ``ThreadPoolExecutor`` works well: the simulator releases the interpreter lock),
-        or a Dask ``distributed.Client`` (its workers need celltrain installed). On Ctrl-C
+        or a Dask ``distributed.Client`` (its workers need celltrain installed); anything
+        else is a ``TypeError``. On Ctrl-C
         (or any error) the points not started are cancelled, and the running ones stopped:
         local processes are terminated, runs on a ``ThreadPoolExecutor`` stopped within
         milliseconds, Dask futures cancelled; the points that finished stay in the store.
@@ -296,6 +307,7 @@ def sweep(
     """
     check_grid(grid)
     check_jobs(jobs)
+    check_executor(executor)
     if params is not None and not callable(params):
         check_params(params)
     resolved = ResolvedScenario.of(scenario)
@@ -565,11 +577,13 @@ def load(
     version
         Only the records of this simulator version (``celltrain.__version__``).
 
-    A ``scenario`` or ``version`` that no valid record has raises ``ValueError``.
+    A ``scenario`` or ``version`` that no valid record has raises ``ValueError``; a directory that
+    is not a store (no ``STORE.json`` and no ``points/``) raises :class:`StoreError`.
     """
     the_store = Store(store)
-    if not the_store.root.is_dir():
+    if not the_store.root.exists():
         raise FileNotFoundError(f"{the_store.root}: no such store")
+    the_store.check_readable()
     records = []
     problems = []
     for path, record, problem in the_store.scan():

@@ -16,7 +16,7 @@ __all__ = ["quantity", "column_name"]
 
 #: unit → (kind, factor to the kind's base unit); the kind names the numeric column's suffix.
 _UNITS = {
-    "bit/s": ("bps", 1.0), "bps": ("bps", 1.0), "kbit/s": ("bps", 1e3), "kbps": ("bps", 1e3),
+    "bit/s": ("bps", 1.0), "bps": ("bps", 1.0), "b/s": ("bps", 1.0), "kbit/s": ("bps", 1e3), "kbps": ("bps", 1e3),
     "Mbit/s": ("bps", 1e6), "Mbps": ("bps", 1e6), "Gbit/s": ("bps", 1e9), "Gbps": ("bps", 1e9),
     "cells/s": ("bps", 424.0), "cell/s": ("bps", 424.0),
     "ps": ("s", 1e-12), "ns": ("s", 1e-9), "us": ("s", 1e-6), "µs": ("s", 1e-6), "μs": ("s", 1e-6),
@@ -27,6 +27,8 @@ _UNITS = {
     "MiB": ("bytes", 1024.0**2), "GiB": ("bytes", 1024.0**3),
     "%": ("fraction", 0.01),
 }  # fmt: skip
+#: Rate and cell units in any case, as the simulator reads them (no two differ only by case).
+_ANY_CASE = {u.lower(): v for u, v in _UNITS.items() if v[0] in ("bps", "cells")}
 _QUANTITY = re.compile(r"^\s*([-+]?(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?)\s*(\S+)\s*$")
 
 
@@ -36,12 +38,21 @@ def quantity(value: Any) -> Optional[Tuple[float, str]]:
     if not isinstance(value, str):
         return None
     m = _QUANTITY.match(value)
-    if not m or m.group(2) not in _UNITS:
+    found = _unit(m.group(2)) if m else None
+    if found is None:
         return None
-    kind, factor = _UNITS[m.group(2)]
+    kind, factor = found
     number = float(m.group(1).replace("_", "")) * factor
     # Whole counts stay whole (cells, bytes) so that they print without a decimal part.
     return number, kind
+
+
+def _unit(text: str) -> Optional[Tuple[str, float]]:
+    if text in _UNITS:
+        return _UNITS[text]
+    if "B" in text and "bit" not in text.lower():  # bytes are never read as bits
+        return None
+    return _ANY_CASE.get(text.lower())
 
 
 def column_name(name: str, kind: str) -> str:

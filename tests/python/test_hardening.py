@@ -22,12 +22,12 @@ def assert_one_error_line(proc: subprocess.CompletedProcess, code: int) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
 
 
-def test_a_store_that_is_a_file_is_one_error_line(tmp_path):
+def test_a_store_that_is_a_file_is_one_error_line_with_exit_2(tmp_path):
     store = tmp_path / "store"
     store.write_text("not a directory")
     proc = celltrain_cli("sweep", "A4", "--store", str(store), "--set", "duration=0.05 s", "--set", "warmup=0.01 s")
-    assert_one_error_line(proc, 1)
-    assert str(store) in proc.stderr
+    assert_one_error_line(proc, 2)  # bad input, as every other wrong argument
+    assert str(store) in proc.stderr and "not a directory" in proc.stderr
 
 
 def test_bad_sweep_input_is_one_error_line_with_exit_2():

@@ -3,8 +3,8 @@
 
 use celltrain::scenario::units::{parse_bytes, parse_cells, parse_duration, parse_rate};
 use celltrain_atm::cac::{
-    convolution, effective, peak, priority::largest_count, ActiveRate, CacError, DelayPriority, EbMethod,
-    LossCriterion, OnOff, Rule, SourceClass,
+    check_target, effective, peak, priority::largest_count, ActiveRate, CacError, DelayPriority, EbMethod,
+    LossCriterion, OnOff, Rule, SourceClass, Work,
 };
 use celltrain_core::CELL_BITS;
 use clap::Subcommand;
@@ -102,8 +102,11 @@ pub fn run(command: CacCommand) -> Result<String, String> {
             }
             let mut out =
                 format!("total peak {} Mbit/s of {} Mbit/s", mbps(peak::total_peak_bps(&classes)), mbps(capacity));
-            let decide = |c: &[SourceClass]| Ok(peak::admits(c, capacity, max_load));
-            finish(&mut out, &mix, &classes, decide)?;
+            let decide = |c: &[SourceClass], work: &Work| {
+                work.charge(1)?;
+                Ok(peak::admits(c, capacity, max_load))
+            };
+            finish(&mut out, &mix, &classes, "--class", decide)?;
             Ok(out)
         }
         CacCommand::Convolution { mix, target, criterion } => {
@@ -116,8 +119,10 @@ pub fn run(command: CacCommand) -> Result<String, String> {
                 dist.overflow_probability(capacity),
                 dist.fluid_clr(capacity)
             );
-            let decide = |c: &[SourceClass]| convolution::admits(c, capacity, target, criterion);
-            finish(&mut out, &mix, &classes, decide).map_err(|e| format!("--target: {e}"))?;
+            check_target(target).map_err(|e| format!("--target: {e}"))?;
+            let decide =
+                |c: &[SourceClass], work: &Work| Ok(ActiveRate::within(c, work)?.loss(criterion, capacity) <= target);
+            finish(&mut out, &mix, &classes, "--class", decide)?;
             Ok(out)
         }
         CacCommand::Effective { mix, buffer, target, method } => {
@@ -147,8 +152,11 @@ pub fn run(command: CacCommand) -> Result<String, String> {
                 mbps(fluid.min(gauss)),
                 mbps(capacity)
             );
-            let decide = |c: &[SourceClass]| Ok(effective::aggregate_bps(c, buffer_bits, target, method)? <= capacity);
-            finish(&mut out, &mix, &classes, decide).map_err(|e| format!("--target/--class: {e}"))?;
+            let decide = |c: &[SourceClass], work: &Work| {
+                work.charge(1)?;
+                Ok(effective::aggregate_bps(c, buffer_bits, target, method)? <= capacity)
+            };
+            finish(&mut out, &mix, &classes, "--target/--class", decide)?;
             Ok(out)
         }
         CacCommand::Region { capacity, rt, nrt, rt_buffer, nrt_buffer, target, criterion, method, n_rt_max, limit } => {
@@ -163,7 +171,7 @@ pub fn run(command: CacCommand) -> Result<String, String> {
             port.validate().map_err(|e| format!("--target: {e}"))?;
             let rt = parse_source(&rt, true).map_err(|e| format!("--rt: {e}"))?;
             let nrt = parse_source(&nrt, true).map_err(|e| format!("--nrt: {e}"))?;
-            region_table(&port, rt, nrt, n_rt_max, limit).map_err(|e| e.to_string())
+            region_table(&port, rt, nrt, n_rt_max, limit).map_err(|e| format!("--n-rt-max/--limit: {e}"))
         }
     }
 }
@@ -174,10 +182,11 @@ fn region_table(port: &DelayPriority, rt: OnOff, nrt: OnOff, n_rt_max: u32, limi
     for rule in Rule::ALL {
         let _ = write!(out, " {:>11}", rule.name());
     }
+    let work = Work::default();
     for n_rt in 0..=n_rt_max {
         let _ = write!(out, "\n{n_rt:>5}");
         for rule in Rule::ALL {
-            let cell = match port.largest_nrt(rule, rt, n_rt, nrt, limit)? {
+            let cell = match port.largest_nrt_within(rule, rt, n_rt, nrt, limit, &work)? {
                 None => "-".to_string(),
                 Some(n) if n == limit => format!("≥{n}"),
                 Some(n) => n.to_string(),
@@ -193,18 +202,21 @@ fn finish(
     out: &mut String,
     mix: &MixArgs,
     classes: &[SourceClass],
-    decide: impl Fn(&[SourceClass]) -> Result<bool, CacError>,
+    flag: &str,
+    decide: impl Fn(&[SourceClass], &Work) -> Result<bool, CacError>,
 ) -> Result<(), String> {
-    let admitted = decide(classes).map_err(|e| e.to_string())?;
+    // One budget for the verdict and the whole --largest scan.
+    let work = Work::default();
+    let admitted = decide(classes, &work).map_err(|e| format!("{flag}: {e}"))?;
     let _ = write!(out, "\n{}", if admitted { "admitted" } else { "refused" });
     if mix.largest {
         let mut trial = classes.to_vec();
         let last = trial.len() - 1;
         let n = largest_count(mix.limit, |n| {
             trial[last].count = n;
-            decide(&trial)
+            decide(&trial, &work)
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("--largest/--limit: {e}"))?;
         let _ = match n {
             None => write!(out, "\nlargest count of the last class: none (refused with 0)"),
             Some(n) if n == mix.limit => write!(out, "\nlargest count of the last class: ≥ {n} (--limit)"),

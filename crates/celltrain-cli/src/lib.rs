@@ -66,6 +66,11 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// The port table's rows: `all`, or at most N. The default, 16, shows every port of a
+        /// small network; a large one (G3: 42 access ports) shows the bottleneck and the busiest
+        /// ports first, and how many were left out.
+        #[arg(long, value_name = "all|N", value_parser = output::PortRows::parse, default_value = "16")]
+        ports: output::PortRows,
         /// Move every cell across every link by a pipe event, never carried at once (the
         /// reference carrying is checked against; slower).
         #[arg(long)]
@@ -301,7 +306,7 @@ fn choose_fast_paths(network: &mut celltrain::network::Network, pipe_events: boo
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { mut scenario, out, json, pcap, record, quiet, pipe_events, reference } => {
+        Command::Run { mut scenario, out, json, pcap, record, quiet, ports, pipe_events, reference } => {
             scenario.set.extend(record_shortcuts(&pcap, record.as_deref()));
             let mut compiled = compile(&scenario)?;
             choose_fast_paths(&mut compiled.network, pipe_events, reference);
@@ -336,7 +341,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             if json {
                 outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"))?;
             } else {
-                out!("{}", output::summary_table(&summary))?;
+                out!("{}", output::summary_table(&summary, ports))?;
                 if let (Some(dir), Ok(())) = (&out, &written) {
                     outln!("results written to {}", dir.join("summary.json").display())?;
                 }

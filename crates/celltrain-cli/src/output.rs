@@ -1,7 +1,7 @@
 //! What a run leaves: its result files, written by the library's one result writer
 //! ([`celltrain::report`], which the Python package uses too), and the printed summary.
 
-use celltrain::metrics::Summary;
+use celltrain::metrics::{PortSummary, Summary};
 use std::fmt::Write as _;
 
 use celltrain::report::OutDir;
@@ -32,8 +32,29 @@ fn mbps(bps: f64) -> String {
     format!("{:.3}", bps / 1e6)
 }
 
+/// How many busy ports the port table shows (`run --ports`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortRows {
+    All,
+    /// At most this many: the bottleneck and the busiest first when there are more.
+    Most(usize),
+}
+
+impl PortRows {
+    /// `all` or a positive count (the `--ports` flag).
+    pub fn parse(text: &str) -> Result<PortRows, String> {
+        match text.trim() {
+            "all" => Ok(PortRows::All),
+            n => match n.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(PortRows::Most(n)),
+                _ => Err(format!("expected `all` or a positive number of ports, not {text:?}")),
+            },
+        }
+    }
+}
+
 /// A readable, fixed-width rendering of a summary.
-pub fn summary_table(s: &Summary) -> String {
+pub fn summary_table(s: &Summary, ports: PortRows) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}", s.scenario, s.title);
     let params: Vec<String> = s.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -115,6 +136,7 @@ pub fn summary_table(s: &Summary) -> String {
             delay_text(v.delay.as_ref().map(|d| d.p999_s)),
         );
     }
+    gfr_table(&mut out, s);
     if !s.abr.is_empty() {
         let _ = writeln!(
             out,
@@ -154,14 +176,22 @@ pub fn summary_table(s: &Summary) -> String {
             );
         }
     }
-    if s.ports.iter().any(|p| p.cells_in > 0) {
+    let busy = s.ports.iter().filter(|p| p.cells_in > 0).collect();
+    let (shown_ports, left_out) = most_used(busy, s, ports, |p| p.dropped_total);
+    if !shown_ports.is_empty() {
         let _ = writeln!(
             out,
             "\n{:<16} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7}",
-            "port (busy)", "cells out", "dropped", "max queue", "mean q", "util", "effic."
+            if left_out > 0 { "port (busiest)" } else { "port (busy)" },
+            "cells out",
+            "dropped",
+            "max queue",
+            "mean q",
+            "util",
+            "effic."
         );
     }
-    for p in s.ports.iter().filter(|p| p.cells_in > 0) {
+    for p in shown_ports {
         let _ = writeln!(
             out,
             "{:<16} {:>12} {:>10} {:>10} {:>10.1} {:>6.1}% {:>7}",
@@ -174,7 +204,8 @@ pub fn summary_table(s: &Summary) -> String {
             p.efficiency.map_or("-".to_string(), |e| format!("{:.1}%", e * 100.0))
         );
     }
-    packet_port_table(&mut out, s);
+    left_out_note(&mut out, left_out);
+    packet_port_table(&mut out, s, ports);
     if !s.refused_vcs.is_empty() {
         let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
         for r in &s.refused_vcs {
@@ -193,13 +224,74 @@ pub fn summary_table(s: &Summary) -> String {
     out
 }
 
+/// The `busy` ports a table shows, and how many it leaves out: in the summary's order when all
+/// fit; else the bottleneck first, then by `dropped`, then by utilization (the ports a reader
+/// looks for), each tie in the summary's order.
+fn most_used<'a>(
+    mut busy: Vec<&'a PortSummary>,
+    s: &Summary,
+    rows: PortRows,
+    dropped: impl Fn(&PortSummary) -> u64,
+) -> (Vec<&'a PortSummary>, usize) {
+    let most = match rows {
+        PortRows::Most(n) if busy.len() > n => n,
+        _ => return (busy, 0),
+    };
+    let bottleneck = s.aggregate.bottleneck.as_deref();
+    busy.sort_by(|a, b| {
+        let key = |p: &PortSummary| (Some(p.name.as_str()) != bottleneck, std::cmp::Reverse(dropped(p)));
+        key(a).cmp(&key(b)).then(b.utilization.total_cmp(&a.utilization))
+    });
+    let left_out = busy.len() - most;
+    busy.truncate(most);
+    (busy, left_out)
+}
+
+fn left_out_note(out: &mut String, left_out: usize) {
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "  … and {left_out} more busy ports, less used (all of them: --ports all, or ports.csv with --out)"
+        );
+    }
+}
+
+/// The GFR VCs' contracts and what their ingress F-GCRA decided (BN01's measures): the MCR
+/// each VC was promised, and the frames it found eligible for it or tagged CLP = 1.
+fn gfr_table(out: &mut String, s: &Summary) {
+    let gfr: Vec<_> = s.vcs.iter().filter_map(|v| v.gfr.as_ref().map(|g| (v, g))).collect();
+    if gfr.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<14} {:>7} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "gfr vc", "conf.", "MCR Mbit/s", "eligible", "ineligible", "tagged fr.", "tagged cl."
+    );
+    for (v, g) in gfr {
+        let _ = writeln!(
+            out,
+            "{:<14} {:>7} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            shown(&v.name),
+            g.conformance,
+            mbps(g.mcr_bps as f64),
+            g.eligible_frames,
+            g.ineligible_frames,
+            g.tagged_frames,
+            g.tagged_cells
+        );
+    }
+    let _ = writeln!(out, "  (frames counted by the ingress F-GCRA from the start of the run, not from the warm-up)");
+}
+
 /// The ports of packet links that carried packets (packet mode, and packet media in cell
 /// mode): their own counters, in packets and bytes.
-fn packet_port_table(out: &mut String, s: &Summary) {
+fn packet_port_table(out: &mut String, s: &Summary, rows: PortRows) {
     let busy: Vec<_> = s.ports.iter().filter(|p| p.packets_in.is_some_and(|n| n > 0)).collect();
     if busy.is_empty() {
         return;
     }
+    let (busy, left_out) = most_used(busy, s, rows, |p| p.packets_dropped.unwrap_or(0));
     let _ = writeln!(
         out,
         "\n{:<16} {:>10} {:>10} {:>10} {:>12} {:>12} {:>7}",
@@ -218,6 +310,7 @@ fn packet_port_table(out: &mut String, s: &Summary) {
             p.utilization * 100.0
         );
     }
+    left_out_note(out, left_out);
 }
 
 /// A cell transfer delay for the tables, in the unit that suits it ("-" when no cell arrived).

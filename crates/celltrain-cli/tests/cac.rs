@@ -72,3 +72,69 @@ fn bad_input_is_one_line_and_exit_code_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Runs `celltrain` for at most `limit`; None when it was still running (then killed).
+fn within(args: &[&str], limit: std::time::Duration) -> Option<Output> {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_celltrain"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("waits").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().expect("output"))
+}
+
+#[test]
+fn huge_questions_fail_at_once_naming_the_limit() {
+    let three_classes = [
+        "cac",
+        "convolution",
+        "--class",
+        "100000 x 10 Mbit/s, rho 0.1",
+        "--class",
+        "100000 x 2 Mbit/s, rho 0.1",
+        "--class",
+        "100000 x 1.5 Mbit/s, rho 0.1",
+    ];
+    let scans = [
+        vec!["cac", "region", "--n-rt-max", "100000", "--limit", "100000"],
+        vec!["cac", "convolution", "--class", "1 x 1 kbit/s, rho 0.1", "--largest"],
+    ];
+    for (args, limit_s) in std::iter::once((three_classes.to_vec(), 5)).chain(scans.into_iter().map(|a| (a, 120))) {
+        let out =
+            within(&args, std::time::Duration::from_secs(limit_s)).unwrap_or_else(|| panic!("{args:?}: still running"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: --") && err.contains("100000000 terms of work (the limit)"), "{err}");
+        assert!(out.stdout.is_empty(), "no partial table");
+    }
+}
+
+#[test]
+fn gaussian_admits_one_source_below_the_capacity() {
+    // m + α'σ alone asks 304 Mbit/s for one 100 Mbit/s source; the peak sum caps it.
+    let one = ok(&[
+        "cac",
+        "effective",
+        "--class",
+        "1 x 100 Mbit/s, rho 0.5, on 10 ms",
+        "--buffer",
+        "0",
+        "--method",
+        "gaussian",
+        "--capacity",
+        "155 Mbit/s",
+    ]);
+    assert!(one.contains("Gaussian 100.000000 Mbit/s") && one.ends_with("admitted\n"), "{one}");
+}

@@ -4,6 +4,7 @@
 
 use celltrain_atm::cac::{
     convolution::ActiveRate, effective, CacError, DelayPriority, EbMethod, LossCriterion, OnOff, Rule, SourceClass,
+    Work,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -94,7 +95,7 @@ fn cac_admits(
 }
 
 /// For each n_rt in 0..=n_rt_max, the largest n_nrt ≤ limit that `rule` admits with every
-/// smaller n_nrt (None: not even 0); `rt` and `nrt` are (peak_bps, activity, mean_on_s).
+/// smaller n_nrt (None: not even 0), within `WORK_LIMIT` terms of work in all; `rt` and `nrt` are (peak_bps, activity, mean_on_s).
 #[pyfunction]
 #[pyo3(signature = (rule, rt, nrt, n_rt_max, limit, capacity_bps, rt_buffer_bits, nrt_buffer_bits, target, criterion="clr", method="fluid"))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
@@ -114,7 +115,11 @@ fn cac_boundary(
     let rule = Rule::parse(rule).map_err(value_error)?;
     let p = port(capacity_bps, (rt_buffer_bits, nrt_buffer_bits), target, criterion, method)?;
     let on_off = |(peak_bps, activity, mean_on_s)| OnOff { peak_bps, activity, mean_on_s };
-    (0..=n_rt_max).map(|n| p.largest_nrt(rule, on_off(rt), n, on_off(nrt), limit).map_err(value_error)).collect()
+    // One budget for the whole boundary (a ValueError naming the limit when it runs out).
+    let work = Work::default();
+    (0..=n_rt_max)
+        .map(|n| p.largest_nrt_within(rule, on_off(rt), n, on_off(nrt), limit, &work).map_err(value_error))
+        .collect()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -82,7 +82,10 @@ fn compile_and_run(
     }
     let mut interruption = interrupt::Interruption::new(main_thread, progress);
     interruption.cancel = cancel;
-    if !network.run_interruptible(&mut |p| interruption.check(p)) {
+    let finished = network.run_interruptible(&mut |p| interruption.check(p));
+    // The loop ignores the verdict of its last progress call (the run is complete by then); an
+    // exception that call raised must still reach the caller, as any earlier one would.
+    if !finished || interruption.raised.is_some() {
         // Nothing half-finished: the cut-off captures go, and no result is made.
         network.abandon_output();
         let e = interruption.raised.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));

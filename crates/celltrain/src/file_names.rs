@@ -1,12 +1,21 @@
 //! Names a scenario chooses that become file names (`<host>.pcap`, `<from>_<to>.pcap`): each
 //! must stay one plain file name inside the output directory, whatever the scenario says.
 
+/// The longest name a file may be made from: 255 bytes, the longest file name of ext4, XFS,
+/// APFS and NTFS, less the `.pcap` it is given. Checked with the scenario, so that the error
+/// names the key rather than the output directory the file could not be created in.
+pub const MAX_STEM_BYTES: usize = 250;
+
 /// Why `name` cannot be part of a file name in the output directory, or `None` when it can:
 /// no path separator (so no absolute path and no `..` step), not `.` or `..`, no control or
-/// Unicode format character (bidi controls would disguise the name in a listing).
+/// Unicode format character (bidi controls would disguise the name in a listing), at most
+/// [`MAX_STEM_BYTES`] bytes.
 pub fn file_name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("is empty");
+    }
+    if name.len() > MAX_STEM_BYTES {
+        return Some("is longer than 250 bytes (a file name holds 255, with its .pcap)");
     }
     if name == "." || name == ".." {
         return Some("is a directory step");

@@ -8,7 +8,7 @@
 //! * overflow probability P(Σ Λ > C);
 //! * fluid cell loss ratio E[(Σ Λ − C)+] / E[Σ Λ] (the rate lost while the link overflows).
 
-use super::{check_nonnegative, check_target, CacError, SourceClass};
+use super::{check_nonnegative, check_target, CacError, SourceClass, Work};
 use std::collections::BTreeMap;
 
 /// Which quantity a convolution CAC holds under its target.
@@ -46,12 +46,21 @@ pub struct ActiveRate {
 }
 
 impl ActiveRate {
-    /// Convolves the classes' binomials. Errors on a bad descriptor.
+    /// Convolves the classes' binomials. Errors on a bad descriptor, and on a mix whose
+    /// convolution would pass [`super::WORK_LIMIT`] (before any of it is done).
     pub fn of(classes: &[SourceClass]) -> Result<Self, CacError> {
+        Self::within(classes, &Work::default())
+    }
+
+    /// As [`ActiveRate::of`], charging [`work_terms`] to `work` first.
+    pub fn within(classes: &[SourceClass], work: &Work) -> Result<Self, CacError> {
+        for class in classes {
+            class.source.validate()?;
+        }
+        work.charge(work_terms(classes))?;
         let mut pmf: Vec<(u64, f64)> = vec![(0, 1.0)];
         let mut mean_bps = 0.0;
         for class in classes {
-            class.source.validate()?;
             let peak = class.source.peak_bps.round() as u64;
             let weights = binomial_pmf(class.count, class.source.activity);
             let mut next: BTreeMap<u64, f64> = BTreeMap::new();
@@ -117,6 +126,32 @@ pub fn admits(
     check_target(target)?;
     check_nonnegative("capacity", capacity_bps)?;
     Ok(ActiveRate::of(classes)?.loss(criterion, capacity_bps) <= target)
+}
+
+/// An upper bound on the terms [`ActiveRate::of`] adds for `classes`: each class's n + 1
+/// binomial weights, and each weight times the distinct rates already reached. These are at
+/// most the product of the (n + 1) so far, and at most the rates from 0 to Σ n·R in steps of
+/// the peaks' greatest common divisor (one class of 10⁵ sources: 3·10⁵ terms; three classes
+/// of 10⁵ with peaks 10, 2 and 1.5 Mbit/s: about 10¹¹).
+pub fn work_terms(classes: &[SourceClass]) -> u64 {
+    let peak = |c: &SourceClass| (c.source.peak_bps.round() as u64).max(1);
+    let step = classes.iter().map(peak).fold(0, gcd).max(1);
+    let (mut terms, mut rates, mut top) = (0u128, 1u128, 0u128);
+    for class in classes {
+        let weights = u128::from(class.count) + 1;
+        top += u128::from(class.count) * u128::from(peak(class) / step);
+        terms += weights + rates * weights;
+        rates = (rates * weights).min(top + 1);
+    }
+    u64::try_from(terms).unwrap_or(u64::MAX)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// P(K = k) for K binomial (n, p), k = 0..=n, through log-factorials (exact to rounding for

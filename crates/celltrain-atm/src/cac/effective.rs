@@ -10,6 +10,11 @@
 //! ĉ = R with no buffer and falls towards ρR as the buffer grows. For many sources the
 //! stationary (Gaussian) approximation m + α'σ with α' = sqrt(−2 ln ε − ln 2π) is the other
 //! bound; the equivalent capacity of the aggregate is the smaller of the two.
+//!
+//! The Gaussian estimate is only meant for many sources: for a few bursty ones m + α'σ can
+//! exceed Σ n·R, a capacity at which no cell is ever lost. Guérin, Ahmadi & Naghshineh (1991)
+//! therefore take the smaller of the estimate and the sum of the peak rates; so does
+//! [`gaussian_bps`].
 
 use super::{check_nonnegative, check_target, CacError, OnOff, SourceClass};
 
@@ -18,7 +23,8 @@ use super::{check_nonnegative, check_target, CacError, OnOff, SourceClass};
 pub enum EbMethod {
     /// Σ ĉ_i: the linear rule (each source's fluid effective bandwidth).
     Fluid,
-    /// m + α'σ: the Gaussian (stationary, bufferless) approximation.
+    /// min(m + α'σ, Σ R): the Gaussian (stationary, bufferless) approximation, capped at
+    /// the peak sum.
     Gaussian,
     /// min(Σ ĉ_i, m + α'σ): Guérin et al.'s equivalent capacity of the aggregate.
     Min,
@@ -63,20 +69,28 @@ pub fn gaussian_alpha(target: f64) -> f64 {
     (-2.0 * target.ln() - (2.0 * std::f64::consts::PI).ln()).max(0.0).sqrt()
 }
 
-/// m + α'σ of the aggregate: m = Σ n·ρR, σ² = Σ n·ρ(1 − ρ)R². Infinite for ε = 0.
+/// min(m + α'σ, Σ n·R) of the aggregate: m = Σ n·ρR, σ² = Σ n·ρ(1 − ρ)R². The peak sum
+/// caps the estimate (see the module's note): ε = 0 asks for exactly the peak sum.
 pub fn gaussian_bps(classes: &[SourceClass], target: f64) -> Result<f64, CacError> {
     check_target(target)?;
-    let (mut mean, mut var) = (0.0, 0.0);
+    let (mut mean, mut var, mut peaks) = (0.0, 0.0, 0.0);
     for c in classes {
         c.source.validate()?;
         let (n, rho, r) = (f64::from(c.count), c.source.activity, c.source.peak_bps);
         mean += n * rho * r;
         var += n * rho * (1.0 - rho) * r * r;
+        peaks += n * r;
     }
-    if target == 0.0 {
-        return Ok(if var > 0.0 { f64::INFINITY } else { mean });
-    }
-    Ok(mean + gaussian_alpha(target) * var.sqrt())
+    let estimate = if target == 0.0 {
+        if var > 0.0 {
+            f64::INFINITY
+        } else {
+            mean
+        }
+    } else {
+        mean + gaussian_alpha(target) * var.sqrt()
+    };
+    Ok(estimate.min(peaks))
 }
 
 /// Σ n·ĉ over the classes, every one with the same buffer.

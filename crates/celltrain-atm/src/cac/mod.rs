@@ -9,7 +9,7 @@
 //!     peak::total_peak_bps            Σ n·R                       (no statistical gain)
 //!     convolution::ActiveRate         exact pmf of Σ Λ_i          (bufferless; P_over, fluid CLR)
 //!     effective::equivalent_capacity  ĉ(R, ρ, b, x, ε)            (one source with a buffer x)
-//!     effective::gaussian_bps         m + α'σ                     (stationary aggregate)
+//!     effective::gaussian_bps         min(m + α'σ, Σ n·R)         (stationary aggregate)
 //!     priority::DelayPriority         RT / NRT / linear / combined boundaries of a two-queue port
 //! ```
 //!
@@ -108,6 +108,47 @@ pub(crate) fn check_nonnegative(what: &str, x: f64) -> Result<(), CacError> {
         Ok(())
     } else {
         Err(CacError(format!("{what} must be finite and not negative, got {x}")))
+    }
+}
+
+/// The most work one calculation may do, in terms: a probability added into the convolution's
+/// distribution, or one admission test. About ten seconds of work: a question asked of a
+/// hundred thousand sources fails at once with a message naming this limit instead of running
+/// for hours (a convolution of three classes of 10⁵ sources with different peaks would add
+/// 10¹⁵ terms).
+pub const WORK_LIMIT: u64 = 100_000_000;
+
+/// The work a calculation has done, against [`WORK_LIMIT`] (or another limit). Charged before
+/// each step, so that a step that would pass the limit is never started.
+#[derive(Debug)]
+pub struct Work {
+    done: std::cell::Cell<u64>,
+    limit: u64,
+}
+
+impl Work {
+    pub fn new(limit: u64) -> Self {
+        Work { done: std::cell::Cell::new(0), limit }
+    }
+
+    /// Counts `terms` more; an error naming the limit when the total would pass it.
+    pub fn charge(&self, terms: u64) -> Result<(), CacError> {
+        let total = self.done.get().saturating_add(terms);
+        if total > self.limit {
+            return Err(CacError(format!(
+                "the calculation needs more than {} terms of work (the limit): ask about fewer sources, \
+                 fewer distinct peak rates or a lower search limit",
+                self.limit
+            )));
+        }
+        self.done.set(total);
+        Ok(())
+    }
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Work::new(WORK_LIMIT)
     }
 }
 

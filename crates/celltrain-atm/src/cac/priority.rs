@@ -10,9 +10,9 @@
 //!   could use the large buffer, since rt traffic takes capacity away from the nrt queue).
 //! * `Combined`: `RtBoundary` and `NrtBoundary` (the paper's proposal).
 
-use super::convolution::{self, LossCriterion};
+use super::convolution::{ActiveRate, LossCriterion};
 use super::effective::{self, EbMethod};
-use super::{check_nonnegative, check_target, fits, peak, CacError, OnOff, SourceClass};
+use super::{check_nonnegative, check_target, fits, peak, CacError, OnOff, SourceClass, Work};
 
 /// A boundary of the admissible (rt, nrt) region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +69,8 @@ impl DelayPriority {
         check_target(self.target)
     }
 
-    fn convolution(&self, classes: &[SourceClass]) -> Result<bool, CacError> {
-        convolution::admits(classes, self.capacity_bps, self.target, self.criterion)
+    fn convolution(&self, classes: &[SourceClass], work: &Work) -> Result<bool, CacError> {
+        Ok(ActiveRate::within(classes, work)?.loss(self.criterion, self.capacity_bps) <= self.target)
     }
 
     /// The linear rule: each class with its own buffer. With `EbMethod::Min` the Gaussian
@@ -94,15 +94,27 @@ impl DelayPriority {
 
     /// Does `rule` admit the mix of `rt` and `nrt` classes?
     pub fn admits(&self, rule: Rule, rt: &[SourceClass], nrt: &[SourceClass]) -> Result<bool, CacError> {
+        self.admits_within(rule, rt, nrt, &Work::default())
+    }
+
+    /// As [`DelayPriority::admits`], charging the test and its convolutions to `work`.
+    pub fn admits_within(
+        &self,
+        rule: Rule,
+        rt: &[SourceClass],
+        nrt: &[SourceClass],
+        work: &Work,
+    ) -> Result<bool, CacError> {
         self.validate()?;
+        work.charge(1)?;
         let all: Vec<SourceClass> = rt.iter().chain(nrt).copied().collect();
         match rule {
             Rule::Peak => Ok(peak::admits(&all, self.capacity_bps, 1.0)),
-            Rule::Convolution => self.convolution(&all),
+            Rule::Convolution => self.convolution(&all, work),
             Rule::Linear => self.linear(rt, nrt),
-            Rule::RtBoundary => self.convolution(rt),
+            Rule::RtBoundary => self.convolution(rt, work),
             Rule::NrtBoundary => self.nrt_boundary(&all),
-            Rule::Combined => Ok(self.convolution(rt)? && self.nrt_boundary(&all)?),
+            Rule::Combined => Ok(self.convolution(rt, work)? && self.nrt_boundary(&all)?),
         }
     }
 
@@ -117,7 +129,22 @@ impl DelayPriority {
         nrt: OnOff,
         limit: u32,
     ) -> Result<Option<u32>, CacError> {
-        largest_count(limit, |n| self.admits(rule, &[SourceClass::new(n_rt, rt)], &[SourceClass::new(n, nrt)]))
+        self.largest_nrt_within(rule, rt, n_rt, nrt, limit, &Work::default())
+    }
+
+    /// As [`DelayPriority::largest_nrt`], charging every test to `work` (shared by the rows
+    /// of a boundary, so that a whole table is bounded, not only each search).
+    pub fn largest_nrt_within(
+        &self,
+        rule: Rule,
+        rt: OnOff,
+        n_rt: u32,
+        nrt: OnOff,
+        limit: u32,
+        work: &Work,
+    ) -> Result<Option<u32>, CacError> {
+        let rt = [SourceClass::new(n_rt, rt)];
+        largest_count(limit, |n| self.admits_within(rule, &rt, &[SourceClass::new(n, nrt)], work))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Test vectors (computed from the formulas, see `docs/references.md#cac`) and properties.
 
-use super::convolution::{binomial_pmf, ActiveRate, LossCriterion};
+use super::convolution::{binomial_pmf, work_terms, ActiveRate, LossCriterion};
 use super::effective::{aggregate_bps, equivalent_capacity, gaussian_alpha, gaussian_bps, EbMethod};
 use super::priority::{largest_count, DelayPriority, Rule};
 use super::{peak, OnOff, SourceClass};
@@ -107,6 +107,18 @@ fn gaussian_vector_and_the_minimum() {
     let min = aggregate_bps(&fifty, 1e6, 1e-6, EbMethod::Min).unwrap();
     close(min, 157.735e6, 1e-5);
     assert!(min > C_BPS, "the 50th source is refused");
+}
+
+#[test]
+fn gaussian_is_capped_at_the_peak_sum() {
+    // One 100 Mbit/s source on 155 Mbit/s: m + α'σ = 50 + 5.08 × 50 Mbit/s, far above its peak.
+    let one = [SourceClass::new(1, src(100e6, 0.5, 0.1))];
+    assert_eq!(gaussian_bps(&one, 1e-6).unwrap(), 100e6);
+    assert_eq!(aggregate_bps(&one, 1e6, 1e-6, EbMethod::Gaussian).unwrap(), 100e6);
+    assert_eq!(gaussian_bps(&one, 0.0).unwrap(), 100e6, "no loss at all: the peak");
+    // Where the estimate is below the peak sum it is unchanged (50 sources: 157.7 < 500).
+    let fifty = [SourceClass::new(50, src(10e6, 0.1, 0.1))];
+    close(gaussian_bps(&fifty, 1e-6).unwrap(), 157.735e6, 1e-5);
 }
 
 #[test]
@@ -247,4 +259,20 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(ActiveRate::of(&[SourceClass::new(3, src(f64::NAN, 0.5, 0.1))]).is_err());
     assert!(Rule::parse("bogus").is_err());
     assert!(LossCriterion::parse("bogus").is_err());
+}
+
+#[test]
+fn convolution_work_is_bounded_before_it_starts() {
+    let one = [SourceClass::new(100_000, src(10e6, 0.1, 0.1))];
+    assert_eq!(work_terms(&one), 200_002, "one class: its weights, each added once");
+    // Equal peaks share their rates: the support stays Σ n + 1, not the product.
+    let equal = [SourceClass::new(1000, src(10e6, 0.1, 0.1)), SourceClass::new(1000, src(10e6, 0.5, 0.1))];
+    assert_eq!(work_terms(&equal), 1001 + 1001 + 1001 + 1001 * 1001);
+    let three: Vec<SourceClass> =
+        [10e6, 2e6, 1.5e6].iter().map(|&r| SourceClass::new(100_000, src(r, 0.1, 0.1))).collect();
+    assert!(work_terms(&three) > super::WORK_LIMIT);
+    let started = std::time::Instant::now();
+    let e = ActiveRate::of(&three).unwrap_err();
+    assert!(e.0.contains("100000000 terms of work (the limit)"), "{e}");
+    assert!(started.elapsed().as_secs() < 1, "refused before any work");
 }

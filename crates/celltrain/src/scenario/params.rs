@@ -45,6 +45,20 @@ impl ParamValue {
         }
     }
 
+    /// Override text written as an integer that TOML's 64-bit integers cannot hold: the
+    /// message saying so (read as a string it would fail later as "found string …").
+    pub fn out_of_range(text: &str) -> Option<String> {
+        let t = text.trim();
+        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+        let integer =
+            digits.starts_with(|c: char| c.is_ascii_digit()) && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
+        if !integer || matches!(ParamValue::from_text(t), ParamValue::Int(_)) {
+            return None;
+        }
+        let (which, bound) = if t.starts_with('-') { ("small", i64::MIN) } else { ("large", i64::MAX) };
+        Some(format!("--set: the integer {t} is too {which} (integers are 64-bit: {bound} at the most)"))
+    }
+
     /// The value as it appears in the tree after substitution.
     pub fn to_value(&self) -> Value {
         match self {
@@ -127,6 +141,9 @@ pub fn resolve(
                 format!("unknown parameter '{name}' (declared: {})", declared(&params)),
             ));
         };
+        if let Some(message) = ParamValue::out_of_range(text) {
+            return Err(source.error(None, join_path("params", name), message));
+        }
         slot.1 = match (ParamValue::from_text(text), &slot.1) {
             (ParamValue::Int(i), ParamValue::Float(_)) => ParamValue::Float(i as f64),
             (v, _) => v,

@@ -46,6 +46,9 @@ pub fn apply(
         if segments[0] == "params" && segments.len() == 2 {
             return Err(source.error(None, path, "--set: give a parameter by its name alone (without params.)"));
         }
+        if let Some(message) = ParamValue::out_of_range(text) {
+            return Err(source.error(None, path, message));
+        }
         let value = parse_value(text);
         let span = 0..0;
         set(source, root, &segments, "", value, span, append)?;

@@ -30,22 +30,31 @@ pub enum RateSpec {
     Rate(BitRate),
 }
 
-const RATE_UNITS: &str = "use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s";
-const DURATION_UNITS: &str = "use ps, ns, us, ms or s";
-const BYTE_UNITS: &str = "use B, KB, MB, GB, KiB, MiB or GiB";
+// Rate and cell units are read in any case: no two of them differ only by case. Durations and
+// sizes are not: "Ms" would be megaseconds beside "ms", "Mb" megabits beside "MB".
+const RATE_UNITS: &str =
+    "use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case";
+const DURATION_UNITS: &str = "use ps, ns, us (µs, μs), ms or s; case matters";
+const BYTE_UNITS: &str = "use B (byte, bytes), KB (kB), MB, GB, KiB, MiB or GiB; case matters";
+const CELL_UNITS: &str = "use cells (cell), in any case";
 
 /// Parses a rate such as `"149.76 Mbit/s"` or `"353207 cells/s"`.
 pub fn parse_rate(text: &str) -> Result<BitRate, String> {
     let bad = |why: &str| format!("bad rate {text:?}: {why}");
     let (num, unit) = split(text).map_err(|why| bad(&why))?;
-    let per_unit: u128 = match unit {
+    let lower = unit.to_lowercase();
+    if unit.contains('B') && !lower.contains("bit") {
+        // Any case but this one: "MBps" read as "mbps" would be eight times too fast.
+        return Err(bad(&format!("unknown unit '{unit}': B is a byte, rates are in bits ({RATE_UNITS})")));
+    }
+    let per_unit: u128 = match lower.as_str() {
         "bit/s" | "bps" | "b/s" => 1,
-        "kbit/s" | "Kbit/s" | "kbps" | "Kbps" => 1_000,
-        "Mbit/s" | "Mbps" => 1_000_000,
-        "Gbit/s" | "Gbps" => 1_000_000_000,
+        "kbit/s" | "kbps" => 1_000,
+        "mbit/s" | "mbps" => 1_000_000,
+        "gbit/s" | "gbps" => 1_000_000_000,
         "cells/s" | "cell/s" => u128::from(CELL_BITS),
         "" => return Err(bad(&format!("missing unit ({RATE_UNITS})"))),
-        u => return Err(bad(&format!("unknown unit '{u}' ({RATE_UNITS})"))),
+        _ => return Err(bad(&format!("unknown unit '{unit}' ({RATE_UNITS})"))),
     };
     if num.negative {
         return Err(bad("must be positive"));
@@ -93,10 +102,10 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
 pub fn parse_cells(text: &str) -> Result<u64, String> {
     let bad = |why: &str| format!("bad cell count {text:?}: {why}");
     let (num, unit) = split(text).map_err(|why| bad(&why))?;
-    match unit {
+    match unit.to_lowercase().as_str() {
         "cells" | "cell" => {}
-        "" => return Err(bad("missing unit (use cells)")),
-        u => return Err(bad(&format!("unknown unit '{u}' (use cells)"))),
+        "" => return Err(bad(&format!("missing unit ({CELL_UNITS})"))),
+        _ => return Err(bad(&format!("unknown unit '{unit}' ({CELL_UNITS})"))),
     }
     whole(&num, 1, "cells").map_err(|why| bad(&why))
 }
@@ -325,13 +334,31 @@ mod tests {
     }
 
     #[test]
+    fn rate_and_cell_units_in_any_case_but_bytes_never_bits() {
+        assert_eq!(bps("10 mbit/s"), 10_000_000);
+        assert_eq!(bps("10 MBIT/S"), 10_000_000);
+        assert_eq!(bps("10 mbps"), 10_000_000);
+        assert_eq!(bps("64 KBIT/s"), 64_000);
+        assert_eq!(bps("2 gbps"), 2_000_000_000);
+        assert_eq!(bps("1 Cells/s"), 424);
+        assert_eq!(parse_cells("8 Cells"), Ok(8));
+        for bytes in ["10 MB/s", "10 MBps", "10 Bps"] {
+            let e = parse_rate(bytes).unwrap_err();
+            assert!(e.contains(": B is a byte, rates are in bits (use "), "{e}");
+        }
+        // Case decides between units here: milli and mega seconds, megabits and megabytes.
+        assert!(parse_duration("5 MS").unwrap_err().contains("(use ps, ns, us (µs, μs), ms or s; case matters)"));
+        assert!(parse_bytes("64 Mb").unwrap_err().contains("MiB or GiB; case matters)"));
+    }
+
+    #[test]
     fn rate_errors() {
         let e = |t: &str| parse_rate(t).unwrap_err();
         assert_eq!(
             e("149.76 Mbits"),
-            "bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)"
+            "bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case)"
         );
-        assert_eq!(e("100"), "bad rate \"100\": missing unit (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)");
+        assert_eq!(e("100"), "bad rate \"100\": missing unit (use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case)");
         assert_eq!(e("0 Mbit/s"), "bad rate \"0 Mbit/s\": must be positive");
         assert_eq!(e("0.0000001 bit/s"), "bad rate \"0.0000001 bit/s\": must be positive");
         assert_eq!(e("-1 Mbit/s"), "bad rate \"-1 Mbit/s\": must be positive");
@@ -367,12 +394,21 @@ mod tests {
     #[test]
     fn duration_errors() {
         let e = |t: &str| parse_duration(t).unwrap_err();
-        assert_eq!(e("5 sec"), "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)");
-        assert_eq!(e("5"), "bad duration \"5\": missing unit (use ps, ns, us, ms or s)");
+        assert_eq!(
+            e("5 sec"),
+            "bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
+        assert_eq!(e("5"), "bad duration \"5\": missing unit (use ps, ns, us (µs, μs), ms or s; case matters)");
         assert_eq!(e("-5 ms"), "bad duration \"-5 ms\": must not be negative");
         assert_eq!(e("1e9 s"), "bad duration \"1e9 s\": too large (max 18446744 s)");
-        assert_eq!(e("5 e s"), "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us, ms or s)");
-        assert_eq!(e("1.2.3 s"), "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us, ms or s)");
+        assert_eq!(
+            e("5 e s"),
+            "bad duration \"5 e s\": unknown unit 'e s' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
+        assert_eq!(
+            e("1.2.3 s"),
+            "bad duration \"1.2.3 s\": unknown unit '.3 s' (use ps, ns, us (µs, μs), ms or s; case matters)"
+        );
         assert_eq!(
             e("1234567890123456789012345678901 s"),
             "bad duration \"1234567890123456789012345678901 s\": too many digits"
@@ -387,9 +423,12 @@ mod tests {
         assert_eq!(parse_cells("1e3 cells"), Ok(1000));
         assert_eq!(
             parse_cells("8192 cels").unwrap_err(),
-            "bad cell count \"8192 cels\": unknown unit 'cels' (use cells)"
+            "bad cell count \"8192 cels\": unknown unit 'cels' (use cells (cell), in any case)"
         );
-        assert_eq!(parse_cells("8192").unwrap_err(), "bad cell count \"8192\": missing unit (use cells)");
+        assert_eq!(
+            parse_cells("8192").unwrap_err(),
+            "bad cell count \"8192\": missing unit (use cells (cell), in any case)"
+        );
         assert_eq!(parse_cells("2.5 cells").unwrap_err(), "bad cell count \"2.5 cells\": not a whole number of cells");
         assert_eq!(parse_cells("-3 cells").unwrap_err(), "bad cell count \"-3 cells\": must not be negative");
     }
@@ -407,7 +446,7 @@ mod tests {
         assert_eq!(parse_bytes("1 GiB"), Ok(1 << 30));
         assert_eq!(
             parse_bytes("64 Kb").unwrap_err(),
-            "bad size \"64 Kb\": unknown unit 'Kb' (use B, KB, MB, GB, KiB, MiB or GiB)"
+            "bad size \"64 Kb\": unknown unit 'Kb' (use B (byte, bytes), KB (kB), MB, GB, KiB, MiB or GiB; case matters)"
         );
         assert_eq!(parse_bytes("1.5 B").unwrap_err(), "bad size \"1.5 B\": not a whole number of bytes");
         assert_eq!(

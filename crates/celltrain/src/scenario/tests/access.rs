@@ -163,12 +163,15 @@ fn unit_errors_carry_line_and_path() {
     });
     assert_eq!(
         e,
-        "s.toml:5: flow[2].app.rate: bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s, kbit/s, Mbit/s, Gbit/s or cells/s)"
+        "s.toml:5: flow[2].app.rate: bad rate \"149.76 Mbits\": unknown unit 'Mbits' (use bit/s (bps, b/s), kbit/s (kbps), Mbit/s (Mbps), Gbit/s (Gbps) or cells/s (cell/s), in any case)"
     );
     let e = read_err("[l]\ndelay = \"5 sec\"\n", |root| root.req_table("l")?.req_duration("delay").map(drop));
-    assert_eq!(e, "s.toml:2: l.delay: bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us, ms or s)");
+    assert_eq!(e, "s.toml:2: l.delay: bad duration \"5 sec\": unknown unit 'sec' (use ps, ns, us (µs, μs), ms or s; case matters)");
     let e = read_err("[p]\nbuffer = \"8 kcells\"\n", |root| root.req_table("p")?.req_cells("buffer").map(drop));
-    assert_eq!(e, "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells)");
+    assert_eq!(
+        e,
+        "s.toml:2: p.buffer: bad cell count \"8 kcells\": unknown unit 'kcells' (use cells (cell), in any case)"
+    );
 }
 
 #[test]

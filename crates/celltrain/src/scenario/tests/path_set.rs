@@ -95,3 +95,20 @@ fn a_builtin_runs_in_packet_mode_by_path() {
     assert_eq!(c.network.mode(), crate::network::Mode::Packet);
     assert!(c.meta.warnings.iter().any(|w| w.contains("switch[1].discard: ignored in packet mode")));
 }
+
+#[test]
+fn an_integer_too_large_for_64_bits_is_named_as_such() {
+    let huge = "99999999999999999999999";
+    for (name, key) in [("buffer", "params.buffer"), ("simulation.seed", "simulation.seed")] {
+        let e = loaded_with(TEXT, &[(name, huge)]).expect_err("refused").to_string();
+        assert_eq!(
+            e,
+            format!("s.toml: {key}: --set: the integer {huge} is too large (integers are 64-bit: 9223372036854775807 at the most)")
+        );
+    }
+    let e = loaded_with(TEXT, &[("simulation.seed", "-99_999_999_999_999_999_999")]).expect_err("refused");
+    assert!(e.to_string().contains("is too small"), "{e}");
+    // In range, or not an integer at all: as before.
+    assert!(loaded_with(TEXT, &[("simulation.seed", "9223372036854775807")]).is_ok());
+    assert!(loaded_with(TEXT, &[("buffer", "\"99999999999999999999999 cells\"")]).is_ok());
+}

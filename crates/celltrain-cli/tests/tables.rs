@@ -1,0 +1,49 @@
+//! `celltrain run`'s tables for networks a reader cannot scan whole (issue 39, item 12): the
+//! GFR contracts beside their VCs, and the port table cut to its bottleneck and busiest ports.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> String {
+    let short = ["--quiet", "--set", "duration=0.1 s", "--set", "warmup=0.02 s"];
+    let out = Command::new(env!("CARGO_BIN_EXE_celltrain")).arg("run").args(args).args(short).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The rows of the table whose header starts with `header`, up to the blank line after it.
+fn table<'a>(text: &'a str, header: &str) -> Vec<&'a str> {
+    text.lines().skip_while(|l| !l.starts_with(header)).skip(1).take_while(|l| !l.is_empty()).collect()
+}
+
+#[test]
+fn a_gfr_run_shows_each_vcs_mcr_and_tagged_frames() {
+    let text = run(&["G1"]);
+    let header = text.lines().find(|l| l.starts_with("gfr vc")).unwrap_or_else(|| panic!("no GFR table: {text}"));
+    assert!(header.contains("MCR Mbit/s") && header.contains("tagged fr.") && header.contains("eligible"), "{header}");
+    let vc1: Vec<&str> =
+        table(&text, "gfr vc").into_iter().find(|l| l.starts_with("vc1 ")).unwrap().split_whitespace().collect();
+    assert_eq!(&vc1[..3], ["vc1", "gfr.2", "2.000"], "G1's vc1 has an MCR of 2 Mbit/s");
+    // Not a GFR run: no GFR table.
+    assert!(!run(&["A1-udp"]).contains("gfr vc"));
+}
+
+#[test]
+fn a_large_network_shows_its_bottleneck_and_busiest_ports_first() {
+    let text = run(&["G3"]);
+    let rows = table(&text, "port (busiest)");
+    assert_eq!(rows.len(), 17, "16 ports and the note: {text}");
+    assert!(rows[0].starts_with("sw1->sw2 "), "the bottleneck first: {}", rows[0]);
+    let left_out: usize = rows[16].split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(rows[16].contains("more busy ports") && rows[16].contains("--ports all"), "{}", rows[16]);
+    let all = run(&["G3", "--ports", "all"]);
+    let every = table(&all, "port (busy)");
+    assert_eq!(every.len(), 16 + left_out, "--ports all shows every busy port");
+    assert!(every.iter().any(|l| l.starts_with("r10->sw1 ")) && !all.contains("more busy ports"));
+    let utilization = |row: &str| row.split_whitespace().nth(5).unwrap().trim_end_matches('%').parse::<f64>().unwrap();
+    let shown_least = rows[1..16].iter().map(|r| utilization(r)).fold(f64::INFINITY, f64::min);
+    let hidden_most = every.iter().filter(|r| !rows.contains(r)).map(|r| utilization(r)).fold(0.0, f64::max);
+    assert!(shown_least >= hidden_most, "the busiest are shown: {shown_least} < {hidden_most}");
+    // A small network's table is as it was: every busy port, in the summary's order.
+    let small = run(&["A1-udp"]);
+    assert!(small.contains("\nport (busy)") && !small.contains("more busy ports"), "{small}");
+}
