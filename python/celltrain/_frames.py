@@ -26,6 +26,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("kind", CAT), ("vc", STR), ("goodput_bps", F64),
     ("packets_sent", I64), ("packets_delivered", I64), ("packets_lost", I64),
     ("packet_loss_ratio", F64), ("bytes_delivered", I64),
+    # Sent, neither delivered nor lost when the run ended (absent from older summaries).
+    ("packets_queued_at_end", I64 + "?"),
     # TCP flows only (null for the others); present when the simulator reports them.
     ("segments_sent", I64 + "?"), ("segments_retransmitted", I64 + "?"),
     ("retransmission_ratio", F64 + "?"), ("timeouts", I64 + "?"), ("fast_retransmits", I64 + "?"),

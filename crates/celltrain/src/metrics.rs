@@ -62,6 +62,11 @@ pub struct FlowSummary {
     pub packets_lost: u64,
     /// Packets lost / packets whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
+    /// Packets sent (since the run began) that were neither delivered nor lost when it ended:
+    /// at the sender, in buffers or on links. The loss ratio does not count them; a source
+    /// faster than its first hop leaves them piling up at the sender.
+    #[serde(default)]
+    pub packets_queued_at_end: u64,
     pub bytes_delivered: u64,
     /// Mean and largest delay of the delivered packets, from the sending host to the receiving
     /// host (None when none was delivered).
@@ -301,10 +306,7 @@ impl Summary {
         let mut warnings = meta.warnings;
         warnings
             .extend(crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate));
-        if net.changes_truncated() {
-            let limit = crate::network::MAX_CHANGE_ROWS;
-            warnings.push(format!("[record] on_change: a quantity reached its share of the {limit} change rows; its later changes are missing"));
-        }
+        warnings.extend(crate::summary_warnings::changes_cut(&net.changes_cut()));
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -367,6 +369,7 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
         packets_delivered: f.stats.packets_delivered,
         packets_lost: f.stats.packets_lost,
         packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
+        packets_queued_at_end: f.packets_in_network,
         bytes_delivered: f.stats.bytes_delivered,
         mean_delay_s: (f.stats.packets_delivered > 0)
             .then(|| f.stats.delay_sum_ps as f64 / 1e12 / f.stats.packets_delivered as f64),

@@ -112,6 +112,7 @@ impl Network {
     #[cold]
     fn frame_lost(&mut self, vc: VcId, packet: Packet) {
         self.vcs[vc.index()].stats.frames_lost += 1;
+        self.flows[packet.flow.index()].packet_settled(packet.app_bytes);
         self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 }

@@ -255,6 +255,27 @@ pub struct Flow {
     pub conns: Option<(ConnId, ConnId)>,
     /// TCP flows: when the sender opens its (first) connection.
     pub started_at: Option<SimTime>,
+    /// Packets counted as sent since the run began (not since the window) whose fate is not
+    /// known yet: at the sender, in buffers or on links. Not reset at the warm-up, so that the
+    /// end of the run shows what a too-fast source left queued.
+    pub packets_in_network: u64,
+}
+
+impl Flow {
+    /// A packet counted as sent left its source.
+    #[inline]
+    pub(crate) fn packet_sent(&mut self) {
+        self.packets_in_network += 1;
+    }
+
+    /// A packet of `app_bytes` reached its destination or was lost. Only packets with data are
+    /// counted as sent (not a TCP acknowledgement), so only they settle.
+    #[inline]
+    pub(crate) fn packet_settled(&mut self, app_bytes: u64) {
+        if app_bytes > 0 {
+            self.packets_in_network = self.packets_in_network.saturating_sub(1);
+        }
+    }
 }
 
 pub(crate) enum Source {

@@ -471,6 +471,7 @@ impl Network {
         self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
         let delay_ps = self.now.saturating_since(packet.sent_at).as_picos();
+        flow.packet_settled(packet.app_bytes);
         if packet.app_bytes > 0 {
             flow.stats.packets_delivered += 1;
             flow.stats.delay_sum_ps += delay_ps;
@@ -491,6 +492,7 @@ impl Network {
 
     pub(super) fn packet_lost(&mut self, packet: &Packet) {
         self.trace.fold(self.now, TRACE_DROP, packet.route.0);
+        self.flows[packet.flow.index()].packet_settled(packet.app_bytes);
         self.flows[packet.flow.index()].stats.packets_lost += 1;
     }
 }

@@ -75,6 +75,7 @@ impl Network {
         let now = self.now;
         let f = &mut self.flows[flow.index()];
         f.stats.packets_sent += 1;
+        f.packet_sent();
         let packet = Packet {
             flow,
             payload: Payload::Udp { seq },

@@ -276,6 +276,7 @@ impl Network {
         if segment.payload_len > 0 && !matches!(conn.app, App::Sink) {
             let now = self.now;
             let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
+            self.flows[flow.index()].packet_sent();
             let s = &mut self.flows[flow.index()].stats;
             s.packets_sent += 1;
             s.burst_segments += 1;

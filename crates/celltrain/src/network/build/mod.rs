@@ -596,6 +596,7 @@ impl NetworkBuilder {
                 stats: FlowStats::default(),
                 conns: None,
                 started_at: None,
+                packets_in_network: 0,
             })
             .collect();
         transport::check_mtu(nb, &topo, &flows, &routes, &vcs)?;
