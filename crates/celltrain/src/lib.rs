@@ -16,6 +16,7 @@
 pub mod abr_summary;
 pub mod bench;
 pub mod builtin;
+pub mod experiments;
 pub mod delay;
 pub mod file_names;
 pub mod gfr_metrics;

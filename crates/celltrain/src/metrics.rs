@@ -93,7 +93,9 @@ pub struct FlowSummary {
     pub mean_idle_s: Option<f64>,
     /// TCP senders: RTT samples the estimator took in the window, their mean raw RTT (as
     /// measured, before the estimator's rounding to its ticks), and the smoothed RTT and the
-    /// (backed-off) RTO the sender held at the end (None before its first sample).
+    /// (backed-off) RTO the sender held at the end (None before its first sample). All in
+    /// seconds; with BSD timers `srtt_s` is the estimator's tick count (`t_srtt` / 8 ticks) times
+    /// the tick period, in steps of 1/8 tick, not a measured RTT (docs/scenarios.md, TCP flows).
     #[serde(default)]
     pub rtt_samples: Option<u64>,
     #[serde(default)]
