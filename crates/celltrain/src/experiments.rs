@@ -21,7 +21,11 @@ pub fn find(id: &str) -> Option<Experiment> {
     let text = |e: &toml::Value, key: &str| e.get(key).and_then(toml::Value::as_str).unwrap_or_default().to_string();
     catalogue.get("experiment")?.as_array()?.iter().find_map(|e| {
         let found = text(e, "id");
-        found.eq_ignore_ascii_case(id).then(|| Experiment { id: found, title: text(e, "title"), needs: text(e, "needs") })
+        found.eq_ignore_ascii_case(id).then(|| Experiment {
+            id: found,
+            title: text(e, "title"),
+            needs: text(e, "needs"),
+        })
     })
 }
 

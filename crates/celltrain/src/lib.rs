@@ -16,8 +16,8 @@
 pub mod abr_summary;
 pub mod bench;
 pub mod builtin;
-pub mod experiments;
 pub mod delay;
+pub mod experiments;
 pub mod file_names;
 pub mod gfr_metrics;
 pub mod metrics;

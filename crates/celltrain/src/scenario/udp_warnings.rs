@@ -119,7 +119,9 @@ fn overloaded_shared_port<'a>(
 /// The sources' names, the middle ones elided when there are many.
 fn names(sources: &[&UdpSource]) -> String {
     match sources {
-        [first, second, .., last] if sources.len() > 4 => format!("{}, {}, ..., {}", first.name, second.name, last.name),
+        [first, second, .., last] if sources.len() > 4 => {
+            format!("{}, {}, ..., {}", first.name, second.name, last.name)
+        }
         _ => sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "),
     }
 }
