@@ -26,6 +26,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("name", STR), ("kind", CAT), ("vc", STR), ("goodput_bps", F64),
     ("packets_sent", I64), ("packets_delivered", I64), ("packets_lost", I64),
     ("packet_loss_ratio", F64), ("bytes_delivered", I64),
+    # Sent, neither delivered nor lost when the run ended (absent from older summaries).
+    ("packets_queued_at_end", I64 + "?"),
     # TCP flows only (null for the others); present when the simulator reports them.
     ("segments_sent", I64 + "?"), ("segments_retransmitted", I64 + "?"),
     ("retransmission_ratio", F64 + "?"), ("timeouts", I64 + "?"), ("fast_retransmits", I64 + "?"),
@@ -34,7 +36,8 @@ FLOW_COLUMNS: List[Tuple[str, str]] = [
     ("mean_burst_segments", F64 + "?"), ("mean_idle_s", F64 + "?"), ("transfer_time_s", F64 + "?"),
     # Delay of the delivered packets, host to host (null when none was delivered).
     ("mean_delay_s", F64 + "?"), ("max_delay_s", F64 + "?"),
-    # TCP senders' RTT: samples in the window, their mean raw RTT, the final SRTT and RTO.
+    # TCP senders' RTT, seconds: samples in the window, their mean raw RTT, the final SRTT and RTO
+    # (with BSD timers SRTT is the estimator's ticks × the tick period, in steps of 1/8 tick).
     ("rtt_samples", I64 + "?"), ("rtt_mean_s", F64 + "?"), ("srtt_s", F64 + "?"), ("rto_s", F64 + "?"),
     # TCP senders: the idle before a retransmission (timeout-ended gaps), bytes sent again.
     ("mean_timeout_idle_s", F64 + "?"), ("bytes_retransmitted", I64 + "?"),

@@ -98,19 +98,20 @@ pub fn summary_table(s: &Summary, ports: PortRows) -> String {
     if !packet_flows.is_empty() {
         let _ = writeln!(
             out,
-            "\n{:<14} {:>6} {:>14} {:>10} {:>10} {:>9}",
-            "flow", "kind", "goodput Mbit/s", "sent", "delivered", "PLR"
+            "\n{:<14} {:>6} {:>14} {:>10} {:>10} {:>9} {:>12}",
+            "flow", "kind", "goodput Mbit/s", "sent", "delivered", "PLR", "queued (end)"
         );
         for f in packet_flows {
             let _ = writeln!(
                 out,
-                "{:<14} {:>6} {:>14} {:>10} {:>10} {:>8.3}%",
+                "{:<14} {:>6} {:>14} {:>10} {:>10} {:>8.3}% {:>12}",
                 shown(&f.name),
                 f.kind,
                 mbps(f.goodput_bps),
                 f.packets_sent,
                 f.packets_delivered,
-                f.packet_loss_ratio * 100.0
+                f.packet_loss_ratio * 100.0,
+                f.packets_queued_at_end
             );
         }
     }

@@ -64,6 +64,33 @@ fn unknown_scenarios_and_parameters_exit_with_2() {
     assert_eq!(stderr(&out).lines().count(), 1);
 }
 
+/// An experiment of the paper reproductions that is no scenario of its own says how it is run,
+/// in one line, exit 2 and no result written.
+#[test]
+fn a_report_experiment_given_as_a_scenario_says_how_it_is_run() {
+    let out_dir = std::env::temp_dir().join(format!("celltrain-t3-{}", std::process::id()));
+    let out = celltrain(&["run", "T3", "--out", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: T3: (scenario): T3 ("), "{err}");
+    assert!(err.contains("`celltrain reproduce T3`") && err.contains("built-in T1"), "{err}");
+    assert!(!out_dir.exists(), "no result for a run that did not happen");
+}
+
+/// A title follows the parameters that change it: A3 over ABR does not say UBR+EPD.
+#[test]
+fn the_title_follows_the_service_parameter() {
+    let out = celltrain(&["run", "A3", "--set", "service=abr", "--set", "duration=0.2 s", "--set", "warmup=0.1 s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let title = text.lines().next().unwrap_or_default();
+    assert_eq!(title, "A3 — 5 TCP sources over ABR (ERICA+), end-to-end ATM, two-node");
+    let out = celltrain(&["run", "A3", "--set", "n_sources=2", "--set", "duration=0.2 s", "--set", "warmup=0.1 s"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("A3 — 2 TCP sources over UBR+EPD,"), "{text}");
+}
+
 #[test]
 fn list_shows_every_builtin() {
     let out = celltrain(&["list"]);

@@ -27,7 +27,7 @@ pub mod time;
 pub mod trace;
 pub mod units;
 
-pub use change_trace::ChangeTrace;
+pub use change_trace::{ChangeTrace, RowPool};
 pub use event_queue::{EventCode, EventQueue, Place};
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};

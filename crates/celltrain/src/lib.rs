@@ -17,6 +17,7 @@ pub mod abr_summary;
 pub mod bench;
 pub mod builtin;
 pub mod delay;
+pub mod experiments;
 pub mod file_names;
 pub mod gfr_metrics;
 pub mod metrics;

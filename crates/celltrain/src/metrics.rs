@@ -75,6 +75,12 @@ pub struct FlowSummary {
     pub packets_lost: u64,
     /// Packets lost / packets sent in the window whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
+    /// Of the packets sent in the window, those neither delivered nor lost when the run ended:
+    /// at the sender, in buffers or on links (counted apart: sent = delivered + lost + these).
+    /// The loss ratio does not count them; a source faster than its first hop leaves them
+    /// piling up at the sender.
+    #[serde(default)]
+    pub packets_queued_at_end: u64,
     pub bytes_delivered: u64,
     /// Mean and largest delay of the delivered packets (those counted in `packets_delivered`),
     /// from the sending host to the receiving host (None when none was delivered).
@@ -101,7 +107,9 @@ pub struct FlowSummary {
     pub mean_idle_s: Option<f64>,
     /// TCP senders: RTT samples the estimator took in the window, their mean raw RTT (as
     /// measured, before the estimator's rounding to its ticks), and the smoothed RTT and the
-    /// (backed-off) RTO the sender held at the end (None before its first sample).
+    /// (backed-off) RTO the sender held at the end (None before its first sample). All in
+    /// seconds; with BSD timers `srtt_s` is the estimator's tick count (`t_srtt` / 8 ticks) times
+    /// the tick period, in steps of 1/8 tick, not a measured RTT (docs/scenarios.md, TCP flows).
     #[serde(default)]
     pub rtt_samples: Option<u64>,
     #[serde(default)]
@@ -314,10 +322,7 @@ impl Summary {
         let mut warnings = meta.warnings;
         warnings
             .extend(crate::summary_warnings::of(net.flows().iter().filter(|f| f.app_bytes > 0).count(), &aggregate));
-        if net.changes_truncated() {
-            let limit = crate::network::MAX_CHANGE_ROWS;
-            warnings.push(format!("[record] on_change: a quantity reached its share of the {limit} change rows; its later changes are missing"));
-        }
+        warnings.extend(crate::summary_warnings::changes_cut(&net.changes_cut()));
         Summary {
             scenario: meta.scenario,
             title: meta.title,
@@ -380,6 +385,7 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
         packets_delivered: f.stats.packets_delivered,
         packets_lost: f.stats.packets_lost,
         packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
+        packets_queued_at_end: f.stats.packets_in_network,
         bytes_delivered: f.stats.bytes_delivered,
         mean_delay_s: (f.stats.packets_delivered > 0)
             .then(|| f.stats.delay_sum_ps as f64 / 1e12 / f.stats.packets_delivered as f64),

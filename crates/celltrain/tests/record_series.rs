@@ -155,3 +155,18 @@ fn acr_changes_are_recorded_and_agree_with_the_grid() {
     assert_eq!(summary.flows, plain.flows, "recording changes changes no result");
     assert_eq!(summary.vcs, plain.vcs);
 }
+
+/// The change rows are one pool that each quantity draws on as it changes: a busy bottleneck
+/// queue beside five quiet TCP senders keeps every change of a 4 s run (2.5 million rows),
+/// where an equal share (a 21st of the rows) cut it at 0.75 s with a warning naming nothing.
+#[test]
+fn a_busy_queue_uses_the_rows_quiet_quantities_leave() {
+    let (net, summary) = run("A3", &[("duration", "4 s"), ("record.on_change", "true")]);
+    assert!(summary.warnings.is_empty(), "{:?}", summary.warnings);
+    assert!(net.changes_cut().is_empty());
+    let rows = net.change_rows();
+    let queue = rows.iter().filter(|r| r.subject == "sw1->sw2").count();
+    assert!(queue > celltrain::network::MAX_CHANGE_ROWS / 21, "{queue} queue rows");
+    let last = rows.iter().rev().find(|r| r.subject == "sw1->sw2").expect("queue rows").time;
+    assert!(last > SimTime::from_picos(3_990_000_000_000), "the queue is recorded to the end: {last:?}");
+}

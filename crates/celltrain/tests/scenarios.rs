@@ -241,6 +241,26 @@ fn a5_udp_overload_grows_with_the_number_of_sources() {
     assert!(e5 > 0.95 && e20 > 0.95, "efficiency {e5} {e20}");
 }
 
+/// A UDP source faster than its first link is run as asked: what the link cannot carry stays
+/// at the sender, neither delivered nor lost, and the flow says how much (with no warm-up its
+/// counters cover the whole run: sent = delivered + lost + queued at the end, exactly).
+#[test]
+fn a_udp_source_above_its_first_link_shows_what_stays_queued() {
+    let sets = [("n_sources", "1"), ("udp_rate", "200 Mbit/s"), ("duration", "0.5 s"), ("warmup", "0 s")];
+    let s = run("A4", &sets, None);
+    let f = &s.flows[0];
+    assert_eq!(f.packets_sent, f.packets_delivered + f.packets_lost + f.packets_queued_at_end, "{f:?}");
+    // The link carries 149.76 of the 200 Mbit/s offered: about a quarter stays queued.
+    let queued = f.packets_queued_at_end as f64 / f.packets_sent as f64;
+    assert!((queued - (1.0 - 149.76 / 200.0)).abs() < 0.01, "{queued} of {f:?}");
+    assert_eq!(f.packet_loss_ratio, 0.0);
+    // At the line's rate only the datagrams on their way at the end are left (a 5 ms link).
+    let s = run("A4", &[("n_sources", "1"), ("duration", "0.5 s"), ("warmup", "0 s")], None);
+    let f = &s.flows[0];
+    assert_eq!(f.packets_sent, f.packets_delivered + f.packets_lost + f.packets_queued_at_end, "{f:?}");
+    assert!(f.packets_queued_at_end > 0 && f.packets_queued_at_end < 15, "{f:?}");
+}
+
 #[test]
 fn e1_rt_cells_are_protected_by_priority() {
     let s = run("E1-mux", &[("duration", "10 s"), ("warmup", "0.5 s"), ("n_rt", "6"), ("n_nrt", "14")], Some(3));

@@ -569,9 +569,9 @@ impl OutputPort {
         self.pools[0].acceptance.name()
     }
 
-    /// Records every change of the occupancy from now on (at most `limit_rows` rows).
-    pub fn record_changes(&mut self, limit_rows: usize) {
-        self.changes = Some(Box::new(ChangeTrace::new(f64::from(self.occupancy), limit_rows)));
+    /// Records every change of the occupancy from now on, while `rows` has rows.
+    pub fn record_changes(&mut self, rows: celltrain_core::RowPool) {
+        self.changes = Some(Box::new(ChangeTrace::new(f64::from(self.occupancy), rows)));
         self.departures_watched = true;
     }
 

@@ -112,9 +112,7 @@ impl Network {
     #[cold]
     fn frame_lost(&mut self, vc: VcId, packet: Packet) {
         self.vcs[vc.index()].stats.frames_lost += 1;
-        if packet.counted {
-            self.flows[packet.flow.index()].stats.packets_lost += 1;
-        }
+        self.flows[packet.flow.index()].packet_settled(packet.counted, true);
     }
 }
 

@@ -471,8 +471,8 @@ impl Network {
         self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
         let delay_ps = self.now.saturating_since(packet.sent_at).as_picos();
+        flow.packet_settled(packet.counted, false);
         if packet.counted {
-            flow.stats.packets_delivered += 1;
             flow.stats.delay_sum_ps += delay_ps;
             flow.stats.delay_max_ps = flow.stats.delay_max_ps.max(delay_ps);
         }
@@ -491,9 +491,7 @@ impl Network {
 
     pub(super) fn packet_lost(&mut self, packet: &Packet) {
         self.trace.fold(self.now, TRACE_DROP, packet.route.0);
-        if packet.counted {
-            self.flows[packet.flow.index()].stats.packets_lost += 1;
-        }
+        self.flows[packet.flow.index()].packet_settled(packet.counted, true);
     }
 }
 

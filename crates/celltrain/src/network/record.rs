@@ -9,6 +9,7 @@ use crate::packet::{Packet, Payload};
 use crate::trace::{PacketRecord, PcapWriter, Sampler, TimeSeries};
 use celltrain_core::ids::{ConnId, NodeId, PortId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::RowPool;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::net::Ipv4Addr;
@@ -79,8 +80,10 @@ impl Recorder {
             sampler: spec.interval.map(|i| Sampler::new(SimTime::ZERO, i)),
             capture_of: vec![None; nodes],
             ip_id: vec![0; nodes],
-            changes: Self::change_row_limit_of(&spec)
-                .map(|limit| Box::new(super::record_changes::ChangeLog::new(&spec.senders, &spec.abr_vcs, limit))),
+            changes: spec.on_change.then(|| {
+                let rows = RowPool::new(super::record_changes::MAX_CHANGE_ROWS);
+                Box::new(super::record_changes::ChangeLog::new(&spec.senders, &spec.abr_vcs, rows))
+            }),
             spec,
             series,
             ..Recorder::default()
@@ -110,17 +113,11 @@ impl Recorder {
         names
     }
 
-    /// The rows each changing quantity may keep (`[record] on_change`: an equal share of
+    /// The rows every changing quantity takes its own from (`[record] on_change`: one pool of
     /// [`MAX_CHANGE_ROWS`](super::record_changes::MAX_CHANGE_ROWS)), or None if changes are not
     /// recorded.
-    pub fn change_row_limit(&self) -> Option<usize> {
-        Self::change_row_limit_of(&self.spec)
-    }
-
-    fn change_row_limit_of(spec: &RecordSpec) -> Option<usize> {
-        let quantities =
-            super::record_changes::TCP_QUANTITY_COUNT * spec.senders.len() + spec.abr_vcs.len() + spec.ports.len();
-        spec.on_change.then(|| super::record_changes::MAX_CHANGE_ROWS / quantities.max(1))
+    pub fn change_rows(&self) -> Option<RowPool> {
+        self.changes.as_ref().map(|log| log.rows.clone())
     }
 
     /// First sampling instant, to be scheduled at build.

@@ -11,10 +11,10 @@ use super::Network;
 use crate::trace::timeseries::csv_field;
 use celltrain_core::ids::{ConnId, VcId};
 use celltrain_core::time::SimTime;
-use celltrain_core::ChangeTrace;
+use celltrain_core::{ChangeTrace, RowPool};
 
-/// The most change rows a run keeps over all its quantities (as `[record] interval`'s samples);
-/// each quantity may keep an equal share of them.
+/// The most change rows a run keeps over all its quantities (as `[record] interval`'s samples),
+/// drawn on by each as it changes.
 pub const MAX_CHANGE_ROWS: usize = 10_000_000;
 
 /// The file the change records are written to.
@@ -40,12 +40,14 @@ pub struct ChangeLog {
     abr_of_vc: Vec<Option<u32>>,
     /// Per recorded ABR source: its VC's name and its ACR's trace.
     abr: Vec<(String, ChangeTrace)>,
+    /// The rows every recorded quantity of the run (ports' queues too) takes its own from.
+    pub(super) rows: RowPool,
 }
 
 impl ChangeLog {
     /// A log for the recorded `senders` (connection, flow name) and ABR sources (`abr_vcs`: VC,
-    /// VC name), with `limit` rows per quantity.
-    pub fn new(senders: &[(ConnId, String)], abr_vcs: &[(VcId, String)], limit: usize) -> Self {
+    /// VC name), whose quantities take their rows from `rows`.
+    pub fn new(senders: &[(ConnId, String)], abr_vcs: &[(VcId, String)], rows: RowPool) -> Self {
         let conns = senders.iter().map(|(c, _)| c.index() + 1).max().unwrap_or(0);
         let mut sender_of_conn = vec![None; conns];
         for (k, (c, _)) in senders.iter().enumerate() {
@@ -56,12 +58,13 @@ impl ChangeLog {
         for (k, (v, _)) in abr_vcs.iter().enumerate() {
             abr_of_vc[v.index()] = Some(k as u32);
         }
-        let fresh = || ChangeTrace::new(f64::NAN, limit);
+        let fresh = || ChangeTrace::new(f64::NAN, rows.clone());
         ChangeLog {
             sender_of_conn,
             senders: senders.iter().map(|(_, f)| (f.clone(), std::array::from_fn(|_| fresh()))).collect(),
             abr_of_vc,
             abr: abr_vcs.iter().map(|(_, name)| (name.clone(), fresh())).collect(),
+            rows,
         }
     }
 
@@ -107,34 +110,27 @@ impl Network {
     /// the order they are recorded); empty when the run records no changes.
     pub fn change_rows(&self) -> Vec<ChangeRow<'_>> {
         let mut rows = Vec::new();
-        let Some(log) = self.recorder.changes.as_deref() else { return rows };
-        for (flow, traces) in &log.senders {
-            for (trace, quantity) in traces.iter().zip(TCP_QUANTITIES) {
-                rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow {
-                    time,
-                    subject: flow,
-                    quantity,
-                    value,
-                }));
-            }
-        }
-        for (vc, trace) in &log.abr {
-            let subject = vc.as_str();
-            rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow {
-                time,
-                subject,
-                quantity: ACR_QUANTITY,
-                value,
-            }));
-        }
-        for (port, trace) in self.port_traces() {
-            let quantity = if port.packets.is_some() { "queue_bytes" } else { "queue_cells" };
-            let subject = port.name.as_str();
+        for (subject, quantity, trace) in self.change_traces() {
             rows.extend(trace.rows().iter().map(|&(time, value)| ChangeRow { time, subject, quantity, value }));
         }
         // Stable: rows of one instant keep the order above.
         rows.sort_by_key(|r| r.time);
         rows
+    }
+
+    /// Every recorded quantity as (subject, quantity, its trace): senders, ABR sources, then
+    /// ports, in the order they are recorded.
+    fn change_traces(&self) -> impl Iterator<Item = (&str, &'static str, &ChangeTrace)> {
+        let log = self.recorder.changes.as_deref();
+        let senders = log.into_iter().flat_map(|log| &log.senders).flat_map(|(flow, traces)| {
+            traces.iter().zip(TCP_QUANTITIES).map(move |(trace, quantity)| (flow.as_str(), quantity, trace))
+        });
+        let abr = log.into_iter().flat_map(|log| &log.abr).map(|(vc, trace)| (vc.as_str(), ACR_QUANTITY, trace));
+        let ports = self.port_traces().map(|(port, trace)| {
+            let quantity = if port.packets.is_some() { "queue_bytes" } else { "queue_cells" };
+            (port.name.as_str(), quantity, trace)
+        });
+        senders.chain(abr).chain(ports)
     }
 
     /// The recorded ports with their queue's change trace.
@@ -149,12 +145,12 @@ impl Network {
         })
     }
 
-    /// Whether some quantity reached its row limit (its later changes are missing).
-    pub fn changes_truncated(&self) -> bool {
-        let Some(log) = self.recorder.changes.as_deref() else { return false };
-        log.senders.iter().flat_map(|(_, t)| t.iter()).any(ChangeTrace::truncated)
-            || log.abr.iter().any(|(_, t)| t.truncated())
-            || self.port_traces().any(|(_, t)| t.truncated())
+    /// The quantities whose changes stopped being kept when the rows ran out, as (subject,
+    /// quantity, the first change missing), earliest first.
+    pub fn changes_cut(&self) -> Vec<(&str, &'static str, SimTime)> {
+        let mut cut: Vec<_> = self.change_traces().filter_map(|(s, q, t)| t.cut_at().map(|at| (s, q, at))).collect();
+        cut.sort_by_key(|&(_, _, at)| at);
+        cut
     }
 
     /// The text of `timeseries_changes.csv`, if the run records changes: `time_s,subject,

@@ -331,3 +331,32 @@ fn rm_cells_cross_and_intervals_tick() {
     let end = with_rm.vc_cells_in_flight()[0];
     assert_eq!(b.cells_sent + b.cells_in_flight_at_start, b.cells_delivered + b.cells_dropped + end);
 }
+
+/// When the change rows run out, the quantities cut are named with the instant of their first
+/// missing change, earliest first: here the busy bottleneck queue, long before the TCP senders.
+#[test]
+fn change_rows_that_run_out_name_what_was_cut_and_when() {
+    let text = format!("{}\n[record]\non_change = true\n", crate::builtin::find("A3").unwrap().text);
+    let sets = [("duration".to_string(), "\"1.5 s\"".to_string())];
+    let source = crate::scenario::Source::new("a3.toml", text);
+    let mut net = crate::scenario::compile_source(source, &sets, None).unwrap().network;
+    // A pool small enough to run out in a short run.
+    let pool = celltrain_core::RowPool::new(20_000);
+    let spec = &net.recorder.spec;
+    let log = record_changes::ChangeLog::new(&spec.senders, &spec.abr_vcs, pool.clone());
+    net.recorder.changes = Some(Box::new(log));
+    for p in net.recorder.spec.ports.clone() {
+        net.ports[p.index()].queue.record_changes(pool.clone());
+    }
+    run(&mut net);
+    assert_eq!(net.change_rows().len() + pool.left(), 20_000, "every row comes from the pool");
+    let cut = net.changes_cut();
+    let &(subject, quantity, at) = cut.first().expect("a quantity was cut");
+    assert_eq!((subject, quantity), ("sw1->sw2", "queue_cells"), "{cut:?}");
+    assert!(cut.windows(2).all(|w| w[0].2 <= w[1].2), "earliest first: {cut:?}");
+    let summary = crate::metrics::Summary::from_network(&net, crate::metrics::RunMeta::default(), 0.0);
+    let warning = summary.warnings.iter().find(|w| w.contains("ran out")).expect("a warning");
+    let at_s = at.as_secs_f64();
+    let named = format!("ran out at {at_s} s; missing are the changes of sw1->sw2 queue_cells from {at_s} s");
+    assert!(warning.contains(&named), "{warning}");
+}

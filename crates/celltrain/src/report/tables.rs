@@ -29,6 +29,7 @@ const FLOW_COLUMNS: &[Column<FlowSummary>] = &[
     Column { name: "packets_lost", field: |f| f.packets_lost.to_string() },
     Column { name: "packet_loss_ratio", field: |f| f.packet_loss_ratio.to_string() },
     Column { name: "bytes_delivered", field: |f| f.bytes_delivered.to_string() },
+    Column { name: "packets_queued_at_end", field: |f| f.packets_queued_at_end.to_string() },
     // TCP flows only, sized transfers, bursts and delays: empty where the summary has null.
     Column { name: "segments_sent", field: |f| opt(f.segments_sent) },
     Column { name: "segments_retransmitted", field: |f| opt(f.segments_retransmitted) },

@@ -24,7 +24,10 @@ pub(super) fn not_a_scenario(spec: &str) -> ScenarioError {
     let message = match std::fs::metadata(Path::new(spec)) {
         Ok(m) if m.is_dir() => "is a directory, not a scenario file".to_string(),
         Ok(_) => "is not a regular file (a FIFO, socket or device); give a scenario file".to_string(),
-        Err(_) => "no such file, and no built-in scenario of that name (see `celltrain list`)".to_string(),
+        Err(_) => match crate::experiments::find(spec) {
+            Some(e) => crate::experiments::how_to_run(&e),
+            None => "no such file, and no built-in scenario of that name (see `celltrain list`)".to_string(),
+        },
     };
     let key = if std::fs::metadata(spec).is_ok() { "(file)" } else { "(scenario)" };
     ScenarioError::new(spec.to_string(), None, key, message)

@@ -27,6 +27,7 @@ pub struct Compiled {
 /// the whole network is known.
 type Places = std::collections::BTreeMap<Subject, ScenarioError>;
 use super::link_rates::LinkRates;
+use super::udp_warnings::UdpSources;
 
 /// Default seed when neither the scenario nor the caller gives one.
 const DEFAULT_SEED: u64 = 1;
@@ -83,10 +84,11 @@ pub fn compile_source(
     read_hosts(&root, &loaded, &mut b, &mut places)?;
     read_routers(&root, &loaded, &mut b)?;
     let link_rates = read_links(&root, &loaded, &mut b)?;
+    let mut udp = UdpSources::default();
     for flow in root.array_of_tables("flow")? {
         for inst in expand(&flow)? {
             let v = inst.view(&loaded.source);
-            add_flow(&mut b, &v, (inst.index, seed), &link_rates, &mut places, &mut admission)?;
+            add_flow(&mut b, &v, (inst.index, seed), &link_rates, &mut places, (&mut admission, &mut udp))?;
             v.finish()?;
         }
     }
@@ -94,11 +96,12 @@ pub fn compile_source(
     read_record(&root, &mut b, duration)?;
     super::abr::read_abr(&root, &mut b)?;
     root.finish()?;
-    let warnings = if mode == "packet" {
+    let mut warnings = if mode == "packet" {
         super::packet_mode::ignored_switch_keys(&root, &loaded)?
     } else {
         super::pool_thresholds::warnings(&root, &loaded)?
     };
+    warnings.extend(udp.warnings(&link_rates));
     let network = b.build().map_err(|e| match e.subject.as_ref().and_then(|subject| places.get(subject)) {
         Some(at) => ScenarioError { message: e.message, ..at.clone() },
         None => root.error(e.message),
@@ -438,7 +441,7 @@ fn add_flow(
     (index, seed): (u64, u64),
     links: &LinkRates,
     places: &mut Places,
-    admission: &mut Admission,
+    (admission, udp): (&mut Admission, &mut UdpSources),
 ) -> Result<(), ScenarioError> {
     let name = v.req_str("name")?.to_string();
     let path_names = super::paths::expand_path(v, v.req_str_list("path")?)?;
@@ -526,10 +529,15 @@ fn add_flow(
         })?;
         return Ok(());
     }
+    let given_pcr = pcr;
     let pcr = pcr.unwrap_or(line);
     let (app_source, source) = read_app_source(&app, kind, pcr, line)?;
     if !offer(admission, links, &name, &path_names, &vc_spec, source) {
         return Ok(());
+    }
+    if let (AppSource::Udp { datagram, rate }, Some(line)) = (&app_source, first_link) {
+        let sends = (*datagram, rate.unwrap_or(pcr));
+        udp.push(&name, v.key_error("app", ""), sends, start, (&vc_spec.path, &path_names), (given_pcr, line));
     }
     let vc = b.add_route(vc_spec, adaptation).map_err(map_vc_err)?;
     match app_source {

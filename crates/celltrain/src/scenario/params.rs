@@ -13,6 +13,9 @@
 //! - Everywhere outside `[params]`, a string that is exactly `"${name}"` becomes the
 //!   parameter's value with its type; `${name}` inside a longer string is replaced by
 //!   the value's text. The result keeps the span of the string that asked for it.
+//! - `${name|value=text|value=text}` is replaced by the text given for the parameter's
+//!   value, or by the value's text when none is (so a title can follow a parameter:
+//!   `"over ${service|ubr=UBR+EPD|abr=ABR}"`).
 //! - `${` always starts a reference, and references are not substituted again, so
 //!   parameters cannot refer to parameters. Keys are never substituted.
 
@@ -217,9 +220,27 @@ impl Ctx<'_> {
         })
     }
 
+    /// The text of reference `inner` (between `${` and `}`): the parameter's value, or the text
+    /// its choices give that value.
+    fn reference_text(&self, inner: &str, span: &Range<usize>, path: &str) -> Result<String, ScenarioError> {
+        let mut parts = inner.split('|');
+        let name = parts.next().unwrap_or_default().trim();
+        let value = self.lookup(name, span, path)?.to_text();
+        for choice in parts {
+            let Some((when, text)) = choice.split_once('=') else {
+                let message = format!("choice {choice:?} of '${{{inner}}}' is not value=text");
+                return Err(self.source.error(Some(span), path, message));
+            };
+            if when.trim() == value {
+                return Ok(text.trim().to_string());
+            }
+        }
+        Ok(value)
+    }
+
     fn string(&self, s: &str, span: &Range<usize>, path: &str) -> Result<Value, ScenarioError> {
         if let Some(inner) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
-            if !inner.contains('}') && !inner.contains("${") {
+            if !inner.contains('}') && !inner.contains("${") && !inner.contains('|') {
                 return Ok(self.lookup(inner.trim(), span, path)?.to_value());
             }
         }
@@ -235,7 +256,7 @@ impl Ctx<'_> {
                     format!("unterminated parameter reference in {s:?} (write ${{name}})"),
                 ));
             };
-            out.push_str(&self.lookup(after[..end].trim(), span, path)?.to_text());
+            out.push_str(&self.reference_text(&after[..end], span, path)?);
             rest = &after[end + 1..];
         }
         out.push_str(rest);
@@ -246,6 +267,23 @@ impl Ctx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn substituted(text: &str, params: &[(String, ParamValue)]) -> Result<Value, ScenarioError> {
+        let source = Source::new("t.toml", "");
+        Ctx { source: &source, params }.string(text, &(0..0), "scenario.title")
+    }
+
+    #[test]
+    fn a_choice_gives_the_text_of_the_value() {
+        let service = |v: &str| vec![("service".to_string(), ParamValue::Str(v.into()))];
+        let title = "over ${service|ubr=UBR+EPD|abr=ABR (ERICA+)}, two-node";
+        assert_eq!(substituted(title, &service("ubr")).unwrap(), Value::Str("over UBR+EPD, two-node".into()));
+        assert_eq!(substituted(title, &service("abr")).unwrap(), Value::Str("over ABR (ERICA+), two-node".into()));
+        assert_eq!(substituted(title, &service("gfr")).unwrap(), Value::Str("over gfr, two-node".into()));
+        assert_eq!(substituted("${service|ubr=UBR}", &service("ubr")).unwrap(), Value::Str("UBR".into()));
+        let e = substituted("${service|ubr}", &service("ubr")).unwrap_err().to_string();
+        assert!(e.contains("choice \"ubr\"") && e.contains("value=text"), "{e}");
+    }
 
     #[test]
     fn override_text_types() {

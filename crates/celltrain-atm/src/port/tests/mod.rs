@@ -315,7 +315,7 @@ fn a_run_departs_as_its_cells_one_by_one() {
         let new_port = || {
             let mut port = OutputPort::new(&PortConfig::fifo(5000), &[ServiceCategory::Ubr]);
             if watched {
-                port.record_changes(100_000);
+                port.record_changes(celltrain_core::RowPool::new(100_000));
             }
             port
         };
@@ -418,7 +418,7 @@ fn a_tail_drop_fifo_counts_as_its_port() {
     let epd = PortConfig { discard: DiscardConfig::Epd(EpdThreshold::Cells(6)), ..PortConfig::fifo(12) };
     assert!(OutputPort::new(&epd, &[ServiceCategory::Ubr]).tail_drop_fifo().is_none());
     let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
-    watched.record_changes(100);
+    watched.record_changes(celltrain_core::RowPool::new(100));
     assert!(watched.tail_drop_fifo().is_none());
 }
 
@@ -504,6 +504,6 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
     let per_vc = PortConfig { discard: per_vc, ..PortConfig::fifo(12) };
     assert!(OutputPort::new(&per_vc, &[ServiceCategory::Ubr]).lift_fifo().is_none());
     let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
-    watched.record_changes(100);
+    watched.record_changes(celltrain_core::RowPool::new(100));
     assert!(watched.lift_fifo().is_none());
 }

@@ -67,12 +67,12 @@ pub(super) fn recorder(
 
 /// `[record] on_change`: the recorded ports note every change of their queue.
 pub(super) fn trace_port_changes(recorder: &Recorder, ports: &mut [Port]) {
-    let Some(limit) = recorder.change_row_limit() else { return };
+    let Some(rows) = recorder.change_rows() else { return };
     for &p in &recorder.spec.ports {
         let port = &mut ports[p.index()];
         match &mut port.packets {
-            Some(q) => q.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, limit))),
-            None => port.queue.record_changes(limit),
+            Some(q) => q.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, rows.clone()))),
+            None => port.queue.record_changes(rows.clone()),
         }
     }
 }

@@ -7,6 +7,7 @@ mod gfr;
 mod load;
 mod path_set;
 mod pool_thresholds;
+mod udp_warnings;
 
 use super::*;
 
