@@ -19,6 +19,7 @@ from .measures import fmt, mname
 from .models import cac_regions
 from .outcome import FAILS, HOLDS
 from .rows import of_variant, point_cols, variants
+from .significance import welch
 
 Judged = Tuple[str, str]
 
@@ -49,6 +50,10 @@ class _Ask:
     def by_x(self, variant: Optional[str]) -> pd.Series:
         """The seed-mean of the claim's measure at each of its ``x`` (of ``at_x``), for ``variant``."""
         return self.rows(variant).groupby(self.claim["x"], sort=True)[self.measure].mean()
+
+    def samples_by_x(self, variant: Optional[str]) -> pd.Series:
+        """The claim's measure at each ``x``, one value per seed (a list each), for ``variant``."""
+        return self.rows(variant).groupby(self.claim["x"], sort=True)[self.measure].agg(list)
 
     def half_widths_by_x(self, variant: Optional[str]) -> pd.Series:
         """The 95 % confidence half-width of :meth:`by_x` at each ``x`` (0 with one seed)."""
@@ -200,22 +205,22 @@ def _all_at_most(a: _Ask) -> Judged:
 
 def _trend(a: _Ask, falls: bool) -> Judged:
     """From the first ``x`` to the last, the seed-mean falls (``falls``) or rises, by at least
-    ``margin``; with ``monotonic``, no step between neighbours goes the other way by more
-    than ``tolerance`` *and* beyond the seeds' noise.
+    ``margin``; with ``monotonic``, no step between neighbours goes the other way (by more than
+    ``tolerance``).
 
     A paper's trend ("the goodput increases and the CLR decreases with increasing buffer
     size", Lorang, Renger, Pettersen et al., EXPERT) is a statement about the expected value
-    at each ``x``. A step between two seed means whose 95 % confidence intervals overlap is
-    one the seeds cannot tell from noise, so it is no evidence against the trend: a step the
-    other way counts only where the two neighbours' intervals (Student's t over the seeds,
-    the interval the report prints) do not overlap, i.e. the step exceeds the sum of their
-    half-widths (a stricter test than a 95 % test of the difference, so it leans toward the
-    stated trend; the steps not counted are named). With one seed (or one value per point,
-    e.g. medians) there is no interval and every step the other way beyond ``tolerance``
-    counts. The first-to-last change must still go the stated way, whatever the intervals."""
+    at each ``x``, so with several seeds per point each change is judged by Welch's test at
+    5 % (two-sided; :mod:`.significance`): the first-to-last change must go the stated way
+    *significantly*, and a step between neighbours that goes the other way significantly is
+    evidence against the trend and makes it fail (a step the other way that is not
+    significant is named, not counted). The verdict gives every step's difference, t, df and
+    p. With one value per point (one seed, or medians) there is no test: the change and every
+    step the other way are taken at face value."""
     claim, measure = a.claim, a.measure
     x = claim["x"]
     means = a.by_x(a.variant)
+    samples = a.samples_by_x(a.variant)
     first, last = float(means.iloc[0]), float(means.iloc[-1])
     margin = float(claim.get("margin", 0.0))
     change = last - first
@@ -225,35 +230,52 @@ def _trend(a: _Ask, falls: bool) -> Judged:
     else:
         ok = change >= margin if margin > 0 else change > 0
         need = f"a rise of at least {fmt(measure, margin)}" if margin > 0 else "a rise"
+    overall = welch(samples.iloc[0], samples.iloc[-1])
+    if overall is not None:
+        ok = ok and overall.significant
+        need += " significant at 5 % (Welch's test)"
+        change_text = f"change {change:+.4g}, {overall.text()}"
+    else:
+        change_text = f"change {change:+.4g}; one value per point, no test"
     if claim.get("monotonic"):
-        ok, steps_text = _monotonic(a, means, falls, ok)
+        ok, steps_text = _monotonic(a, means, samples, falls, ok)
         need += steps_text
     return _verdict(ok), (
         f"{mname(measure)}{a.over} goes from {fmt(measure, first)} at {x}={means.index[0]} to "
-        f"{fmt(measure, last)} at {x}={means.index[-1]} (change {change:+.4g}; criterion: {need}); "
+        f"{fmt(measure, last)} at {x}={means.index[-1]} ({change_text}; criterion: {need}); "
         f"all: {_series_text(means, measure, x)}"
     )
 
 
-def _monotonic(a: _Ask, means: pd.Series, falls: bool, ok: bool) -> Tuple[bool, str]:
-    """(``ok`` and no significant step the other way, the criterion's words for the steps):
-    see :func:`_trend`."""
+def _monotonic(a: _Ask, means: pd.Series, samples: pd.Series, falls: bool, ok: bool) -> Tuple[bool, str]:
+    """(``ok`` and no step the other way that counts, the criterion's words for the steps and
+    each step's statistics): see :func:`_trend`."""
     x, measure = a.claim["x"], a.measure
     tol = float(a.claim.get("tolerance", 0.0))
-    half = a.half_widths_by_x(a.variant).reindex(means.index).fillna(0.0)
-    steps = means.diff().iloc[1:]
-    against = steps > tol if falls else steps < -tol
-    apart = steps.abs() > (half.shift(1) + half).iloc[1:]
-    wrong, noise = steps[against & apart], steps[against & ~apart]
-    with_ci = bool((half > 0).any())
+    keys = list(means.index)
+    wrong, noise, stats, tested = [], [], [], False
+    for k0, k1 in zip(keys, keys[1:]):
+        step = float(means[k1] - means[k0])
+        test = welch(samples[k0], samples[k1])
+        tested = tested or test is not None
+        against = step > tol if falls else step < -tol
+        counts = against and (test is None or test.significant)
+        (wrong if counts else noise if against else []).append(k1)
+        stats.append(f"{k0}→{k1}: {_signed(measure, step)}" + (f" ({test.text()})" if test else "") + (" — against" if counts else ""))
     text = (
         f", with no step between neighbouring {x} the other way"
         + (f" by more than {fmt(measure, tol)}" if tol else "")
-        + (" whose 95 % confidence intervals (Student's t over the seeds) do not overlap" if with_ci else "")
-        + ("" if wrong.empty else f" — but it goes the other way at {x}=" + ", ".join(str(k) for k in wrong.index))
-        + ("" if noise.empty else f"; steps the other way within the intervals, not counted: {x}=" + ", ".join(str(k) for k in noise.index))
+        + (" significant at 5 % (Welch's test); a significant step the other way is evidence against the trend" if tested else "")
+        + ("" if not wrong else f" — but it goes the other way at {x}=" + ", ".join(str(k) for k in wrong))
+        + ("" if not noise else f"; steps the other way not significant, not counted: {x}=" + ", ".join(str(k) for k in noise))
+        + "; steps: " + "; ".join(stats)
     )
-    return ok and wrong.empty, text
+    return ok and not wrong, text
+
+
+def _signed(measure: str, value: float) -> str:
+    """A difference of ``measure`` as the report writes its values, with its sign."""
+    return ("+" if value >= 0 else "−") + fmt(measure, abs(value))
 
 
 def _decreases(a: _Ask) -> Judged:

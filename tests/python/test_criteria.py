@@ -1,0 +1,107 @@
+"""Issue 40, section 3: criteria read from the papers' words — a stated trend judged by Welch's
+test of each step, "clearly" as a difference beyond the seeds' noise, a comparison against a
+zero judged on the difference, and a claim that holds by construction reported as a
+consistency check."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from celltrain import reproduce as rep
+from celltrain._sweep import SweepResult
+from celltrain.reproduce.claims import _half_width
+from celltrain.reproduce.significance import incomplete_beta, t_two_sided_p, welch
+from celltrain.stats import t_975
+
+FALLS = {"id": "t", "kind": "decreases", "measure": "data_clr", "x": "buffer", "margin": 0.0, "monotonic": True}
+
+#: Ten seeds' deviations from a point's mean (sample standard deviation 0.908e-4).
+DEV = [-1.5e-4, -1.0e-4, -0.6e-4, -0.3e-4, -0.1e-4, 0.1e-4, 0.3e-4, 0.6e-4, 1.0e-4, 1.5e-4]
+
+
+def _fake(values_by_x, measure="data_clr", x="buffer", variant=None):
+    """A sweep result with only an aggregate table: ``{x: [value per seed]}``."""
+    rows = [
+        {x: k, "seed": s + 1, measure: v, **({"variant": variant} if variant else {})}
+        for k, vals in values_by_x.items() for s, v in enumerate(vals)
+    ]  # fmt: skip
+    r = SweepResult.__new__(SweepResult)
+    r.aggregate, r._grid, r.params = pd.DataFrame(rows), [x], [x]
+    return r
+
+
+def _around(means):
+    return {k: [m + d for d in DEV] for k, m in means.items()}
+
+
+# ------------------------------------------------------------------------------------------
+# The t distribution and Welch's test
+
+
+def test_the_p_value_at_students_975_quantile_is_five_percent():
+    for df in (1, 2, 3, 4, 7, 9, 15, 29, 30):
+        assert t_two_sided_p(t_975(df), df) == pytest.approx(0.05, abs=2e-5)
+
+
+def test_the_p_value_matches_the_closed_forms_of_one_and_two_degrees_of_freedom():
+    for t in (0.3, 1.0, 2.5, 12.0):
+        assert t_two_sided_p(t, 1) == pytest.approx(1 - 2 / math.pi * math.atan(t), rel=1e-10)
+        assert t_two_sided_p(t, 2) == pytest.approx(1 - t / math.sqrt(2 + t * t), rel=1e-10)
+    assert incomplete_beta(0.3, 2, 3) == pytest.approx(1 - (0.7**4 + 4 * 0.3 * 0.7**3), rel=1e-12)
+
+
+def test_a_fractional_df_lies_between_its_neighbours():
+    assert t_two_sided_p(2.4, 4) > t_two_sided_p(2.4, 4.5) > t_two_sided_p(2.4, 5)
+
+
+def test_welch_by_hand():
+    # Means 2 and 3.5, variances 1 and 5/3: t = 1.5 / √0.75, df = 0.75² / ((1/3)²/2 + (5/12)²/3).
+    d = welch([1, 2, 3], [2, 3, 4, 5])
+    assert d.diff == pytest.approx(1.5)
+    assert d.t == pytest.approx(1.5 / math.sqrt(0.75))
+    assert d.df == pytest.approx(0.5625 / ((1 / 9) / 2 + (25 / 144) / 3))
+    assert not d.significant
+    assert welch([1.0], [2.0, 3.0]) is None
+    assert welch([1, 1], [2, 2]).p == 0.0 and welch([1, 1], [1, 1]).p == 1.0
+
+
+# ------------------------------------------------------------------------------------------
+# Trends
+
+
+def test_two_significant_rises_among_five_steps_are_evidence_against_a_fall():
+    # E2.clr-falls at MTU 1500: the CLR falls overall, but two of its five steps rise by
+    # 1.1e-4 — Welch t ≈ 2.7 on ten seeds each, significant at 5 %, while the two points' 95 %
+    # intervals overlap (the old rule let the claim hold).
+    data = _fake(_around({1088: 20e-4, 1360: 14e-4, 1632: 15.1e-4, 1904: 9e-4, 2176: 10.1e-4, 2448: 3e-4}))
+    rise = welch(data.aggregate.query("buffer == 1360").data_clr, data.aggregate.query("buffer == 1632").data_clr)
+    halves = [_half_width(data.aggregate.query(f"buffer == {b}").data_clr) for b in (1360, 1632)]
+    assert rise.significant and 2.5 < rise.t < 2.9 and rise.diff < sum(halves), "the premise: overlapping intervals"
+    status, why = rep._check(FALLS, data, None, {})
+    assert status == rep.FAILS, why
+    assert "goes the other way at buffer=1632, 2176" in why and "evidence against the trend" in why
+    assert "1360→1632: +1.10e-04 (Welch t = 2.71, df = 18.0, p = 0.0144) — against" in why
+    assert "1088→1360: −6.00e-04 (Welch t = -14.78" in why
+
+
+def test_a_rise_that_is_not_significant_is_named_and_not_counted():
+    data = _fake(_around({1088: 20e-4, 1360: 14e-4, 1632: 14.3e-4, 1904: 3e-4}))
+    status, why = rep._check(FALLS, data, None, {})
+    assert status == rep.HOLDS, why
+    assert "not significant, not counted: buffer=1632" in why and "— against" not in why
+
+
+def test_the_overall_change_must_be_significant():
+    # Every step falls, but by less than the seeds' noise, and so does the whole change.
+    data = _fake(_around({1: 10e-4, 2: 9.95e-4, 3: 9.9e-4}), x="buffer")
+    status, why = rep._check({**FALLS, "monotonic": False}, data, None, {})
+    assert status == rep.FAILS, why
+    assert "a fall significant at 5 % (Welch's test)" in why and "p = 0." in why
+
+
+def test_one_value_per_point_takes_every_step_at_face_value():
+    one = _fake({1: [5e-4], 2: [3e-4], 3: [3.1e-4], 4: [1e-4]})
+    status, why = rep._check(FALLS, one, None, {})
+    assert status == rep.FAILS and "goes the other way at buffer=3" in why and "no test" in why
+    assert rep._check({**FALLS, "tolerance": 2e-5}, one, None, {})[0] == rep.HOLDS
