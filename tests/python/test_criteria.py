@@ -105,3 +105,30 @@ def test_one_value_per_point_takes_every_step_at_face_value():
     status, why = rep._check(FALLS, one, None, {})
     assert status == rep.FAILS and "goes the other way at buffer=3" in why and "no test" in why
     assert rep._check({**FALLS, "tolerance": 2e-5}, one, None, {})[0] == rep.HOLDS
+
+
+# ------------------------------------------------------------------------------------------
+# A claim the set-up was derived from
+
+
+def test_a_claim_the_set_up_was_derived_from_is_a_consistency_check_not_a_hold():
+    from celltrain.reproduce.report import _unjudged
+
+    claim = {"id": "c", "consistency": True}
+    kept = rep.Verdict(claim="c", text="", source="", status=rep.HOLDS, explanation="measured 5.8 ≤ 6")
+    broken = rep.Verdict(claim="c", text="", source="", status=rep.FAILS, explanation="measured 6.2 > 6", finding="f")
+    out = _unjudged(claim, False, [kept, broken])
+    assert [v.status for v in out] == [rep.CONSISTENCY, rep.CONSISTENCY]
+    assert out[0].explanation.startswith("consistent: ") and out[1].explanation.startswith("not consistent: ")
+    assert out[1].finding == ""
+    report = rep.Report(out=None, markdown=None, html=None, quick=False, not_runnable=[], wall_s=0.0,
+                        experiments=[rep.ExperimentOutcome(id="V5", title="", paper="", source="", notes="", verdicts=out)])
+    counts = report.verdict_counts()
+    assert counts[rep.HOLDS] == 0 and counts[rep.CONSISTENCY] == 2
+
+
+def test_v5_receive_limit_claim_is_reported_as_a_consistency_check():
+    # Its 683 µs receive time is 512 B × 8 / 6 Mbit/s: the claim's own number.
+    _info, _exps, papers = rep.catalogue()
+    claim = next(c for e in papers["BKD97"]["experiment"] for c in e.get("claim", []) if c["id"] == "V5.552-below-6mbps")
+    assert claim.get("consistency") is True
