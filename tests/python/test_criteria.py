@@ -132,3 +132,65 @@ def test_v5_receive_limit_claim_is_reported_as_a_consistency_check():
     _info, _exps, papers = rep.catalogue()
     claim = next(c for e in papers["BKD97"]["experiment"] for c in e.get("claim", []) if c["id"] == "V5.552-below-6mbps")
     assert claim.get("consistency") is True
+
+
+# ------------------------------------------------------------------------------------------
+# Adjectives with margins
+
+
+CLEARLY = {"id": "c", "kind": "variant_greater", "measure": "gfr_efficiency", "x": "duration",
+           "variant": "per-VC threshold", "than": "simple switch", "beyond_noise": True}  # fmt: skip
+
+
+def _arms(sched, simple):
+    rows = [dict(duration="100 s", seed=s + 1, variant=name, gfr_efficiency=v)
+            for name, vals in (("per-VC threshold", sched), ("simple switch", simple)) for s, v in enumerate(vals)]  # fmt: skip
+    r = SweepResult.__new__(SweepResult)
+    r.aggregate, r._grid, r.params = pd.DataFrame(rows), ["duration"], ["duration"]
+    return r
+
+
+def test_clearly_outperform_needs_a_difference_beyond_the_seeds_noise():
+    # G4: 99.63 % against 99.61 %, each spread over its three seeds more than the 0.02 % apart.
+    close = _arms([0.9960, 0.9963, 0.9966], [0.9958, 0.9961, 0.9964])
+    status, why = rep._check(CLEARLY, close, None, {})
+    assert status == rep.FAILS and "intervals apart" in why and "difference 0.0002" in why
+    assert rep._check({**CLEARLY, "beyond_noise": False}, close, None, {})[0] == rep.HOLDS
+    # G2: 95.8 % against 82.6 %, far beyond the seeds' spread.
+    apart = _arms([0.955, 0.958, 0.961], [0.820, 0.826, 0.832])
+    assert rep._check(CLEARLY, apart, None, {})[0] == rep.HOLDS
+    # A tie is no effect: under "clearly" it counts against.
+    assert rep._check(CLEARLY, _arms([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]), None, {})[0] == rep.FAILS
+
+
+def test_a_comparison_against_a_zero_is_judged_on_the_difference():
+    # A10: UDP over UBR+EPD delivers 134 Mbit/s, over ABR nothing; a ratio is undefined.
+    def run(v):
+        r = SweepResult.__new__(SweepResult)
+        r.aggregate, r._grid, r.params = pd.DataFrame([dict(seed=1, goodput_bps=v)]), [], []
+        return r
+
+    ubr, abr = run(134.4e6), run(0.0)
+    claim = {"id": "w", "kind": "run_greater", "run": "udp-ubr", "than_run": "udp-abr", "measure": "goodput_bps"}
+    status, why = rep._check(claim, ubr, None, {}, {"udp-abr": abr})
+    assert status == rep.HOLDS and "134.400 Mbit/s − 0.000 Mbit/s" in why and "at 0: no ratio" in why
+    assert rep._check({**claim, "kind": "run_ratio", "min_ratio": 1.0}, ubr, None, {}, {"udp-abr": abr})[0] == rep.FAILS
+    assert rep._check(claim, abr, None, {}, {"udp-abr": ubr})[0] == rep.FAILS
+
+
+def test_the_10_mbit_vcs_goodput_is_one_number_for_both(monkeypatch):
+    from celltrain.reproduce import gfr
+
+    rows = [
+        {"group": g, "mcr_bps": m, "goodput_bps": good, "expected_bps": m, "ratio": good / m, "frames": 10,
+         "tagged_frames": 1, "tagged_cells": 1, "eligible_frames": 9}
+        for g, m, good in (("short", 2e6, 2.5e6), ("short", 10e6, 7.2e6), ("long", 2e6, 2.1e6), ("long", 10e6, 5.7e6))
+    ]  # fmt: skip
+    monkeypatch.setattr(gfr, "vc_table", lambda summary: rows)
+    out = gfr.gfr_measures({"aggregate": {}, "ports": []})
+    assert out["mcr10_goodput_bps"] == pytest.approx(6.45e6) and out["mcr2_goodput_bps"] == pytest.approx(2.3e6)
+    _info, _exps, papers = rep.catalogue()
+    claims = {c["id"]: c for e in papers["BN01"]["experiment"] for c in e.get("claim", [])}
+    assert claims["G1.10M-7.5"]["measure"] == "mcr10_goodput_bps" and "G1.10M-long-7.5" not in claims
+    # "somewhat penalized": two-sided, bounded by the simple switch's penalty in the text.
+    assert claims["G2.high-MCR-penalised"]["kind"] == "all_between" and claims["G2.high-MCR-penalised"]["min"] < 0

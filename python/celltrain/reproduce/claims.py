@@ -26,7 +26,7 @@ Judged = Tuple[str, str]
 #: Claim kinds judged once per variant of their run (the others compare variants, or have none).
 PER_VARIANT = (
     "close_to", "all_at_least", "all_at_most", "all_between", "decreases", "increases", "min_flow_at_most", "best_at",
-    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "best_over_run_at_most",
+    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "run_greater", "best_over_run_at_most",
 )  # fmt: skip
 
 
@@ -171,6 +171,31 @@ def _run_ratio(a: _Ask) -> Judged:
     )
 
 
+def _run_greater(a: _Ask) -> Judged:
+    """At every point (of ``at_x``), this run's seed-mean above run ``than_run``'s (same variant)
+    by more than ``margin``: a comparison judged on the difference, which stays defined where
+    the other run's value is 0 (a ratio against it is not)."""
+    claim, measure = a.claim, a.measure
+    mine = _means(a.result, a.variant, measure, claim)
+    theirs = _means((a.runs or {})[claim["than_run"]], a.variant, measure, claim)
+    diff = (mine - theirs).dropna()
+    if diff.empty:
+        return FAILS, f"no point where both runs have a value of {mname(measure)}, so there is nothing to judge"
+    margin = float(claim.get("margin", 0.0))
+    ok = bool((diff > margin).all())
+    names = _index_names(diff)
+    label = names[0] if len(names) == 1 else "point"
+    return _verdict(ok), (
+        f"{mname(measure)}{a.over}, run '{claim['run']}' − run '{claim['than_run']}' is at least "
+        f"{_signed(measure, float(diff.min()))}{_where(diff.idxmin(), names)} (criterion: > {fmt(measure, margin)} at every point); "
+        + ", ".join(
+            ("" if k == "(single point)" else f"{label}={k}: ") + f"{fmt(measure, mine[k])} − {fmt(measure, theirs[k])}"
+            + (f" (run '{claim['than_run']}' at 0: no ratio)" if theirs[k] == 0 else f" (ratio {mine[k] / theirs[k]:.3f})")
+            for k in diff.index
+        )
+    )
+
+
 def _every_point_bounded(a: _Ask, at_least: bool) -> Judged:
     """Every point's seed-mean ≥ (``at_least``) or ≤ ``value``: judged on the worst point."""
     claim, measure = a.claim, a.measure
@@ -304,25 +329,35 @@ def _min_flow_at_most(a: _Ask) -> Judged:
 def _variant_greater(a: _Ask) -> Judged:
     """Variant ``variant`` above ``than`` (or each of a list of them) at every ``x``, by more
     than ``margin``. A tie (equal seed means: neither is above, e.g. both at 100 %) is not a
-    failure; it is named, and at least one point must show the effect."""
+    failure; it is named, and at least one point must show the effect. With ``beyond_noise``
+    (a paper's "clearly"), the difference must also exceed the sum of the two seed means' 95 %
+    half-widths: the two intervals the report prints do not overlap (and a tie counts
+    against); with one seed there is no interval and only ``margin`` applies."""
     claim, measure = a.claim, a.measure
     x, name = claim["x"], claim["variant"]
     thans = claim["than"] if isinstance(claim["than"], list) else [claim["than"]]
-    ma = a.by_x(name)
+    ma, ha = a.by_x(name), a.half_widths_by_x(name)
     margin = float(claim.get("margin", 0.0))
+    noise = bool(claim.get("beyond_noise"))
     ok, texts, tied = True, [], set()
     for b in thans:
-        mb = a.by_x(b)
+        mb, hb = a.by_x(b), a.half_widths_by_x(b)
         diff = (ma - mb).dropna()
-        tie = diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)
+        need = margin + ((ha + hb).reindex(diff.index).fillna(0.0) if noise else 0.0 * diff)
+        tie = (diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)) & (not noise)
         judged = diff[~tie]
         tied |= set(diff.index[tie])
-        ok = ok and bool(len(judged)) and bool((judged > margin).all())
-        pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
+        ok = ok and bool(len(judged)) and bool((judged > need[judged.index]).all())
+        pairs = ", ".join(
+            f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}"
+            + (f" (difference {diff[k]:.3g}, 95 % half-widths {ha[k]:.3g} + {hb[k]:.3g})" if noise else "")
+            for k in diff.index
+        )  # fmt: skip
         texts.append(f"'{name}' vs '{b}': {pairs}")
     return _verdict(ok), (
         f"{mname(measure)}{a.over}, " + "; ".join(texts) + f" (criterion: higher at every {x}"
         + (f" by more than {margin:g}" if margin else "")
+        + (" by more than the two 95 % half-widths together (the intervals apart)" if noise else "")
         + (" than each" if len(thans) > 1 else "")
         + (f"; ties, not counted: {x}=" + ", ".join(str(k) for k in sorted(tied)) if tied else "")
         + ")"
@@ -506,6 +541,7 @@ CHECKS: Dict[str, Callable[[_Ask], Judged]] = {
     "close_to": _close_to,
     "all_between": _all_between,
     "run_ratio": _run_ratio,
+    "run_greater": _run_greater,
     "all_at_least": _all_at_least,
     "all_at_most": _all_at_most,
     "decreases": _decreases,
