@@ -45,13 +45,14 @@ def test_quick_report_files(report_dir):
     for exp in ("A2", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "T1", "T2", "T3", "T4", "T5", "T6",
                 "E2", "E3", "E4", "V1", "V4", "V7", "G1", "G2", "G3", "G4"):
         assert f"| {exp} |" not in section, exp
-    # Every claim has one of the three verdicts; ABR claims are computed too.
+    # Every claim has a verdict (or is a consistency check); ABR claims are computed too.
     table = md.split("\n## ", 1)[0]
     claims = re.findall(r"^\| \[\w+\]\(#\w+\) \| ([\w.-]+) \| (.+) \|$", table, re.M)
     assert len(claims) >= 20
     for claim, verdicts in claims:
         assert re.fullmatch(
-            r"(✅ holds|❌ does not hold|⏳ not yet runnable|⏸ not judged in quick mode|📝 reported, not judged)"
+            r"(✅ holds|❌ does not hold|⏳ not yet runnable|⏸ not judged in quick mode|📝 reported, not judged"
+            r"|🔁 consistency check)"
             r"( \([^)]*\))?(; .*)?",
             verdicts,
         ), claim
@@ -67,7 +68,7 @@ def test_quick_report_files(report_dir):
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "![" in md.split("\n## T1\n", 1)[1] and "img/E3-" in md
     # BN01 (G1-G4) runs whole, with its per-VC figures.
-    for claim in ("G1.10M-short-7.5", "G2.RTT-bias", "G3.fewer-tagged", "G4.efficiency-94.3"):
+    for claim in ("G1.10M-7.5", "G2.RTT-bias", "G3.fewer-tagged", "G4.efficiency-94.3"):
         assert "not yet runnable" not in verdict_of[claim], claim
     assert "img/G1-" in md and "img/G4-" in md
     # BKD97 (V1-V7) runs whole: each of its claims holds or does not, none is left pending.

@@ -1,5 +1,5 @@
-"""Issue 18: a trend claim's monotonic steps judged against the seeds' confidence intervals, and
-`celltrain reproduce --seed-offset` for a disjoint set of seeds."""
+"""Issue 18: a trend claim's monotonic steps judged against the seeds' noise (since issue 40, by
+Welch's test of each step), and `celltrain reproduce --seed-offset` for a disjoint set of seeds."""
 
 import pandas as pd
 
@@ -18,7 +18,7 @@ def _fake(values_by_x):
     return r
 
 
-def test_a_wrong_way_step_inside_the_confidence_intervals_is_not_counted():
+def test_a_wrong_way_step_within_the_seeds_noise_is_not_counted():
     # Seed means 0.50, 0.80, 0.78, 0.95: the step 2 → 3 falls by 0.02, while each of the two
     # points spreads ±0.1 over its five seeds (95 % half-width ≈ 0.12).
     noisy = _fake({
@@ -29,7 +29,7 @@ def test_a_wrong_way_step_inside_the_confidence_intervals_is_not_counted():
     })  # fmt: skip
     status, why = rep._check(RISES, noisy, None, {})
     assert status == rep.HOLDS, why
-    assert "do not overlap" in why and "not counted: x=3" in why
+    assert "Welch's test" in why and "not significant, not counted: x=3" in why
 
 
 def test_a_significant_wrong_way_step_fails():

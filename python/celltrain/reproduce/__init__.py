@@ -28,7 +28,7 @@ from .claims import CHECKS, PER_VARIANT, check
 from .measures import MEASURE_NAMES, derived_measures, fmt
 from .models import cac_regions, convolution_loss, effective_bandwidth, gcra_train, packet_train_measures
 from .outcome import (
-    FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Table, Verdict,
+    CONSISTENCY, FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Table, Verdict,
 )  # fmt: skip
 from .report import reproduce, run_experiment
 from .specs import RunSpec, UnknownTarget, catalogue, data_dir, select
@@ -37,5 +37,5 @@ from .specs import RunSpec, UnknownTarget, catalogue, data_dir, select
 _check = check
 
 __all__ = [
-    "reproduce", "Report", "Verdict", "UnknownTarget", "data_dir", "HOLDS", "FAILS", "NOT_RUNNABLE", "NOT_JUDGED_QUICK", "REPORTED",
+    "reproduce", "Report", "Verdict", "UnknownTarget", "data_dir", "HOLDS", "FAILS", "NOT_RUNNABLE", "NOT_JUDGED_QUICK", "REPORTED", "CONSISTENCY",
 ]

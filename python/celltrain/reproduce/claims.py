@@ -19,13 +19,14 @@ from .measures import fmt, mname
 from .models import cac_regions
 from .outcome import FAILS, HOLDS
 from .rows import of_variant, point_cols, variants
+from .significance import welch
 
 Judged = Tuple[str, str]
 
 #: Claim kinds judged once per variant of their run (the others compare variants, or have none).
 PER_VARIANT = (
     "close_to", "all_at_least", "all_at_most", "all_between", "decreases", "increases", "min_flow_at_most", "best_at",
-    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "best_over_run_at_most",
+    "ratio_at_least", "ratio_at_most", "ratio_between", "run_ratio", "run_greater", "best_over_run_at_most",
 )  # fmt: skip
 
 
@@ -49,6 +50,10 @@ class _Ask:
     def by_x(self, variant: Optional[str]) -> pd.Series:
         """The seed-mean of the claim's measure at each of its ``x`` (of ``at_x``), for ``variant``."""
         return self.rows(variant).groupby(self.claim["x"], sort=True)[self.measure].mean()
+
+    def samples_by_x(self, variant: Optional[str]) -> pd.Series:
+        """The claim's measure at each ``x``, one value per seed (a list each), for ``variant``."""
+        return self.rows(variant).groupby(self.claim["x"], sort=True)[self.measure].agg(list)
 
     def half_widths_by_x(self, variant: Optional[str]) -> pd.Series:
         """The 95 % confidence half-width of :meth:`by_x` at each ``x`` (0 with one seed)."""
@@ -166,6 +171,31 @@ def _run_ratio(a: _Ask) -> Judged:
     )
 
 
+def _run_greater(a: _Ask) -> Judged:
+    """At every point (of ``at_x``), this run's seed-mean above run ``than_run``'s (same variant)
+    by more than ``margin``: a comparison judged on the difference, which stays defined where
+    the other run's value is 0 (a ratio against it is not)."""
+    claim, measure = a.claim, a.measure
+    mine = _means(a.result, a.variant, measure, claim)
+    theirs = _means((a.runs or {})[claim["than_run"]], a.variant, measure, claim)
+    diff = (mine - theirs).dropna()
+    if diff.empty:
+        return FAILS, f"no point where both runs have a value of {mname(measure)}, so there is nothing to judge"
+    margin = float(claim.get("margin", 0.0))
+    ok = bool((diff > margin).all())
+    names = _index_names(diff)
+    label = names[0] if len(names) == 1 else "point"
+    return _verdict(ok), (
+        f"{mname(measure)}{a.over}, run '{claim['run']}' − run '{claim['than_run']}' is at least "
+        f"{_signed(measure, float(diff.min()))}{_where(diff.idxmin(), names)} (criterion: > {fmt(measure, margin)} at every point); "
+        + ", ".join(
+            ("" if k == "(single point)" else f"{label}={k}: ") + f"{fmt(measure, mine[k])} − {fmt(measure, theirs[k])}"
+            + (f" (run '{claim['than_run']}' at 0: no ratio)" if theirs[k] == 0 else f" (ratio {mine[k] / theirs[k]:.3f})")
+            for k in diff.index
+        )
+    )
+
+
 def _every_point_bounded(a: _Ask, at_least: bool) -> Judged:
     """Every point's seed-mean ≥ (``at_least``) or ≤ ``value``: judged on the worst point."""
     claim, measure = a.claim, a.measure
@@ -200,22 +230,22 @@ def _all_at_most(a: _Ask) -> Judged:
 
 def _trend(a: _Ask, falls: bool) -> Judged:
     """From the first ``x`` to the last, the seed-mean falls (``falls``) or rises, by at least
-    ``margin``; with ``monotonic``, no step between neighbours goes the other way by more
-    than ``tolerance`` *and* beyond the seeds' noise.
+    ``margin``; with ``monotonic``, no step between neighbours goes the other way (by more than
+    ``tolerance``).
 
     A paper's trend ("the goodput increases and the CLR decreases with increasing buffer
     size", Lorang, Renger, Pettersen et al., EXPERT) is a statement about the expected value
-    at each ``x``. A step between two seed means whose 95 % confidence intervals overlap is
-    one the seeds cannot tell from noise, so it is no evidence against the trend: a step the
-    other way counts only where the two neighbours' intervals (Student's t over the seeds,
-    the interval the report prints) do not overlap, i.e. the step exceeds the sum of their
-    half-widths (a stricter test than a 95 % test of the difference, so it leans toward the
-    stated trend; the steps not counted are named). With one seed (or one value per point,
-    e.g. medians) there is no interval and every step the other way beyond ``tolerance``
-    counts. The first-to-last change must still go the stated way, whatever the intervals."""
+    at each ``x``, so with several seeds per point each change is judged by Welch's test at
+    5 % (two-sided; :mod:`.significance`): the first-to-last change must go the stated way
+    *significantly*, and a step between neighbours that goes the other way significantly is
+    evidence against the trend and makes it fail (a step the other way that is not
+    significant is named, not counted). The verdict gives every step's difference, t, df and
+    p. With one value per point (one seed, or medians) there is no test: the change and every
+    step the other way are taken at face value."""
     claim, measure = a.claim, a.measure
     x = claim["x"]
     means = a.by_x(a.variant)
+    samples = a.samples_by_x(a.variant)
     first, last = float(means.iloc[0]), float(means.iloc[-1])
     margin = float(claim.get("margin", 0.0))
     change = last - first
@@ -225,35 +255,52 @@ def _trend(a: _Ask, falls: bool) -> Judged:
     else:
         ok = change >= margin if margin > 0 else change > 0
         need = f"a rise of at least {fmt(measure, margin)}" if margin > 0 else "a rise"
+    overall = welch(samples.iloc[0], samples.iloc[-1])
+    if overall is not None:
+        ok = ok and overall.significant
+        need += " significant at 5 % (Welch's test)"
+        change_text = f"change {change:+.4g}, {overall.text()}"
+    else:
+        change_text = f"change {change:+.4g}; one value per point, no test"
     if claim.get("monotonic"):
-        ok, steps_text = _monotonic(a, means, falls, ok)
+        ok, steps_text = _monotonic(a, means, samples, falls, ok)
         need += steps_text
     return _verdict(ok), (
         f"{mname(measure)}{a.over} goes from {fmt(measure, first)} at {x}={means.index[0]} to "
-        f"{fmt(measure, last)} at {x}={means.index[-1]} (change {change:+.4g}; criterion: {need}); "
+        f"{fmt(measure, last)} at {x}={means.index[-1]} ({change_text}; criterion: {need}); "
         f"all: {_series_text(means, measure, x)}"
     )
 
 
-def _monotonic(a: _Ask, means: pd.Series, falls: bool, ok: bool) -> Tuple[bool, str]:
-    """(``ok`` and no significant step the other way, the criterion's words for the steps):
-    see :func:`_trend`."""
+def _monotonic(a: _Ask, means: pd.Series, samples: pd.Series, falls: bool, ok: bool) -> Tuple[bool, str]:
+    """(``ok`` and no step the other way that counts, the criterion's words for the steps and
+    each step's statistics): see :func:`_trend`."""
     x, measure = a.claim["x"], a.measure
     tol = float(a.claim.get("tolerance", 0.0))
-    half = a.half_widths_by_x(a.variant).reindex(means.index).fillna(0.0)
-    steps = means.diff().iloc[1:]
-    against = steps > tol if falls else steps < -tol
-    apart = steps.abs() > (half.shift(1) + half).iloc[1:]
-    wrong, noise = steps[against & apart], steps[against & ~apart]
-    with_ci = bool((half > 0).any())
+    keys = list(means.index)
+    wrong, noise, stats, tested = [], [], [], False
+    for k0, k1 in zip(keys, keys[1:]):
+        step = float(means[k1] - means[k0])
+        test = welch(samples[k0], samples[k1])
+        tested = tested or test is not None
+        against = step > tol if falls else step < -tol
+        counts = against and (test is None or test.significant)
+        (wrong if counts else noise if against else []).append(k1)
+        stats.append(f"{k0}→{k1}: {_signed(measure, step)}" + (f" ({test.text()})" if test else "") + (" — against" if counts else ""))
     text = (
         f", with no step between neighbouring {x} the other way"
         + (f" by more than {fmt(measure, tol)}" if tol else "")
-        + (" whose 95 % confidence intervals (Student's t over the seeds) do not overlap" if with_ci else "")
-        + ("" if wrong.empty else f" — but it goes the other way at {x}=" + ", ".join(str(k) for k in wrong.index))
-        + ("" if noise.empty else f"; steps the other way within the intervals, not counted: {x}=" + ", ".join(str(k) for k in noise.index))
+        + (" significant at 5 % (Welch's test); a significant step the other way is evidence against the trend" if tested else "")
+        + ("" if not wrong else f" — but it goes the other way at {x}=" + ", ".join(str(k) for k in wrong))
+        + ("" if not noise else f"; steps the other way not significant, not counted: {x}=" + ", ".join(str(k) for k in noise))
+        + "; steps: " + "; ".join(stats)
     )
-    return ok and wrong.empty, text
+    return ok and not wrong, text
+
+
+def _signed(measure: str, value: float) -> str:
+    """A difference of ``measure`` as the report writes its values, with its sign."""
+    return ("+" if value >= 0 else "−") + fmt(measure, abs(value))
 
 
 def _decreases(a: _Ask) -> Judged:
@@ -282,25 +329,35 @@ def _min_flow_at_most(a: _Ask) -> Judged:
 def _variant_greater(a: _Ask) -> Judged:
     """Variant ``variant`` above ``than`` (or each of a list of them) at every ``x``, by more
     than ``margin``. A tie (equal seed means: neither is above, e.g. both at 100 %) is not a
-    failure; it is named, and at least one point must show the effect."""
+    failure; it is named, and at least one point must show the effect. With ``beyond_noise``
+    (a paper's "clearly"), the difference must also exceed the sum of the two seed means' 95 %
+    half-widths: the two intervals the report prints do not overlap (and a tie counts
+    against); with one seed there is no interval and only ``margin`` applies."""
     claim, measure = a.claim, a.measure
     x, name = claim["x"], claim["variant"]
     thans = claim["than"] if isinstance(claim["than"], list) else [claim["than"]]
-    ma = a.by_x(name)
+    ma, ha = a.by_x(name), a.half_widths_by_x(name)
     margin = float(claim.get("margin", 0.0))
+    noise = bool(claim.get("beyond_noise"))
     ok, texts, tied = True, [], set()
     for b in thans:
-        mb = a.by_x(b)
+        mb, hb = a.by_x(b), a.half_widths_by_x(b)
         diff = (ma - mb).dropna()
-        tie = diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)
+        need = margin + ((ha + hb).reindex(diff.index).fillna(0.0) if noise else 0.0 * diff)
+        tie = (diff.abs() <= 1e-12 * (ma.abs().max() or 1.0)) & (not noise)
         judged = diff[~tie]
         tied |= set(diff.index[tie])
-        ok = ok and bool(len(judged)) and bool((judged > margin).all())
-        pairs = ", ".join(f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}" for k in diff.index)
+        ok = ok and bool(len(judged)) and bool((judged > need[judged.index]).all())
+        pairs = ", ".join(
+            f"{x}={k}: {fmt(measure, ma[k])} vs {fmt(measure, mb[k])}"
+            + (f" (difference {diff[k]:.3g}, 95 % half-widths {ha[k]:.3g} + {hb[k]:.3g})" if noise else "")
+            for k in diff.index
+        )  # fmt: skip
         texts.append(f"'{name}' vs '{b}': {pairs}")
     return _verdict(ok), (
         f"{mname(measure)}{a.over}, " + "; ".join(texts) + f" (criterion: higher at every {x}"
         + (f" by more than {margin:g}" if margin else "")
+        + (" by more than the two 95 % half-widths together (the intervals apart)" if noise else "")
         + (" than each" if len(thans) > 1 else "")
         + (f"; ties, not counted: {x}=" + ", ".join(str(k) for k in sorted(tied)) if tied else "")
         + ")"
@@ -484,6 +541,7 @@ CHECKS: Dict[str, Callable[[_Ask], Judged]] = {
     "close_to": _close_to,
     "all_between": _all_between,
     "run_ratio": _run_ratio,
+    "run_greater": _run_greater,
     "all_at_least": _all_at_least,
     "all_at_most": _all_at_most,
     "decreases": _decreases,

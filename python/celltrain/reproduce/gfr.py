@@ -63,7 +63,8 @@ def gfr_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
     ``min_vc_ratio``, ``mean_abs_deviation`` (mean |goodput/expected − 1|) and
     ``short_abs_deviation`` (over the short group); ``high_minus_low_mcr_ratio``: the mean
     ratio of the highest-MCR VCs less that of the lowest-MCR ones; ``mcr{M}_{short,long}_goodput_bps``
-    for each MCR of M Mbit/s; ``tagged_cells``, ``eligible_frames``, ``tagged_fraction`` (tagged
+    for each MCR of M Mbit/s, and ``mcr{M}_goodput_bps`` the mean over both delay groups (BN01
+    gives one number for "the workstation attached to a 10 Mb/s VC"); ``tagged_cells``, ``eligible_frames``, ``tagged_fraction`` (tagged
     frames / frames) and ``tagged_fraction_below_mcr`` (the least tagged fraction among the VCs
     whose goodput stayed below their MCR); ``clp0_dropped_cells``: cells the bottleneck dropped
     other than by its CLP = 1 rule (buffer full, whole-frame refusals, PPD)."""
@@ -78,6 +79,8 @@ def gfr_measures(summary: Mapping[str, Any]) -> Dict[str, float]:
         out[f"{group}_rtt_ratio"] = sum(r["goodput_bps"] for r in part) / sum(r["expected_bps"] for r in part)
         for r in part:
             out[f"mcr{r['mcr_bps'] / 1e6:g}_{group}_goodput_bps"] = r["goodput_bps"]
+    for mcr in sorted({r["mcr_bps"] for r in rows}):
+        out[f"mcr{mcr / 1e6:g}_goodput_bps"] = _mean([r["goodput_bps"] for r in rows if r["mcr_bps"] == mcr])
     out["rtt_bias"] = out["short_rtt_ratio"] - out["long_rtt_ratio"]
     out["min_vc_ratio"] = min(r["ratio"] for r in rows)
     out["mean_abs_deviation"] = _mean([abs(r["ratio"] - 1.0) for r in rows])

@@ -9,7 +9,7 @@ from typing import List
 from .. import _celltrain
 from .. import plot as _plot
 from .outcome import (
-    FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Report, Table, finding, grouped,
+    CONSISTENCY, FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Report, Table, finding, grouped,
     mode_text, regenerate_command,
     runs_text,
 )  # fmt: skip
@@ -29,7 +29,7 @@ img{max-width:100%;height:auto;border:1px solid #eee}
 ul.verdicts{margin:.2rem 0;padding-left:1.2rem} code{background:#f4f4f4;padding:0 .2rem}
 """
 
-_CLASS = {HOLDS: "holds", FAILS: "fails", NOT_RUNNABLE: "pending", NOT_JUDGED_QUICK: "pending", REPORTED: "pending"}
+_CLASS = {HOLDS: "holds", FAILS: "fails", NOT_RUNNABLE: "pending", NOT_JUDGED_QUICK: "pending", REPORTED: "pending", CONSISTENCY: "pending"}
 
 
 def render(report: Report, target: str, when: str) -> str:
@@ -70,6 +70,7 @@ def _summary(report: Report, target: str, when: str) -> List[str]:
         f"{_badge(NOT_RUNNABLE)} {counts[NOT_RUNNABLE]}"
         + (f" &nbsp; {_badge(NOT_JUDGED_QUICK)} {counts[NOT_JUDGED_QUICK]}" if counts[NOT_JUDGED_QUICK] else "")
         + (f" &nbsp; {_badge(REPORTED)} {counts[REPORTED]}" if counts[REPORTED] else "")
+        + (f" &nbsp; {_badge(CONSISTENCY)} {counts[CONSISTENCY]}" if counts[CONSISTENCY] else "")
         + ". Every verdict is computed from the measured numbers and the "
         "claim's criterion; a claim is <em>not yet runnable</em> when the scenario it needs is not built in yet.</p>",
         "<table><thead><tr><th>experiment</th><th>claim</th><th>verdict</th></tr></thead><tbody>",

@@ -6,7 +6,7 @@ from typing import List
 
 from .. import _celltrain
 from .outcome import (
-    FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Report, Table, Verdict, finding,
+    CONSISTENCY, FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Report, Table, Verdict, finding,
     grouped, mode_text,
     regenerate_command, runs_text,
 )  # fmt: skip
@@ -18,6 +18,7 @@ _BADGE = {
     NOT_RUNNABLE: "⏳ not yet runnable",
     NOT_JUDGED_QUICK: "⏸ not judged in quick mode",
     REPORTED: "📝 reported, not judged",
+    CONSISTENCY: "🔁 consistency check",
 }
 
 
@@ -42,6 +43,7 @@ def _summary(report: Report, target: str, when: str) -> List[str]:
         f"Claims: **{counts[HOLDS]} hold**, **{counts[FAILS]} do not hold**, **{counts[NOT_RUNNABLE]} not yet runnable**"
         + (f", **{counts[NOT_JUDGED_QUICK]} not judged in quick mode**" if counts[NOT_JUDGED_QUICK] else "")
         + (f", **{counts[REPORTED]} reported, not judged** (conjectures)" if counts[REPORTED] else "")
+        + (f", **{counts[CONSISTENCY]} consistency check{'' if counts[CONSISTENCY] == 1 else 's'}** (the set-up was derived from the claim: not counted as reproduced)" if counts[CONSISTENCY] else "")
         + ". "
         "Every verdict is computed from the measured numbers and the claim's criterion "
         "(`reproductions/<ID>.toml`); a claim is *not yet runnable* when the scenario it needs is not built in yet.",

@@ -19,6 +19,10 @@ NOT_RUNNABLE = "not yet runnable"
 NOT_JUDGED_QUICK = "not judged in quick mode"
 #: A conjecture the paper states but did not measure: reported with the numbers, not judged.
 REPORTED = "reported, not judged"
+#: A claim the run's set-up was derived from (e.g. a service time computed from the very rate
+#: the claim states): checked for consistency, shown with whether it is consistent, and not
+#: counted as a reproduction.
+CONSISTENCY = "consistency check"
 
 
 @dataclass
@@ -88,7 +92,7 @@ class Report:
         return [v for e in self.experiments for v in e.verdicts]
 
     def verdict_counts(self) -> Dict[str, int]:
-        counts = {HOLDS: 0, FAILS: 0, NOT_RUNNABLE: 0, NOT_JUDGED_QUICK: 0, REPORTED: 0}
+        counts = {HOLDS: 0, FAILS: 0, NOT_RUNNABLE: 0, NOT_JUDGED_QUICK: 0, REPORTED: 0, CONSISTENCY: 0}
         for v in self.verdicts:
             counts[v.status] += 1
         return counts

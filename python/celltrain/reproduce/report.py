@@ -18,7 +18,9 @@ from . import markdown as _markdown
 from .claims import PER_VARIANT, check
 from .seed_check import identical_seeds_warning
 from .figures import figure
-from .outcome import FAILS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Verdict
+from .outcome import (
+    CONSISTENCY, FAILS, HOLDS, NOT_JUDGED_QUICK, NOT_RUNNABLE, REPORTED, ExperimentOutcome, Figure_, Report, Verdict,
+)  # fmt: skip
 from .rows import variants
 from .running import run_sweeps
 from .specs import RunSpec, catalogue, select
@@ -171,15 +173,22 @@ def _run_of(exp: Mapping[str, Any], claim: Mapping[str, Any]) -> Mapping[str, An
 
 def _unjudged(claim: Mapping[str, Any], quick_blind: bool, verdicts: List[Verdict]) -> List[Verdict]:
     """Verdicts withheld: a conjecture (``conjecture = true``: the paper did not measure it)
-    is reported with its numbers, and on a quick run a claim with ``quick = false`` (or whose
+    is reported with its numbers; on a quick run a claim with ``quick = false`` (or whose
     run has ``quick_judged = false``) is not judged: the short run cannot measure what it
-    states."""
-    status = REPORTED if claim.get("conjecture") else NOT_JUDGED_QUICK if quick_blind else None
+    states; a claim the set-up was derived from (``consistency = true``) is a consistency
+    check, whose explanation says whether the run agrees with it."""
+    status = (
+        REPORTED if claim.get("conjecture") else NOT_JUDGED_QUICK if quick_blind
+        else CONSISTENCY if claim.get("consistency") else None
+    )  # fmt: skip
     if status is None:
         return verdicts
     for v in verdicts:
-        if v.status != NOT_RUNNABLE:
-            v.status, v.finding = status, ""
+        if v.status == NOT_RUNNABLE:
+            continue
+        if status == CONSISTENCY:
+            v.explanation = f"{'consistent' if v.status == HOLDS else 'not consistent'}: {v.explanation}"
+        v.status, v.finding = status, ""
     return verdicts
 
 
