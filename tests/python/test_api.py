@@ -24,7 +24,9 @@ def test_run_builtin_returns_a_result_with_the_summary():
         "flows", "vcs", "ports", "categories", "events", "wall_s", "trace_hash",
     ):  # fmt: skip
         assert field in s, field
-    assert set(s["aggregate"]) == {"goodput_bps", "max_goodput_bps", "efficiency", "fairness_index", "bottleneck"}
+    assert set(s["aggregate"]) == {
+        "goodput_bps", "max_goodput_bps", "efficiency", "fairness_index", "bottleneck", "mean_clr", "mean_clr_reverse"
+    }
     assert s["scenario"] == r.scenario == "A1-udp"
     assert s["version"] == celltrain.__version__
     assert s["params"]["duration"] == "0.3 s" and r.params is s["params"]
