@@ -39,7 +39,7 @@ impl CongestionControl for CcPolicy {
         each_cc!(self, p => p.name())
     }
     #[inline]
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32 {
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         each_cc!(self, p => p.ssthresh_after_loss(tcb, loss))
     }
     #[inline]
@@ -112,7 +112,13 @@ impl LossRecovery for RecoveryPolicy {
     // (Always: every ACK asks, from two places, and left to itself the compiler kept the
     // dispatch out of line.)
     #[inline(always)]
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         each_recovery!(self, p => p.on_ack(tcb, cc, sb, ack))
     }
     #[inline]

@@ -31,8 +31,10 @@ pub trait CongestionControl: fmt::Debug {
     /// Short name for reports.
     fn name(&self) -> &'static str;
 
-    /// The slow-start threshold after a loss event; the caller applies it.
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32;
+    /// The slow-start threshold after a loss event; the caller applies it. Called once per
+    /// loss event, before `cwnd` is reduced, so a control that keeps state across losses
+    /// (CUBIC remembers the window the loss happened at) updates it here.
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32;
 
     /// An ACK acknowledged new data and the loss recovery allowed window growth.
     fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckInfo, now: SimTime);

@@ -369,7 +369,7 @@ impl TcpEndpoint {
                 fine_rtt: None,
                 una_sent,
             };
-            let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
+            let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
             self.apply_step(step);
             if self.ca_state == CaState::Disorder && self.tcb.dupacks == 0 {
                 self.set_ca_state(CaState::Open);
@@ -403,7 +403,7 @@ impl TcpEndpoint {
             self.cc.on_fine_rtt(&self.tcb, rtt, now);
         }
         let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
-        let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
+        let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
         if ack == self.tcb.snd_max {
