@@ -70,9 +70,9 @@ impl TcpEndpoint {
             self.ts_ok = true;
             self.ts_recent = tsval;
         }
-        self.sack_ok = self.cfg.variant.offers_sack() && o.sack_permitted;
-        if self.cfg.variant.offers_sack() && !self.sack_ok {
-            // RFC 6675 needs SACK; without it the variant recovers like NewReno.
+        self.sack_ok = self.cfg.policies.offers_sack() && o.sack_permitted;
+        if self.cfg.policies.offers_sack() && !self.sack_ok {
+            // RFC 6675 needs SACK; without it the recovery falls back to NewReno.
             self.recovery = RecoveryPolicy::NewReno(NewRenoRecovery::new(self.iss));
         }
         // tcp_mss: min(own, offer), at least 32; then room for the timestamp option.
@@ -279,7 +279,7 @@ impl TcpEndpoint {
     /// deflation of the slow path.
     fn header_prediction(&mut self, now: SimTime, seg: &Segment, tiwin: u32) -> bool {
         let control = Flags::SYN | Flags::FIN | Flags::RST | Flags::URG | Flags::ACK;
-        if !self.cfg.variant.header_prediction()
+        if !self.cfg.policies.header_prediction()
             || self.state != State::Established
             || seg.flags.bits() & control.bits() != Flags::ACK.bits()
             || seg.seq != self.rcv_nxt

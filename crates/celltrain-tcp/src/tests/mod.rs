@@ -20,7 +20,7 @@ use celltrain_core::SimDuration;
 /// delayed ACKs off, 500 ms ticks at phase 0.
 pub fn plain(variant: Variant) -> TcpConfig {
     TcpConfig {
-        variant,
+        policies: variant.policies(),
         mss: MssChoice::Fixed(512),
         timestamps: false,
         window_scaling: false,

@@ -20,7 +20,7 @@ fn random_config(rng: &mut RngStream, variant: Variant) -> TcpConfig {
         ],
     );
     TcpConfig {
-        variant,
+        policies: variant.policies(),
         mss: MssChoice::Fixed(pick(rng, &[536, 1460, 4096, 9140])),
         send_buffer_bytes: pick(rng, &[8 * 1024, 16 * 1024, 65_535, 256 * 1024, 512 * 1024]),
         recv_buffer_bytes: pick(rng, &[4 * 1024, 16 * 1024, 65_535, 256 * 1024, 512 * 1024]),
