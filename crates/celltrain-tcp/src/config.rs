@@ -9,7 +9,7 @@
 //! Adding a policy means a policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a
 //! `CcKind` or `RecoveryKind` arm.
 
-use crate::cc::{BsdCc, Rfc5681Cc, VegasCc, VegasParams};
+use crate::cc::{BsdCc, CubicCc, Rfc5681Cc, VegasCc, VegasParams};
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::recovery::{Afr, LiteRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery};
 use crate::segment::IP_HEADER;
@@ -125,18 +125,21 @@ pub enum CcKind {
     Rfc5681,
     /// Vegas slow start and congestion avoidance ([`VegasCc`]).
     Vegas,
+    /// CUBIC, RFC 9438 ([`CubicCc`]), with Linux's initial window.
+    Cubic,
 }
 
 impl CcKind {
     /// Every congestion control, in a fixed order.
-    pub const ALL: [CcKind; 3] = [CcKind::Bsd, CcKind::Rfc5681, CcKind::Vegas];
+    pub const ALL: [CcKind; 4] = [CcKind::Bsd, CcKind::Rfc5681, CcKind::Vegas, CcKind::Cubic];
 
-    /// The configuration name (`bsd`, `rfc5681`, `vegas`).
+    /// The configuration name (`bsd`, `rfc5681`, `vegas`, `cubic`).
     pub const fn name(self) -> &'static str {
         match self {
             CcKind::Bsd => "bsd",
             CcKind::Rfc5681 => "rfc5681",
             CcKind::Vegas => "vegas",
+            CcKind::Cubic => "cubic",
         }
     }
 
@@ -245,9 +248,12 @@ impl Policies {
     }
 
     /// The initial congestion window, segments (Vegas: 2, Aron & Druschel §5.3; the BSD
-    /// and RFC 5681 controls: 1).
+    /// and RFC 5681 controls: 1; Linux's controls: 10, RFC 6928, whatever the MSS, as Linux
+    /// counts it).
     pub const fn default_initial_window(self) -> u32 {
-        if self.fine_timing() {
+        if matches!(self.cc, CcKind::Cubic) {
+            10
+        } else if self.fine_timing() {
             2
         } else {
             1
@@ -282,6 +288,7 @@ impl Policies {
             CcKind::Bsd => CcPolicy::Bsd(BsdCc::new(cfg.bsd_ca_increment)),
             CcKind::Rfc5681 => CcPolicy::Rfc5681(Rfc5681Cc::new()),
             CcKind::Vegas => CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment)),
+            CcKind::Cubic => CcPolicy::Cubic(CubicCc::default()),
         }
     }
 

@@ -2,7 +2,7 @@
 //! something (most answers are the traits' do-nothing defaults), and a match on the variant
 //! lets those calls inline where a `Box<dyn>` made each one an indirect call.
 
-use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc, VegasCc};
+use crate::cc::{BsdCc, CongestionControl, CubicCc, Rfc5681Cc, VegasCc};
 use crate::recovery::{
     Afr, DupAckRule, LiteRecovery, LossRecovery, NewRenoRecovery, RecoveryStep, RenoRecovery, SackRecovery,
     TahoeRecovery, TxChoice, TxLimits, VegasRmRecovery,
@@ -21,6 +21,8 @@ pub enum CcPolicy {
     Rfc5681(Rfc5681Cc),
     /// TCP Vegas.
     Vegas(VegasCc),
+    /// CUBIC (RFC 9438).
+    Cubic(CubicCc),
 }
 
 /// Evaluates `$call` with `$p` bound to whichever policy `$self` holds.
@@ -30,6 +32,7 @@ macro_rules! each_cc {
             CcPolicy::Bsd($p) => $call,
             CcPolicy::Rfc5681($p) => $call,
             CcPolicy::Vegas($p) => $call,
+            CcPolicy::Cubic($p) => $call,
         }
     };
 }

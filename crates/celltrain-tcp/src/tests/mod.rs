@@ -5,6 +5,7 @@ mod pair;
 
 mod closing;
 mod congestion;
+mod cubic;
 mod delack;
 mod handshake;
 mod options;
