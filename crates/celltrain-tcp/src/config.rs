@@ -2,13 +2,14 @@
 //! policy, buffers and options. [`TcpConfig::default`] is a 4.4BSD-Lite(2)-like host on a
 //! Classical-IP-over-ATM interface (MTU 9180).
 //!
-//! A configuration is a factory: [`Variant`] chooses which
-//! [`CongestionControl`](crate::cc::CongestionControl) and
-//! [`LossRecovery`](crate::recovery::LossRecovery) implementations an endpoint composes
-//! (policies, not flags), so adding a variant (Vegas, adaptive fast retransmit) means adding a
-//! policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a `Variant` arm.
+//! A configuration is a factory: [`Policies`] chooses which
+//! [`CongestionControl`](crate::cc::CongestionControl) ([`CcKind`]) and which
+//! [`LossRecovery`](crate::recovery::LossRecovery) ([`RecoveryKind`]) an endpoint composes
+//! (policies, not flags), independently of each other; a [`Variant`] is a name for one pair.
+//! Adding a policy means a policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a
+//! `CcKind` or `RecoveryKind` arm.
 
-use crate::cc::{BsdCc, Rfc5681Cc, VegasCc, VegasParams};
+use crate::cc::{BsdCc, CubicCc, Rfc5681Cc, VegasCc, VegasParams};
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::recovery::{Afr, LiteRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery};
 use crate::segment::IP_HEADER;
@@ -92,16 +93,167 @@ impl Variant {
         }
     }
 
-    /// Whether this variant keeps per-segment send times on the sender's clock (the Vegas
-    /// family: fine-grained RTTs and Vegas's retransmission checks).
-    pub const fn fine_timing(self) -> bool {
-        matches!(self, Variant::VegasRm | Variant::VegasRmAfr | Variant::Vegas | Variant::VegasAfr)
+    /// Parses a configuration name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
     }
 
-    /// The initial congestion window this variant starts with, segments (Vegas: 2, Aron &
-    /// Druschel §5.3; the BSD variants: 1).
+    /// The congestion control and loss recovery this name stands for.
+    pub const fn policies(self) -> Policies {
+        let (cc, recovery) = match self {
+            Variant::Tahoe => (CcKind::Bsd, RecoveryKind::Tahoe),
+            Variant::Reno => (CcKind::Rfc5681, RecoveryKind::Reno),
+            Variant::Lite => (CcKind::Bsd, RecoveryKind::Lite),
+            Variant::NewReno => (CcKind::Rfc5681, RecoveryKind::NewReno),
+            Variant::Sack => (CcKind::Rfc5681, RecoveryKind::Sack),
+            Variant::LiteAfr => (CcKind::Bsd, RecoveryKind::LiteAfr),
+            Variant::VegasRm => (CcKind::Bsd, RecoveryKind::VegasRm),
+            Variant::VegasRmAfr => (CcKind::Bsd, RecoveryKind::VegasRmAfr),
+            Variant::Vegas => (CcKind::Vegas, RecoveryKind::VegasRm),
+            Variant::VegasAfr => (CcKind::Vegas, RecoveryKind::VegasRmAfr),
+        };
+        Policies { cc, recovery }
+    }
+}
+
+/// Window arithmetic, chosen independently of the loss recovery (scenario key `cc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CcKind {
+    /// 4.4BSD per-ACK arithmetic ([`BsdCc`]).
+    Bsd,
+    /// RFC 5681 slow start and congestion avoidance ([`Rfc5681Cc`]).
+    Rfc5681,
+    /// Vegas slow start and congestion avoidance ([`VegasCc`]).
+    Vegas,
+    /// CUBIC, RFC 9438 ([`CubicCc`]), with Linux's initial window.
+    Cubic,
+}
+
+impl CcKind {
+    /// Every congestion control, in a fixed order.
+    pub const ALL: [CcKind; 4] = [CcKind::Bsd, CcKind::Rfc5681, CcKind::Vegas, CcKind::Cubic];
+
+    /// The configuration name (`bsd`, `rfc5681`, `vegas`, `cubic`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CcKind::Bsd => "bsd",
+            CcKind::Rfc5681 => "rfc5681",
+            CcKind::Vegas => "vegas",
+            CcKind::Cubic => "cubic",
+        }
+    }
+
+    /// Parses a configuration name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<CcKind> {
+        CcKind::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Loss recovery, chosen independently of the window arithmetic (scenario key `recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RecoveryKind {
+    /// 4.3BSD-Tahoe: fast retransmit, then slow start from one segment.
+    Tahoe,
+    /// RFC 5681 §3.2 fast retransmit / fast recovery.
+    Reno,
+    /// 4.4BSD-Lite2's Reno code, with its header-prediction fast path.
+    Lite,
+    /// RFC 6582 NewReno.
+    NewReno,
+    /// RFC 2018 SACK blocks with RFC 6675 recovery.
+    Sack,
+    /// `lite` with adaptive fast retransmit.
+    LiteAfr,
+    /// Vegas's retransmission mechanism.
+    VegasRm,
+    /// Vegas's retransmission mechanism with adaptive fast retransmit.
+    VegasRmAfr,
+}
+
+impl RecoveryKind {
+    /// Every loss recovery, in a fixed order.
+    pub const ALL: [RecoveryKind; 8] = [
+        RecoveryKind::Tahoe,
+        RecoveryKind::Reno,
+        RecoveryKind::Lite,
+        RecoveryKind::NewReno,
+        RecoveryKind::Sack,
+        RecoveryKind::LiteAfr,
+        RecoveryKind::VegasRm,
+        RecoveryKind::VegasRmAfr,
+    ];
+
+    /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
+    /// `vegas-rm`, `vegas-rm-afr`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            RecoveryKind::Tahoe => "tahoe",
+            RecoveryKind::Reno => "reno",
+            RecoveryKind::Lite => "lite",
+            RecoveryKind::NewReno => "newreno",
+            RecoveryKind::Sack => "sack",
+            RecoveryKind::LiteAfr => "lite-afr",
+            RecoveryKind::VegasRm => "vegas-rm",
+            RecoveryKind::VegasRmAfr => "vegas-rm-afr",
+        }
+    }
+
+    /// Parses a configuration name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<RecoveryKind> {
+        RecoveryKind::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Vegas's retransmission mechanism, with or without adaptive fast retransmit.
+    const fn is_vegas_rm(self) -> bool {
+        matches!(self, RecoveryKind::VegasRm | RecoveryKind::VegasRmAfr)
+    }
+}
+
+/// A congestion control and a loss recovery, the two policies an endpoint composes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Policies {
+    /// Window arithmetic.
+    pub cc: CcKind,
+    /// Loss recovery.
+    pub recovery: RecoveryKind,
+}
+
+impl Policies {
+    /// Whether the two can run together. Vegas's retransmission mechanism makes its own
+    /// window decrease and never asks the congestion control, so a control with a loss
+    /// response of its own would silently lose it; and Vegas's window arithmetic is modelled
+    /// only with its own retransmission mechanism, as Brakmo and Peterson built it.
+    pub fn check(self) -> Result<(), TcpConfigError> {
+        let ok = match (self.cc, self.recovery.is_vegas_rm()) {
+            (CcKind::Vegas, vegas_rm) => vegas_rm,
+            (CcKind::Bsd, _) => true,
+            (_, vegas_rm) => !vegas_rm,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(TcpConfigError::IncompatiblePolicies(self))
+        }
+    }
+
+    /// The named variant with exactly these two policies, if there is one.
+    pub fn variant(self) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.policies() == self)
+    }
+
+    /// Whether the sender keeps per-segment send times on its clock (the Vegas family:
+    /// fine-grained RTTs and Vegas's retransmission checks).
+    pub const fn fine_timing(self) -> bool {
+        matches!(self.cc, CcKind::Vegas) || self.recovery.is_vegas_rm()
+    }
+
+    /// The initial congestion window, segments (Vegas: 2, Aron & Druschel §5.3; the BSD
+    /// and RFC 5681 controls: 1; Linux's controls: 10, RFC 6928, whatever the MSS, as Linux
+    /// counts it).
     pub const fn default_initial_window(self) -> u32 {
-        if self.fine_timing() {
+        if matches!(self.cc, CcKind::Cubic) {
+            10
+        } else if self.fine_timing() {
             2
         } else {
             1
@@ -111,54 +263,62 @@ impl Variant {
     /// The congestion window after a retransmission timeout, segments (Vegas restarts from
     /// two, ns-2 `v_slowstart_`; BSD from one).
     pub const fn cwnd_after_timeout_segments(self) -> u32 {
-        self.default_initial_window()
+        if self.fine_timing() {
+            2
+        } else {
+            1
+        }
     }
 
-    /// Parses a configuration name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
-    }
-
-    /// Whether this variant offers SACK-permitted on its SYN (and so generates SACK blocks
+    /// Whether the endpoint offers SACK-permitted on its SYN (and so generates SACK blocks
     /// as a receiver when the peer offers it too).
     pub const fn offers_sack(self) -> bool {
-        matches!(self, Variant::Sack)
+        matches!(self.recovery, RecoveryKind::Sack)
     }
 
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
     /// the congestion-window update and the fast-recovery deflation; see [`LiteRecovery`]).
     pub const fn header_prediction(self) -> bool {
-        matches!(self, Variant::Lite | Variant::LiteAfr)
+        matches!(self.recovery, RecoveryKind::Lite | RecoveryKind::LiteAfr)
     }
 
-    /// Builds the congestion-control policy of this variant.
+    /// Builds the congestion-control policy.
     pub fn congestion_control(self, cfg: &TcpConfig) -> CcPolicy {
-        match self {
-            Variant::Tahoe | Variant::Lite | Variant::LiteAfr | Variant::VegasRm | Variant::VegasRmAfr => {
-                CcPolicy::Bsd(BsdCc::new(cfg.bsd_ca_increment))
-            }
-            Variant::Reno | Variant::NewReno | Variant::Sack => CcPolicy::Rfc5681(Rfc5681Cc::new()),
-            Variant::Vegas | Variant::VegasAfr => {
-                CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment))
-            }
+        match self.cc {
+            CcKind::Bsd => CcPolicy::Bsd(BsdCc::new(cfg.bsd_ca_increment)),
+            CcKind::Rfc5681 => CcPolicy::Rfc5681(Rfc5681Cc::new()),
+            CcKind::Vegas => CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment)),
+            CcKind::Cubic => CcPolicy::Cubic(CubicCc::default()),
         }
     }
 
-    /// Builds the loss-recovery policy of this variant for a connection whose initial send
-    /// sequence number is `iss` (RFC 6582 initialises `recover` to it).
+    /// Builds the loss-recovery policy for a connection whose initial send sequence number
+    /// is `iss` (RFC 6582 initialises `recover` to it). Adaptive fast retransmit reports the
+    /// variant's name when the pair is one (`vegas-afr`), else the recovery's.
     pub fn loss_recovery(self, iss: SeqNum) -> RecoveryPolicy {
-        match self {
-            Variant::Tahoe => RecoveryPolicy::Tahoe(TahoeRecovery::new()),
-            Variant::Reno => RecoveryPolicy::Reno(RenoRecovery::new()),
-            Variant::Lite => RecoveryPolicy::Lite(LiteRecovery::new()),
-            Variant::NewReno => RecoveryPolicy::NewReno(NewRenoRecovery::new(iss)),
-            Variant::Sack => RecoveryPolicy::Sack(SackRecovery::new()),
-            Variant::LiteAfr => RecoveryPolicy::LiteAfr(Afr::new(LiteRecovery::new(), "lite-afr")),
-            Variant::VegasRm | Variant::Vegas => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
-            Variant::VegasRmAfr | Variant::VegasAfr => {
-                RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), self.name()))
-            }
+        let name = self.variant().map_or(self.recovery.name(), Variant::name);
+        match self.recovery {
+            RecoveryKind::Tahoe => RecoveryPolicy::Tahoe(TahoeRecovery::new()),
+            RecoveryKind::Reno => RecoveryPolicy::Reno(RenoRecovery::new()),
+            RecoveryKind::Lite => RecoveryPolicy::Lite(LiteRecovery::new()),
+            RecoveryKind::NewReno => RecoveryPolicy::NewReno(NewRenoRecovery::new(iss)),
+            RecoveryKind::Sack => RecoveryPolicy::Sack(SackRecovery::new()),
+            RecoveryKind::LiteAfr => RecoveryPolicy::LiteAfr(Afr::new(LiteRecovery::new(), name)),
+            RecoveryKind::VegasRm => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
+            RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
         }
+    }
+}
+
+impl From<Variant> for Policies {
+    fn from(v: Variant) -> Self {
+        v.policies()
+    }
+}
+
+impl fmt::Display for Policies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cc = {}, recovery = {}", self.cc.name(), self.recovery.name())
     }
 }
 
@@ -283,8 +443,8 @@ pub enum BsdCaIncrement {
 /// Configuration of one TCP endpoint. Every field has a unit; `validate()` checks ranges.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
-    /// Congestion control + loss recovery combination.
-    pub variant: Variant,
+    /// Congestion control and loss recovery.
+    pub policies: Policies,
     /// MSS offered on the SYN.
     pub mss: MssChoice,
     /// Send socket buffer (`so_snd.sb_hiwat`), octets: the most data written but not yet
@@ -346,7 +506,7 @@ impl Default for TcpConfig {
     /// than one ATM-sized segment.
     fn default() -> Self {
         TcpConfig {
-            variant: Variant::Lite,
+            policies: Variant::Lite.policies(),
             mss: MssChoice::FromMtu { mtu: 9180, mclbytes: None },
             send_buffer_bytes: 65_535,
             recv_buffer_bytes: 65_535,
@@ -394,6 +554,8 @@ pub enum TcpConfigError {
     /// The RTO formula does not fit the timer granularity (BSD formulas need ticks, RFC 6298
     /// exact timers).
     RtoFormulaVsGranularity(RtoFormula),
+    /// The congestion control cannot run with the loss recovery ([`Policies::check`]).
+    IncompatiblePolicies(Policies),
 }
 
 impl fmt::Display for TcpConfigError {
@@ -415,6 +577,18 @@ impl fmt::Display for TcpConfigError {
                 RtoFormula::Rfc6298 => write!(f, "rto = \"rfc6298\" needs timer_granularity = \"exact\""),
                 _ => write!(f, "rto = \"{}\" needs a tick timer granularity, not \"exact\"", r.name()),
             },
+            TcpConfigError::IncompatiblePolicies(p) if p.cc == CcKind::Vegas => write!(
+                f,
+                "cc = \"vegas\" runs only with recovery = \"vegas-rm\" or \"vegas-rm-afr\", not \"{}\"",
+                p.recovery.name()
+            ),
+            TcpConfigError::IncompatiblePolicies(p) => write!(
+                f,
+                "recovery = \"{}\" never consults the congestion control, so it runs only with cc = \"bsd\" \
+                 or \"vegas\", not \"{}\"",
+                p.recovery.name(),
+                p.cc.name()
+            ),
         }
     }
 }
@@ -427,7 +601,12 @@ pub const MAX_SCALED_WINDOW: u32 = TCP_MAXWIN << TCP_MAX_WINSHIFT;
 impl TcpConfig {
     /// A default configuration with another variant.
     pub fn with_variant(variant: Variant) -> Self {
-        TcpConfig { variant, initial_cwnd_segments: variant.default_initial_window(), ..TcpConfig::default() }
+        TcpConfig::with_policies(variant.policies())
+    }
+
+    /// A default configuration with other policies, and their initial window.
+    pub fn with_policies(policies: Policies) -> Self {
+        TcpConfig { policies, initial_cwnd_segments: policies.default_initial_window(), ..TcpConfig::default() }
     }
 
     /// Checks every field's range.
@@ -472,6 +651,7 @@ impl TcpConfig {
         if self.msl.is_zero() {
             return Err(TcpConfigError::ZeroMsl);
         }
+        self.policies.check()?;
         if self.rto.is_some_and(|r| r != self.rto_formula()) {
             return Err(TcpConfigError::RtoFormulaVsGranularity(self.rto.unwrap_or(RtoFormula::Lite)));
         }
@@ -528,6 +708,62 @@ mod tests {
         assert_eq!(Variant::from_name("vegas-ss"), None);
         assert_eq!(TcpConfig::with_variant(Variant::Vegas).initial_cwnd_segments, 2);
         assert_eq!(TcpConfig::with_variant(Variant::LiteAfr).initial_cwnd_segments, 1);
+    }
+
+    #[test]
+    fn variants_are_names_for_a_congestion_control_and_a_recovery() {
+        use CcKind::{Bsd, Rfc5681, Vegas};
+        use RecoveryKind as R;
+        let pairs = Variant::ALL.map(|v| (v.policies().cc, v.policies().recovery));
+        assert_eq!(
+            pairs,
+            [
+                (Bsd, R::Tahoe),
+                (Rfc5681, R::Reno),
+                (Bsd, R::Lite),
+                (Rfc5681, R::NewReno),
+                (Rfc5681, R::Sack),
+                (Bsd, R::LiteAfr),
+                (Bsd, R::VegasRm),
+                (Bsd, R::VegasRmAfr),
+                (Vegas, R::VegasRm),
+                (Vegas, R::VegasRmAfr),
+            ]
+        );
+        for v in Variant::ALL {
+            assert_eq!(v.policies().variant(), Some(v));
+            v.policies().check().unwrap();
+        }
+        for c in CcKind::ALL {
+            assert_eq!(CcKind::from_name(&c.name().to_uppercase()), Some(c));
+        }
+        for r in RecoveryKind::ALL {
+            assert_eq!(RecoveryKind::from_name(r.name()), Some(r));
+        }
+        let mixed = Policies { cc: Rfc5681, recovery: R::Tahoe };
+        assert_eq!(mixed.variant(), None);
+        mixed.check().unwrap();
+        assert_eq!(TcpConfig::with_policies(mixed).initial_cwnd_segments, 1);
+        let fine = Policies { cc: Bsd, recovery: R::VegasRm };
+        assert!(fine.fine_timing() && !mixed.fine_timing());
+        assert!(Policies { cc: Bsd, recovery: R::Sack }.offers_sack());
+        assert!(Policies { cc: Rfc5681, recovery: R::LiteAfr }.header_prediction());
+    }
+
+    #[test]
+    fn vegas_and_its_retransmission_mechanism_only_run_together_or_on_bsd() {
+        use RecoveryKind as R;
+        let bad = |cc, recovery| {
+            let p = Policies { cc, recovery };
+            let e = TcpConfig::with_policies(p).validate().unwrap_err();
+            assert_eq!(e, TcpConfigError::IncompatiblePolicies(p));
+            e.to_string()
+        };
+        let e = bad(CcKind::Vegas, R::Reno);
+        assert!(e.contains("cc = \"vegas\"") && e.contains("\"reno\""), "{e}");
+        let e = bad(CcKind::Rfc5681, R::VegasRmAfr);
+        assert!(e.contains("recovery = \"vegas-rm-afr\"") && e.contains("\"rfc5681\""), "{e}");
+        assert_eq!(e.lines().count(), 1);
     }
 
     #[test]

@@ -21,9 +21,10 @@
 //!   ACKs (`docs/references.md#bsd-timers`, `docs/references.md#bsd-rtt-estimator`,
 //!   `docs/references.md#delayed-acks`).
 //! * Congestion control and loss recovery as separate pluggable policies sharing a small
-//!   [`Tcb`] ([`CongestionControl`], [`LossRecovery`]); named variants `tahoe`, `reno`,
-//!   `lite`, `newreno`, `sack`, and the TCP Vegas family with adaptive fast retransmit
-//!   (`lite-afr`, `vegas-rm`, `vegas-rm-afr`, `vegas`, `vegas-afr`) ([`Variant`]).
+//!   [`Tcb`] ([`CongestionControl`], [`LossRecovery`]), chosen independently ([`Policies`]);
+//!   named variants for the classic pairs `tahoe`, `reno`, `lite`, `newreno`, `sack`, and the
+//!   TCP Vegas family with adaptive fast retransmit (`lite-afr`, `vegas-rm`, `vegas-rm-afr`,
+//!   `vegas`, `vegas-afr`) ([`Variant`]).
 //! * Vegas's fine-grained clock is the simulator's own: the endpoint stamps each segment
 //!   with the `now` it is sent at and hands the policies the ACK's `now`
 //!   ([`send_log::SendLog`], [`tcb::AckInfo`]), so the sans-IO contract is unchanged.
@@ -81,7 +82,8 @@ mod tests;
 
 pub use cc::CongestionControl;
 pub use config::{
-    BsdCaIncrement, DelayedAck, MssChoice, RtoFormula, TcpConfig, TcpConfigError, TimerGranularity, Variant,
+    BsdCaIncrement, CcKind, DelayedAck, MssChoice, Policies, RecoveryKind, RtoFormula, TcpConfig, TcpConfigError,
+    TimerGranularity, Variant,
 };
 pub use endpoint::{Negotiated, State, TcpEndpoint};
 pub use recovery::LossRecovery;

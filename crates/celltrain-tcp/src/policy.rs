@@ -2,7 +2,7 @@
 //! something (most answers are the traits' do-nothing defaults), and a match on the variant
 //! lets those calls inline where a `Box<dyn>` made each one an indirect call.
 
-use crate::cc::{BsdCc, CongestionControl, Rfc5681Cc, VegasCc};
+use crate::cc::{BsdCc, CongestionControl, CubicCc, Rfc5681Cc, VegasCc};
 use crate::recovery::{
     Afr, DupAckRule, LiteRecovery, LossRecovery, NewRenoRecovery, RecoveryStep, RenoRecovery, SackRecovery,
     TahoeRecovery, TxChoice, TxLimits, VegasRmRecovery,
@@ -21,6 +21,8 @@ pub enum CcPolicy {
     Rfc5681(Rfc5681Cc),
     /// TCP Vegas.
     Vegas(VegasCc),
+    /// CUBIC (RFC 9438).
+    Cubic(CubicCc),
 }
 
 /// Evaluates `$call` with `$p` bound to whichever policy `$self` holds.
@@ -30,6 +32,7 @@ macro_rules! each_cc {
             CcPolicy::Bsd($p) => $call,
             CcPolicy::Rfc5681($p) => $call,
             CcPolicy::Vegas($p) => $call,
+            CcPolicy::Cubic($p) => $call,
         }
     };
 }
@@ -39,7 +42,7 @@ impl CongestionControl for CcPolicy {
         each_cc!(self, p => p.name())
     }
     #[inline]
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32 {
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         each_cc!(self, p => p.ssthresh_after_loss(tcb, loss))
     }
     #[inline]
@@ -112,7 +115,13 @@ impl LossRecovery for RecoveryPolicy {
     // (Always: every ACK asks, from two places, and left to itself the compiler kept the
     // dispatch out of line.)
     #[inline(always)]
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         each_recovery!(self, p => p.on_ack(tcb, cc, sb, ack))
     }
     #[inline]

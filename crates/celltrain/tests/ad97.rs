@@ -18,7 +18,9 @@ fn ad97_tcp_keys_reach_the_endpoints() {
         c.network.conns().iter().map(|c| c.endpoint.config().clone()).collect::<Vec<_>>()
     };
     let cfgs = configs(t1(), &[("variant", "vegas-afr")]);
-    assert!(cfgs.iter().all(|c| c.variant == celltrain_tcp::Variant::VegasAfr && c.initial_cwnd_segments == 2));
+    assert!(cfgs
+        .iter()
+        .all(|c| c.policies == celltrain_tcp::Variant::VegasAfr.policies() && c.initial_cwnd_segments == 2));
     assert!(configs(t1(), &[("variant", "lite-afr")]).iter().all(|c| c.initial_cwnd_segments == 1));
     let keyed = t1().replace(
         "timestamps = false,",

@@ -37,7 +37,7 @@ impl CongestionControl for BsdCc {
     /// `win = max(min(snd_wnd, snd_cwnd) / 2 / t_maxseg, 2); snd_ssthresh = win * t_maxseg`
     /// (integer division: rounded down to whole segments), for timeouts and fast
     /// retransmits alike.
-    fn ssthresh_after_loss(&self, tcb: &Tcb, _loss: LossKind) -> u32 {
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, _loss: LossKind) -> u32 {
         let win = (tcb.snd_wnd.min(tcb.cwnd) / 2 / tcb.maxseg).max(2);
         win * tcb.maxseg
     }
@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn ssthresh_rounds_down_to_whole_segments() {
-        let cc = BsdCc::new(BsdCaIncrement::MaxsegSquaredOverCwnd);
+        let mut cc = BsdCc::new(BsdCaIncrement::MaxsegSquaredOverCwnd);
         let t = tcb(512, 8192, 0);
         assert_eq!(cc.ssthresh_after_loss(&t, LossKind::DupAcks), 4096);
         let t = tcb(512, 40_000, 0);

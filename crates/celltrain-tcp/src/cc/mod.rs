@@ -5,19 +5,22 @@
 //! outside loss recovery. Loss recovery (what happens between "loss inferred" and "recovery
 //! point acknowledged") is the separate [`crate::recovery::LossRecovery`] trait.
 //!
-//! Three implementations:
+//! Four implementations:
 //! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte;
 //!   `docs/references.md#bsd-window-arithmetic`),
 //!   used by `tahoe`, `lite`, `lite-afr`, `vegas-rm` and `vegas-rm-afr`;
 //! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`);
 //! * [`VegasCc`]: Vegas congestion avoidance and slow start (`vegas`, `vegas-afr`), fed by
-//!   `on_fine_rtt` from the endpoint's per-segment send times.
+//!   `on_fine_rtt` from the endpoint's per-segment send times;
+//! * [`CubicCc`]: CUBIC, RFC 9438 (`cc = "cubic"`), which keeps W_max across losses.
 
 mod bsd;
+mod cubic;
 mod rfc5681;
 mod vegas;
 
 pub use bsd::BsdCc;
+pub use cubic::{k_seconds, w_cubic, CubicCc};
 pub use rfc5681::Rfc5681Cc;
 pub use vegas::{diff_band, DiffBand, VegasCc, VegasParams};
 
@@ -31,8 +34,10 @@ pub trait CongestionControl: fmt::Debug {
     /// Short name for reports.
     fn name(&self) -> &'static str;
 
-    /// The slow-start threshold after a loss event; the caller applies it.
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32;
+    /// The slow-start threshold after a loss event; the caller applies it. Called once per
+    /// loss event, before `cwnd` is reduced, so a control that keeps state across losses
+    /// (CUBIC remembers the window the loss happened at) updates it here.
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32;
 
     /// An ACK acknowledged new data and the loss recovery allowed window growth.
     fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckInfo, now: SimTime);

@@ -32,7 +32,7 @@ impl CongestionControl for Rfc5681Cc {
         "rfc5681"
     }
 
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32 {
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         if let LossKind::Timeout { retransmissions } = loss {
             if retransmissions > 1 {
                 return tcb.ssthresh;
@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn ssthresh_is_half_the_flight() {
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let mut t = tcb(1000, 20_000, 50_000);
         t.snd_max = t.snd_una + 10_000;
         assert_eq!(cc.ssthresh_after_loss(&t, LossKind::DupAcks), 5000);

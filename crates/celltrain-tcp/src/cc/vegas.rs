@@ -170,7 +170,7 @@ impl CongestionControl for VegasCc {
 
     /// A timeout halves as BSD does; Vegas's own loss decrease is its retransmission
     /// mechanism's ([`crate::recovery::VegasRmRecovery`]).
-    fn ssthresh_after_loss(&self, tcb: &Tcb, loss: LossKind) -> u32 {
+    fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         self.bsd.ssthresh_after_loss(tcb, loss)
     }
 

@@ -70,9 +70,9 @@ impl TcpEndpoint {
             self.ts_ok = true;
             self.ts_recent = tsval;
         }
-        self.sack_ok = self.cfg.variant.offers_sack() && o.sack_permitted;
-        if self.cfg.variant.offers_sack() && !self.sack_ok {
-            // RFC 6675 needs SACK; without it the variant recovers like NewReno.
+        self.sack_ok = self.cfg.policies.offers_sack() && o.sack_permitted;
+        if self.cfg.policies.offers_sack() && !self.sack_ok {
+            // RFC 6675 needs SACK; without it the recovery falls back to NewReno.
             self.recovery = RecoveryPolicy::NewReno(NewRenoRecovery::new(self.iss));
         }
         // tcp_mss: min(own, offer), at least 32; then room for the timestamp option.
@@ -279,7 +279,7 @@ impl TcpEndpoint {
     /// deflation of the slow path.
     fn header_prediction(&mut self, now: SimTime, seg: &Segment, tiwin: u32) -> bool {
         let control = Flags::SYN | Flags::FIN | Flags::RST | Flags::URG | Flags::ACK;
-        if !self.cfg.variant.header_prediction()
+        if !self.cfg.policies.header_prediction()
             || self.state != State::Established
             || seg.flags.bits() & control.bits() != Flags::ACK.bits()
             || seg.seq != self.rcv_nxt
@@ -369,7 +369,7 @@ impl TcpEndpoint {
                 fine_rtt: None,
                 una_sent,
             };
-            let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
+            let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
             self.apply_step(step);
             if self.ca_state == CaState::Disorder && self.tcb.dupacks == 0 {
                 self.set_ca_state(CaState::Open);
@@ -403,7 +403,7 @@ impl TcpEndpoint {
             self.cc.on_fine_rtt(&self.tcb, rtt, now);
         }
         let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
-        let step = self.recovery.on_ack(&mut self.tcb, &self.cc, &self.scoreboard, &info);
+        let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
         if ack == self.tcb.snd_max {

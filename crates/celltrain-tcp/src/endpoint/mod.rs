@@ -52,7 +52,7 @@ mod output;
 mod timer;
 
 use crate::cc::CongestionControl;
-use crate::config::{RtoFormula, TcpConfig, TimerGranularity, Variant};
+use crate::config::{Policies, RtoFormula, TcpConfig, TimerGranularity};
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
 use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
@@ -236,7 +236,7 @@ impl fmt::Debug for TcpEndpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TcpEndpoint")
             .field("state", &self.state)
-            .field("variant", &self.cfg.variant)
+            .field("policies", &self.cfg.policies)
             .field("snd_una", &self.tcb.snd_una)
             .field("snd_nxt", &self.tcb.snd_nxt)
             .field("snd_max", &self.tcb.snd_max)
@@ -279,8 +279,8 @@ impl TcpEndpoint {
         }
         let own_mss = cfg.mss.offer();
         let iw = cfg.initial_cwnd_segments.saturating_mul(own_mss);
-        let cc = cfg.variant.congestion_control(&cfg);
-        let recovery = cfg.variant.loss_recovery(iss);
+        let cc = cfg.policies.congestion_control(&cfg);
+        let recovery = cfg.policies.loss_recovery(iss);
         TcpEndpoint {
             fast: TickClock::new(cfg.delayed_ack_timeout, cfg.tick_phase),
             slow,
@@ -326,7 +326,7 @@ impl TcpEndpoint {
             rtt_timing: None,
             last_rtt: None,
             last_rcv: now,
-            send_log: cfg.variant.fine_timing().then(SendLog::new),
+            send_log: cfg.policies.fine_timing().then(SendLog::new),
             cc,
             recovery,
             scoreboard: Scoreboard::new(),
@@ -504,10 +504,10 @@ impl TcpEndpoint {
         &self.cfg
     }
 
-    /// The variant in use (a `sack` endpoint whose peer refused SACK keeps reporting `sack`
-    /// while it recovers like `newreno`).
-    pub fn variant(&self) -> Variant {
-        self.cfg.variant
+    /// The policies configured (an endpoint with `sack` recovery whose peer refused SACK
+    /// keeps reporting `sack` while it recovers like `newreno`).
+    pub fn policies(&self) -> Policies {
+        self.cfg.policies
     }
 
     /// Congestion state.

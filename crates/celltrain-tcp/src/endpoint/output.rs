@@ -330,7 +330,7 @@ impl TcpEndpoint {
             if self.cfg.window_scaling {
                 options.window_scale = Some(self.cfg.requested_window_scale());
             }
-            options.sack_permitted = self.cfg.variant.offers_sack();
+            options.sack_permitted = self.cfg.policies.offers_sack();
             if self.cfg.timestamps {
                 options.timestamps = Some((self.ts_now(now), 0));
             }

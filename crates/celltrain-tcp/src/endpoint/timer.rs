@@ -97,7 +97,7 @@ impl TcpEndpoint {
         // snd_ssthresh = win·t_maxseg; t_dupacks = 0 (the congestion control's formula).
         let retransmissions = self.rtt.shift();
         self.tcb.ssthresh = self.cc.ssthresh_after_loss(&self.tcb, LossKind::Timeout { retransmissions });
-        self.tcb.cwnd = self.tcb.maxseg * self.cfg.variant.cwnd_after_timeout_segments();
+        self.tcb.cwnd = self.tcb.maxseg * self.cfg.policies.cwnd_after_timeout_segments();
         self.tcb.dupacks = 0;
         self.recovery.on_rto(&self.tcb);
         // RFC 2018 §8: after a timeout the sender SHOULD ignore prior SACK information.

@@ -107,7 +107,13 @@ impl<R: LossRecovery> LossRecovery for Afr<R> {
         self.inner.dupack_rule()
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if ack.acked > 0 {
             if let Some(e) = self.episode {
                 if ack.ack.gt(e.lost) {
@@ -194,18 +200,18 @@ mod tests {
 
     /// Three duplicates of segment `first`, then the first new ACK up to `acked_to`.
     fn episode(r: &mut Afr<LiteRecovery>, t: &mut Tcb, acked_to: u32) -> RecoveryStep {
-        let cc = BsdCc::new(BsdCaIncrement::default());
+        let mut cc = BsdCc::new(BsdCaIncrement::default());
         let sb = Scoreboard::new();
         let mut entry = RecoveryStep::default();
         for _ in 0..3 {
             let a = dup(t);
-            let s = r.on_ack(t, &cc, &sb, &a);
+            let s = r.on_ack(t, &mut cc, &sb, &a);
             if s.entered {
                 entry = s;
             }
         }
         let a = new_ack(t, acked_to);
-        r.on_ack(t, &cc, &sb, &a);
+        r.on_ack(t, &mut cc, &sb, &a);
         entry
     }
 
@@ -244,16 +250,16 @@ mod tests {
     fn a_timeout_abandons_the_episode() {
         let mut r = Afr::new(LiteRecovery::new(), "lite-afr");
         let mut t = tcb(1, 40, 20 * SMSS);
-        let cc = BsdCc::new(BsdCaIncrement::default());
+        let mut cc = BsdCc::new(BsdCaIncrement::default());
         for _ in 0..3 {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &Scoreboard::new(), &a);
+            r.on_ack(&mut t, &mut cc, &Scoreboard::new(), &a);
         }
         assert!(r.in_recovery());
         r.on_rto(&t);
         assert!(!r.in_recovery());
         let a = new_ack(&mut t, 2);
-        r.on_ack(&mut t, &cc, &Scoreboard::new(), &a);
+        r.on_ack(&mut t, &mut cc, &Scoreboard::new(), &a);
         assert_eq!(r.predictor().state(), 0);
     }
 }

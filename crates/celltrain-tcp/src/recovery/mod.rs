@@ -5,9 +5,10 @@
 //! send sequence variables (`snd_una` is already the new value) and the SACK scoreboard.
 //! It owns the duplicate-ACK counter, decides when to fast-retransmit, and adjusts `cwnd` /
 //! `ssthresh` during recovery (asking the [`CongestionControl`] for the post-loss
-//! `ssthresh`). It answers with a [`RecoveryStep`]; the endpoint performs it (sends the
-//! retransmission outside the window, restarts or keeps the retransmission timer, applies
-//! the normal window growth or not, changes the congestion state).
+//! `ssthresh`, which lets the control update its own state). It answers with a
+//! [`RecoveryStep`]; the endpoint performs it (sends the retransmission outside the window,
+//! restarts or keeps the retransmission timer, applies the normal window growth or not,
+//! changes the congestion state).
 //!
 //! SACK-based recovery also decides *what* to send while recovering ([`LossRecovery::choose_tx`],
 //! RFC 6675 `NextSeg()` under the `cwnd − pipe ≥ SMSS` rule); the other variants leave
@@ -114,7 +115,8 @@ pub trait LossRecovery: fmt::Debug {
 
     /// An acknowledgment arrived: new data (`ack.acked > 0`), a duplicate (`ack.is_dup`),
     /// both (SACK), or neither (window update, old ACK).
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep;
+    fn on_ack(&mut self, tcb: &mut Tcb, cc: &mut dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo)
+        -> RecoveryStep;
 
     /// The retransmission timer expired; the endpoint has already set `cwnd`, `ssthresh`,
     /// `snd_nxt` and cleared `dupacks`. Leave recovery.
@@ -183,6 +185,58 @@ pub(crate) mod testing {
             flight_before,
             syn_acked: false,
             ..AckInfo::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use crate::tcb::LossKind;
+    use celltrain_core::SimTime;
+
+    /// A control that keeps state in its loss hook, as CUBIC must (it remembers the window
+    /// a loss happened at).
+    #[derive(Debug, Default)]
+    struct Remembering {
+        windows_at_loss: Vec<u32>,
+    }
+
+    impl CongestionControl for Remembering {
+        fn name(&self) -> &'static str {
+            "remembering"
+        }
+        fn ssthresh_after_loss(&mut self, tcb: &Tcb, _loss: LossKind) -> u32 {
+            self.windows_at_loss.push(tcb.cwnd);
+            3 * SMSS
+        }
+        fn on_ack(&mut self, _tcb: &mut Tcb, _ack: &AckInfo, _now: SimTime) {}
+    }
+
+    #[test]
+    fn every_dupack_recovery_lets_the_control_remember_the_loss() {
+        let policies: [Box<dyn LossRecovery>; 5] = [
+            Box::new(TahoeRecovery::new()),
+            Box::new(RenoRecovery::new()),
+            Box::new(LiteRecovery::new()),
+            Box::new(NewRenoRecovery::new(SeqNum(1000))),
+            Box::new(SackRecovery::new()),
+        ];
+        for mut r in policies {
+            let mut cc = Remembering::default();
+            // Past the first segments: NewReno's `recover` starts at the ISS.
+            let mut t = tcb(3, 18, 16 * SMSS);
+            let sb = crate::sack::Scoreboard::new();
+            for _ in 0..3 {
+                let mut a = dup(&t);
+                if r.dupack_rule() == DupAckRule::Sack {
+                    a.newly_sacked = SMSS;
+                }
+                r.on_ack(&mut t, &mut cc, &sb, &a);
+            }
+            assert_eq!(cc.windows_at_loss, [16 * SMSS], "{}", r.name());
+            assert_eq!(t.ssthresh, 3 * SMSS, "{}", r.name());
         }
     }
 }

@@ -48,7 +48,13 @@ impl LossRecovery for NewRenoRecovery {
         "newreno"
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, _sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if ack.acked > 0 {
             tcb.dupacks = 0;
             if !self.in_recovery {
@@ -119,21 +125,21 @@ mod tests {
         // acknowledged and 11, 12 sent in
         // their place, so 3..=12 (ten segments) are outstanding when the duplicates for 4, 5
         // and 7 arrive; 3 and 6 are lost; recover = 12 (the vector's "10").
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let sb = Scoreboard::new();
         let mut r = NewRenoRecovery::new(SeqNum(1000));
         let mut t = tcb(3, 12, 10 * SMSS);
         {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         let s = {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert_eq!((s.retransmit, s.entered), (Some(seg(3)), true));
         assert_eq!((t.ssthresh, t.cwnd), (5 * SMSS, 8 * SMSS));
@@ -142,7 +148,7 @@ mod tests {
             assert_eq!(
                 {
                     let a = dup(&t);
-                    r.on_ack(&mut t, &cc, &sb, &a)
+                    r.on_ack(&mut t, &mut cc, &sb, &a)
                 }
                 .retransmit,
                 None
@@ -151,18 +157,18 @@ mod tests {
         assert_eq!(t.cwnd, 11 * SMSS);
         // ACK for the retransmitted 3 covers 3, 4, 5: partial.
         let a = new_ack(&mut t, 6);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!(s.retransmit, Some(seg(6)));
         assert!(s.restart_rto && !s.grow_window);
         assert_eq!(t.cwnd, 9 * SMSS, "11 − 3 + 1");
         // A second partial ACK does not restart the timer (Impatient).
         let a = new_ack(&mut t, 7);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!((s.retransmit, s.restart_rto), (Some(seg(7)), false));
         assert_eq!(t.cwnd, 9 * SMSS, "9 − 1 + 1");
         // Full ACK.
         let a = new_ack(&mut t, 13);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!((s.retransmit, s.grow_window, s.ca_state), (None, false, Some(CaState::Open)));
         assert_eq!(t.cwnd, 5 * SMSS);
         assert!(!r.in_recovery());
@@ -170,30 +176,30 @@ mod tests {
 
     #[test]
     fn no_second_fast_retransmit_below_recover() {
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let sb = Scoreboard::new();
         let mut r = NewRenoRecovery::new(SeqNum(1000));
         let mut t = tcb(2, 10, 9 * SMSS);
         for _ in 0..3 {
             {
                 let a = dup(&t);
-                r.on_ack(&mut t, &cc, &sb, &a)
+                r.on_ack(&mut t, &mut cc, &sb, &a)
             };
         }
         assert!(r.in_recovery());
         let a = new_ack(&mut t, 11);
-        r.on_ack(&mut t, &cc, &sb, &a);
+        r.on_ack(&mut t, &mut cc, &sb, &a);
         // A timeout records recover = snd_max − 1; duplicates for data below it never trigger.
         t.snd_max = seg(21);
         r.on_rto(&t);
         let a = new_ack(&mut t, 15);
-        r.on_ack(&mut t, &cc, &sb, &a);
+        r.on_ack(&mut t, &mut cc, &sb, &a);
         let ssthresh = t.ssthresh;
         for _ in 0..5 {
             assert_eq!(
                 {
                     let a = dup(&t);
-                    r.on_ack(&mut t, &cc, &sb, &a)
+                    r.on_ack(&mut t, &mut cc, &sb, &a)
                 }
                 .retransmit,
                 None
@@ -206,7 +212,7 @@ mod tests {
     #[test]
     fn loss_of_the_first_data_segment_follows_rfc_recover_initialisation() {
         // recover = ISS, so duplicates of ack ISS+1 do not "cover more than recover".
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let sb = Scoreboard::new();
         let mut r = NewRenoRecovery::new(SeqNum(1000));
         let mut t = tcb(1, 10, 10 * SMSS);
@@ -214,7 +220,7 @@ mod tests {
         for _ in 0..3 {
             {
                 let a = dup(&t);
-                r.on_ack(&mut t, &cc, &sb, &a)
+                r.on_ack(&mut t, &mut cc, &sb, &a)
             };
         }
         assert!(!r.in_recovery(), "ack − 1 = 1000 = recover: not more than recover");

@@ -34,7 +34,13 @@ impl LossRecovery for RenoRecovery {
         "reno"
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, _sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if ack.acked > 0 {
             tcb.dupacks = 0;
             if std::mem::take(&mut self.in_recovery) {
@@ -115,7 +121,13 @@ impl LossRecovery for LiteRecovery {
         "lite"
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, _sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if ack.acked > 0 {
             let mut step = RecoveryStep::normal(ack);
             if tcb.dupacks >= tcb.dupack_threshold {

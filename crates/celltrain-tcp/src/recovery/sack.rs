@@ -135,7 +135,13 @@ impl LossRecovery for SackRecovery {
         DupAckRule::Sack
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         // §5: "If the incoming ACK is a cumulative acknowledgment, the TCP MUST reset DupAcks
         // to zero. If the incoming ACK is a duplicate acknowledgment ... increase DupAcks by one".
         if ack.acked > 0 {
@@ -253,7 +259,7 @@ mod tests {
     #[test]
     fn reference_vector_7g_entry_by_islost_and_nextseg() {
         // Segments 1..=6 sent; one ACK (the others were lost) SACKs 3, 5 and 6.
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let mut sb = Scoreboard::new();
         let mut r = SackRecovery::new();
         let mut t = tcb(1, 6, 6 * SMSS);
@@ -265,7 +271,7 @@ mod tests {
         assert_eq!(newly, 3 * SMSS);
         let s = {
             let a = sack_dup(&t, newly);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert_eq!(t.dupacks, 1);
         assert!(s.entered, "DupAcks < DupThresh but IsLost(HighACK+1)");
@@ -283,7 +289,7 @@ mod tests {
         // A partial ACK for 1..=3 (3 was SACKed): SetPipe = seg 2 (retransmitted) + seg 4.
         let a = new_ack(&mut t, 4);
         sb.advance(t.snd_una);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert!(!s.grow_window && s.restart_rto);
         assert_eq!(r.pipe(), SMSS, "only segment 4 is un-SACKed and not lost (2 was acked)");
         // Rule (3): segment 4 is not lost (only 2 SACKed segments above) but below the highest SACK.
@@ -293,7 +299,7 @@ mod tests {
         // Exit when the cumulative ACK passes RecoveryPoint.
         let a = new_ack(&mut t, 7);
         sb.advance(t.snd_una);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!(s.ca_state, Some(CaState::Open));
         assert!(!s.grow_window);
         assert!(!r.in_recovery());
@@ -302,7 +308,7 @@ mod tests {
 
     #[test]
     fn entry_on_third_sack_dupack_and_new_data_rule_2() {
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let mut sb = Scoreboard::new();
         let mut r = SackRecovery::new();
         let mut t = tcb(1, 10, 10 * SMSS);
@@ -311,7 +317,7 @@ mod tests {
             assert!(
                 !{
                     let a = sack_dup(&t, newly);
-                    r.on_ack(&mut t, &cc, &sb, &a)
+                    r.on_ack(&mut t, &mut cc, &sb, &a)
                 }
                 .entered
             );
@@ -319,13 +325,13 @@ mod tests {
         // An ACK repeating old SACK information is not a duplicate under RFC 6675.
         let s = {
             let a = sack_dup(&t, 0);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert_eq!((s.entered, t.dupacks), (false, 2));
         let newly = sack_seg(&mut sb, &t, 4);
         let s = {
             let a = sack_dup(&t, newly);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert!(s.entered);
         assert_eq!((t.ssthresh, t.cwnd), (5 * SMSS, 5 * SMSS));
@@ -339,7 +345,7 @@ mod tests {
             let newly = sack_seg(&mut sb, &t, n);
             {
                 let a = sack_dup(&t, newly);
-                r.on_ack(&mut t, &cc, &sb, &a)
+                r.on_ack(&mut t, &mut cc, &sb, &a)
             };
         }
         assert_eq!(r.pipe(), 3 * SMSS);
@@ -353,7 +359,7 @@ mod tests {
 
     #[test]
     fn rescue_retransmission_once_per_episode() {
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let mut sb = Scoreboard::new();
         let mut r = SackRecovery::new();
         let mut t = tcb(1, 6, 6 * SMSS);
@@ -362,7 +368,7 @@ mod tests {
         assert!(
             {
                 let a = sack_dup(&t, newly);
-                r.on_ack(&mut t, &cc, &sb, &a)
+                r.on_ack(&mut t, &mut cc, &sb, &a)
             }
             .entered
         );
@@ -378,7 +384,7 @@ mod tests {
 
     #[test]
     fn no_new_recovery_before_the_post_timeout_recovery_point() {
-        let cc = Rfc5681Cc::new();
+        let mut cc = Rfc5681Cc::new();
         let mut sb = Scoreboard::new();
         let mut r = SackRecovery::new();
         let mut t = tcb(1, 10, 10 * SMSS);
@@ -388,7 +394,7 @@ mod tests {
             assert!(
                 !{
                     let a = sack_dup(&t, newly);
-                    r.on_ack(&mut t, &cc, &sb, &a)
+                    r.on_ack(&mut t, &mut cc, &sb, &a)
                 }
                 .entered
             );

@@ -28,7 +28,13 @@ impl LossRecovery for TahoeRecovery {
         "tahoe"
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, cc: &dyn CongestionControl, _sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if ack.acked > 0 {
             tcb.dupacks = 0;
             let mut step = RecoveryStep::normal(ack);
@@ -82,24 +88,24 @@ mod tests {
         for i in 1..=2 {
             let s = {
                 let a = dup(&t);
-                r.on_ack(&mut t, &cc, &sb, &a)
+                r.on_ack(&mut t, &mut cc, &sb, &a)
             };
             assert_eq!((s.retransmit, t.dupacks, t.cwnd), (None, i, 16 * SMSS));
         }
         let s = {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert_eq!(s.retransmit, Some(seg(1)));
         assert!(s.entered);
         assert_eq!((t.ssthresh, t.cwnd), (8 * SMSS, SMSS));
         let s = {
             let a = dup(&t);
-            r.on_ack(&mut t, &cc, &sb, &a)
+            r.on_ack(&mut t, &mut cc, &sb, &a)
         };
         assert_eq!((s.retransmit, t.cwnd), (None, SMSS), "further duplicates ignored");
         let a = new_ack(&mut t, 17);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert!(s.grow_window && s.restart_rto);
         assert_eq!(s.ca_state, Some(CaState::Open));
         cc.on_ack(&mut t, &a, SimTime::ZERO);

@@ -147,7 +147,13 @@ impl LossRecovery for VegasRmRecovery {
         "vegas-rm"
     }
 
-    fn on_ack(&mut self, tcb: &mut Tcb, _cc: &dyn CongestionControl, _sb: &Scoreboard, ack: &AckInfo) -> RecoveryStep {
+    fn on_ack(
+        &mut self,
+        tcb: &mut Tcb,
+        _cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        ack: &AckInfo,
+    ) -> RecoveryStep {
         if let Some(r) = ack.fine_rtt {
             self.fine.sample(r);
         }
@@ -256,18 +262,18 @@ mod tests {
 
     #[test]
     fn first_duplicate_retransmits_once_the_fine_timeout_has_passed_and_not_before() {
-        let cc = BsdCc::new(BsdCaIncrement::default());
+        let mut cc = BsdCc::new(BsdCaIncrement::default());
         let sb = Scoreboard::new();
         // Sent at 0, timeout 136 ms: a first duplicate at 136 ms is not late enough.
         let (mut r, mut t, sent) = setup(0);
         let a = dup_at(&t, at_ms(136), sent);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!(s, RecoveryStep::default());
         assert_eq!((t.dupacks, t.cwnd), (1, 10 * SMSS));
         // At 137 ms it is: retransmit at once, window 10 → 10 − 10/4 = 8 (+1 inflation).
         let (mut r, mut t, sent) = setup(0);
         let a = dup_at(&t, at_ms(137), sent);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!(s.retransmit, Some(seg(1)));
         assert!(s.entered);
         assert_eq!((t.ssthresh, t.cwnd), (8 * SMSS, 9 * SMSS));
@@ -279,14 +285,14 @@ mod tests {
         let steps: Vec<bool> = (0..3)
             .map(|_| {
                 let a = dup_at(&t, at_ms(10_000), sent);
-                r.on_ack(&mut t, &cc, &sb, &a).retransmit.is_some()
+                r.on_ack(&mut t, &mut cc, &sb, &a).retransmit.is_some()
             })
             .collect();
         assert_eq!(steps, [false, false, true]);
     }
 
     /// Recovery entered by three duplicate ACKs at 50 ms (segment 1 sent at 0).
-    fn after_three_dups_at_50_ms(cc: &BsdCc, sb: &Scoreboard) -> (VegasRmRecovery, Tcb, SentAt) {
+    fn after_three_dups_at_50_ms(cc: &mut BsdCc, sb: &Scoreboard) -> (VegasRmRecovery, Tcb, SentAt) {
         let (mut r, mut t, sent) = setup(0);
         for _ in 0..3 {
             let a = dup_at(&t, at_ms(50), sent);
@@ -297,8 +303,8 @@ mod tests {
 
     #[test]
     fn first_two_new_acks_after_a_retransmission_check_the_oldest_segment() {
-        let (cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
-        let (mut r, mut t, sent) = after_three_dups_at_50_ms(&cc, &sb);
+        let (mut cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
+        let (mut r, mut t, sent) = after_three_dups_at_50_ms(&mut cc, &sb);
         assert!(r.in_recovery());
         assert_eq!(t.ssthresh, 8 * SMSS);
         // New ACK for segment 1 at 200 ms: segment 2 (sent at 0) is overdue → resend, no
@@ -306,7 +312,7 @@ mod tests {
         let mut a = new_ack(&mut t, 2);
         a.now = at_ms(200);
         a.una_sent = Some(sent);
-        let s = r.on_ack(&mut t, &cc, &sb, &a);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
         assert_eq!(s.retransmit, Some(seg(2)));
         assert!(!s.entered);
         assert_eq!(t.cwnd, 8 * SMSS, "deflated to ssthresh, not cut again");
@@ -320,7 +326,7 @@ mod tests {
                 let mut a = new_ack(&mut t, n);
                 a.now = at_ms(10_000);
                 a.una_sent = Some(sent);
-                r.on_ack(&mut t, &cc, &sb, &a).retransmit.is_some()
+                r.on_ack(&mut t, &mut cc, &sb, &a).retransmit.is_some()
             })
             .collect();
         assert_eq!(checks, [false, false, false]);
@@ -328,26 +334,26 @@ mod tests {
 
     #[test]
     fn window_is_cut_at_most_once_per_round_trip() {
-        let (cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
-        let (mut r, mut t, _) = after_three_dups_at_50_ms(&cc, &sb);
+        let (mut cc, sb) = (BsdCc::new(BsdCaIncrement::default()), Scoreboard::new());
+        let (mut r, mut t, _) = after_three_dups_at_50_ms(&mut cc, &sb);
         assert_eq!(t.ssthresh, 8 * SMSS);
         let mut a = new_ack(&mut t, 4);
         a.now = at_ms(60);
         a.una_sent = Some(SentAt { at: at_ms(1), transmissions: 1 });
-        r.on_ack(&mut t, &cc, &sb, &a);
+        r.on_ack(&mut t, &mut cc, &sb, &a);
         // A second episode for a segment sent before the cut at 50 ms: window kept.
         for _ in 0..3 {
             let a = dup_at(&t, at_ms(70), SentAt { at: at_ms(1), transmissions: 1 });
-            r.on_ack(&mut t, &cc, &sb, &a);
+            r.on_ack(&mut t, &mut cc, &sb, &a);
         }
         assert_eq!(t.ssthresh, 8 * SMSS);
         let mut a = new_ack(&mut t, 6);
         a.now = at_ms(80);
-        r.on_ack(&mut t, &cc, &sb, &a);
+        r.on_ack(&mut t, &mut cc, &sb, &a);
         // A loss of a segment sent after the cut: cut again, 8 → 6.
         for _ in 0..3 {
             let a = dup_at(&t, at_ms(200), SentAt { at: at_ms(55), transmissions: 1 });
-            r.on_ack(&mut t, &cc, &sb, &a);
+            r.on_ack(&mut t, &mut cc, &sb, &a);
         }
         assert_eq!(t.ssthresh, 6 * SMSS);
     }

@@ -6,7 +6,7 @@ use crate::{DelayedAck, Flags, MssChoice, SeqNum, State, TcpConfig, Variant};
 
 #[test]
 fn handshake_negotiates_all_options() {
-    let cfg = TcpConfig { variant: Variant::Sack, recv_buffer_bytes: 512 * 1024, ..TcpConfig::default() };
+    let cfg = TcpConfig { policies: Variant::Sack.policies(), recv_buffer_bytes: 512 * 1024, ..TcpConfig::default() };
     let mut p = Pair::new(cfg.clone(), cfg, millis(1));
     p.start();
     p.run(ms(10));
@@ -52,13 +52,13 @@ impl FromB for crate::Segment {
 #[test]
 fn options_are_used_only_when_both_sides_offer_them() {
     let a = TcpConfig {
-        variant: Variant::Tahoe,
+        policies: Variant::Tahoe.policies(),
         timestamps: false,
         window_scaling: false,
         mss: MssChoice::Fixed(1460),
         ..TcpConfig::default()
     };
-    let b = TcpConfig { variant: Variant::Sack, recv_buffer_bytes: 200_000, ..TcpConfig::default() };
+    let b = TcpConfig { policies: Variant::Sack.policies(), recv_buffer_bytes: 200_000, ..TcpConfig::default() };
     let mut p = Pair::new(a, b, millis(1));
     p.start();
     p.run(ms(10));

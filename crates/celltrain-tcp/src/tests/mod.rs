@@ -5,6 +5,7 @@ mod pair;
 
 mod closing;
 mod congestion;
+mod cubic;
 mod delack;
 mod handshake;
 mod options;
@@ -20,7 +21,7 @@ use celltrain_core::SimDuration;
 /// delayed ACKs off, 500 ms ticks at phase 0.
 pub fn plain(variant: Variant) -> TcpConfig {
     TcpConfig {
-        variant,
+        policies: variant.policies(),
         mss: MssChoice::Fixed(512),
         timestamps: false,
         window_scaling: false,

@@ -2,14 +2,16 @@
 //! in both directions (0–30 %), must deliver exactly the written bytes in order and close.
 
 use super::pair::{ms, Pair, Side};
-use crate::{DelayedAck, MssChoice, SeqNum, State, TcpConfig, TimerGranularity, Variant};
+use crate::{
+    CcKind, DelayedAck, MssChoice, Policies, RecoveryKind, SeqNum, State, TcpConfig, TimerGranularity, Variant,
+};
 use celltrain_core::{RngStream, SimDuration, SimTime, TraceHash};
 
 fn pick<T: Copy>(rng: &mut RngStream, xs: &[T]) -> T {
     xs[rng.below(xs.len() as u64) as usize]
 }
 
-fn random_config(rng: &mut RngStream, variant: Variant) -> TcpConfig {
+fn random_config(rng: &mut RngStream, policies: Policies) -> TcpConfig {
     let granularity = pick(
         rng,
         &[
@@ -20,7 +22,7 @@ fn random_config(rng: &mut RngStream, variant: Variant) -> TcpConfig {
         ],
     );
     TcpConfig {
-        variant,
+        policies,
         mss: MssChoice::Fixed(pick(rng, &[536, 1460, 4096, 9140])),
         send_buffer_bytes: pick(rng, &[8 * 1024, 16 * 1024, 65_535, 256 * 1024, 512 * 1024]),
         recv_buffer_bytes: pick(rng, &[4 * 1024, 16 * 1024, 65_535, 256 * 1024, 512 * 1024]),
@@ -61,9 +63,14 @@ fn run_one(seed: u64, variant: Variant, max_rexmt: u32) -> Outcome {
 }
 
 fn run_pair(seed: u64, variant: Variant, max_rexmt: u32) -> (Outcome, Pair) {
-    let mut rng = RngStream::derive(seed, variant.name());
-    let mut cfg_a = random_config(&mut rng, variant);
-    let mut cfg_b = random_config(&mut rng, variant);
+    run_policies(seed, variant.policies(), variant.name(), max_rexmt)
+}
+
+/// A randomised transfer with `policies` on both sides, its random stream named `name`.
+fn run_policies(seed: u64, policies: Policies, name: &str, max_rexmt: u32) -> (Outcome, Pair) {
+    let mut rng = RngStream::derive(seed, name);
+    let mut cfg_a = random_config(&mut rng, policies);
+    let mut cfg_b = random_config(&mut rng, policies);
     cfg_a.max_retransmissions = max_rexmt;
     cfg_b.max_retransmissions = max_rexmt;
     // Hosts of one experiment share timer settings more often than not.
@@ -133,6 +140,27 @@ fn random_loss_all_variants_deliver_everything_and_close() {
     }
     // The runs exercise both loss-recovery paths.
     assert!(timeouts > 1000 && frs > 1000 && segs > 100_000, "{timeouts} RTOs, {frs} FRs, {segs} segments");
+}
+
+/// CUBIC keeps state across losses (W_max, its epoch): with every recovery it may run with,
+/// random loss both ways must still deliver exactly the written bytes and close.
+#[test]
+fn random_loss_cubic_with_every_recovery_delivers_everything_and_closes() {
+    let (mut timeouts, mut frs) = (0, 0);
+    let recoveries =
+        RecoveryKind::ALL.into_iter().filter(|&r| Policies { cc: CcKind::Cubic, recovery: r }.check().is_ok());
+    for recovery in recoveries {
+        let policies = Policies { cc: CcKind::Cubic, recovery };
+        for seed in 0..100 {
+            let (o, _) = run_policies(seed, policies, recovery.name(), 40);
+            assert!(!o.aborted, "seed {seed} {policies}: gave up");
+            assert_eq!(o.read, o.written, "seed {seed} {policies}: bytes read");
+            assert_eq!(o.states, (State::Closed, State::Closed), "seed {seed} {policies}: closed");
+            timeouts += o.timeouts;
+            frs += o.fast_retransmits;
+        }
+    }
+    assert!(timeouts > 100 && frs > 100, "{timeouts} RTOs, {frs} FRs");
 }
 
 /// With BSD's 12-retransmission limit some heavy-loss runs are dropped; when that happens

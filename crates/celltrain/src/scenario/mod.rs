@@ -66,6 +66,7 @@ mod pool_thresholds;
 mod record_extra;
 mod spanned;
 mod switch_port;
+mod tcp_policies;
 mod totals;
 mod udp_warnings;
 pub mod units;

@@ -15,7 +15,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_tcp::{DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity, Variant};
+use celltrain_tcp::{DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -617,13 +617,7 @@ fn offer(
 /// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are 4.4BSD-like
 /// except where MSc98's common set-up is the better default (see docs/scenarios.md).
 fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
-    let mut cfg = TcpConfig::default();
-    let names = Variant::ALL.map(Variant::name);
-    if let Some(name) = app.opt_keyword("variant", &names)? {
-        cfg.variant = Variant::from_name(name).expect("keyword checked");
-    } else {
-        cfg.variant = Variant::Reno;
-    }
+    let mut cfg = TcpConfig { policies: super::tcp_policies::read(app)?, ..TcpConfig::default() };
     tcp_loss_keys(app, &mut cfg)?;
     cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(false);
     cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(true);
@@ -681,12 +675,12 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
 }
 
 /// The keys of a TCP app that AD97 varies: `initial_window` (segments; default the
-/// variant's: 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
+/// policies': 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
 /// trigger fast retransmit, default 3), `initial_rto` (the retransmission timeout before
 /// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers) and `max_rto` (the
 /// largest timeout back-off reaches; default BSD's 64 s).
 fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioError> {
-    cfg.initial_cwnd_segments = cfg.variant.default_initial_window();
+    cfg.initial_cwnd_segments = cfg.policies.default_initial_window();
     let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
         match app.opt_u64(key)? {
             Some(0) => Err(app.key_error(key, "must be at least 1")),
