@@ -9,7 +9,7 @@
 //! Adding a policy means a policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a
 //! `CcKind` or `RecoveryKind` arm.
 
-use crate::cc::{BsdCc, CubicCc, Rfc5681Cc, VegasCc, VegasParams};
+use crate::cc::{BsdCc, CubicCc, LinuxRenoCc, Rfc5681Cc, VegasCc, VegasParams};
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::recovery::{Afr, LiteRecovery, NewRenoRecovery, RenoRecovery, SackRecovery, TahoeRecovery, VegasRmRecovery};
 use crate::segment::IP_HEADER;
@@ -127,25 +127,33 @@ pub enum CcKind {
     Vegas,
     /// CUBIC, RFC 9438 ([`CubicCc`]), with Linux's initial window.
     Cubic,
+    /// RFC 5681 Reno as Linux runs it ([`LinuxRenoCc`]), with Linux's initial window.
+    LinuxReno,
 }
 
 impl CcKind {
     /// Every congestion control, in a fixed order.
-    pub const ALL: [CcKind; 4] = [CcKind::Bsd, CcKind::Rfc5681, CcKind::Vegas, CcKind::Cubic];
+    pub const ALL: [CcKind; 5] = [CcKind::Bsd, CcKind::Rfc5681, CcKind::Vegas, CcKind::Cubic, CcKind::LinuxReno];
 
-    /// The configuration name (`bsd`, `rfc5681`, `vegas`, `cubic`).
+    /// The configuration name (`bsd`, `rfc5681`, `vegas`, `cubic`, `linux-reno`).
     pub const fn name(self) -> &'static str {
         match self {
             CcKind::Bsd => "bsd",
             CcKind::Rfc5681 => "rfc5681",
             CcKind::Vegas => "vegas",
             CcKind::Cubic => "cubic",
+            CcKind::LinuxReno => "linux-reno",
         }
     }
 
     /// Parses a configuration name (case-insensitive).
     pub fn from_name(name: &str) -> Option<CcKind> {
         CcKind::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Linux's controls, which bring Linux's defaults with them.
+    pub const fn is_linux(self) -> bool {
+        matches!(self, CcKind::Cubic | CcKind::LinuxReno)
     }
 }
 
@@ -251,7 +259,7 @@ impl Policies {
     /// and RFC 5681 controls: 1; Linux's controls: 10, RFC 6928, whatever the MSS, as Linux
     /// counts it).
     pub const fn default_initial_window(self) -> u32 {
-        if matches!(self.cc, CcKind::Cubic) {
+        if self.cc.is_linux() {
             10
         } else if self.fine_timing() {
             2
@@ -289,6 +297,7 @@ impl Policies {
             CcKind::Rfc5681 => CcPolicy::Rfc5681(Rfc5681Cc::new()),
             CcKind::Vegas => CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment)),
             CcKind::Cubic => CcPolicy::Cubic(CubicCc::default()),
+            CcKind::LinuxReno => CcPolicy::LinuxReno(LinuxRenoCc::new()),
         }
     }
 
@@ -744,6 +753,12 @@ mod tests {
         assert_eq!(mixed.variant(), None);
         mixed.check().unwrap();
         assert_eq!(TcpConfig::with_policies(mixed).initial_cwnd_segments, 1);
+        for cc in [CcKind::Cubic, CcKind::LinuxReno] {
+            let linux = Policies { cc, recovery: R::Sack };
+            assert_eq!(TcpConfig::with_policies(linux).initial_cwnd_segments, 10, "{cc:?}: RFC 6928");
+            assert_eq!(linux.cwnd_after_timeout_segments(), 1, "{cc:?}: RFC 5681 loss window");
+        }
+        assert_eq!(CcKind::from_name("Linux-Reno"), Some(CcKind::LinuxReno));
         let fine = Policies { cc: Bsd, recovery: R::VegasRm };
         assert!(fine.fine_timing() && !mixed.fine_timing());
         assert!(Policies { cc: Bsd, recovery: R::Sack }.offers_sack());

@@ -2,7 +2,7 @@
 //! something (most answers are the traits' do-nothing defaults), and a match on the variant
 //! lets those calls inline where a `Box<dyn>` made each one an indirect call.
 
-use crate::cc::{BsdCc, CongestionControl, CubicCc, Rfc5681Cc, VegasCc};
+use crate::cc::{BsdCc, CongestionControl, CubicCc, LinuxRenoCc, Rfc5681Cc, VegasCc};
 use crate::recovery::{
     Afr, DupAckRule, LiteRecovery, LossRecovery, NewRenoRecovery, RecoveryStep, RenoRecovery, SackRecovery,
     TahoeRecovery, TxChoice, TxLimits, VegasRmRecovery,
@@ -23,6 +23,8 @@ pub enum CcPolicy {
     Vegas(VegasCc),
     /// CUBIC (RFC 9438).
     Cubic(CubicCc),
+    /// Linux's Reno.
+    LinuxReno(LinuxRenoCc),
 }
 
 /// Evaluates `$call` with `$p` bound to whichever policy `$self` holds.
@@ -33,6 +35,7 @@ macro_rules! each_cc {
             CcPolicy::Rfc5681($p) => $call,
             CcPolicy::Vegas($p) => $call,
             CcPolicy::Cubic($p) => $call,
+            CcPolicy::LinuxReno($p) => $call,
         }
     };
 }

@@ -36,6 +36,11 @@ fn cc_and_recovery_are_chosen_apart_and_replace_the_variants_halves() {
     let c = t1(r#"recovery = "vegas-rm-afr","#, "vegas").unwrap();
     assert!(policies(&c).iter().all(|p| *p == Variant::VegasAfr.policies()));
     assert!(c.network.conns().iter().all(|c| c.endpoint.config().initial_cwnd_segments == 2), "Vegas's window");
+    let c = t1(r#"cc = "linux-reno","#, "sack").unwrap();
+    assert!(policies(&c).iter().all(|p| *p == pair(CcKind::LinuxReno, RecoveryKind::Sack)));
+    assert!(c.network.conns().iter().all(|c| c.endpoint.config().initial_cwnd_segments == 10), "RFC 6928");
+    let c = t1(r#"cc = "linux-reno", initial_window = 4,"#, "sack").unwrap();
+    assert!(c.network.conns().iter().all(|c| c.endpoint.config().initial_cwnd_segments == 4), "the scenario's");
 }
 
 #[test]
@@ -92,26 +97,31 @@ fn one_flow(mode: &str, keys: &str, sets: &[(&str, &str)]) -> Compiled {
     compile_source(Source::new("t1.toml", text), &all, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A CUBIC transfer through T1's drop-tail bottleneck loses segments and recovers, and the
-/// receiving application reads exactly the bytes written, in order (what it reads is the
-/// in-order stream), in the ATM network and in the packet network alike.
+/// A transfer with each of Linux's controls through T1's drop-tail bottleneck (500 cells)
+/// loses segments and recovers, and the receiving application reads exactly the bytes
+/// written, in order (what it reads is the in-order stream), in the ATM network and in the
+/// packet network alike.
 #[test]
-fn a_cubic_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
-    for mode in ["cell", "packet"] {
-        let mut c = one_flow(mode, r#"cc = "cubic","#, &[("bytes", "20 MB"), ("duration", "10 s")]);
-        c.network.run(&mut |_| {});
-        let conns = c.network.conns();
-        assert!(conns.iter().all(|c| c.endpoint.policies().cc == CcKind::Cubic));
-        let (senders, receivers): (Vec<_>, Vec<_>) =
-            conns.iter().map(|c| c.endpoint.stats()).partition(|s| s.bytes_written > 0);
-        assert_eq!((senders.len(), receivers.len()), (2, 2), "{mode}");
-        for s in senders {
-            assert!(s.segments_retransmitted > 0 && s.fast_retransmits > 0, "{mode}: no loss: {s:?}");
-            assert_eq!(s.bytes_written, 20_000_000, "{mode}");
-        }
-        for r in receivers {
-            assert_eq!(r.bytes_read, 20_000_000, "{mode}: {r:?}");
-            assert_eq!(r.bytes_delivered, 20_000_000, "{mode}: delivered once");
+fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
+    for (cc, kind) in [("cubic", CcKind::Cubic), ("linux-reno", CcKind::LinuxReno)] {
+        for mode in ["cell", "packet"] {
+            let keys = format!("cc = \"{cc}\",");
+            let sets = [("bytes", "20 MB"), ("duration", "10 s"), ("buffer", "500 cells")];
+            let mut c = one_flow(mode, &keys, &sets);
+            c.network.run(&mut |_| {});
+            let conns = c.network.conns();
+            assert!(conns.iter().all(|c| c.endpoint.policies().cc == kind));
+            let (senders, receivers): (Vec<_>, Vec<_>) =
+                conns.iter().map(|c| c.endpoint.stats()).partition(|s| s.bytes_written > 0);
+            assert_eq!((senders.len(), receivers.len()), (2, 2), "{cc} {mode}");
+            for s in senders {
+                assert!(s.segments_retransmitted > 0 && s.fast_retransmits > 0, "{cc} {mode}: no loss: {s:?}");
+                assert_eq!(s.bytes_written, 20_000_000, "{cc} {mode}");
+            }
+            for r in receivers {
+                assert_eq!(r.bytes_read, 20_000_000, "{cc} {mode}: {r:?}");
+                assert_eq!(r.bytes_delivered, 20_000_000, "{cc} {mode}: delivered once");
+            }
         }
     }
 }

@@ -5,22 +5,25 @@
 //! outside loss recovery. Loss recovery (what happens between "loss inferred" and "recovery
 //! point acknowledged") is the separate [`crate::recovery::LossRecovery`] trait.
 //!
-//! Four implementations:
+//! Five implementations:
 //! * [`BsdCc`]: the 4.4BSD `tcp_input.c` arithmetic (per ACK, not per byte;
 //!   `docs/references.md#bsd-window-arithmetic`),
 //!   used by `tahoe`, `lite`, `lite-afr`, `vegas-rm` and `vegas-rm-afr`;
 //! * [`Rfc5681Cc`]: RFC 5681 §3.1 (`reno`, `newreno`, `sack`);
 //! * [`VegasCc`]: Vegas congestion avoidance and slow start (`vegas`, `vegas-afr`), fed by
 //!   `on_fine_rtt` from the endpoint's per-segment send times;
-//! * [`CubicCc`]: CUBIC, RFC 9438 (`cc = "cubic"`), which keeps W_max across losses.
+//! * [`CubicCc`]: CUBIC, RFC 9438 (`cc = "cubic"`), which keeps W_max across losses;
+//! * [`LinuxRenoCc`]: RFC 5681 Reno with Linux's byte counting (`cc = "linux-reno"`).
 
 mod bsd;
 mod cubic;
+mod linux_reno;
 mod rfc5681;
 mod vegas;
 
 pub use bsd::BsdCc;
 pub use cubic::{k_seconds, w_cubic, CubicCc};
+pub use linux_reno::LinuxRenoCc;
 pub use rfc5681::Rfc5681Cc;
 pub use vegas::{diff_band, DiffBand, VegasCc, VegasParams};
 

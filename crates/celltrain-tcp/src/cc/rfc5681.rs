@@ -33,12 +33,7 @@ impl CongestionControl for Rfc5681Cc {
     }
 
     fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
-        if let LossKind::Timeout { retransmissions } = loss {
-            if retransmissions > 1 {
-                return tcb.ssthresh;
-            }
-        }
-        (tcb.flight_size() / 2).max(2 * tcb.maxseg)
+        reno_ssthresh(tcb, loss)
     }
 
     fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckInfo, _now: SimTime) {
@@ -50,6 +45,17 @@ impl CongestionControl for Rfc5681Cc {
         let incr = if tcb.cwnd < tcb.ssthresh { u64::from(ack.acked).min(smss) } else { (smss * smss / cw).max(1) };
         tcb.cwnd = (cw + incr).min(u64::from(tcb.cwnd_cap())) as u32;
     }
+}
+
+/// RFC 5681 (4): half the flight, at least two segments; held when the same data times out
+/// again.
+pub(super) fn reno_ssthresh(tcb: &Tcb, loss: LossKind) -> u32 {
+    if let LossKind::Timeout { retransmissions } = loss {
+        if retransmissions > 1 {
+            return tcb.ssthresh;
+        }
+    }
+    (tcb.flight_size() / 2).max(2 * tcb.maxseg)
 }
 
 #[cfg(test)]

@@ -142,25 +142,27 @@ fn random_loss_all_variants_deliver_everything_and_close() {
     assert!(timeouts > 1000 && frs > 1000 && segs > 100_000, "{timeouts} RTOs, {frs} FRs, {segs} segments");
 }
 
-/// CUBIC keeps state across losses (W_max, its epoch): with every recovery it may run with,
-/// random loss both ways must still deliver exactly the written bytes and close.
+/// Linux's controls keep state across losses (CUBIC's W_max and epoch, Reno's byte count):
+/// with every recovery each may run with, random loss both ways must still deliver exactly
+/// the written bytes and close.
 #[test]
-fn random_loss_cubic_with_every_recovery_delivers_everything_and_closes() {
-    let (mut timeouts, mut frs) = (0, 0);
-    let recoveries =
-        RecoveryKind::ALL.into_iter().filter(|&r| Policies { cc: CcKind::Cubic, recovery: r }.check().is_ok());
-    for recovery in recoveries {
-        let policies = Policies { cc: CcKind::Cubic, recovery };
-        for seed in 0..100 {
-            let (o, _) = run_policies(seed, policies, recovery.name(), 40);
-            assert!(!o.aborted, "seed {seed} {policies}: gave up");
-            assert_eq!(o.read, o.written, "seed {seed} {policies}: bytes read");
-            assert_eq!(o.states, (State::Closed, State::Closed), "seed {seed} {policies}: closed");
-            timeouts += o.timeouts;
-            frs += o.fast_retransmits;
+fn random_loss_linux_controls_with_every_recovery_deliver_everything_and_close() {
+    for cc in [CcKind::Cubic, CcKind::LinuxReno] {
+        let (mut timeouts, mut frs) = (0, 0);
+        let recoveries = RecoveryKind::ALL.into_iter().filter(|&r| Policies { cc, recovery: r }.check().is_ok());
+        for recovery in recoveries {
+            let policies = Policies { cc, recovery };
+            for seed in 0..100 {
+                let (o, _) = run_policies(seed, policies, recovery.name(), 40);
+                assert!(!o.aborted, "seed {seed} {policies}: gave up");
+                assert_eq!(o.read, o.written, "seed {seed} {policies}: bytes read");
+                assert_eq!(o.states, (State::Closed, State::Closed), "seed {seed} {policies}: closed");
+                timeouts += o.timeouts;
+                frs += o.fast_retransmits;
+            }
         }
+        assert!(timeouts > 100 && frs > 100, "{cc:?}: {timeouts} RTOs, {frs} FRs");
     }
-    assert!(timeouts > 100 && frs > 100, "{timeouts} RTOs, {frs} FRs");
 }
 
 /// With BSD's 12-retransmission limit some heavy-loss runs are dropped; when that happens

@@ -675,7 +675,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
 }
 
 /// The keys of a TCP app that AD97 varies: `initial_window` (segments; default the
-/// policies': 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
+/// policies': 10 for Linux's controls, 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
 /// trigger fast retransmit, default 3), `initial_rto` (the retransmission timeout before
 /// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers) and `max_rto` (the
 /// largest timeout back-off reaches; default BSD's 64 s).
