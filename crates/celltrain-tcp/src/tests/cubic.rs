@@ -5,8 +5,9 @@ use super::pair::{ms, Pair, Side};
 use crate::{CcKind, DelayedAck, MssChoice, Policies, RecoveryKind, SeqNum, TcpConfig, TimerGranularity};
 use celltrain_core::{SimDuration, SimTime};
 
-/// MSS 1000, RFC 6298 timers, 8 MB buffers, an ACK per segment, 10-segment initial window.
-fn config(cc: CcKind) -> TcpConfig {
+/// MSS 1000, RFC 6298 timers, 8 MB buffers, 10-segment initial window, the receiver's ACKs
+/// as `delayed_ack` says.
+pub(super) fn config(cc: CcKind, delayed_ack: DelayedAck) -> TcpConfig {
     TcpConfig {
         policies: Policies { cc, recovery: RecoveryKind::Sack },
         mss: MssChoice::Fixed(1000),
@@ -14,11 +15,27 @@ fn config(cc: CcKind) -> TcpConfig {
         window_scaling: true,
         send_buffer_bytes: 8 << 20,
         recv_buffer_bytes: 8 << 20,
-        delayed_ack: DelayedAck::Off,
+        delayed_ack,
         timer_granularity: TimerGranularity::Exact,
         initial_cwnd_segments: 10,
         ..TcpConfig::default()
     }
+}
+
+/// A bulk sender at 100 Mbit/s on a 200 ms round trip whose 600th data segment is lost once,
+/// in slow start.
+pub(super) fn one_loss_on_a_long_path(cfg: TcpConfig) -> Pair {
+    let mut p = Pair::new(cfg.clone(), cfg, SimDuration::from_millis(100));
+    p.rate_bps = Some(100_000_000);
+    let lost = SeqNum(1001 + 599 * 1000);
+    let mut done = false;
+    p.drop = Box::new(move |side, s| {
+        let hit = side == Side::A && s.seq == lost && s.payload_len > 0 && !done;
+        done |= hit;
+        hit
+    });
+    p.write(Side::A, 1 << 40);
+    p
 }
 
 /// What one run showed.
@@ -34,20 +51,9 @@ struct Regain {
     back: Option<SimTime>,
 }
 
-/// A bulk sender at 100 Mbit/s on a 200 ms round trip whose 600th data segment is lost once,
-/// in slow start.
+/// [`one_loss_on_a_long_path`], an ACK per segment.
 fn regain(cc: CcKind) -> Regain {
-    let cfg = config(cc);
-    let mut p = Pair::new(cfg.clone(), cfg, SimDuration::from_millis(100));
-    p.rate_bps = Some(100_000_000);
-    let lost = SeqNum(1001 + 599 * 1000);
-    let mut done = false;
-    p.drop = Box::new(move |side, s| {
-        let hit = side == Side::A && s.seq == lost && s.payload_len > 0 && !done;
-        done |= hit;
-        hit
-    });
-    p.write(Side::A, 1 << 40);
+    let mut p = one_loss_on_a_long_path(config(cc, DelayedAck::Off));
     let mut r = Regain { before: 0, ssthresh: 0, repaired: SimTime::ZERO, back: None };
     while p.now < ms(40_000) && p.step() {
         if r.ssthresh == 0 {
