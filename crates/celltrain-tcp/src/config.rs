@@ -250,7 +250,8 @@ impl Policies {
     }
 
     /// Whether the sender keeps per-segment send times on its clock (the Vegas family:
-    /// fine-grained RTTs and Vegas's retransmission checks).
+    /// fine-grained RTTs and Vegas's retransmission checks; HyStart++ also needs them, see
+    /// [`TcpConfig::keeps_send_times`]).
     pub const fn fine_timing(self) -> bool {
         matches!(self.cc, CcKind::Vegas) || self.recovery.is_vegas_rm()
     }
@@ -296,8 +297,8 @@ impl Policies {
             CcKind::Bsd => CcPolicy::Bsd(BsdCc::new(cfg.bsd_ca_increment)),
             CcKind::Rfc5681 => CcPolicy::Rfc5681(Rfc5681Cc::new()),
             CcKind::Vegas => CcPolicy::Vegas(VegasCc::new(VegasParams::default(), true, true, cfg.bsd_ca_increment)),
-            CcKind::Cubic => CcPolicy::Cubic(CubicCc::default()),
-            CcKind::LinuxReno => CcPolicy::LinuxReno(LinuxRenoCc::new()),
+            CcKind::Cubic => CcPolicy::Cubic(CubicCc::default().with_hystart(cfg.hystart)),
+            CcKind::LinuxReno => CcPolicy::LinuxReno(LinuxRenoCc::new().with_hystart(cfg.hystart)),
         }
     }
 
@@ -504,6 +505,9 @@ pub struct TcpConfig {
     /// Retransmission timeout before any RTT sample; `None` = BSD's 6 s (3 s default RTT),
     /// or RFC 6298's 1 s with exact timers. With ticks it is rounded up to whole ticks.
     pub initial_rto: Option<SimDuration>,
+    /// HyStart++ (RFC 9406) in the initial slow start; Linux's controls only
+    /// ([`CcKind::is_linux`]), where it is the default.
+    pub hystart: bool,
 }
 
 impl Default for TcpConfig {
@@ -537,6 +541,7 @@ impl Default for TcpConfig {
             bsd_ca_increment: BsdCaIncrement::MaxsegSquaredOverCwnd,
             initial_rto: None,
             reassemble_out_of_order: true,
+            hystart: false,
         }
     }
 }
@@ -565,6 +570,8 @@ pub enum TcpConfigError {
     RtoFormulaVsGranularity(RtoFormula),
     /// The congestion control cannot run with the loss recovery ([`Policies::check`]).
     IncompatiblePolicies(Policies),
+    /// HyStart++ is modelled only in Linux's controls.
+    HyStartNeedsLinuxCc(CcKind),
 }
 
 impl fmt::Display for TcpConfigError {
@@ -586,6 +593,9 @@ impl fmt::Display for TcpConfigError {
                 RtoFormula::Rfc6298 => write!(f, "rto = \"rfc6298\" needs timer_granularity = \"exact\""),
                 _ => write!(f, "rto = \"{}\" needs a tick timer granularity, not \"exact\"", r.name()),
             },
+            TcpConfigError::HyStartNeedsLinuxCc(cc) => {
+                write!(f, "hystart = true needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name())
+            }
             TcpConfigError::IncompatiblePolicies(p) if p.cc == CcKind::Vegas => write!(
                 f,
                 "cc = \"vegas\" runs only with recovery = \"vegas-rm\" or \"vegas-rm-afr\", not \"{}\"",
@@ -615,7 +625,12 @@ impl TcpConfig {
 
     /// A default configuration with other policies, and their initial window.
     pub fn with_policies(policies: Policies) -> Self {
-        TcpConfig { policies, initial_cwnd_segments: policies.default_initial_window(), ..TcpConfig::default() }
+        TcpConfig {
+            policies,
+            initial_cwnd_segments: policies.default_initial_window(),
+            hystart: policies.cc.is_linux(),
+            ..TcpConfig::default()
+        }
     }
 
     /// Checks every field's range.
@@ -661,10 +676,19 @@ impl TcpConfig {
             return Err(TcpConfigError::ZeroMsl);
         }
         self.policies.check()?;
+        if self.hystart && !self.policies.cc.is_linux() {
+            return Err(TcpConfigError::HyStartNeedsLinuxCc(self.policies.cc));
+        }
         if self.rto.is_some_and(|r| r != self.rto_formula()) {
             return Err(TcpConfigError::RtoFormulaVsGranularity(self.rto.unwrap_or(RtoFormula::Lite)));
         }
         Ok(())
+    }
+
+    /// Whether the sender keeps per-segment send times: the Vegas family, and HyStart++ for
+    /// the RTT of every ACK.
+    pub const fn keeps_send_times(&self) -> bool {
+        self.policies.fine_timing() || self.hystart
     }
 
     /// The RTO formula in force: the configured one if it fits the granularity, otherwise
@@ -759,6 +783,11 @@ mod tests {
             assert_eq!(linux.cwnd_after_timeout_segments(), 1, "{cc:?}: RFC 5681 loss window");
         }
         assert_eq!(CcKind::from_name("Linux-Reno"), Some(CcKind::LinuxReno));
+        assert!(TcpConfig::with_policies(Policies { cc: CcKind::Cubic, recovery: R::Sack }).hystart);
+        assert!(Variant::ALL.iter().all(|v| !TcpConfig::with_variant(*v).hystart), "no result changes");
+        let bad = TcpConfig { hystart: true, ..TcpConfig::with_variant(Variant::Sack) };
+        assert_eq!(bad.validate(), Err(TcpConfigError::HyStartNeedsLinuxCc(CcKind::Rfc5681)));
+        assert!(bad.keeps_send_times() && !TcpConfig::with_variant(Variant::Sack).keeps_send_times());
         let fine = Policies { cc: Bsd, recovery: R::VegasRm };
         assert!(fine.fine_timing() && !mixed.fine_timing());
         assert!(Policies { cc: Bsd, recovery: R::Sack }.offers_sack());

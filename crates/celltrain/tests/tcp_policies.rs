@@ -41,6 +41,11 @@ fn cc_and_recovery_are_chosen_apart_and_replace_the_variants_halves() {
     assert!(c.network.conns().iter().all(|c| c.endpoint.config().initial_cwnd_segments == 10), "RFC 6928");
     let c = t1(r#"cc = "linux-reno", initial_window = 4,"#, "sack").unwrap();
     assert!(c.network.conns().iter().all(|c| c.endpoint.config().initial_cwnd_segments == 4), "the scenario's");
+    assert!(c.network.conns().iter().all(|c| c.endpoint.config().hystart), "HyStart++ by default");
+    let c = t1(r#"cc = "linux-reno", hystart = false,"#, "sack").unwrap();
+    assert!(c.network.conns().iter().all(|c| !c.endpoint.config().hystart));
+    let c = t1("", "sack").unwrap();
+    assert!(c.network.conns().iter().all(|c| !c.endpoint.config().hystart), "off for every variant");
 }
 
 #[test]
@@ -70,6 +75,8 @@ fn pairs_that_cannot_run_together_are_one_line_errors_naming_the_key() {
         (r#"cc = "rfc5681", recovery = "vegas-rm","#, "lite", "recovery"),
         (r#"cc = "cubical","#, "lite", "cc"),
         (r#"recovery = "rack","#, "lite", "recovery"),
+        (r#"hystart = true,"#, "reno", "hystart"),
+        (r#"cc = "vegas", hystart = true,"#, "vegas", "hystart"),
     ] {
         let e = t1(keys, variant).err().unwrap_or_else(|| panic!("{keys} accepted"));
         assert_eq!(e.lines().count(), 1, "{e}");
@@ -129,26 +136,54 @@ fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
 /// On T1's 60 ms path (141 Mbit/s, about 1 MB in flight at the line rate) two senders
 /// overflow a drop-tail buffer of 1500 cells (72 KB in packet mode) again and again: Reno halves and climbs back one segment per round
 /// trip, CUBIC takes 30 % off and climbs back along its cubic, so it keeps the bottleneck
-/// busier and delivers more in the same time.
+/// busier and delivers more in the same time. (Both with RFC 5681's slow start: HyStart++
+/// is off, so that only congestion avoidance differs.)
 #[test]
 fn cubic_regains_the_window_sooner_than_reno_on_a_long_path() {
     for mode in ["cell", "packet"] {
-        let goodput = |cc: &str| {
+        let goodput = |keys: &str| {
             let sets = [("duration", "10 s"), ("bytes", "1 GB"), ("buffer", "1500 cells")];
-            let c = one_flow(mode, &format!("cc = \"{cc}\","), &sets);
+            let c = one_flow(mode, keys, &sets);
             let (mut net, meta) = (c.network, c.meta);
             net.run(&mut |_| {});
             let s = celltrain::metrics::Summary::from_network(&net, meta, 0.0);
             let losses = s.flows.iter().map(|f| f.fast_retransmits.unwrap_or(0)).min();
             (s.aggregate.goodput_bps, losses.unwrap_or(0))
         };
-        let (cubic, cubic_losses) = goodput("cubic");
-        let (reno, reno_losses) = goodput("rfc5681");
+        let (cubic, cubic_losses) = goodput(r#"cc = "cubic", hystart = false,"#);
+        let (reno, reno_losses) = goodput(r#"cc = "rfc5681","#);
         assert!(
             cubic_losses > 1 && reno_losses > 1,
             "{mode}: every flow loses, repeatedly: {cubic_losses} {reno_losses} {cubic} {reno}"
         );
         // (Measured: 100 vs 85 Mbit/s in cell mode, 125 vs 102 in packet mode.)
         assert!(cubic > 1.1 * reno, "{mode}: CUBIC {cubic} bit/s vs Reno {reno} bit/s");
+    }
+}
+
+/// Each sender of `one_flow` in cell mode after `duration` with a 16 MB window and a
+/// bottleneck buffer of `buffer`: (ssthresh, segments retransmitted).
+fn slow_start_end(keys: &str, duration: &str, buffer: &str) -> Vec<(u32, u64)> {
+    let sets = [("bytes", "1 GB"), ("duration", duration), ("buffer", buffer), ("window", "16 MB")];
+    let mut c = one_flow("cell", keys, &sets);
+    c.network.run(&mut |_| {});
+    let senders = c.network.conns().iter().filter(|c| c.endpoint.stats().bytes_written > 0);
+    senders.map(|c| (c.endpoint.ssthresh(), c.endpoint.stats().segments_retransmitted)).collect()
+}
+
+/// T1's bottleneck (about 1 MB in flight) with a buffer of 200 000 cells (9.6 MB) and two
+/// senders whose windows (16 MB each) could overflow it: standard slow start does, and
+/// loses segments; HyStart++ (on by default with CUBIC) sees the round trip grow as the
+/// queue builds, enters Conservative Slow Start and after its five rounds sets ssthresh to
+/// the window it reached (3.4 MB, measured), before any loss.
+#[test]
+fn with_hystart_a_cubic_flow_leaves_slow_start_before_its_first_loss() {
+    let initial = celltrain_tcp::tcb::INITIAL_SSTHRESH;
+    for (ssthresh, retransmitted) in slow_start_end(r#"cc = "cubic","#, "3 s", "200000 cells") {
+        assert!(ssthresh < initial && retransmitted == 0, "HyStart++: {ssthresh} {retransmitted}");
+        assert!((2_000_000..5_000_000).contains(&ssthresh), "{ssthresh}");
+    }
+    for (ssthresh, retransmitted) in slow_start_end(r#"cc = "cubic", hystart = false,"#, "3 s", "200000 cells") {
+        assert!(retransmitted > 0, "standard slow start overflows the buffer: {ssthresh} {retransmitted}");
     }
 }

@@ -16,12 +16,12 @@
 //! stays in octets: W_max and W_est are octets and C is scaled by the SMSS, so only the cubic
 //! and its root are floating point (IEEE operations, the same on every run).
 //!
-//! Slow start is RFC 5681's (§4.10 allows it; HyStart is not modelled). After a timeout the
+//! Slow start is RFC 5681's (§4.10 allows it), or HyStart++ (RFC 9406) with `hystart`. After a timeout the
 //! next stage starts with K = 0 and W_max = W_est = its starting window (§4.8). Choices where
 //! the RFC leaves room: the per-ACK increase counts the octets the ACK acknowledges (so
 //! delayed ACKs do not halve it), and the Reno-friendly window never lowers cwnd.
 
-use super::CongestionControl;
+use super::{CongestionControl, HyStart};
 use crate::tcb::{AckInfo, LossKind, Tcb};
 use celltrain_core::{SimDuration, SimTime};
 
@@ -61,6 +61,8 @@ pub struct CubicCc {
     srtt: Option<SimDuration>,
     /// Octet·octet remainder of the per-ACK increase not yet a whole octet (× cwnd).
     carry: u64,
+    /// HyStart++ in the initial slow start (off unless asked for).
+    hystart: HyStart,
 }
 
 impl Default for CubicCc {
@@ -92,7 +94,18 @@ impl CubicCc {
             epoch: None,
             srtt: None,
             carry: 0,
+            hystart: HyStart::default(),
         }
+    }
+
+    /// With HyStart++ (RFC 9406) in the initial slow start, or without.
+    pub fn with_hystart(self, on: bool) -> Self {
+        CubicCc { hystart: HyStart::new(on), ..self }
+    }
+
+    /// HyStart++'s state.
+    pub fn hystart(&self) -> &HyStart {
+        &self.hystart
     }
 
     /// W_max, octets (0 before the first loss and after a timeout).
@@ -147,6 +160,7 @@ impl CongestionControl for CubicCc {
 
     fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         self.epoch = None;
+        self.hystart.on_loss();
         if let LossKind::Timeout { retransmissions } = loss {
             if retransmissions > 1 {
                 // The same data timed out again: Reno keeps ssthresh (RFC 5681 §3.1).
@@ -171,7 +185,8 @@ impl CongestionControl for CubicCc {
         }
         let smss = tcb.maxseg;
         if tcb.cwnd < tcb.ssthresh {
-            let grown = u64::from(tcb.cwnd) + u64::from(ack.acked.min(smss));
+            let step = self.hystart.on_ack(tcb, ack).unwrap_or(ack.acked.min(smss));
+            let grown = u64::from(tcb.cwnd) + u64::from(step);
             tcb.cwnd = grown.min(u64::from(tcb.cwnd_cap())) as u32;
             return;
         }

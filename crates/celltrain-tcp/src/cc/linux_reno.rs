@@ -14,7 +14,7 @@
 //!   the loss window, which Linux also uses).
 
 use super::rfc5681::reno_ssthresh;
-use super::CongestionControl;
+use super::{CongestionControl, HyStart};
 use crate::tcb::{AckInfo, LossKind, Tcb};
 use celltrain_core::SimTime;
 
@@ -23,12 +23,24 @@ use celltrain_core::SimTime;
 pub struct LinuxRenoCc {
     /// Octets acknowledged in congestion avoidance since `cwnd` last grew.
     acked_in_ca: u64,
+    /// HyStart++ in the initial slow start (off unless asked for).
+    hystart: HyStart,
 }
 
 impl LinuxRenoCc {
     /// Linux's Reno.
     pub fn new() -> Self {
         LinuxRenoCc::default()
+    }
+
+    /// With HyStart++ (RFC 9406) in the initial slow start, or without.
+    pub fn with_hystart(self, on: bool) -> Self {
+        LinuxRenoCc { hystart: HyStart::new(on), ..self }
+    }
+
+    /// HyStart++'s state.
+    pub fn hystart(&self) -> &HyStart {
+        &self.hystart
     }
 
     /// Slow start up to `ssthresh`; returns the octets of `acked` left over above it.
@@ -56,6 +68,7 @@ impl CongestionControl for LinuxRenoCc {
 
     fn ssthresh_after_loss(&mut self, tcb: &Tcb, loss: LossKind) -> u32 {
         self.acked_in_ca = 0;
+        self.hystart.on_loss();
         reno_ssthresh(tcb, loss)
     }
 
@@ -65,7 +78,10 @@ impl CongestionControl for LinuxRenoCc {
         }
         let mut acked = ack.acked;
         if tcb.cwnd < tcb.ssthresh {
-            acked = Self::slow_start(tcb, acked);
+            // HyStart++ caps and, in CSS, quarters the growth; what does not fit under
+            // ssthresh still counts towards congestion avoidance.
+            let growth = self.hystart.on_ack(tcb, ack).unwrap_or(acked);
+            acked = Self::slow_start(tcb, growth);
         }
         if acked > 0 {
             self.congestion_avoidance(tcb, acked);

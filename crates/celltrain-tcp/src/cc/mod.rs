@@ -14,15 +14,20 @@
 //!   `on_fine_rtt` from the endpoint's per-segment send times;
 //! * [`CubicCc`]: CUBIC, RFC 9438 (`cc = "cubic"`), which keeps W_max across losses;
 //! * [`LinuxRenoCc`]: RFC 5681 Reno with Linux's byte counting (`cc = "linux-reno"`).
+//!
+//! The two Linux controls run their initial slow start through [`HyStart`] (RFC 9406) when
+//! `hystart` is on.
 
 mod bsd;
 mod cubic;
+mod hystart;
 mod linux_reno;
 mod rfc5681;
 mod vegas;
 
 pub use bsd::BsdCc;
 pub use cubic::{k_seconds, w_cubic, CubicCc};
+pub use hystart::{rtt_thresh, HyStart, Phase as HyStartPhase};
 pub use linux_reno::LinuxRenoCc;
 pub use rfc5681::Rfc5681Cc;
 pub use vegas::{diff_band, DiffBand, VegasCc, VegasParams};

@@ -326,7 +326,7 @@ impl TcpEndpoint {
             rtt_timing: None,
             last_rtt: None,
             last_rcv: now,
-            send_log: cfg.policies.fine_timing().then(SendLog::new),
+            send_log: cfg.keeps_send_times().then(SendLog::new),
             cc,
             recovery,
             scoreboard: Scoreboard::new(),

@@ -8,6 +8,7 @@ mod congestion;
 mod cubic;
 mod delack;
 mod handshake;
+mod hystart;
 mod linux_reno;
 mod options;
 mod property;

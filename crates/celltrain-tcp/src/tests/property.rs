@@ -73,6 +73,8 @@ fn run_policies(seed: u64, policies: Policies, name: &str, max_rexmt: u32) -> (O
     let mut cfg_b = random_config(&mut rng, policies);
     cfg_a.max_retransmissions = max_rexmt;
     cfg_b.max_retransmissions = max_rexmt;
+    // Linux's controls run as Linux does, with HyStart++.
+    (cfg_a.hystart, cfg_b.hystart) = (policies.cc.is_linux(), policies.cc.is_linux());
     // Hosts of one experiment share timer settings more often than not.
     if rng.below(2) == 0 {
         cfg_b.timer_granularity = cfg_a.timer_granularity;

@@ -15,7 +15,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_tcp::{DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity};
+use celltrain_tcp::{CcKind, DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -619,6 +619,7 @@ fn offer(
 fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     let mut cfg = TcpConfig { policies: super::tcp_policies::read(app)?, ..TcpConfig::default() };
     tcp_loss_keys(app, &mut cfg)?;
+    cfg.hystart = hystart(app, cfg.policies.cc)?;
     cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(false);
     cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(true);
     let mtu = u32::try_from(app.opt_bytes("mtu")?.unwrap_or(9180)).unwrap_or(u32::MAX);
@@ -672,6 +673,19 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)
+}
+
+/// `hystart`: HyStart++ in the initial slow start, on by default with Linux's controls and
+/// only possible with them.
+fn hystart(app: &TableView<'_>, cc: CcKind) -> Result<bool, ScenarioError> {
+    match app.opt_bool("hystart")? {
+        Some(true) if !cc.is_linux() => Err(app.key_error(
+            "hystart",
+            format!("HyStart++ needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name()),
+        )),
+        Some(on) => Ok(on),
+        None => Ok(cc.is_linux()),
+    }
 }
 
 /// The keys of a TCP app that AD97 varies: `initial_window` (segments; default the
