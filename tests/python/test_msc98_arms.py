@@ -1,0 +1,49 @@
+"""MSc98's experiments run every arm the thesis tabulates (issue 40, section 2): TCP over ABR
+beside Table 5.1 (A1)."""
+
+import pytest
+
+import celltrain
+from celltrain import reproduce as rep
+from celltrain.reproduce.specs import RunSpec, catalogue
+
+
+def _experiment(exp_id):
+    return next(e for e in catalogue()[2]["MSc98"]["experiment"] if e["id"] == exp_id)
+
+
+def _run(exp, name, quick=False):
+    return RunSpec.of(next(r for r in exp["run"] if r["name"] == name), quick=quick)
+
+
+def _published(exp, name):
+    return next(p for p in exp["published"] if p["name"] == name)
+
+
+def _claims_on(exp, run):
+    return {c["id"]: c for c in exp["claim"] if c["run"] == run}
+
+
+def _assert_arm(exp_id, run, scenario, service, published, rows, claims):
+    """The run exists with the scenario and service, its published rows are the table's, and
+    the named claims judge it."""
+    exp = _experiment(exp_id)
+    spec = _run(exp, run)
+    assert spec.scenario == scenario and spec.params.get("service", "ubr") == service
+    assert spec.scenario in {s["name"] for s in celltrain.scenarios()}
+    assert _published(exp, published)["rows"] == rows
+    assert set(claims) <= set(_claims_on(exp, run))
+    assert any(t["run"] == run and t.get("published") == published for t in exp["table"])
+    return exp
+
+
+def test_a1_runs_tcp_over_abr_beside_table_5_1(tmp_path):
+    _assert_arm(
+        "A1", "tcp-abr", "A1-tcp", "abr", "table_5_1_tcp_abr",
+        [{"goodput_bps": 129e6, "max_goodput_bps": 130.306e6}], {"A1.tcp-abr"},
+    )  # fmt: skip
+    report = rep.reproduce("A1", out=tmp_path, quick=True, jobs=1, progress=False)
+    verdicts = {v.claim: v for v in report.experiments[0].verdicts}
+    assert verdicts["A1.tcp-abr"].status in (rep.HOLDS, rep.FAILS)
+    assert "129.000 Mbit/s" in verdicts["A1.tcp-abr"].explanation
+
