@@ -1,5 +1,5 @@
 """MSc98's experiments run every arm the thesis tabulates (issue 40, section 2): TCP over ABR
-beside Table 5.1 (A1)."""
+beside Table 5.1 (A1) and Table 5.5 (A5), and the UDP arm of Table 5.17 (A11)."""
 
 import pytest
 
@@ -47,3 +47,20 @@ def test_a1_runs_tcp_over_abr_beside_table_5_1(tmp_path):
     assert verdicts["A1.tcp-abr"].status in (rep.HOLDS, rep.FAILS)
     assert "129.000 Mbit/s" in verdicts["A1.tcp-abr"].explanation
 
+
+def test_a5_runs_tcp_over_abr_beside_table_5_5():
+    table_5_5_abr = [(5, 129e6, 0.9899, 0.999), (10, 128.91e6, 0.9895, 0.998), (15, 128.53e6, 0.9894, 0.998),
+                     (20, 129e6, 0.9899, 0.997)]  # fmt: skip
+    rows = [
+        dict(n_sources=n, goodput_bps=g, efficiency=e, fairness_index=fi, mean_clr=0.0, mean_plr=0.0,
+             mean_retransmission_ratio=0.0)
+        for n, g, e, fi in table_5_5_abr
+    ]  # fmt: skip
+    exp = _assert_arm(
+        "A5", "tcp-abr", "A5-tcp", "abr", "table_5_5_tcp_abr", rows,
+        {"A5.tcp-abr-efficiency", "A5.tcp-abr-fair", "A5.tcp-abr-wins", "A5.tcp-abr-fairer"},
+    )  # fmt: skip
+    # The same loads as the UBR+EPD arm it is compared with, in full and in quick mode.
+    for quick in (False, True):
+        assert _run(exp, "tcp-abr", quick).grid == _run(exp, "tcp-ubr", quick).grid
+    assert _run(exp, "tcp-abr").grid == {"n_sources": [5, 10, 15, 20]}
