@@ -64,3 +64,22 @@ def test_a5_runs_tcp_over_abr_beside_table_5_5():
     for quick in (False, True):
         assert _run(exp, "tcp-abr", quick).grid == _run(exp, "tcp-ubr", quick).grid
     assert _run(exp, "tcp-abr").grid == {"n_sources": [5, 10, 15, 20]}
+
+
+def test_a11_runs_udp_through_edge_routers_beside_table_5_17(tmp_path):
+    table_5_17_abr = [(5, 120.6e6, 0.924, 0.996, 0.756, 0.9462), (10, 120.2e6, 0.912, 0.997, 0.845, 0.956),
+                      (15, 118.9e6, 0.907, 0.996, 0.886, 0.967), (20, 117.99e6, 0.904, 0.996, 0.897, 0.973)]  # fmt: skip
+    rows = [
+        dict(n_sources=n, goodput_bps=g, efficiency=e, fairness_index=fi, mean_clr=clr, mean_plr=plr)
+        for n, g, e, fi, clr, plr in table_5_17_abr
+    ]
+    exp = _assert_arm("A11", "udp-abr", "A10-udp", "abr", "table_5_17_abr", rows, {"A11.udp-gain", "A11.udp-abr-plr"})
+    # B_e = 8192 / N at every N, for both services, as the TCP arm has it.
+    for run in ("udp-ubr", "udp-abr"):
+        spec = _run(exp, run)
+        assert spec.scenario == "A10-udp" and spec.grid == {"n_sources": [5, 10, 15, 20]}
+        assert spec.params["nic_buffer"] == "{8192 // n_sources} cells"
+    report = rep.reproduce("A11", out=tmp_path, quick=True, jobs=1, progress=False)
+    verdicts = {v.claim: v.status for v in report.experiments[0].verdicts}
+    assert verdicts["A11.udp-gain"] in (rep.HOLDS, rep.FAILS)
+    assert verdicts["A11.udp-abr-plr"] in (rep.HOLDS, rep.FAILS)
