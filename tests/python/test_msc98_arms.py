@@ -1,7 +1,6 @@
 """MSc98's experiments run every arm the thesis tabulates (issue 40, section 2): TCP over ABR
-beside Table 5.1 (A1) and Table 5.5 (A5), and the UDP arm of Table 5.17 (A11)."""
-
-import pytest
+beside Table 5.1 (A1) and Table 5.5 (A5), the UDP arm of Table 5.17 (A11), and A13's UDP arm
+(Table 5.20) and sweep over the number of congested links (Figures 5.11-5.14)."""
 
 import celltrain
 from celltrain import reproduce as rep
@@ -83,3 +82,28 @@ def test_a11_runs_udp_through_edge_routers_beside_table_5_17(tmp_path):
     verdicts = {v.claim: v.status for v in report.experiments[0].verdicts}
     assert verdicts["A11.udp-gain"] in (rep.HOLDS, rep.FAILS)
     assert verdicts["A11.udp-abr-plr"] in (rep.HOLDS, rep.FAILS)
+
+
+def test_a13_runs_udp_beside_table_5_20():
+    rows = [{"goodput_bps": 80.3e6, "efficiency": 0.6162, "fairness_index": 1.0, "mean_clr": 0.553, "mean_plr": 0.6531}]
+    _assert_arm("A13", "udp-abr", "A13-udp", "abr", "table_5_20_abr", rows, {"A13.udp-abr-wins"})
+
+
+def test_a13_sweeps_the_number_of_congested_links_in_quick_mode_too():
+    exp = _experiment("A13")
+    for run, scenario in (("tcp-ubr-links", "A13"), ("tcp-abr-links", "A13"), ("udp-ubr-links", "A13-udp"),
+                          ("udp-abr-links", "A13-udp")):  # fmt: skip
+        assert _run(exp, run).grid == {"n_links": [1, 2, 3, 4, 5]} and _run(exp, run).scenario == scenario
+        assert _run(exp, run, quick=True).grid == {"n_links": [1, 3, 5]}
+    claims = {c["id"]: c for c in exp["claim"]}
+    assert claims["A13.links-ubr-vc1-falls"]["run"] == "tcp-ubr-links"
+    assert claims["A13.links-gain"]["than_run"] == "tcp-ubr-links"
+
+
+def test_a13_udp_scenario_takes_the_number_of_links():
+    """A13-udp is A13 with greedy UDP sources: two through VCs and two local VCs per link."""
+    short = {"duration": "0.3 s", "warmup": "0.1 s"}
+    for n_links in (1, 4):
+        flows = celltrain.run("A13-udp", params={**short, "n_links": str(n_links)}).flows
+        assert len(flows) == 2 + 2 * n_links
+        assert set(flows["kind"]) == {"udp"} and flows["goodput_bps"].sum() > 0
