@@ -73,6 +73,11 @@ const ALL: &[Builtin] = &[
         "MSc98",
         "Internetwork on multiple-node configuration 1: TCP through edge routers, N congested links (3)"
     ),
+    builtin!(
+        "A13-udp",
+        "MSc98",
+        "Internetwork on multiple-node configuration 1: greedy UDP through edge routers, N congested links (3)"
+    ),
     builtin!("T1", "AD97", "TCP-Lite over ATM vs packet network, topology 1 of AD97 (switch buffer varied)"),
     builtin!(
         "T5",
