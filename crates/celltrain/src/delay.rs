@@ -201,7 +201,7 @@ pub struct DelaySummary {
 impl DelaySummary {
     /// The figures of the delays of `parts` together (one VC's, or a category's VCs'); None
     /// when no cell was delivered.
-    pub fn of<'a>(parts: impl IntoIterator<Item = &'a CellDelays> + Clone) -> Option<DelaySummary> {
+    pub fn of<'a>(parts: impl IntoIterator<Item = &'a CellDelays>) -> Option<DelaySummary> {
         let parts: Vec<&CellDelays> = parts.into_iter().filter(|d| d.cells > 0).collect();
         let cells: u64 = parts.iter().map(|d| d.cells).sum();
         if cells == 0 {
@@ -406,7 +406,10 @@ mod tests {
         assert_eq!(h.total(), 5);
         let lows: Vec<u64> = h.buckets().map(|(low, _, n)| low * 10 + n).collect();
         assert_eq!(lows[..3], [31, 51, 701]);
-        assert_eq!(h.buckets().last().map(|(low, width, n)| (low <= 1_000_000 && 1_000_000 < low + width, n)), Some((true, 2)));
+        assert_eq!(
+            h.buckets().last().map(|(low, width, n)| (low <= 1_000_000 && 1_000_000 < low + width, n)),
+            Some((true, 2))
+        );
     }
 
     /// Cells at the peak interval T = 10 have no clumping; a cell delayed by 25 restarts the

@@ -478,16 +478,14 @@ fn category_summaries(net: &Network) -> Vec<CategorySummary> {
                 net.vcs().iter().filter(|v| v.category == c).fold((0, 0, 0), |(s, d, r), v| {
                     (s + v.stats.cells_sent, d + v.stats.cells_dropped, r + v.stats.cells_delivered)
                 });
-            net.vcs().iter().any(|v| v.category == c).then(|| {
-                CategorySummary {
-                    category: c.name().to_string(),
-                    cells_sent: sent,
-                    cells_dropped: dropped,
-                    clr: ratio(dropped, dropped + delivered),
-                    delay: crate::delay::DelaySummary::of(
-                        net.vcs().iter().filter(|v| v.category == c).map(|v| &v.stats.delays),
-                    ),
-                }
+            net.vcs().iter().any(|v| v.category == c).then(|| CategorySummary {
+                category: c.name().to_string(),
+                cells_sent: sent,
+                cells_dropped: dropped,
+                clr: ratio(dropped, dropped + delivered),
+                delay: crate::delay::DelaySummary::of(
+                    net.vcs().iter().filter(|v| v.category == c).map(|v| &v.stats.delays),
+                ),
             })
         })
         .collect()

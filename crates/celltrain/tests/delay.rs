@@ -122,7 +122,9 @@ fn delay_variation_is_the_same_whatever_the_propagation_delay() {
         assert!(a.cdv_2pt_999_s > 10e-6, "the output queues: {a:?}");
         assert_eq!((a.cells, a.cdv_2pt_999_s, a.resolution_s), (b.cells, b.cdv_2pt_999_s, b.resolution_s));
         assert!(a.resolution_s <= a.cdv_2pt_999_s / 64.0, "{a:?}");
-        for (x, y) in [(a.min_s, b.min_s), (a.p50_s, b.p50_s), (a.p99_s, b.p99_s), (a.p999_s, b.p999_s), (a.max_s, b.max_s)] {
+        for (x, y) in
+            [(a.min_s, b.min_s), (a.p50_s, b.p50_s), (a.p99_s, b.p99_s), (a.p999_s, b.p999_s), (a.max_s, b.max_s)]
+        {
             assert!((y - x - added).abs() < 1e-12, "{x} and {y}");
         }
         assert!(b.p999_s >= b.mean_s && b.p50_s >= b.min_s && b.p999_s <= b.max_s, "{b:?}");

@@ -199,7 +199,7 @@ mod tests {
         let first_ack = t.snd_una + SMSS;
         let mut grown = 0;
         for (i, &rtt) in rtts_us.iter().enumerate() {
-            t.snd_una = t.snd_una + SMSS;
+            t.snd_una += SMSS;
             if i == 0 {
                 t.snd_max = first_ack + rtts_us.len() as u32 * SMSS;
             }

@@ -679,10 +679,8 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
 /// only possible with them.
 fn hystart(app: &TableView<'_>, cc: CcKind) -> Result<bool, ScenarioError> {
     match app.opt_bool("hystart")? {
-        Some(true) if !cc.is_linux() => Err(app.key_error(
-            "hystart",
-            format!("HyStart++ needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name()),
-        )),
+        Some(true) if !cc.is_linux() => Err(app
+            .key_error("hystart", format!("HyStart++ needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name()))),
         Some(on) => Ok(on),
         None => Ok(cc.is_linux()),
     }
