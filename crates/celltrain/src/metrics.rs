@@ -76,7 +76,7 @@ pub struct FlowSummary {
     /// Packets lost / packets sent in the window whose fate is known (delivered + lost).
     pub packet_loss_ratio: f64,
     /// Of the packets sent in the window, those neither delivered nor lost when the run ended:
-    /// at the sender, in buffers or on links (counted apart: sent = delivered + lost + these).
+    /// at the sender, in buffers or on links (sent = delivered + lost + these).
     /// The loss ratio does not count them; a source faster than its first hop leaves them
     /// piling up at the sender.
     #[serde(default)]
@@ -385,7 +385,8 @@ fn flow_summary(net: &Network, f: &crate::network::Flow, window_s: f64) -> FlowS
         packets_delivered: f.stats.packets_delivered,
         packets_lost: f.stats.packets_lost,
         packet_loss_ratio: ratio(f.stats.packets_lost, f.stats.packets_lost + f.stats.packets_delivered),
-        packets_queued_at_end: f.stats.packets_in_network,
+        // Every data packet sent in the window is delivered, lost or still on its way.
+        packets_queued_at_end: f.stats.packets_sent.saturating_sub(f.stats.packets_delivered + f.stats.packets_lost),
         bytes_delivered: f.stats.bytes_delivered,
         mean_delay_s: (f.stats.packets_delivered > 0)
             .then(|| f.stats.delay_sum_ps as f64 / 1e12 / f.stats.packets_delivered as f64),

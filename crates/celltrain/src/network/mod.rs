@@ -216,9 +216,6 @@ pub struct FlowStats {
     pub packets_sent: u64,
     pub packets_delivered: u64,
     pub packets_lost: u64,
-    /// Data packets sent in the window whose fate is not known yet: at the sender, in buffers
-    /// or on links (counted apart, so that sent = delivered + lost + this checks them all).
-    pub packets_in_network: u64,
     /// Application bytes delivered intact.
     pub bytes_delivered: u64,
     /// TCP: when the receiving application saw the end of the transfer (the peer's FIN).
@@ -278,19 +275,11 @@ pub struct Flow {
 }
 
 impl Flow {
-    /// A data packet sent in the window left its source.
-    #[inline]
-    pub(crate) fn packet_sent(&mut self) {
-        self.stats.packets_in_network += 1;
-    }
-
     /// A packet reached its destination or was lost: if it was counted as sent in the window
-    /// (`Packet::counted`), it is delivered or lost, and no longer in the network.
+    /// (`Packet::counted`), it is counted as delivered or lost.
     #[inline]
     pub(crate) fn packet_settled(&mut self, counted: bool, lost: bool) {
         if counted {
-            debug_assert!(self.stats.packets_in_network > 0, "a packet settled twice");
-            self.stats.packets_in_network = self.stats.packets_in_network.saturating_sub(1);
             if lost {
                 self.stats.packets_lost += 1;
             } else {

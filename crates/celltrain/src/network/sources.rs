@@ -75,9 +75,6 @@ impl Network {
         let (now, window_open) = (self.now, self.window_open);
         let f = &mut self.flows[flow.index()];
         f.stats.packets_sent += 1;
-        if window_open {
-            f.packet_sent();
-        }
         let packet = Packet {
             flow,
             payload: Payload::Udp { seq },

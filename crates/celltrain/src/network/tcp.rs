@@ -278,9 +278,6 @@ impl Network {
         if data {
             let now = self.now;
             let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
-            if counted {
-                self.flows[flow.index()].packet_sent();
-            }
             let s = &mut self.flows[flow.index()].stats;
             s.packets_sent += 1;
             s.burst_segments += 1;
