@@ -9,6 +9,7 @@ use celltrain::builtin;
 use celltrain::metrics::Summary;
 use celltrain::network::SimOptions;
 use celltrain::scenario::{compile_source, Source};
+use celltrain_atm::port::buffer::DISCARD_POLICIES;
 use common::Draws;
 
 /// The fast-path sets compared with the reference: each alone (run admission and burst
@@ -672,7 +673,8 @@ fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64
 fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
     let v = match key {
         "duration" | "warmup" | "bytes" | "mode" | "start_jitter" => return None,
-        "discard" => d.pick(&["tail-drop", "ppd", "epd"]).to_string(),
+        // (Every policy that runs on its defaults: the GFR designs need thresholds of their own.)
+        "discard" => d.pick(&discard_with_defaults()).to_string(),
         "design" => d.pick(&["gfr-fifo", "per-vc-threshold", "frame-red"]).to_string(),
         "scheduler" => d.pick(&["priority", "wfq", "virtual-spacing"]).to_string(),
         "conformance" => d.pick(&["gfr.1", "gfr.2"]).to_string(),
@@ -702,6 +704,10 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         }
     };
     Some(v)
+}
+
+fn discard_with_defaults() -> Vec<&'static str> {
+    DISCARD_POLICIES.iter().filter(|p| !p.needs_keys).map(|p| p.name).collect()
 }
 
 /// The `[params]` of a scenario text: (key, default value without quotes).

@@ -241,6 +241,30 @@ fn a5_udp_overload_grows_with_the_number_of_sources() {
     assert!(e5 > 0.95 && e20 > 0.95, "efficiency {e5} {e20}");
 }
 
+/// Selective Drop and FBA (UBR+) against EPD where EPD locks sources out: 15 greedy UDP
+/// sources whose frames meet EPD's threshold in turn. Per-VC accounting refuses the frames of the
+/// VCs above their share instead, and the shares even out.
+#[test]
+fn fair_share_discard_ends_the_lockout_of_epd() {
+    let run_with = |discard: &str| {
+        let sets = [
+            ("discard", discard),
+            ("n_sources", "15"),
+            ("start_jitter", "1 ms"),
+            ("duration", "1 s"),
+            ("warmup", "0.3 s"),
+        ];
+        let s = run("A5-udp", &sets, None);
+        (s.aggregate.fairness_index.unwrap(), s.aggregate.efficiency.unwrap())
+    };
+    let (epd, _) = run_with("epd");
+    let (sd, sd_efficiency) = run_with("selective-drop");
+    let (fba, _) = run_with("fba");
+    assert!(epd < 0.3, "EPD fairness {epd}: no lockout to end");
+    assert!(sd > 0.99 && sd_efficiency > 0.99, "Selective Drop: fairness {sd}, efficiency {sd_efficiency}");
+    assert!(fba > epd + 0.3, "FBA fairness {fba} against EPD's {epd}");
+}
+
 /// A UDP source faster than its first link is run as asked: what the link cannot carry stays
 /// at the sender, neither delivered nor lost, and the flow says how much (with no warm-up its
 /// counters cover the whole run: sent = delivered + lost + queued at the end, exactly).

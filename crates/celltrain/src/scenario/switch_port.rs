@@ -1,10 +1,13 @@
 //! A `[[switch]]`'s output-port configuration: buffer, reserved pools, discard policy (tail
-//! drop, PPD, EPD and its thresholds, the GFR designs), queueing and the CLP = 1 threshold.
+//! drop, PPD, EPD and its thresholds, Selective Drop and FBA, the GFR designs), queueing and the
+//! CLP = 1 threshold.
 
 use super::model::positive_u32;
 use super::{ScenarioError, TableView};
 use celltrain_atm::aal5;
-use celltrain_atm::port::buffer::{DiscardConfig, EpdConfig, EpdThreshold};
+use celltrain_atm::port::buffer::{
+    DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig, DEFAULT_FAIRNESS_Z, DISCARD_NAMES,
+};
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
 
@@ -22,9 +25,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
         return Err(v.key_error("mtu", format!("{mtu} bytes does not fit an AAL5 frame")));
     }
     let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
-    let discard = v
-        .opt_keyword("discard", &["tail-drop", "ppd", "epd", "gfr-fifo", "per-vc-threshold", "frame-red"])?
-        .unwrap_or("tail-drop");
+    let discard = v.opt_keyword("discard", DISCARD_NAMES)?.unwrap_or("tail-drop");
     if super::gfr::DESIGNS.contains(&discard) {
         let per_vc_queues =
             if v.contains("queueing") { per_vc(v)? } else { super::gfr::queues_per_vc_by_default(discard) };
@@ -36,20 +37,90 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             clp1_threshold: clp1_threshold(v, buffer)?,
         });
     }
-    let threshold = v.opt_str("epd_threshold")?;
-    let excess = v.opt_float("epd_excess")?;
-    let discard = match (discard, threshold, excess) {
-        ("epd", Some(_), Some(_)) => {
+    let policy = |discard| PortConfig {
+        buffer_cells: buffer,
+        reserved: Vec::new(),
+        discard,
+        per_vc_queues: false,
+        clp1_threshold: None,
+    };
+    let config = match discard {
+        "epd" => {
+            only_with(v, "fairness_z", FAIR_SHARE)?;
+            let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::MSc98 { mtu_cells })?;
+            policy(match v.opt_bool("epd_keep_eom")? {
+                // The Fore switch of LRP97 keeps a refused frame's last cell (EOM).
+                Some(true) => DiscardConfig::EpdWith(EpdConfig { threshold, keep_refused_eom: true }),
+                _ => DiscardConfig::Epd(threshold),
+            })
+        }
+        "selective-drop" | "fba" => {
+            only_with(v, "epd_keep_eom", &["epd"])?;
+            let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::Fraction(FAIR_SHARE_THRESHOLD))?;
+            let z = v.opt_float("fairness_z")?.unwrap_or(DEFAULT_FAIRNESS_Z);
+            if !(z > 0.0 && z.is_finite()) {
+                return Err(v.key_error("fairness_z", "must be a positive number (Z, the share of a fair share)"));
+            }
+            let share = FairShareConfig { threshold, z };
+            policy(if discard == "fba" { DiscardConfig::Fba(share) } else { DiscardConfig::SelectiveDrop(share) })
+        }
+        other => {
+            for key in ["epd_threshold", "epd_excess"] {
+                only_with(v, key, THRESHOLDED)?;
+            }
+            only_with(v, "epd_keep_eom", &["epd"])?;
+            only_with(v, "fairness_z", FAIR_SHARE)?;
+            policy(if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop })
+        }
+    };
+    Ok(PortConfig { reserved: reserved(v)?, per_vc_queues: per_vc(v)?, clp1_threshold: clp1_threshold(v, buffer)?, ..config })
+}
+
+/// The policies that refuse frames above a threshold given as EPD's is (`epd_threshold`,
+/// `epd_excess`), and those of them that weigh each VC's share.
+const THRESHOLDED: &[&str] = &["epd", "selective-drop", "fba"];
+const FAIR_SHARE: &[&str] = &["selective-drop", "fba"];
+
+/// Selective Drop's and FBA's threshold R when none is given: 90 % of the pool (Goyal et al.'s
+/// UBR+ simulations).
+const FAIR_SHARE_THRESHOLD: f64 = 0.9;
+
+/// An error if `key` is given while `discard` is none of `policies`.
+fn only_with(v: &TableView<'_>, key: &str, policies: &[&str]) -> Result<(), ScenarioError> {
+    if !v.contains(key) {
+        return Ok(());
+    }
+    let names: Vec<String> = policies.iter().map(|p| format!("\"{p}\"")).collect();
+    let names = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(v.key_error(key, format!("only applies with discard = {names}")))
+}
+
+/// The threshold of an EPD-like policy (`epd_threshold` in cells or as a share of the pool,
+/// "auto", or `epd_excess` MTUs below the pool's size; `default` when neither is given),
+/// checked against every pool of the port.
+fn epd_threshold(
+    v: &TableView<'_>,
+    buffer: u32,
+    mtu_cells: u32,
+    default: EpdThreshold,
+) -> Result<EpdThreshold, ScenarioError> {
+    let threshold = match (v.opt_str("epd_threshold")?, v.opt_float("epd_excess")?) {
+        (Some(_), Some(_)) => {
             return Err(v.key_error("epd_excess", "give either epd_threshold or epd_excess, not both"))
         }
-        ("epd", None, Some(b)) => {
+        (None, Some(b)) => {
             if b.is_nan() || b < 0.0 {
                 return Err(v.key_error("epd_excess", "must be ≥ 0 (MTUs below the buffer size)"));
             }
             EpdThreshold::ExcessMtus { b, mtu_cells }
         }
-        ("epd", Some("auto") | None, None) => EpdThreshold::MSc98 { mtu_cells },
-        ("epd", Some(text), None) => {
+        (Some("auto"), None) => EpdThreshold::MSc98 { mtu_cells },
+        (None, None) => default,
+        (Some(text), None) => {
             let node = v.req("epd_threshold")?;
             if text.trim_end().ends_with('%') {
                 EpdThreshold::Fraction(node.fraction()?)
@@ -57,33 +128,9 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
                 EpdThreshold::Cells(u32::try_from(node.cells()?).unwrap_or(u32::MAX))
             }
         }
-        (_, Some(_), _) => return Err(v.key_error("epd_threshold", "only applies with discard = \"epd\"")),
-        (_, _, Some(_)) => return Err(v.key_error("epd_excess", "only applies with discard = \"epd\"")),
-        (other, None, None) => {
-            if v.opt_bool("epd_keep_eom")?.is_some() {
-                return Err(v.key_error("epd_keep_eom", "only applies with discard = \"epd\""));
-            }
-            return Ok(PortConfig {
-                buffer_cells: buffer,
-                reserved: reserved(v)?,
-                discard: if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop },
-                per_vc_queues: per_vc(v)?,
-                clp1_threshold: clp1_threshold(v, buffer)?,
-            });
-        }
     };
-    super::epd_pools::check(v, discard, buffer)?;
-    Ok(PortConfig {
-        buffer_cells: buffer,
-        reserved: reserved(v)?,
-        discard: match v.opt_bool("epd_keep_eom")? {
-            // The Fore switch of LRP97 keeps a refused frame's last cell (EOM).
-            Some(true) => DiscardConfig::EpdWith(EpdConfig { threshold: discard, keep_refused_eom: true }),
-            _ => DiscardConfig::Epd(discard),
-        },
-        per_vc_queues: per_vc(v)?,
-        clp1_threshold: clp1_threshold(v, buffer)?,
-    })
+    super::epd_pools::check(v, threshold, buffer)?;
+    Ok(threshold)
 }
 
 /// `clp1_threshold = "6000 cells"`: CLP = 1 cells are refused from that occupancy on.

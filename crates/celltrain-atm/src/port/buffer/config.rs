@@ -1,6 +1,6 @@
 //! How a port's buffer acceptance is configured, and the policy built from it.
 
-use super::{BufferAcceptance, Epd, FrameRed, FrameRedConfig, GfrFifo, PerVcThreshold, Ppd, TailDrop};
+use super::{BufferAcceptance, Epd, Fba, FrameRed, FrameRedConfig, GfrFifo, PerVcThreshold, Ppd, SelectiveDrop, TailDrop};
 use celltrain_core::rng::RngStream;
 
 /// How an EPD threshold is given; resolved against the pool size it applies to.
@@ -47,6 +47,14 @@ pub struct EpdConfig {
     pub keep_refused_eom: bool,
 }
 
+/// Selective Drop's and FBA's parameters: the threshold R (resolved per pool, as EPD's) and
+/// the fairness parameter Z.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FairShareConfig {
+    pub threshold: EpdThreshold,
+    pub z: f64,
+}
+
 /// The buffer acceptance policy of a port, as configured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DiscardConfig {
@@ -71,6 +79,10 @@ pub enum DiscardConfig {
     },
     /// GFR per-VC scheduling with frame-level RED on the whole buffer's average.
     FrameRed(FrameRedConfig),
+    /// Selective Drop (per-VC accounting on a shared FIFO).
+    SelectiveDrop(FairShareConfig),
+    /// Fair Buffer Allocation (Heinanen & Kilkki).
+    Fba(FairShareConfig),
 }
 
 impl DiscardConfig {
@@ -85,6 +97,12 @@ impl DiscardConfig {
                 BufferAcceptance::PerVcThreshold(Box::new(PerVcThreshold::new(vcs, low_cells, high_cells, vc_cells)))
             }
             Self::FrameRed(config) => BufferAcceptance::FrameRed(Box::new(FrameRed::new(vcs, config, rng))),
+            Self::SelectiveDrop(FairShareConfig { threshold, z }) => BufferAcceptance::SelectiveDrop(Box::new(
+                SelectiveDrop::new(vcs, threshold.cells_in(capacity), capacity, z),
+            )),
+            Self::Fba(FairShareConfig { threshold, z }) => {
+                BufferAcceptance::Fba(Box::new(Fba::new(vcs, threshold.cells_in(capacity), capacity, z)))
+            }
             Self::TailDrop => BufferAcceptance::TailDrop(TailDrop),
             Self::Ppd => BufferAcceptance::Ppd(Ppd::new(vcs)),
             Self::Epd(threshold) => BufferAcceptance::Epd(Epd::new(vcs, threshold.cells_in(capacity))),

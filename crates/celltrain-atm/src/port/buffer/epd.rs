@@ -8,9 +8,10 @@
 //! ACTS Project EXPERT"), so that a receiver whose previous frame lost its own EOM upstream
 //! closes that damaged frame here instead of merging it with the next good one.
 
-use super::Admission;
+use super::{AcceptancePolicy, Admission, Occupancy};
 use crate::cell::{Cell, CellKind};
 use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EpdState {
@@ -31,6 +32,23 @@ pub struct Epd {
     /// Keep the end-of-frame cell of a frame refused at its first cell (if there is room).
     keep_refused_eom: bool,
     state: Vec<EpdState>,
+}
+
+impl AcceptancePolicy for Epd {
+    const NAME: &'static str = "epd";
+
+    fn report_name(&self) -> &'static str {
+        if self.keep_refused_eom {
+            "epd-keep-eom"
+        } else {
+            Self::NAME
+        }
+    }
+
+    #[inline(always)]
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        self.decide(cell, at.slot, at.pool_cells, at.has_room())
+    }
 }
 
 impl Epd {
@@ -55,9 +73,9 @@ impl Epd {
 
     /// `cell` of the VC in `slot` arrives at a pool holding `pool_cells`; `room`: the pool can
     /// take one more cell. (Out of line and given only what EPD reads, as PPD's: see
-    /// [`super::Ppd::admit`].)
+    /// [`super::Ppd`]'s `decide`.)
     #[inline(never)]
-    pub fn admit(&mut self, cell: &Cell, slot: u32, pool_cells: u32, room: bool) -> Admission {
+    fn decide(&mut self, cell: &Cell, slot: u32, pool_cells: u32, room: bool) -> Admission {
         let slot = slot as usize;
         // An RM cell is not part of the VC's frames: it neither starts nor ends one.
         if cell.kind == CellKind::Rm {

@@ -15,7 +15,7 @@
 
 use super::frame_gate::FrameGates;
 use super::red::{Red, RedParams};
-use super::{Admission, Occupancy};
+use super::{AcceptancePolicy, Admission, Occupancy};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
 use celltrain_core::rng::RngStream;
@@ -57,9 +57,14 @@ impl FrameRed {
     pub fn red(&self) -> &Red {
         &self.red
     }
+}
 
-    #[inline(never)]
-    pub fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
+impl AcceptancePolicy for FrameRed {
+    const NAME: &'static str = "frame-red";
+    const NEEDS_KEYS: bool = true;
+    const READS_VC_CELLS: bool = true;
+
+    fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
         let (low, high) = (self.vc_low, self.vc_high);
         let red = &mut self.red;
         let first = self.gates.awaits_first(at.slot) && cell.kind != crate::cell::CellKind::Rm;

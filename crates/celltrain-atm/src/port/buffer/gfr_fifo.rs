@@ -5,9 +5,10 @@
 //! not eligible (GFR.2).
 
 use super::frame_gate::FrameGates;
-use super::Admission;
+use super::{AcceptancePolicy, Admission, Occupancy};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct GfrFifo {
@@ -20,13 +21,16 @@ impl GfrFifo {
     pub fn new(vcs: usize, low_cells: u32, high_cells: u32) -> Self {
         GfrFifo { low_cells, high_cells, gates: FrameGates::new(vcs) }
     }
+}
 
-    /// `cell` of the VC in `slot` arrives at a pool holding `pool_cells` (thresholds are
-    /// "refuse at or above", as EPD's).
-    #[inline(never)]
-    pub fn admit(&mut self, cell: &Cell, slot: u32, pool_cells: u32, room: bool) -> Admission {
-        let (low, high) = (self.low_cells, self.high_cells);
-        self.gates.admit(cell, slot, room, || {
+impl AcceptancePolicy for GfrFifo {
+    const NAME: &'static str = "gfr-fifo";
+    const NEEDS_KEYS: bool = true;
+
+    /// Thresholds are "refuse at or above", as EPD's.
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        let (low, high, pool_cells) = (self.low_cells, self.high_cells, at.pool_cells);
+        self.gates.admit(cell, at.slot, at.has_room(), || {
             if cell.clp && pool_cells >= low {
                 Some(DropReason::ClpThreshold)
             } else if pool_cells >= high {

@@ -7,11 +7,12 @@
 //! A policy sees the time, its pool's occupancy and capacity, and the VC's own occupancy in
 //! the port; it is told of every departure from its pool and is built with its own random
 //! stream. Per-VC frame state ("discarding this frame") lives in the policy, not in the cell;
-//! occupancies are kept by the port, the one writer of pools and queues. Dispatch is by enum:
-//! a new policy is a new file here and a variant of [`BufferAcceptance`].
+//! occupancies are kept by the port, the one writer of pools and queues. Each policy implements [`AcceptancePolicy`]
+//! (its contract); dispatch is by an enum declared from one table.
 
 mod config;
 mod epd;
+mod fair_share;
 mod frame_gate;
 mod frame_red;
 mod gfr_fifo;
@@ -25,8 +26,9 @@ mod tests;
 use crate::cell::Cell;
 pub use crate::drop_reason::DropReason;
 use celltrain_core::time::SimTime;
-pub use config::{DiscardConfig, EpdConfig, EpdThreshold};
+pub use config::{DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig};
 pub use epd::Epd;
+pub use fair_share::{Fba, SelectiveDrop, DEFAULT_FAIRNESS_Z};
 pub use frame_red::{FrameRed, FrameRedConfig};
 pub use gfr_fifo::GfrFifo;
 pub use per_vc_threshold::PerVcThreshold;
@@ -78,101 +80,168 @@ pub struct Departure {
     pub vc_cells: u32,
 }
 
-/// The acceptance policy of one buffer pool. (`repr(u8)`: a plain tag, so that dispatch on
-/// every cell is one byte compare, not the decoding of a niche in a variant's vector.)
-#[derive(Clone, Debug)]
-#[repr(u8)]
-pub enum BufferAcceptance {
-    TailDrop(TailDrop),
-    Ppd(Ppd),
-    Epd(Epd),
-    /// The GFR policies (boxed: the enum, and so the port, keeps its size).
-    GfrFifo(Box<GfrFifo>),
-    PerVcThreshold(Box<PerVcThreshold>),
-    FrameRed(Box<FrameRed>),
+/// The contract of a buffer pool's acceptance policy.
+///
+/// - The port is the one writer of occupancies: a policy reads them in [`Occupancy`] and keeps
+///   only its own state (per-VC frame state, averages, its random stream).
+/// - [`admit`](Self::admit) is asked once for every cell offered to the pool, in arrival order,
+///   after the port's CLP = 1 threshold has passed it; `Accept` means the cell enters the pool
+///   (a policy must not accept into a full pool).
+/// - `at.vc_cells` and everything [`Departure`] says of the VC are counted only for a policy
+///   that declares [`READS_VC_CELLS`](Self::READS_VC_CELLS) (else they read 0 and
+///   [`UNKNOWN_SLOT`]); such a policy is told of every departure from its pool, on every path
+///   that runs a port. A policy that does not declare it may be told of some departures or none.
+/// - [`ACCEPTS_WHILE_ROOM`](Self::ACCEPTS_WHILE_ROOM): the policy accepts every cell while the
+///   pool has room and keeps no state; a run of cells that fits may then be admitted at once and
+///   a run that never waited counted in and out without being shown to it.
+///
+/// A new policy is a file here implementing this trait and one line in the table of
+/// [`BufferAcceptance`] (`acceptance_policies!` below).
+pub trait AcceptancePolicy {
+    /// The name `discard = "..."` takes.
+    const NAME: &'static str;
+    /// Whether a scenario must give keys of the policy's own (thresholds with no default).
+    const NEEDS_KEYS: bool = false;
+    const READS_VC_CELLS: bool = false;
+    const ACCEPTS_WHILE_ROOM: bool = false;
+
+    /// The name in reports (the configured variant, where the policy has options).
+    fn report_name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    /// Whether `cell`, arriving at `now`, may enter the pool.
+    fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission;
+
+    /// A cell of the pool left the port (occupancies are those after it left).
+    #[inline(always)]
+    fn on_departure(&mut self, departure: &Departure) {
+        let _ = departure;
+    }
+}
+
+/// Declares [`BufferAcceptance`], one variant per policy: those admitted inline on the arrival
+/// path, then those boxed and dispatched out of line (the enum, and so the port, keeps its
+/// size, and the inline dispatch stays small enough to inline into the network's arrival path:
+/// with the GFR policies inline it did not, and every port paid +15 % instructions on the null
+/// pipeline).
+macro_rules! acceptance_policies {
+    (inline: $($inline:ident($inline_t:ty)),+; boxed: $($boxed:ident($boxed_t:ty)),+ $(,)?) => {
+        /// The acceptance policy of one buffer pool. (`repr(u8)`: a plain tag, so that dispatch
+        /// on every cell is one byte compare, not the decoding of a niche in a variant's vector.)
+        #[derive(Clone, Debug)]
+        #[repr(u8)]
+        pub enum BufferAcceptance {
+            $($inline($inline_t),)+
+            $($boxed(Box<$boxed_t>),)+
+        }
+
+        /// Every policy's name, as `discard = "..."` takes it, in the table's order.
+        pub const DISCARD_NAMES: &[&str] =
+            &[$(<$inline_t as AcceptancePolicy>::NAME,)+ $(<$boxed_t as AcceptancePolicy>::NAME,)+];
+
+        /// Every policy, in the table's order: its name and whether it needs keys of its own.
+        pub const DISCARD_POLICIES: &[DiscardPolicy] = &[
+            $(DiscardPolicy::of::<$inline_t>(),)+
+            $(DiscardPolicy::of::<$boxed_t>(),)+
+        ];
+
+        impl BufferAcceptance {
+            /// The policy's name in reports.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Self::$inline(p) => p.report_name(),)+
+                    $(Self::$boxed(p) => p.report_name(),)+
+                }
+            }
+
+            /// [`admit`](Self::admit), with the VC's count (`at.vc_cells` is not read) asked of
+            /// `vc_cells` only by a policy that reads it: the port's arrival path then neither
+            /// looks the count up nor writes the whole `Occupancy` out for the inline policies.
+            #[inline(always)]
+            pub fn admit_counting(
+                &mut self,
+                cell: &Cell,
+                now: SimTime,
+                at: Occupancy,
+                vc_cells: impl FnOnce() -> u32,
+            ) -> Admission {
+                match self {
+                    $(Self::$inline(p) => {
+                        let vc_cells = if <$inline_t as AcceptancePolicy>::READS_VC_CELLS { vc_cells() } else { 0 };
+                        p.admit(cell, now, Occupancy { vc_cells, ..at })
+                    })+
+                    _ => self.admit_boxed(cell, now, Occupancy { vc_cells: vc_cells(), ..at }),
+                }
+            }
+
+            #[cold]
+            #[inline(never)]
+            fn admit_boxed(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
+                match self {
+                    $(Self::$boxed(p) => p.admit(cell, now, at),)+
+                    $(Self::$inline(_))|+ => unreachable!("dispatched in `admit_counting`"),
+                }
+            }
+
+            /// A cell of the pool left the port: see [`AcceptancePolicy::on_departure`].
+            #[inline(always)]
+            pub fn on_departure(&mut self, departure: &Departure) {
+                match self {
+                    $(Self::$inline(p) => p.on_departure(departure),)+
+                    $(Self::$boxed(p) => p.on_departure(departure),)+
+                }
+            }
+
+            /// See [`AcceptancePolicy::READS_VC_CELLS`]: the port then counts cells per VC,
+            /// which costs every cell a little (and a queue shared by several VCs a ring of
+            /// their slots).
+            #[inline]
+            pub fn reads_vc_cells(&self) -> bool {
+                match self {
+                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::READS_VC_CELLS,)+
+                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::READS_VC_CELLS,)+
+                }
+            }
+
+            /// See [`AcceptancePolicy::ACCEPTS_WHILE_ROOM`] (`OutputPort::admit_virtual_run`,
+            /// `OutputPort::pass_virtual`).
+            #[inline]
+            pub fn accepts_while_room(&self) -> bool {
+                match self {
+                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::ACCEPTS_WHILE_ROOM,)+
+                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::ACCEPTS_WHILE_ROOM,)+
+                }
+            }
+        }
+    };
+}
+
+/// A policy as the table lists it, for the tools that name policies (the scenario reader, the
+/// random scenario generator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiscardPolicy {
+    pub name: &'static str,
+    /// See [`AcceptancePolicy::NEEDS_KEYS`].
+    pub needs_keys: bool,
+}
+
+impl DiscardPolicy {
+    const fn of<P: AcceptancePolicy>() -> Self {
+        DiscardPolicy { name: P::NAME, needs_keys: P::NEEDS_KEYS }
+    }
+}
+
+acceptance_policies! {
+    inline: TailDrop(TailDrop), Ppd(Ppd), Epd(Epd);
+    boxed: GfrFifo(GfrFifo), PerVcThreshold(PerVcThreshold), FrameRed(FrameRed),
+        SelectiveDrop(SelectiveDrop), Fba(Fba),
 }
 
 impl BufferAcceptance {
-    /// The policy's name in reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::TailDrop(_) => "tail-drop",
-            Self::Ppd(_) => "ppd",
-            Self::Epd(epd) if epd.keeps_refused_eom() => "epd-keep-eom",
-            Self::Epd(_) => "epd",
-            Self::GfrFifo(_) => "gfr-fifo",
-            Self::PerVcThreshold(_) => "per-vc-threshold",
-            Self::FrameRed(_) => "frame-red",
-        }
-    }
-
     /// Decides whether `cell`, arriving at `now`, may enter the pool.
-    /// Each policy is given what it reads.
     #[inline]
     pub fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
         self.admit_counting(cell, now, Occupancy { vc_cells: 0, ..at }, || at.vc_cells)
-    }
-
-    /// [`admit`](Self::admit), with the VC's count (`at.vc_cells` is not read) asked of
-    /// `vc_cells` only by a policy that reads it: the port's arrival path then neither looks
-    /// the count up nor writes the whole `Occupancy` out for tail drop, PPD and EPD.
-    #[inline(always)]
-    pub fn admit_counting(
-        &mut self,
-        cell: &Cell,
-        now: SimTime,
-        at: Occupancy,
-        vc_cells: impl FnOnce() -> u32,
-    ) -> Admission {
-        let room = at.has_room();
-        match self {
-            Self::TailDrop(p) => p.admit(room),
-            Self::Ppd(p) => p.admit(cell, at.slot, room),
-            Self::Epd(p) => p.admit(cell, at.slot, at.pool_cells, room),
-            _ => self.admit_gfr(cell, now, Occupancy { vc_cells: vc_cells(), ..at }),
-        }
-    }
-
-    /// The GFR policies, out of line and cold: the dispatch above stays small enough to inline
-    /// into the network's arrival path (with them inline it did not, and every port paid: +15 %
-    /// on the null pipeline's instructions).
-    #[cold]
-    #[inline(never)]
-    fn admit_gfr(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {
-        match self {
-            Self::GfrFifo(p) => p.admit(cell, at.slot, at.pool_cells, at.has_room()),
-            Self::PerVcThreshold(p) => p.admit(cell, at),
-            Self::FrameRed(p) => p.admit(cell, now, at),
-            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) => unreachable!("dispatched in `admit`"),
-        }
-    }
-
-    /// A cell of the pool left the port (transmitted). None of today's policies listens
-    /// (frame-level RED infers when its buffer empties from its arrivals: see `frame_red.rs`);
-    /// Selective Drop and FBA will.
-    #[inline]
-    pub fn on_departure(&mut self, departure: &Departure) {
-        let _ = departure;
-    }
-
-    /// Whether the policy reads per-VC occupancy (`Occupancy::vc_cells`, `Departure::slot` and
-    /// `vc_cells`): the port then counts cells per VC, which costs every cell a little (and
-    /// a queue shared by several VCs a ring of their slots): the per-VC threshold and
-    /// frame-level RED policies of GFR.
-    #[inline]
-    pub fn reads_vc_cells(&self) -> bool {
-        match self {
-            Self::PerVcThreshold(_) | Self::FrameRed(_) => true,
-            Self::TailDrop(_) | Self::Ppd(_) | Self::Epd(_) | Self::GfrFifo(_) => false,
-        }
-    }
-
-    /// Whether the policy accepts every cell while the pool has room and keeps no state
-    /// (neither per cell nor per departure): a run of cells that fits may then be admitted at
-    /// once, and a run that never waited may be counted in and out without being shown to it
-    /// (`OutputPort::admit_virtual_run`, `OutputPort::pass_virtual`).
-    #[inline]
-    pub fn accepts_while_room(&self) -> bool {
-        matches!(self, Self::TailDrop(_))
     }
 }

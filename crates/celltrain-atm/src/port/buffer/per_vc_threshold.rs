@@ -8,9 +8,10 @@
 //! test: under GFR.1 the switch does not see which frames are eligible.
 
 use super::frame_gate::FrameGates;
-use super::{Admission, Occupancy};
+use super::{AcceptancePolicy, Admission, Occupancy};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct PerVcThreshold {
@@ -24,9 +25,14 @@ impl PerVcThreshold {
     pub fn new(vcs: usize, low_cells: u32, high_cells: u32, vc_threshold_cells: u32) -> Self {
         PerVcThreshold { low_cells, high_cells, vc_cells: vc_threshold_cells, gates: FrameGates::new(vcs) }
     }
+}
 
-    #[inline(never)]
-    pub fn admit(&mut self, cell: &Cell, at: Occupancy) -> Admission {
+impl AcceptancePolicy for PerVcThreshold {
+    const NAME: &'static str = "per-vc-threshold";
+    const NEEDS_KEYS: bool = true;
+    const READS_VC_CELLS: bool = true;
+
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
         let (low, high, vc_limit) = (self.low_cells, self.high_cells, self.vc_cells);
         self.gates.admit(cell, at.slot, at.has_room(), || {
             if cell.clp && at.pool_cells >= low {

@@ -3,15 +3,25 @@
 //! its end-of-frame cell, which is kept (if there is room) so that the receiver delimits the
 //! damaged frame and does not merge it with the next one.
 
-use super::Admission;
+use super::{AcceptancePolicy, Admission, Occupancy};
 use crate::cell::{Cell, CellKind};
 use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
 
 /// PPD with per-VC "this frame already lost a cell" state.
 #[derive(Clone, Debug)]
 pub struct Ppd {
     /// Per VC: the current frame already lost a cell.
     discarding: Vec<bool>,
+}
+
+impl AcceptancePolicy for Ppd {
+    const NAME: &'static str = "ppd";
+
+    #[inline(always)]
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        self.decide(cell, at.slot, at.has_room())
+    }
 }
 
 impl Ppd {
@@ -23,7 +33,7 @@ impl Ppd {
     /// line, and given only what PPD reads: the dispatch stays small enough to inline into the
     /// network's arrival path, and sets up no arguments on tail drop's arm.)
     #[inline(never)]
-    pub fn admit(&mut self, cell: &Cell, slot: u32, room: bool) -> Admission {
+    fn decide(&mut self, cell: &Cell, slot: u32, room: bool) -> Admission {
         let slot = slot as usize;
         // An RM cell is not part of the VC's frames: it neither ends nor damages one.
         if cell.kind == CellKind::Rm {

@@ -1,17 +1,21 @@
 //! Cell-level tail drop: accept while the pool has room.
 
-use super::Admission;
+use super::{AcceptancePolicy, Admission, Occupancy};
+use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
 
 /// Cell-level tail drop. Keeps no state, so runs of cells that fit may be admitted at once.
 #[derive(Clone, Debug, Default)]
 pub struct TailDrop;
 
-impl TailDrop {
-    #[inline]
-    /// `room`: the pool can take one more cell.
-    pub fn admit(&mut self, room: bool) -> Admission {
-        if room {
+impl AcceptancePolicy for TailDrop {
+    const NAME: &'static str = "tail-drop";
+    const ACCEPTS_WHILE_ROOM: bool = true;
+
+    #[inline(always)]
+    fn admit(&mut self, _cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        if at.has_room() {
             Admission::Accept
         } else {
             Admission::Drop(DropReason::BufferFull)

@@ -75,7 +75,7 @@ fn drop_rate_on_a_fixed_average() {
 #[test]
 fn frame_red_decays_from_when_its_buffer_drained() {
     use super::frame_red::{FrameRed, FrameRedConfig};
-    use super::{Admission, Occupancy};
+    use super::{AcceptancePolicy, Admission, Occupancy};
     use crate::cell::{Cell, CellKind};
     use celltrain_core::ids::{FrameId, VcId};
     // w_q = 0.5, s = 10 ps, no RED decision (VC thresholds out of reach).

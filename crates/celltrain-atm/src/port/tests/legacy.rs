@@ -130,7 +130,9 @@ fn build(config: DiscardConfig, vcs: usize, capacity: u32) -> Box<dyn BufferPoli
         DiscardConfig::EpdWith(_)
         | DiscardConfig::GfrFifo { .. }
         | DiscardConfig::PerVcThreshold { .. }
-        | DiscardConfig::FrameRed(_) => unimplemented!("not in the old port"),
+        | DiscardConfig::FrameRed(_)
+        | DiscardConfig::SelectiveDrop(_)
+        | DiscardConfig::Fba(_) => unimplemented!("not in the old port"),
     }
 }
 #[derive(Clone, Copy, Debug)]

@@ -4,6 +4,7 @@
 
 mod acceptance;
 mod equivalence;
+mod fair_share;
 mod gfr;
 mod legacy;
 

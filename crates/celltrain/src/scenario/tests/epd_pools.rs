@@ -50,3 +50,22 @@ fn a_share_of_each_pool_applies_epd_to_cell_sources_cell_by_cell() {
     let epd = port.queue.stats.dropped[celltrain_atm::drop_reason::DropReason::EarlyPacketDiscard as usize];
     assert!(epd > 0, "EPD refuses cells of the full rt-VBR pool one by one");
 }
+
+/// Selective Drop and FBA take EPD's threshold keys (checked per pool as EPD's) and their own
+/// `fairness_z`; each key is refused, naming the policies it serves, with any other policy.
+#[test]
+fn fair_share_policies_take_the_threshold_keys_and_their_own() {
+    let e = compile_err(&e1_mux_with("discard = \"fba\"\nepd_threshold = \"1000 cells\""));
+    assert!(e.contains("rt-vbr") && e.contains("above the pool"), "{e}");
+    let e = compile_err(&e1_mux_with("discard = \"selective-drop\"\nfairness_z = -1"));
+    assert!(e.contains("fairness_z") && e.contains("positive"), "{e}");
+    let e = compile_err(&e1_mux_with("discard = \"epd\"\nepd_threshold = \"50 %\"\nfairness_z = 0.8"));
+    assert!(e.contains("fairness_z: only applies with discard = \"selective-drop\" or \"fba\""), "{e}");
+    let e = compile_err(&e1_mux_with("discard = \"ppd\"\nepd_threshold = \"50 %\""));
+    assert!(e.contains("epd_threshold: only applies with discard = \"epd\", \"selective-drop\" or \"fba\""), "{e}");
+    let e = compile_err(&e1_mux_with("discard = \"fba\"\nepd_threshold = \"50 %\"\nepd_keep_eom = true"));
+    assert!(e.contains("epd_keep_eom: only applies with discard = \"epd\""), "{e}");
+    let ok = e1_mux_with("discard = \"selective-drop\"\nepd_threshold = \"50 %\"\nfairness_z = 0.9");
+    compile_source(Source::new("e1.toml", &ok), &[("duration".into(), "\"2 s\"".into())], None)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

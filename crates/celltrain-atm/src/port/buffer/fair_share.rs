@@ -1,0 +1,131 @@
+//! Per-VC accounting on a shared FIFO: Selective Drop and Fair Buffer Allocation (the "UBR+"
+//! buffer management of Goyal, Jain, Fahmy et al., "UBR+: Improving Performance of TCP over ATM-UBR
+//! Service", ICC 1997; FBA after Heinanen & Kilkki, "A Fair Buffer Allocation Scheme", 1995).
+//!
+//! Both decide at each frame's first cell, as EPD does, from the pool's occupancy X, its
+//! threshold R, its size K, the VC's own cells X_i and the number N_a of active VCs (those with
+//! cells in the pool). A VC's load ratio is X_i·N_a/X: its share of the buffer over a fair share.
+//! Above R, Selective Drop refuses the frame of a VC whose ratio exceeds Z; FBA refuses it when
+//! the ratio exceeds Z·(K − R)/(X − R), a bound that falls from very large just above R to Z at a
+//! full buffer, so VCs above their share are refused harder as the buffer fills. Below R every
+//! frame is accepted; a full buffer falls back to PPD, keeping the end-of-frame cell when there is
+//! room (the frame gates of the GFR policies).
+//!
+//! N_a is kept here from what the port shows: a VC becomes active when a cell of it is accepted
+//! while it holds none, and idle when a departure leaves it none. The port counts cells per VC and
+//! shows every departure to a policy that reads per-VC counts, so the count is exact on every path.
+
+use super::frame_gate::FrameGates;
+use super::{AcceptancePolicy, Admission, Departure, Occupancy, UNKNOWN_SLOT};
+use crate::cell::Cell;
+use crate::drop_reason::DropReason;
+use celltrain_core::time::SimTime;
+
+/// The fairness parameter Z when a scenario does not give it (Goyal et al. report 0.8 as a good
+/// value for both schemes).
+pub const DEFAULT_FAIRNESS_Z: f64 = 0.8;
+
+/// What Selective Drop and FBA share: the thresholds, the frame gates and the active VCs.
+#[derive(Clone, Debug)]
+struct FairShare {
+    threshold_cells: u32,
+    capacity_cells: u32,
+    z: f64,
+    gates: FrameGates,
+    /// N_a: VCs with cells in the pool.
+    active_vcs: u32,
+}
+
+impl FairShare {
+    fn new(vcs: usize, threshold_cells: u32, capacity_cells: u32, z: f64) -> Self {
+        FairShare { threshold_cells, capacity_cells, z, gates: FrameGates::new(vcs), active_vcs: 0 }
+    }
+
+    /// Admits `cell`; at a frame's first cell above R, `refuse(load, x, r, k)` says whether the
+    /// frame goes, given the VC's load X_i·N_a and the pool's X, R and K.
+    #[inline]
+    fn admit(&mut self, cell: &Cell, at: Occupancy, refuse: impl FnOnce(f64, f64, f64, f64) -> bool) -> Admission {
+        let (x, r) = (at.pool_cells, self.threshold_cells);
+        let (active, k) = (self.active_vcs, self.capacity_cells);
+        let admission = self.gates.admit(cell, at.slot, at.has_room(), || {
+            // X > R ≥ 0, so X > 0; a VC with no cells has a load of 0 and is never refused.
+            let above = x > r && at.vc_cells > 0;
+            let load = f64::from(at.vc_cells) * f64::from(active);
+            (above && refuse(load, f64::from(x), f64::from(r), f64::from(k))).then_some(DropReason::EarlyPacketDiscard)
+        });
+        if admission == Admission::Accept && at.vc_cells == 0 {
+            self.active_vcs += 1;
+        }
+        admission
+    }
+
+    #[inline]
+    fn on_departure(&mut self, departure: &Departure) {
+        debug_assert!(departure.slot != UNKNOWN_SLOT, "a policy that reads per-VC counts is shown the VC");
+        if departure.vc_cells == 0 {
+            self.active_vcs -= 1;
+        }
+    }
+}
+
+/// Selective Drop: above R, refuse the frame of a VC whose load ratio X_i·N_a/X exceeds Z.
+#[derive(Clone, Debug)]
+pub struct SelectiveDrop(FairShare);
+
+impl SelectiveDrop {
+    /// For a pool of `capacity_cells` shared by `vcs` VCs, with threshold R = `threshold_cells`.
+    pub fn new(vcs: usize, threshold_cells: u32, capacity_cells: u32, z: f64) -> Self {
+        SelectiveDrop(FairShare::new(vcs, threshold_cells, capacity_cells, z))
+    }
+
+    /// N_a, the VCs with cells in the pool.
+    pub fn active_vcs(&self) -> u32 {
+        self.0.active_vcs
+    }
+}
+
+impl AcceptancePolicy for SelectiveDrop {
+    const NAME: &'static str = "selective-drop";
+    const READS_VC_CELLS: bool = true;
+
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        let z = self.0.z;
+        self.0.admit(cell, at, |load, x, _, _| load > z * x)
+    }
+
+    fn on_departure(&mut self, departure: &Departure) {
+        self.0.on_departure(departure);
+    }
+}
+
+/// Fair Buffer Allocation: above R, refuse the frame of a VC whose load ratio X_i·N_a/X exceeds
+/// Z·(K − R)/(X − R).
+#[derive(Clone, Debug)]
+pub struct Fba(FairShare);
+
+impl Fba {
+    /// For a pool of `capacity_cells` shared by `vcs` VCs, with threshold R = `threshold_cells`.
+    pub fn new(vcs: usize, threshold_cells: u32, capacity_cells: u32, z: f64) -> Self {
+        Fba(FairShare::new(vcs, threshold_cells, capacity_cells, z))
+    }
+
+    /// N_a, the VCs with cells in the pool.
+    pub fn active_vcs(&self) -> u32 {
+        self.0.active_vcs
+    }
+}
+
+impl AcceptancePolicy for Fba {
+    const NAME: &'static str = "fba";
+    const READS_VC_CELLS: bool = true;
+
+    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
+        let z = self.0.z;
+        // X_i·N_a/X > Z·(K − R)/(X − R), both sides multiplied by X·(X − R) > 0.
+        self.0.admit(cell, at, |load, x, r, k| load * (x - r) > z * (k - r) * x)
+    }
+
+    fn on_departure(&mut self, departure: &Departure) {
+        self.0.on_departure(departure);
+    }
+}
