@@ -9,7 +9,8 @@
 //! The decision is the policer's; applying it (setting CLP, counting, dropping) is the
 //! caller's, or [`Policer::police`]'s for a cell in hand. The signature is frame-aware so that
 //! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) sits beside the cell-based
-//! UPC as another variant. Dispatch is by enum.
+//! UPC as another variant. Each policer implements [`IngressPolicer`] (its contract); dispatch
+//! is by an enum declared from one table.
 
 use crate::cell::{Cell, CellKind};
 use crate::contract::{Clp, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
@@ -39,24 +40,96 @@ impl IngressCell {
     }
 }
 
-/// The policer of one VC at its ingress.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Policer {
-    /// Cell-based UPC: GCRA on PCR(0+1), and on SCR for VBR (ATM Forum TM 4.0 conformance
-    /// definitions); frames play no part.
-    Upc(Upc),
-    /// GFR: the F-GCRA decides each frame's eligibility; GFR.2 tags the frames that are not
-    /// eligible, GFR.1 only keeps the VC's eligibility state and counters. (Boxed: the UPC
-    /// variant, on every other VC's path, keeps its size.)
-    Gfr(Box<GfrPolicer>),
+/// The contract of an ingress policer.
+///
+/// - It is shown every cell of its VC where the VC enters its first switch, in arrival order,
+///   with what it may read of the cell ([`IngressCell`]: CLP, kind, frame boundaries), and
+///   answers pass, tag (CLP 0 → 1) or discard; the caller applies the answer and counts.
+/// - It keeps only its own state (GCRA clocks, frame eligibility, its counters); RM cells are
+///   shown too, and a frame-based policer passes them (they belong to no frame).
+///
+/// A new policer is a file implementing this trait and one line in the table of [`Policer`]
+/// (`policers!` below).
+pub trait IngressPolicer {
+    /// The policer's name in reports.
+    const NAME: &'static str;
+
+    fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction;
 }
 
-/// A GFR VC's cell at its ingress, out of the UPC's way (cold: the network's path of every
-/// other cell stays as it was).
-#[cold]
-#[inline(never)]
-fn police_gfr(gfr: &mut GfrPolicer, now: SimTime, cell: &Cell) -> UpcAction {
-    gfr.on_cell(now, &IngressCell::of(cell))
+impl IngressPolicer for Upc {
+    const NAME: &'static str = "upc";
+
+    #[inline(always)]
+    fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+        Upc::on_cell(self, now, cell.clp)
+    }
+}
+
+/// Declares [`Policer`], one variant per policer: the UPC inline on every policed cell's path,
+/// the others boxed and out of line (cold: the network's path of every other cell stays as it
+/// was, and the enum keeps the UPC's size).
+macro_rules! policers {
+    (inline: $inline:ident($inline_t:ty); boxed: $($boxed:ident($boxed_t:ty)),+ $(,)?) => {
+        /// The policer of one VC at its ingress.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Policer {
+            $inline($inline_t),
+            $($boxed(Box<$boxed_t>),)+
+        }
+
+        impl Policer {
+            /// Decides for a cell arriving at `now`.
+            #[inline]
+            pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+                match self {
+                    Self::$inline(p) => IngressPolicer::on_cell(p, now, cell),
+                    $(Self::$boxed(p) => IngressPolicer::on_cell(p.as_mut(), now, cell),)+
+                }
+            }
+
+            /// Decides for `cell`, arriving at `now`, and tags it (CLP := 1) when told to; the
+            /// caller still drops a discarded cell and counts what it needs.
+            #[inline]
+            pub fn police(&mut self, now: SimTime, cell: &mut Cell) -> UpcAction {
+                let action = match self {
+                    Self::$inline(p) => {
+                        let clp = if cell.clp { Clp::One } else { Clp::Zero };
+                        // (Only the CLP: the inline policer reads nothing else of the cell.)
+                        let seen = IngressCell { clp, kind: cell.kind, first_of_frame: false, last_of_frame: false };
+                        IngressPolicer::on_cell(p, now, &seen)
+                    }
+                    _ => self.police_boxed(now, cell),
+                };
+                if action == UpcAction::Tag {
+                    cell.clp = true;
+                }
+                action
+            }
+
+            #[cold]
+            #[inline(never)]
+            fn police_boxed(&mut self, now: SimTime, cell: &Cell) -> UpcAction {
+                match self {
+                    $(Self::$boxed(p) => IngressPolicer::on_cell(p.as_mut(), now, &IngressCell::of(cell)),)+
+                    Self::$inline(_) => unreachable!("dispatched in `police`"),
+                }
+            }
+
+            /// The policer's name in reports.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    Self::$inline(_) => <$inline_t as IngressPolicer>::NAME,
+                    $(Self::$boxed(_) => <$boxed_t as IngressPolicer>::NAME,)+
+                }
+            }
+        }
+    };
+}
+
+policers! {
+    inline: Upc(Upc);
+    boxed: Gfr(GfrPolicer),
 }
 
 /// Counters of a GFR VC's ingress (frames counted at their first cell).
@@ -97,11 +170,15 @@ impl GfrPolicer {
         &self.fgcra
     }
 
+}
+
+impl IngressPolicer for GfrPolicer {
+    const NAME: &'static str = "gfr";
+
     /// A cell of the VC arrives at `now`. RM cells belong to no frame and pass untouched. (Not
-    /// the cell's PCR conformance: the G experiments' sources never exceed their PCR.) Out of
-    /// line, so that the policer's dispatch in the network's path stays as small as the UPC's.
+    /// the cell's PCR conformance: the G experiments' sources never exceed their PCR.)
     #[inline]
-    pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+    fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
         if cell.kind == CellKind::Rm {
             return UpcAction::Pass;
         }
@@ -126,29 +203,6 @@ impl GfrPolicer {
 }
 
 impl Policer {
-    /// Decides for a cell arriving at `now`.
-    #[inline]
-    pub fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
-        match self {
-            Self::Upc(upc) => upc.on_cell(now, cell.clp),
-            Self::Gfr(gfr) => gfr.on_cell(now, cell),
-        }
-    }
-
-    /// Decides for `cell`, arriving at `now`, and tags it (CLP := 1) when told to; the caller
-    /// still drops a discarded cell and counts what it needs.
-    #[inline]
-    pub fn police(&mut self, now: SimTime, cell: &mut Cell) -> UpcAction {
-        let action = match self {
-            Self::Upc(upc) => upc.on_cell(now, if cell.clp { Clp::One } else { Clp::Zero }),
-            Self::Gfr(gfr) => police_gfr(gfr, now, cell),
-        };
-        if action == UpcAction::Tag {
-            cell.clp = true;
-        }
-        action
-    }
-
     /// The UPC behind a `Upc` policer (for its counters).
     pub fn upc(&self) -> Option<&Upc> {
         match self {

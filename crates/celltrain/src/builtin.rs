@@ -113,7 +113,7 @@ const ALL: &[Builtin] = &[
     builtin!(
         "G2",
         "BN01",
-        "Workstation traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
+        "Workstation traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds, MBS 320"
     ),
     builtin!(
         "G3",
@@ -123,7 +123,7 @@ const ALL: &[Builtin] = &[
     builtin!(
         "G4",
         "BN01",
-        "Internetwork traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds (or frame-level RED), MBS 320"
+        "Internetwork traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds, MBS 320"
     ),
 ];
 

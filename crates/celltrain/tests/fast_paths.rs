@@ -10,6 +10,7 @@ use celltrain::metrics::Summary;
 use celltrain::network::SimOptions;
 use celltrain::scenario::{compile_source, Source};
 use celltrain_atm::port::buffer::DISCARD_POLICIES;
+use celltrain_atm::port::sched::SCHEDULER_NAMES;
 use common::Draws;
 
 /// The fast-path sets compared with the reference: each alone (run admission and burst
@@ -676,7 +677,7 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         // (Every policy that runs on its defaults: the GFR designs need thresholds of their own.)
         "discard" => d.pick(&discard_with_defaults()).to_string(),
         "design" => d.pick(&["gfr-fifo", "per-vc-threshold", "frame-red"]).to_string(),
-        "scheduler" => d.pick(&["priority", "wfq", "virtual-spacing"]).to_string(),
+        "scheduler" => d.pick(SCHEDULER_NAMES).to_string(),
         "conformance" => d.pick(&["gfr.1", "gfr.2"]).to_string(),
         "hosts_per_lan" => (1 + d.below(3)).to_string(),
         "variant" => d.pick(&["tahoe", "reno", "newreno", "sack"]).to_string(),

@@ -125,7 +125,7 @@ impl Erica {
     }
 
     /// A forward RM cell of the VC in `slot` crosses the port: its CCR is noted.
-    pub fn on_forward_rm(&mut self, now: SimTime, slot: u32, rm: &RmCell) {
+    pub fn note_ccr(&mut self, now: SimTime, slot: u32, rm: &RmCell) {
         let i = slot as usize;
         if self.ccr.len() <= i {
             self.ccr.resize(i + 1, (0.0, None));
@@ -135,7 +135,7 @@ impl Erica {
 
     /// An averaging interval of `interval` ended at `now`: `abr_cells` ABR cells arrived in
     /// it, the ABR capacity is `abr_capacity` cells/s and `queue_cells` cells wait.
-    pub fn on_interval(
+    pub fn end_interval(
         &mut self,
         now: SimTime,
         interval: SimDuration,
@@ -189,7 +189,7 @@ impl Erica {
 
     /// A backward RM cell of the VC in `slot` crosses the port on its way back: its ER is
     /// lowered to the VC's explicit rate.
-    pub fn on_backward_rm(&mut self, slot: u32, rm: &mut RmCell) {
+    pub fn limit_backward(&mut self, slot: u32, rm: &mut RmCell) {
         let ccr = match self.ccr.get(slot as usize) {
             Some(&(ccr, Some(_))) => ccr,
             _ => rm.ccr.cells_per_sec(),
@@ -265,10 +265,10 @@ mod tests {
             AbrRate::from_cells_per_sec(40_000.0),
             AbrRate::ZERO,
         );
-        e.on_backward_rm(0, &mut rm);
+        e.limit_backward(0, &mut rm);
         assert_eq!(rm.er, AbrRate::from_cells_per_sec(50_000.0), "ERICA never raises ER");
         let mut rm = RmCell::forward(AbrRate::MAX, AbrRate::from_cells_per_sec(80_000.0), AbrRate::ZERO);
-        e.on_backward_rm(0, &mut rm);
+        e.limit_backward(0, &mut rm);
         assert_eq!(rm.er, AbrRate::from_cells_per_sec(90_000.0), "capped at the target");
     }
 
@@ -277,10 +277,10 @@ mod tests {
         let mut e = Erica::new(EricaConfig::erica());
         let rm = RmCell::forward(AbrRate::MAX, AbrRate::from_cells_per_sec(1_000.0), AbrRate::ZERO);
         let t = |ms| SimTime::ZERO + SimDuration::from_millis(ms);
-        e.on_forward_rm(t(0), 0, &rm);
-        e.on_forward_rm(t(15), 3, &rm);
-        e.on_forward_rm(t(18), 5, &rm);
-        e.on_interval(t(20), SimDuration::from_millis(1), 90, 100_000.0, 0);
+        e.note_ccr(t(0), 0, &rm);
+        e.note_ccr(t(15), 3, &rm);
+        e.note_ccr(t(18), 5, &rm);
+        e.end_interval(t(20), SimDuration::from_millis(1), 90, 100_000.0, 0);
         assert_eq!(e.state().active_vcs, 2, "slot 0 was last heard 20 ms ago");
         assert!(close(e.state().fair_share, 45_000.0));
         assert!(close(e.state().load_factor, 1.0));

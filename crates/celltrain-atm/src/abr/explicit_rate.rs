@@ -1,7 +1,8 @@
 //! The explicit-rate algorithm of a switch port: ERICA and ERICA+ (Kalyanaraman, Jain,
 //! Fahmy, Goyal, Vandalore, "The ERICA switch algorithm for ABR traffic management in ATM
 //! networks", IEEE/ACM Transactions on Networking, 2000) and binary (CI) marking with
-//! hysteresis, as variants of [`ExplicitRate`].
+//! hysteresis, each implementing [`ExplicitRateAlgorithm`] (the contract), dispatched through
+//! the enum [`ExplicitRate`] declared from one table.
 //!
 //! The network calls the port's algorithm for every forward RM cell that crosses the port
 //! (ERICA records the VC's CCR there), for every backward RM cell of a VC that crosses the
@@ -50,6 +51,7 @@ pub struct BinaryMarking {
 }
 
 impl BinaryMarking {
+    /// Whether the port is congested now that its queue holds `queue_cells`.
     fn update(&mut self, queue_cells: u32) -> bool {
         if self.congested {
             if queue_cells <= self.low_cells {
@@ -62,71 +64,179 @@ impl BinaryMarking {
     }
 }
 
-/// A port's explicit-rate algorithm.
-#[derive(Clone, Debug, Default)]
-pub enum ExplicitRate {
-    /// No algorithm: RM cells cross the port unchanged.
-    #[default]
-    None,
-    /// ERICA or ERICA+ (with queue control).
+/// The contract of a port's explicit-rate algorithm.
+///
+/// - It is told of every forward RM cell of a VC crossing the port
+///   ([`on_forward_rm`](Self::on_forward_rm)), of every backward RM cell of such a VC as it
+///   passes the port's switch on its way back ([`on_backward_rm`](Self::on_backward_rm):
+///   `context.queue_cells` is this port's queue), and of the end of each averaging interval
+///   with the load measured over it ([`on_interval`](Self::on_interval)).
+/// - It may only lower an RM cell's ER and set its CI and NI bits (never raise a rate another
+///   switch has lowered), and keeps only its own state.
+///
+/// A new algorithm is a file implementing this trait and one line in the table of
+/// [`ExplicitRate`] (`explicit_rate_algorithms!` below).
+pub trait ExplicitRateAlgorithm {
+    /// The names `explicit_rate = "..."` takes for it.
+    const NAMES: &'static [&'static str];
+
+    /// The name in reports (the configured variant).
+    fn report_name(&self) -> &'static str {
+        Self::NAMES[0]
+    }
+
+    #[inline(always)]
+    fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        let _ = (context, rm);
+    }
+
+    #[inline(always)]
+    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        let _ = (context, rm);
+    }
+
+    #[inline(always)]
+    fn on_interval(&mut self, load: &IntervalLoad) {
+        let _ = load;
+    }
+}
+
+/// No algorithm: RM cells cross the port unchanged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoExplicitRate;
+
+impl ExplicitRateAlgorithm for NoExplicitRate {
+    const NAMES: &'static [&'static str] = &["none"];
+}
+
+impl ExplicitRateAlgorithm for Erica {
+    const NAMES: &'static [&'static str] = &["erica", "erica+"];
+
+    fn report_name(&self) -> &'static str {
+        Self::NAMES[usize::from(self.config().queue_control.is_some())]
+    }
+
+    #[inline]
+    fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        self.note_ccr(context.now, context.slot, rm);
+    }
+
+    #[inline]
+    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        self.limit_backward(context.slot, rm);
+    }
+
+    #[inline]
+    fn on_interval(&mut self, load: &IntervalLoad) {
+        self.end_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells);
+    }
+}
+
+impl ExplicitRateAlgorithm for BinaryMarking {
+    const NAMES: &'static [&'static str] = &["binary"];
+
+    #[inline]
+    fn on_forward_rm(&mut self, context: &RmContext, _rm: &mut RmCell) {
+        self.update(context.queue_cells);
+    }
+
+    #[inline]
+    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        if self.update(context.queue_cells) {
+            rm.ci = true;
+        } else if self.ni_cells.is_some_and(|n| context.queue_cells > n) {
+            rm.ni = true;
+        }
+    }
+}
+
+/// A boxed algorithm (kept out of the port's record) is the algorithm.
+impl<A: ExplicitRateAlgorithm> ExplicitRateAlgorithm for Box<A> {
+    const NAMES: &'static [&'static str] = A::NAMES;
+
+    fn report_name(&self) -> &'static str {
+        (**self).report_name()
+    }
+
+    #[inline(always)]
+    fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        (**self).on_forward_rm(context, rm);
+    }
+
+    #[inline(always)]
+    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        (**self).on_backward_rm(context, rm);
+    }
+
+    #[inline(always)]
+    fn on_interval(&mut self, load: &IntervalLoad) {
+        (**self).on_interval(load);
+    }
+}
+
+/// Declares [`ExplicitRate`], one variant per algorithm.
+macro_rules! explicit_rate_algorithms {
+    ($($variant:ident($t:ty)),+ $(,)?) => {
+        /// A port's explicit-rate algorithm.
+        #[derive(Clone, Debug)]
+        pub enum ExplicitRate {
+            $($variant($t),)+
+        }
+
+        /// Every name `explicit_rate = "..."` takes, in the table's order.
+        pub const EXPLICIT_RATE_NAMES: &[&[&str]] = &[$(<$t as ExplicitRateAlgorithm>::NAMES,)+];
+
+        impl ExplicitRate {
+            /// The algorithm's name for reports.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Self::$variant(a) => a.report_name(),)+
+                }
+            }
+
+            /// A forward RM cell crosses the port.
+            #[inline]
+            pub fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+                match self {
+                    $(Self::$variant(a) => a.on_forward_rm(context, rm),)+
+                }
+            }
+
+            /// A backward RM cell of a VC crossing the port passes the port's switch on its way
+            /// back to the source.
+            #[inline]
+            pub fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+                match self {
+                    $(Self::$variant(a) => a.on_backward_rm(context, rm),)+
+                }
+            }
+
+            /// An averaging interval ended.
+            #[inline]
+            pub fn on_interval(&mut self, load: &IntervalLoad) {
+                match self {
+                    $(Self::$variant(a) => a.on_interval(load),)+
+                }
+            }
+        }
+    };
+}
+
+explicit_rate_algorithms! {
+    None(NoExplicitRate),
     Erica(Box<Erica>),
-    /// CI marking on the queue (TM 4.0's relative-rate marking, in backward RM cells).
     Binary(BinaryMarking),
+}
+
+impl Default for ExplicitRate {
+    fn default() -> Self {
+        Self::None(NoExplicitRate)
+    }
 }
 
 impl ExplicitRate {
     pub fn erica(config: EricaConfig) -> Self {
         Self::Erica(Box::new(Erica::new(config)))
-    }
-
-    /// The algorithm's name for reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::None => "none",
-            Self::Erica(e) if e.config().queue_control.is_some() => "erica+",
-            Self::Erica(_) => "erica",
-            Self::Binary(_) => "binary",
-        }
-    }
-
-    /// A forward RM cell crosses the port.
-    #[inline]
-    pub fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
-        match self {
-            Self::None => {}
-            Self::Erica(e) => e.on_forward_rm(context.now, context.slot, rm),
-            Self::Binary(b) => {
-                b.update(context.queue_cells);
-            }
-        }
-    }
-
-    /// A backward RM cell of a VC crossing the port passes the port's switch on its way back
-    /// to the source (`context.queue_cells` is this port's queue).
-    #[inline]
-    pub fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
-        match self {
-            Self::None => {}
-            Self::Erica(e) => e.on_backward_rm(context.slot, rm),
-            Self::Binary(b) => {
-                if b.update(context.queue_cells) {
-                    rm.ci = true;
-                } else if b.ni_cells.is_some_and(|n| context.queue_cells > n) {
-                    rm.ni = true;
-                }
-            }
-        }
-    }
-
-    /// An averaging interval ended.
-    #[inline]
-    pub fn on_interval(&mut self, load: &IntervalLoad) {
-        match self {
-            Self::None | Self::Binary(_) => {}
-            Self::Erica(e) => {
-                e.on_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells)
-            }
-        }
     }
 }
 
@@ -137,7 +247,7 @@ mod tests {
 
     #[test]
     fn none_leaves_rm_cells_and_itself_unchanged() {
-        let mut er = ExplicitRate::None;
+        let mut er = ExplicitRate::default();
         let context = RmContext { now: SimTime::from_picos(5), slot: 2, queue_cells: 900 };
         let before = RmCell::forward(AbrRate::MAX, AbrRate::from_cells_per_sec(1e4), AbrRate::ZERO);
         let mut rm = before;
@@ -153,7 +263,7 @@ mod tests {
             abr_capacity: 1e5,
             queue_cells: 900,
         });
-        assert!(matches!(er, ExplicitRate::None));
+        assert!(matches!(er, ExplicitRate::None(_)));
     }
 }
 

@@ -309,7 +309,7 @@ fn rm_cells_cross_and_intervals_tick() {
         let mut net = two_node(2, DiscardConfig::TailDrop, 0, 10);
         let trunk = net.ports.iter().position(|p| p.name == "sw1->sw2").map(PortId::from_index).unwrap();
         if er {
-            net.set_explicit_rate(trunk, ExplicitRate::None, SimDuration::from_millis(1));
+            net.set_explicit_rate(trunk, ExplicitRate::default(), SimDuration::from_millis(1));
         }
         let rm = RmCell::forward(AbrRate::from_cells_per_sec(1e5), AbrRate::from_cells_per_sec(1e4), AbrRate::ZERO);
         for _ in 0..rm_cells {

@@ -28,7 +28,7 @@
 
 use super::{ScenarioError, TableView};
 use crate::network::NetworkBuilder;
-use celltrain_atm::abr::{AbrParams, BinaryMarking, EricaConfig, ExplicitRate};
+use celltrain_atm::abr::{AbrParams, BinaryMarking, EricaConfig, ExplicitRate, EXPLICIT_RATE_NAMES};
 use celltrain_core::ids::NodeId;
 use celltrain_core::time::SimDuration;
 use celltrain_core::units::CELL_BITS;
@@ -104,7 +104,8 @@ pub(super) fn read_switch_abr(
     b: &mut NetworkBuilder,
     switches: &[NodeId],
 ) -> Result<(), ScenarioError> {
-    let Some(kind) = v.opt_keyword("explicit_rate", &["none", "erica", "erica+", "binary"])? else {
+    let names: Vec<&str> = EXPLICIT_RATE_NAMES.iter().flat_map(|names| names.iter().copied()).collect();
+    let Some(kind) = v.opt_keyword("explicit_rate", &names)? else {
         for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds", "ni_threshold"] {
             if v.contains(key) {
                 return Err(v.key_error(key, "only applies with explicit_rate"));
@@ -117,7 +118,7 @@ pub(super) fn read_switch_abr(
         return Err(v.key_error("averaging_interval", "must be positive"));
     }
     let algorithm = match kind {
-        "none" => ExplicitRate::None,
+        "none" => ExplicitRate::default(),
         "binary" => {
             let t = v.req("binary_thresholds")?.as_array()?;
             let [high, low] = t.as_slice() else {

@@ -7,6 +7,9 @@ use super::{ScenarioError, TableView};
 use crate::network::SchedulerKind;
 use celltrain_atm::contract::{GfrConformance, GfrContract, GfrError};
 use celltrain_atm::port::buffer::{DiscardConfig, FrameRedConfig, RedParams};
+use celltrain_atm::port::sched::{
+    CellScheduler, PriorityRoundRobin, VirtualSpacing, WeightedRoundRobin, Wf2qPlus, SCHEDULER_NAMES,
+};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::time::SimDuration;
 use celltrain_core::units::BitRate;
@@ -126,11 +129,13 @@ pub(super) fn queues_per_vc_by_default(design: &str) -> bool {
     matches!(design, "per-vc-threshold" | "frame-red")
 }
 
-/// `scheduler = "priority" | "wfq" | "virtual-spacing"`.
+/// `scheduler = "priority" | "wfq" | "virtual-spacing" | "wrr"` (the names of the port's
+/// scheduler table).
 pub(super) fn scheduler(v: &TableView<'_>) -> Result<SchedulerKind, ScenarioError> {
-    Ok(match v.opt_keyword("scheduler", &["priority", "wfq", "virtual-spacing"])?.unwrap_or("priority") {
-        "wfq" => SchedulerKind::Wfq,
-        "virtual-spacing" => SchedulerKind::VirtualSpacing,
+    Ok(match v.opt_keyword("scheduler", SCHEDULER_NAMES)?.unwrap_or(PriorityRoundRobin::NAME) {
+        Wf2qPlus::NAME => SchedulerKind::Wfq,
+        VirtualSpacing::NAME => SchedulerKind::VirtualSpacing,
+        WeightedRoundRobin::NAME => SchedulerKind::Wrr,
         _ => SchedulerKind::Priority,
     })
 }

@@ -8,8 +8,8 @@
 //! ```
 //! The port owns the queues and the occupancies; a scheduler keeps only its own order (rings,
 //! tags, eligibility times). `NotBefore` is for schedulers that are not work-conserving
-//! (virtual spacing, shaping): the caller then retries at `t`. Dispatch is by enum: a new
-//! scheduler is a new file here and a variant of [`Scheduler`].
+//! (virtual spacing, shaping): the caller then retries at `t`. Each scheduler implements
+//! [`CellScheduler`] (its contract); dispatch is by an enum declared from one table.
 
 mod priority_rr;
 #[cfg(test)]
@@ -17,12 +17,14 @@ mod tests;
 mod virtual_spacing;
 pub mod weights;
 mod wf2q;
+pub(crate) mod wrr;
 
 use crate::cell::Cell;
 use celltrain_core::time::SimTime;
 pub use priority_rr::PriorityRoundRobin;
 pub use virtual_spacing::VirtualSpacing;
 pub use wf2q::Wf2qPlus;
+pub use wrr::WeightedRoundRobin;
 
 /// A port's scheduler, as configured.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,6 +38,9 @@ pub enum SchedulerConfig {
     Wf2qPlus { vc_weights: Vec<u64> },
     /// Virtual Spacing over all the port's queues, weighted as [`Self::Wf2qPlus`].
     VirtualSpacing { vc_weights: Vec<u64> },
+    /// Weighted round robin over all the port's queues, weighted as [`Self::Wf2qPlus`]
+    /// (quantised to cells per round: `wrr`).
+    WeightedRoundRobin { vc_weights: Vec<u64> },
 }
 
 impl SchedulerConfig {
@@ -49,15 +54,19 @@ impl SchedulerConfig {
             Self::VirtualSpacing { vc_weights } => Scheduler::VirtualSpacing(Box::new(VirtualSpacing::new(
                 weights::spacings(&weights::per_queue(vc_weights, queue_of, queues)),
             ))),
+            Self::WeightedRoundRobin { vc_weights } => Scheduler::WeightedRoundRobin(Box::new(
+                WeightedRoundRobin::new(&weights::per_queue(vc_weights, queue_of, queues)),
+            )),
         }
     }
 
     /// The scheduler's name in reports and scenarios.
     pub fn name(&self) -> &'static str {
         match self {
-            Self::PriorityRoundRobin => "priority",
-            Self::Wf2qPlus { .. } => "wfq",
-            Self::VirtualSpacing { .. } => "virtual-spacing",
+            Self::PriorityRoundRobin => PriorityRoundRobin::NAME,
+            Self::Wf2qPlus { .. } => Wf2qPlus::NAME,
+            Self::VirtualSpacing { .. } => VirtualSpacing::NAME,
+            Self::WeightedRoundRobin { .. } => WeightedRoundRobin::NAME,
         }
     }
 }
@@ -84,57 +93,82 @@ pub enum Next {
     NotBefore(SimTime),
 }
 
-/// The scheduler of one port.
-#[derive(Clone, Debug)]
-pub enum Scheduler {
-    PriorityRoundRobin(PriorityRoundRobin),
-    /// (Boxed, as the next: the port's layout, and so the default scheduler's speed, stays
-    /// as it was.)
-    Wf2qPlus(Box<Wf2qPlus>),
-    VirtualSpacing(Box<VirtualSpacing>),
+/// The contract of a cell scheduler.
+///
+/// - The port owns the queues: the scheduler is told of every cell appended
+///   ([`on_enqueue`](Self::on_enqueue), `was_empty`: the queue held nothing before it) and of
+///   every head removed ([`on_dequeue`](Self::on_dequeue), always the queue its last
+///   [`pick`](Self::pick) answered, at once), and keeps only its own order.
+/// - `pick` answers a backlogged queue, `Empty` exactly when nothing is queued, or
+///   `NotBefore(t)` when cells wait but none may leave before `t` (the caller retries then).
+/// - [`WORK_CONSERVING`](Self::WORK_CONSERVING): `pick` never answers `NotBefore`, and a single
+///   queue is served in arrival order, so a single-FIFO port's departures can be computed at
+///   arrival (the analytic and lifted paths rely on it).
+///
+/// A new scheduler is a file here implementing this trait and one line in the table of
+/// [`Scheduler`] (`schedulers!` below), with its [`SchedulerConfig`].
+pub trait CellScheduler {
+    /// The name `scheduler = "..."` takes.
+    const NAME: &'static str;
+    const WORK_CONSERVING: bool = true;
+
+    fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime);
+    fn pick(&mut self, now: SimTime) -> Pick;
+    fn on_dequeue(&mut self, queue: u16, now_empty: bool, now: SimTime);
 }
 
-impl Scheduler {
-    /// Whether the scheduler sends whenever a cell is queued, in arrival order for a single
-    /// queue (so a single-FIFO port's departures can be computed at arrival).
-    pub fn is_work_conserving(&self) -> bool {
-        match self {
-            Self::PriorityRoundRobin(_) | Self::Wf2qPlus(_) | Self::VirtualSpacing(_) => true,
+/// Declares [`Scheduler`], one variant per scheduler: the default inline, the others boxed
+/// (the port's layout, and so the default scheduler's speed, stays as it was).
+macro_rules! schedulers {
+    (inline: $inline:ident($inline_t:ty); boxed: $($boxed:ident($boxed_t:ty)),+ $(,)?) => {
+        /// The scheduler of one port.
+        #[derive(Clone, Debug)]
+        pub enum Scheduler {
+            $inline($inline_t),
+            $($boxed(Box<$boxed_t>),)+
         }
-    }
 
-    /// A cell of class `class` was appended to `queue` at `now` (`was_empty`: the queue held
-    /// nothing before it).
-    #[inline]
-    pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime) {
-        let _ = now;
-        match self {
-            Self::PriorityRoundRobin(s) => s.on_enqueue(queue, class, was_empty),
-            Self::Wf2qPlus(s) => s.on_enqueue(queue, was_empty),
-            Self::VirtualSpacing(s) => s.on_enqueue(queue, was_empty),
-        }
-    }
+        /// Every scheduler's name, as `scheduler = "..."` takes it, in the table's order.
+        pub const SCHEDULER_NAMES: &[&str] =
+            &[<$inline_t as CellScheduler>::NAME, $(<$boxed_t as CellScheduler>::NAME,)+];
 
-    /// The queue whose head cell leaves next.
-    #[inline]
-    pub fn pick(&mut self, now: SimTime) -> Pick {
-        let _ = now;
-        match self {
-            Self::PriorityRoundRobin(s) => s.pick(),
-            Self::Wf2qPlus(s) => s.pick(),
-            Self::VirtualSpacing(s) => s.pick(),
-        }
-    }
+        impl Scheduler {
+            /// See [`CellScheduler::WORK_CONSERVING`].
+            pub fn is_work_conserving(&self) -> bool {
+                match self {
+                    Self::$inline(_) => <$inline_t as CellScheduler>::WORK_CONSERVING,
+                    $(Self::$boxed(_) => <$boxed_t as CellScheduler>::WORK_CONSERVING,)+
+                }
+            }
 
-    /// The port removed the head of the queue [`pick`](Self::pick) answered (`now_empty`: the
-    /// queue is empty after it).
-    #[inline]
-    pub fn on_dequeue(&mut self, queue: u16, now_empty: bool, now: SimTime) {
-        let _ = now;
-        match self {
-            Self::PriorityRoundRobin(s) => s.on_dequeue(queue, now_empty),
-            Self::Wf2qPlus(s) => s.on_dequeue(queue, now_empty),
-            Self::VirtualSpacing(s) => s.on_dequeue(queue, now_empty),
+            #[inline]
+            pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime) {
+                match self {
+                    Self::$inline(s) => s.on_enqueue(queue, class, was_empty, now),
+                    $(Self::$boxed(s) => s.on_enqueue(queue, class, was_empty, now),)+
+                }
+            }
+
+            #[inline]
+            pub fn pick(&mut self, now: SimTime) -> Pick {
+                match self {
+                    Self::$inline(s) => s.pick(now),
+                    $(Self::$boxed(s) => s.pick(now),)+
+                }
+            }
+
+            #[inline]
+            pub fn on_dequeue(&mut self, queue: u16, now_empty: bool, now: SimTime) {
+                match self {
+                    Self::$inline(s) => s.on_dequeue(queue, now_empty, now),
+                    $(Self::$boxed(s) => s.on_dequeue(queue, now_empty, now),)+
+                }
+            }
         }
-    }
+    };
+}
+
+schedulers! {
+    inline: PriorityRoundRobin(PriorityRoundRobin);
+    boxed: Wf2qPlus(Wf2qPlus), VirtualSpacing(VirtualSpacing), WeightedRoundRobin(WeightedRoundRobin),
 }

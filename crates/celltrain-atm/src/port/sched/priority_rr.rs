@@ -1,6 +1,7 @@
 //! Strict priority between classes, round robin between the backlogged queues of a class.
 
-use super::Pick;
+use super::{CellScheduler, Pick};
+use celltrain_core::time::SimTime;
 use crate::category::ServiceCategory;
 use std::collections::VecDeque;
 
@@ -16,9 +17,11 @@ pub struct PriorityRoundRobin {
     picked_class: u8,
 }
 
-impl PriorityRoundRobin {
+impl CellScheduler for PriorityRoundRobin {
+    const NAME: &'static str = "priority";
+
     #[inline]
-    pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool) {
+    fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, _now: SimTime) {
         if was_empty {
             self.active[class as usize].push_back(queue);
             self.backlogged_classes |= 1 << class;
@@ -26,7 +29,7 @@ impl PriorityRoundRobin {
     }
 
     #[inline]
-    pub fn pick(&mut self) -> Pick {
+    fn pick(&mut self, _now: SimTime) -> Pick {
         if self.backlogged_classes == 0 {
             return Pick::Empty;
         }
@@ -37,7 +40,7 @@ impl PriorityRoundRobin {
 
     /// The picked queue (the front of the highest backlogged class) gave a cell.
     #[inline]
-    pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
+    fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let class = usize::from(self.picked_class);
         let ring = &mut self.active[class];
         debug_assert_eq!(ring.front(), Some(&queue), "dequeued from a queue that was not picked");

@@ -137,3 +137,32 @@ fn vc_weights_add_up_in_a_shared_queue() {
     let order = serve(&mut s, &mut [u32::MAX, u32::MAX], 10);
     assert_eq!(letters(&order), "ABABABABAB");
 }
+
+#[test]
+fn wrr_vector_5c() {
+    // Weights A:3, B:1, C:2, all backlogged: AAABCC AAABCC ...
+    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![3, 1, 2] }, 3);
+    assert_eq!(letters(&serve(&mut s, &mut [u32::MAX; 3], 12)), "AAABCCAAABCC");
+}
+
+#[test]
+fn wrr_skips_empty_queues_and_ends_a_turn_when_its_queue_empties() {
+    // A holds 2 of its quantum of 3; B is idle: A A C C, then C's next turn after A's.
+    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![3, 1, 2] }, 3);
+    assert_eq!(letters(&serve(&mut s, &mut [2, 0, u32::MAX], 6)), "AACCCC");
+    // The shares of the backlogged queues over whole rounds are their weights'.
+    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![6, 1, 2] }, 3);
+    let order = serve(&mut s, &mut [0, u32::MAX, u32::MAX], 3000);
+    assert_eq!(order.len(), 3000, "work-conserving");
+    assert_eq!(order.iter().filter(|&&q| q == 2).count(), 2000);
+}
+
+#[test]
+fn wrr_quanta_keep_small_ratios_and_cap_large_ones() {
+    use super::wrr::{quanta, MAX_QUANTUM};
+    assert_eq!(quanta(&[10_000_000, 5_000_000, 2_500_000]), vec![4, 2, 1]);
+    assert_eq!(quanta(&[0, 0]), vec![1, 1], "zero counts as one");
+    // No small ratio: the largest gets MAX_QUANTUM, a VC without an MCR (1 bit/s) one cell.
+    let q = quanta(&[10_000_000, 2_000_000, 1]);
+    assert_eq!(q, vec![MAX_QUANTUM as u32, 13, 1]);
+}

@@ -5,7 +5,8 @@
 //! stamp. This is self-clocked fair queueing for fixed-size packets (S. J. Golestani, INFOCOM
 //! 1994); work-conserving.
 
-use super::Pick;
+use super::{CellScheduler, Pick};
+use celltrain_core::time::SimTime;
 
 /// A backlogged queue and the stamp of its head cell (kept together: `pick` scans them).
 #[derive(Clone, Copy, Debug)]
@@ -30,8 +31,13 @@ impl VirtualSpacing {
         VirtualSpacing { spacing, backlogged: Vec::new(), picked: 0, spacing_time: 0 }
     }
 
+}
+
+impl CellScheduler for VirtualSpacing {
+    const NAME: &'static str = "virtual-spacing";
+
     #[inline(never)]
-    pub fn on_enqueue(&mut self, queue: u16, was_empty: bool) {
+    fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
         if was_empty {
             // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
             let stamp = self.spacing_time + self.spacing[usize::from(queue)];
@@ -40,7 +46,7 @@ impl VirtualSpacing {
     }
 
     #[inline(never)]
-    pub fn pick(&mut self) -> Pick {
+    fn pick(&mut self, _now: SimTime) -> Pick {
         let (mut s_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
         for (i, b) in self.backlogged.iter().enumerate() {
             if b.stamp < s_best || (b.stamp == s_best && b.queue < q_best) {
@@ -55,7 +61,7 @@ impl VirtualSpacing {
     }
 
     #[inline(never)]
-    pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
+    fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let i = self.picked;
         debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");
         let b = &mut self.backlogged[i];

@@ -5,7 +5,8 @@
 //! sent, and jumps to the smallest start when every backlogged queue is ahead of it. Served
 //! within one cell of its share of a fluid fair server (GPS), and work-conserving.
 
-use super::Pick;
+use super::{CellScheduler, Pick};
+use celltrain_core::time::SimTime;
 
 /// A backlogged queue's tags (kept together: `pick` scans them).
 #[derive(Clone, Copy, Debug)]
@@ -35,8 +36,13 @@ impl Wf2qPlus {
         Wf2qPlus { spacing, last_finish: vec![0; n], backlogged: Vec::new(), picked: 0, virtual_time: 0 }
     }
 
+}
+
+impl CellScheduler for Wf2qPlus {
+    const NAME: &'static str = "wfq";
+
     #[inline(never)]
-    pub fn on_enqueue(&mut self, queue: u16, was_empty: bool) {
+    fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
         if was_empty {
             let q = usize::from(queue);
             let start = self.last_finish[q].max(self.virtual_time);
@@ -48,7 +54,7 @@ impl Wf2qPlus {
     /// (S, F, queue) overall, which is the answer when V must first jump to the smallest start.
     /// (Plain comparisons on sentinels rather than `Option`s of tuples: this runs per cell.)
     #[inline(never)]
-    pub fn pick(&mut self) -> Pick {
+    fn pick(&mut self, _now: SimTime) -> Pick {
         let v = self.virtual_time;
         let (mut f_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
         let (mut s_min, mut f_min, mut q_min, mut i_min) = (u64::MAX, u64::MAX, u16::MAX, usize::MAX);
@@ -77,7 +83,7 @@ impl Wf2qPlus {
     }
 
     #[inline(never)]
-    pub fn on_dequeue(&mut self, queue: u16, now_empty: bool) {
+    fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let i = self.picked;
         debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");
         self.virtual_time += super::weights::CELL_UNIT;

@@ -17,6 +17,8 @@ pub enum SchedulerKind {
     Wfq,
     /// Virtual Spacing, weighted likewise.
     VirtualSpacing,
+    /// Weighted round robin, weighted likewise (quantised to cells per round).
+    Wrr,
 }
 
 /// What the builder keeps for GFR.
@@ -81,7 +83,8 @@ pub(super) fn scheduler(nb: &NetworkBuilder, from: NodeId, port: usize, vcs: &[V
     }
     match kind {
         SchedulerKind::Wfq => SchedulerConfig::Wf2qPlus { vc_weights: weights },
-        _ => SchedulerConfig::VirtualSpacing { vc_weights: weights },
+        SchedulerKind::Wrr => SchedulerConfig::WeightedRoundRobin { vc_weights: weights },
+        SchedulerKind::VirtualSpacing | SchedulerKind::Priority => SchedulerConfig::VirtualSpacing { vc_weights: weights },
     }
 }
 
