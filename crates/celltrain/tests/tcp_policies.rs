@@ -49,6 +49,21 @@ fn cc_and_recovery_are_chosen_apart_and_replace_the_variants_halves() {
 }
 
 #[test]
+fn prr_sends_differently_from_rfc6675_over_the_same_sack_loss_detection() {
+    let c = t1(r#"recovery = "prr","#, "sack").unwrap();
+    assert!(policies(&c).iter().all(|p| *p == Policies { cc: CcKind::Rfc5681, recovery: RecoveryKind::Prr }));
+    let mut c = c;
+    c.network.run(&mut |_| {});
+    assert!(c.network.conns().iter().all(|c| c.endpoint.negotiated().sack), "PRR rides on SACK");
+    let prr: Vec<String> = c.network.conns().iter().map(|c| format!("{:?}", c.endpoint.stats())).collect();
+    let sack = run(t1("", "sack").unwrap());
+    let senders: Vec<&String> = prr.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
+    assert_eq!(senders.len(), 2);
+    assert!(senders.iter().all(|s| !s.contains("fast_retransmits: 0,")), "every sender recovers: {senders:?}");
+    assert_ne!(prr, sack);
+}
+
+#[test]
 fn a_variant_runs_exactly_as_its_pair_spelled_out() {
     for (variant, keys) in [
         ("sack", r#"cc = "rfc5681", recovery = "sack","#),

@@ -166,11 +166,13 @@ pub enum RecoveryKind {
     VegasRm,
     /// Vegas's retransmission mechanism with adaptive fast retransmit.
     VegasRmAfr,
+    /// RFC 6675's SACK loss detection with RFC 6937 Proportional Rate Reduction.
+    Prr,
 }
 
 impl RecoveryKind {
     /// Every loss recovery, in a fixed order.
-    pub const ALL: [RecoveryKind; 8] = [
+    pub const ALL: [RecoveryKind; 9] = [
         RecoveryKind::Tahoe,
         RecoveryKind::Reno,
         RecoveryKind::Lite,
@@ -179,10 +181,11 @@ impl RecoveryKind {
         RecoveryKind::LiteAfr,
         RecoveryKind::VegasRm,
         RecoveryKind::VegasRmAfr,
+        RecoveryKind::Prr,
     ];
 
     /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
-    /// `vegas-rm`, `vegas-rm-afr`).
+    /// `vegas-rm`, `vegas-rm-afr`, `prr`).
     pub const fn name(self) -> &'static str {
         match self {
             RecoveryKind::Tahoe => "tahoe",
@@ -193,6 +196,7 @@ impl RecoveryKind {
             RecoveryKind::LiteAfr => "lite-afr",
             RecoveryKind::VegasRm => "vegas-rm",
             RecoveryKind::VegasRmAfr => "vegas-rm-afr",
+            RecoveryKind::Prr => "prr",
         }
     }
 
@@ -272,7 +276,7 @@ impl Policies {
     /// Whether the endpoint offers SACK-permitted on its SYN (and so generates SACK blocks
     /// as a receiver when the peer offers it too).
     pub const fn offers_sack(self) -> bool {
-        matches!(self.recovery, RecoveryKind::Sack)
+        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr)
     }
 
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
@@ -306,6 +310,7 @@ impl Policies {
             RecoveryKind::LiteAfr => RecoveryPolicy::LiteAfr(Afr::new(LiteRecovery::new(), name)),
             RecoveryKind::VegasRm => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
             RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
+            RecoveryKind::Prr => RecoveryPolicy::Sack(SackRecovery::with_prr()),
         }
     }
 }

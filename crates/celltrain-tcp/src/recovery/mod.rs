@@ -20,6 +20,7 @@
 
 mod afr;
 mod newreno;
+mod prr;
 mod reno;
 mod sack;
 mod tahoe;
@@ -27,6 +28,7 @@ mod vegas_rm;
 
 pub use afr::{Afr, AfrPredictor};
 pub use newreno::NewRenoRecovery;
+pub use prr::Prr;
 pub use reno::{LiteRecovery, RenoRecovery};
 pub use sack::SackRecovery;
 pub use tahoe::TahoeRecovery;

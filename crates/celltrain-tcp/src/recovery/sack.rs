@@ -1,5 +1,7 @@
-//! Conservative SACK-based loss recovery (RFC 6675) on the RFC 2018 scoreboard.
+//! Conservative SACK-based loss recovery (RFC 6675) on the RFC 2018 scoreboard, sending
+//! under RFC 6675's window or under Proportional Rate Reduction ([`Prr`], RFC 6937).
 
+use super::prr::Prr;
 use super::{DupAckRule, LossRecovery, RecoveryStep, TxChoice, TxLimits};
 use crate::cc::CongestionControl;
 use crate::sack::Scoreboard;
@@ -21,6 +23,10 @@ use crate::tcb::{AckInfo, CaState, LossKind, Tcb};
 /// timeout: leave; RecoveryPoint = HighData; no new recovery until HighACK ≥ it (§5.1)
 /// ```
 /// The exiting ACK does not grow the window (cwnd is already ssthresh).
+///
+/// With PRR ([`SackRecovery::with_prr`]) the loss detection and `NextSeg()` stay RFC 6675's;
+/// only (4.2) and every later ACK of the episode set `cwnd = pipe + sndcnt` instead of
+/// `cwnd = ssthresh`, and the exit sets `cwnd = ssthresh` (RFC 6937 §3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SackRecovery {
     /// Loss recovery in progress.
@@ -39,6 +45,12 @@ pub struct SackRecovery {
     rescue_pending: bool,
     /// The (4.3) retransmission has not been sent yet.
     awaiting_first_rexmt: bool,
+    /// Proportional Rate Reduction decides how much to send in recovery.
+    prr: bool,
+    /// PRR's state for the current episode.
+    episode: Prr,
+    /// SACKed octets after the previous ACK (PRR's DeliveredData counts the change).
+    sacked_before: u32,
 }
 
 impl SackRecovery {
@@ -53,7 +65,31 @@ impl SackRecovery {
             rescue_used: false,
             rescue_pending: false,
             awaiting_first_rexmt: false,
+            prr: false,
+            episode: Prr::default(),
+            sacked_before: 0,
         }
+    }
+
+    /// RFC 6675's loss detection with RFC 6937's Proportional Rate Reduction (and its
+    /// slow-start reduction bound) deciding how much to send.
+    pub fn with_prr() -> Self {
+        SackRecovery { prr: true, ..SackRecovery::new() }
+    }
+
+    /// RFC 6937 DeliveredData = Δsnd.una + ΔSACKed: what this ACK told us arrived, counting
+    /// once the SACKed octets a cumulative ACK now covers.
+    fn delivered_data(&mut self, sb: &Scoreboard, ack: &AckInfo) -> u32 {
+        let sacked = sb.sacked_bytes();
+        let delivered = i64::from(ack.acked) + i64::from(sacked) - i64::from(self.sacked_before);
+        self.sacked_before = sacked;
+        delivered.clamp(0, i64::from(u32::MAX)) as u32
+    }
+
+    /// PRR's window for this ACK: `pipe + sndcnt` (SetPipe() already ran).
+    fn prr_cwnd(&mut self, tcb: &Tcb, delivered: u32) -> u32 {
+        let sndcnt = self.episode.on_ack(delivered, self.pipe, tcb.ssthresh, tcb.maxseg);
+        self.pipe.saturating_add(sndcnt)
     }
 
     /// RFC 6675 `pipe`, octets (meaningful in recovery).
@@ -128,7 +164,11 @@ impl Default for SackRecovery {
 
 impl LossRecovery for SackRecovery {
     fn name(&self) -> &'static str {
-        "sack"
+        if self.prr {
+            "prr"
+        } else {
+            "sack"
+        }
     }
 
     fn dupack_rule(&self) -> DupAckRule {
@@ -150,16 +190,23 @@ impl LossRecovery for SackRecovery {
         if ack.is_dup {
             tcb.dupacks += 1;
         }
+        let delivered = if self.prr { self.delivered_data(sb, ack) } else { 0 };
         if self.in_recovery {
             if ack.ack.ge(self.recovery_point) {
                 // (A) "An incoming cumulative ACK for a sequence number greater than
                 // RecoveryPoint signals the end of loss recovery".
                 self.in_recovery = false;
                 self.guard = Some(self.recovery_point);
+                if self.prr {
+                    tcb.cwnd = tcb.ssthresh;
+                }
                 return RecoveryStep { restart_rto: true, ca_state: Some(CaState::Open), ..RecoveryStep::default() };
             }
             // (B.2) SetPipe(); (C) happens in choose_tx.
             self.set_pipe(tcb, sb);
+            if self.prr {
+                tcb.cwnd = self.prr_cwnd(tcb, delivered);
+            }
             return RecoveryStep { restart_rto: true, ..RecoveryStep::default() };
         }
         let guard_ok = self.guard.is_none_or(|g| tcb.snd_una.ge(g));
@@ -178,6 +225,11 @@ impl LossRecovery for SackRecovery {
         self.rescue_pending = false;
         self.awaiting_first_rexmt = true;
         self.set_pipe(tcb, sb);
+        if self.prr {
+            // RecoverFS = snd.nxt − snd.una; the entering ACK is the episode's first.
+            self.episode = Prr::start(tcb.flight_size());
+            tcb.cwnd = self.prr_cwnd(tcb, delivered);
+        }
         // (4.3) Retransmit the first data segment presumed dropped.
         RecoveryStep {
             retransmit: Some(tcb.snd_una),
@@ -194,6 +246,8 @@ impl LossRecovery for SackRecovery {
         self.pipe = 0;
         self.awaiting_first_rexmt = false;
         self.rescue_pending = false;
+        // The endpoint forgets the SACKs (RFC 2018 §8).
+        self.sacked_before = 0;
     }
 
     fn in_recovery(&self) -> bool {
@@ -217,6 +271,9 @@ impl LossRecovery for SackRecovery {
     fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool) {
         if !self.in_recovery {
             return;
+        }
+        if self.prr {
+            self.episode.on_sent(end - start);
         }
         if std::mem::take(&mut self.awaiting_first_rexmt) {
             // (4.3) HighRxt = end of the retransmitted segment; (4.4) SetPipe().
@@ -400,5 +457,38 @@ mod tests {
             );
         }
         assert_eq!(t.dupacks, 4);
+    }
+
+    #[test]
+    fn prr_sets_cwnd_to_pipe_plus_sndcnt_and_ssthresh_at_the_exit() {
+        let mut cc = Rfc5681Cc::new();
+        let mut sb = Scoreboard::new();
+        let mut r = SackRecovery::with_prr();
+        let mut t = tcb(1, 20, 20 * SMSS);
+        let mut step = RecoveryStep::default();
+        for n in 2..=4 {
+            let newly = sack_seg(&mut sb, &t, n);
+            let a = sack_dup(&t, newly);
+            step = r.on_ack(&mut t, &mut cc, &sb, &a);
+        }
+        assert!(step.entered && step.retransmit == Some(seg(1)));
+        // ssthresh = 10 segments; pipe = segments 5..=20; the entering ACK delivered one
+        // segment: sndcnt = ⌈1·10/20⌉ segments = 1, so cwnd = 16 + 1 (RFC 6675: 10).
+        assert_eq!(t.ssthresh, 10 * SMSS);
+        assert_eq!(r.pipe(), 16 * SMSS);
+        assert_eq!(t.cwnd, 17 * SMSS);
+        r.on_sent(&t, &sb, seg(1), seg(2), true);
+        assert_eq!(r.choose_tx(&t, &sb, &limits(&t, 40)), TxChoice::Hold, "the retransmission used sndcnt");
+        // The next SACK: ⌈2·10/20⌉ − 1 = 0 more; pipe = 15 + the retransmission.
+        let newly = sack_seg(&mut sb, &t, 5);
+        let a = sack_dup(&t, newly);
+        r.on_ack(&mut t, &mut cc, &sb, &a);
+        assert_eq!((r.pipe(), t.cwnd), (16 * SMSS, 16 * SMSS));
+        // A cumulative ACK past RecoveryPoint ends the episode at cwnd = ssthresh.
+        let a = new_ack(&mut t, 21);
+        sb.advance(t.snd_una);
+        let s = r.on_ack(&mut t, &mut cc, &sb, &a);
+        assert_eq!(s.ca_state, Some(CaState::Open));
+        assert_eq!(t.cwnd, 10 * SMSS);
     }
 }

@@ -12,6 +12,7 @@ mod hystart;
 mod linux_reno;
 mod options;
 mod property;
+mod prr;
 mod recovery;
 mod timers;
 mod vegas;
