@@ -64,6 +64,18 @@ fn prr_sends_differently_from_rfc6675_over_the_same_sack_loss_detection() {
 }
 
 #[test]
+fn rack_tlp_runs_in_a_cell_network_and_recovers_differently_from_prr() {
+    let c = t1(r#"cc = "cubic", recovery = "rack-tlp","#, "sack").unwrap();
+    assert!(policies(&c).iter().all(|p| *p == Policies { cc: CcKind::Cubic, recovery: RecoveryKind::RackTlp }));
+    let rack = run(c);
+    let prr = run(t1(r#"cc = "cubic", recovery = "prr","#, "sack").unwrap());
+    let senders: Vec<&String> = rack.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
+    assert_eq!(senders.len(), 2);
+    assert!(senders.iter().all(|s| !s.contains("segments_retransmitted: 0,")), "every sender lost: {senders:?}");
+    assert_ne!(rack, prr);
+}
+
+#[test]
 fn a_variant_runs_exactly_as_its_pair_spelled_out() {
     for (variant, keys) in [
         ("sack", r#"cc = "rfc5681", recovery = "sack","#),
@@ -125,9 +137,15 @@ fn one_flow(mode: &str, keys: &str, sets: &[(&str, &str)]) -> Compiled {
 /// packet network alike.
 #[test]
 fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
-    for (cc, kind) in [("cubic", CcKind::Cubic), ("linux-reno", CcKind::LinuxReno)] {
+    let cases = [
+        ("cubic", CcKind::Cubic, ""),
+        ("linux-reno", CcKind::LinuxReno, ""),
+        ("cubic", CcKind::Cubic, "recovery = \"prr\","),
+        ("cubic", CcKind::Cubic, "recovery = \"rack-tlp\","),
+    ];
+    for (cc, kind, recovery) in cases {
         for mode in ["cell", "packet"] {
-            let keys = format!("cc = \"{cc}\",");
+            let keys = format!("cc = \"{cc}\", {recovery}");
             let sets = [("bytes", "20 MB"), ("duration", "10 s"), ("buffer", "500 cells")];
             let mut c = one_flow(mode, &keys, &sets);
             c.network.run(&mut |_| {});
@@ -137,12 +155,15 @@ fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
                 conns.iter().map(|c| c.endpoint.stats()).partition(|s| s.bytes_written > 0);
             assert_eq!((senders.len(), receivers.len()), (2, 2), "{cc} {mode}");
             for s in senders {
-                assert!(s.segments_retransmitted > 0 && s.fast_retransmits > 0, "{cc} {mode}: no loss: {s:?}");
-                assert_eq!(s.bytes_written, 20_000_000, "{cc} {mode}");
+                assert!(
+                    s.segments_retransmitted > 0 && s.fast_retransmits > 0,
+                    "{cc} {recovery} {mode}: no loss: {s:?}"
+                );
+                assert_eq!(s.bytes_written, 20_000_000, "{cc} {recovery} {mode}");
             }
             for r in receivers {
-                assert_eq!(r.bytes_read, 20_000_000, "{cc} {mode}: {r:?}");
-                assert_eq!(r.bytes_delivered, 20_000_000, "{cc} {mode}: delivered once");
+                assert_eq!(r.bytes_read, 20_000_000, "{cc} {recovery} {mode}: {r:?}");
+                assert_eq!(r.bytes_delivered, 20_000_000, "{cc} {recovery} {mode}: delivered once");
             }
         }
     }

@@ -168,11 +168,13 @@ pub enum RecoveryKind {
     VegasRmAfr,
     /// RFC 6675's SACK loss detection with RFC 6937 Proportional Rate Reduction.
     Prr,
+    /// RFC 8985 RACK-TLP loss detection with PRR's sending, on SACK.
+    RackTlp,
 }
 
 impl RecoveryKind {
     /// Every loss recovery, in a fixed order.
-    pub const ALL: [RecoveryKind; 9] = [
+    pub const ALL: [RecoveryKind; 10] = [
         RecoveryKind::Tahoe,
         RecoveryKind::Reno,
         RecoveryKind::Lite,
@@ -182,10 +184,11 @@ impl RecoveryKind {
         RecoveryKind::VegasRm,
         RecoveryKind::VegasRmAfr,
         RecoveryKind::Prr,
+        RecoveryKind::RackTlp,
     ];
 
     /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
-    /// `vegas-rm`, `vegas-rm-afr`, `prr`).
+    /// `vegas-rm`, `vegas-rm-afr`, `prr`, `rack-tlp`).
     pub const fn name(self) -> &'static str {
         match self {
             RecoveryKind::Tahoe => "tahoe",
@@ -197,12 +200,18 @@ impl RecoveryKind {
             RecoveryKind::VegasRm => "vegas-rm",
             RecoveryKind::VegasRmAfr => "vegas-rm-afr",
             RecoveryKind::Prr => "prr",
+            RecoveryKind::RackTlp => "rack-tlp",
         }
     }
 
     /// Parses a configuration name (case-insensitive).
     pub fn from_name(name: &str) -> Option<RecoveryKind> {
         RecoveryKind::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the recovery keeps a timer of its own (RACK's reordering timer, TLP's probe).
+    pub const fn has_loss_timer(self) -> bool {
+        matches!(self, RecoveryKind::RackTlp)
     }
 
     /// Vegas's retransmission mechanism, with or without adaptive fast retransmit.
@@ -276,7 +285,7 @@ impl Policies {
     /// Whether the endpoint offers SACK-permitted on its SYN (and so generates SACK blocks
     /// as a receiver when the peer offers it too).
     pub const fn offers_sack(self) -> bool {
-        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr)
+        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr | RecoveryKind::RackTlp)
     }
 
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
@@ -311,6 +320,7 @@ impl Policies {
             RecoveryKind::VegasRm => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
             RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
             RecoveryKind::Prr => RecoveryPolicy::Sack(SackRecovery::with_prr()),
+            RecoveryKind::RackTlp => RecoveryPolicy::Sack(SackRecovery::with_rack_tlp()),
         }
     }
 }

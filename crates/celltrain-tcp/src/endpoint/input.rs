@@ -437,7 +437,7 @@ impl TcpEndpoint {
     }
 
     /// Performs what the loss recovery asked for.
-    fn apply_step(&mut self, step: RecoveryStep) {
+    pub(super) fn apply_step(&mut self, step: RecoveryStep) {
         if step.entered {
             self.stats.fast_retransmits += 1;
             // BSD: "t_timer[TCPT_REXMT] = 0; t_rtt = 0" before retransmitting.

@@ -302,7 +302,8 @@ impl TcpEndpoint {
         }
         self.ack_sent();
         if len > 0 || fin {
-            self.recovery.on_sent(&self.tcb, &self.scoreboard, start, end, retransmission);
+            self.recovery.on_sent(&self.tcb, &self.scoreboard, start, end, retransmission, now);
+            self.sync_loss_timer(now);
         }
         if len > 0 {
             self.cc.on_send(&self.tcb, start, len, now);

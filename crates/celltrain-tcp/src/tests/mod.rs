@@ -13,6 +13,7 @@ mod linux_reno;
 mod options;
 mod property;
 mod prr;
+mod rack_tlp;
 mod recovery;
 mod timers;
 mod vegas;
