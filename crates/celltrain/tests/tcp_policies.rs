@@ -142,6 +142,7 @@ fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
         ("linux-reno", CcKind::LinuxReno, ""),
         ("cubic", CcKind::Cubic, "recovery = \"prr\","),
         ("cubic", CcKind::Cubic, "recovery = \"rack-tlp\","),
+        ("cubic", CcKind::Cubic, "recovery = \"linux\","),
     ];
     for (cc, kind, recovery) in cases {
         for mode in ["cell", "packet"] {

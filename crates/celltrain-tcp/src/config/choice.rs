@@ -170,11 +170,13 @@ pub enum RecoveryKind {
     Prr,
     /// RFC 8985 RACK-TLP loss detection with PRR's sending, on SACK.
     RackTlp,
+    /// Linux's default: SACK with D-SACK (RFC 2883), RACK-TLP and PRR.
+    Linux,
 }
 
 impl RecoveryKind {
     /// Every loss recovery, in a fixed order.
-    pub const ALL: [RecoveryKind; 10] = [
+    pub const ALL: [RecoveryKind; 11] = [
         RecoveryKind::Tahoe,
         RecoveryKind::Reno,
         RecoveryKind::Lite,
@@ -185,10 +187,11 @@ impl RecoveryKind {
         RecoveryKind::VegasRmAfr,
         RecoveryKind::Prr,
         RecoveryKind::RackTlp,
+        RecoveryKind::Linux,
     ];
 
     /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
-    /// `vegas-rm`, `vegas-rm-afr`, `prr`, `rack-tlp`).
+    /// `vegas-rm`, `vegas-rm-afr`, `prr`, `rack-tlp`, `linux`).
     pub const fn name(self) -> &'static str {
         match self {
             RecoveryKind::Tahoe => "tahoe",
@@ -201,6 +204,7 @@ impl RecoveryKind {
             RecoveryKind::VegasRmAfr => "vegas-rm-afr",
             RecoveryKind::Prr => "prr",
             RecoveryKind::RackTlp => "rack-tlp",
+            RecoveryKind::Linux => "linux",
         }
     }
 
@@ -211,7 +215,7 @@ impl RecoveryKind {
 
     /// Whether the recovery keeps a timer of its own (RACK's reordering timer, TLP's probe).
     pub const fn has_loss_timer(self) -> bool {
-        matches!(self, RecoveryKind::RackTlp)
+        matches!(self, RecoveryKind::RackTlp | RecoveryKind::Linux)
     }
 
     /// Vegas's retransmission mechanism, with or without adaptive fast retransmit.
@@ -285,7 +289,13 @@ impl Policies {
     /// Whether the endpoint offers SACK-permitted on its SYN (and so generates SACK blocks
     /// as a receiver when the peer offers it too).
     pub const fn offers_sack(self) -> bool {
-        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr | RecoveryKind::RackTlp)
+        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr | RecoveryKind::RackTlp | RecoveryKind::Linux)
+    }
+
+    /// Whether the endpoint reports data it receives twice in D-SACK blocks (RFC 2883) when
+    /// SACK is in use, and its recovery reads them.
+    pub const fn reports_dsack(self) -> bool {
+        matches!(self.recovery, RecoveryKind::Linux)
     }
 
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
@@ -321,6 +331,7 @@ impl Policies {
             RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
             RecoveryKind::Prr => RecoveryPolicy::Sack(SackRecovery::with_prr()),
             RecoveryKind::RackTlp => RecoveryPolicy::Sack(SackRecovery::with_rack_tlp()),
+            RecoveryKind::Linux => RecoveryPolicy::Sack(SackRecovery::with_linux()),
         }
     }
 }

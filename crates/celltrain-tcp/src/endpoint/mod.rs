@@ -58,7 +58,7 @@ use crate::reass::Reassembly;
 use crate::recovery::{LossRecovery, TimerCtx};
 use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
-use crate::segment::Segment;
+use crate::segment::{SackBlock, Segment};
 use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
@@ -182,6 +182,8 @@ pub struct TcpEndpoint {
     sack_ok: bool,
     /// Most recent timestamp to echo (`ts_recent`).
     ts_recent: u32,
+    /// Duplicate data to report in the next ACK's D-SACK block (RFC 2883).
+    dsack: Option<SackBlock>,
 
     // ---- flags ----
     /// Send an ACK now (`TF_ACKNOW`).
@@ -313,6 +315,7 @@ impl TcpEndpoint {
             ts_ok: false,
             sack_ok: false,
             ts_recent: 0,
+            dsack: None,
             ack_now: false,
             delack: false,
             force: false,

@@ -250,8 +250,10 @@ impl TcpEndpoint {
     fn emit_ack(&mut self, now: SimTime) -> Segment {
         let seq = if self.timers.persist.is_some() { self.tcb.snd_nxt } else { self.tcb.snd_max };
         let mut options = TcpOptions::default();
-        if self.sack_ok && !self.reass.is_empty() {
-            let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        if let Some(dsack) = self.dsack.take() {
+            self.reass.write_dsack(&mut options, dsack, max);
+        } else if self.sack_ok && !self.reass.is_empty() {
             self.reass.write_sack(&mut options, max);
         }
         self.ack_sent();

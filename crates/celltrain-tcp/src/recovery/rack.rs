@@ -31,11 +31,17 @@
 //!   recovery would (without DSACK the sender cannot tell that both arrived).
 //! ```
 //!
+//! With D-SACK (RFC 2883, [`Rack::with_dsack`]) the reordering window grows by min_RTT/4 for
+//! each round trip that brought a D-SACK (step 4: `reo_wnd_mult`, kept for 16 recoveries,
+//! the window never above SRTT), and a probe whose retransmission is D-SACKed repaired
+//! nothing; the window comes down only when the ACKs pass TLP.end_seq without one.
+//!
 //! Simplifications: RACK.min_RTT is the minimum over the connection (Linux keeps a windowed
 //! minimum); without per-segment timestamps the "echo older than the retransmission" test of
-//! §6.2 step 2 is the min_RTT test alone; the reordering window does not adapt to DSACKs.
+//! §6.2 step 2 is the min_RTT test alone; SRTT is the estimator's as of the previous ACK.
 
 use crate::sack::Scoreboard;
+use crate::segment::SackBlock;
 use crate::seq::SeqNum;
 use celltrain_core::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -45,6 +51,8 @@ use std::collections::VecDeque;
 pub const WORST_CASE_DELAYED_ACK: SimDuration = SimDuration::from_millis(200);
 /// RFC 8985 §7.2: the probe timeout before any RTT sample.
 pub const PTO_WITHOUT_RTT: SimDuration = SimDuration::from_secs(1);
+/// RFC 8985 §6.2 step 4: recoveries a widened reordering window lasts.
+pub const REO_WND_PERSIST: u32 = 16;
 
 /// What the endpoint tells the recovery when it asks for its timer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +96,8 @@ impl SentSegment {
 /// The outstanding tail loss probe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Probe {
+    /// Where the probe started.
+    start: SeqNum,
     /// TLP.end_seq: `snd_max` after the probe.
     end: SeqNum,
     /// The probe was a retransmission (TLP.is_retrans).
@@ -121,12 +131,27 @@ pub struct Rack {
     probe_sending: bool,
     /// The probe sent and not yet acknowledged.
     probe: Option<Probe>,
+    /// D-SACKs are reported and read.
+    dsack: bool,
+    /// RACK.reo_wnd_mult, less one (so that the default state is the all-zero one).
+    reo_wnd_extra: u32,
+    /// RACK.reo_wnd_persist: recoveries left before the window shrinks back.
+    reo_wnd_persist: u32,
+    /// RACK.dsack_round: a D-SACK in the round trip ending here was counted.
+    dsack_round: Option<SeqNum>,
+    /// The estimator's SRTT as last told (caps the reordering window).
+    srtt: Option<SimDuration>,
 }
 
 impl Rack {
     /// No segment sent yet.
     pub fn new() -> Self {
         Rack::default()
+    }
+
+    /// RACK-TLP reading D-SACK blocks.
+    pub fn with_dsack() -> Self {
+        Rack { dsack: true, ..Rack::new() }
     }
 
     /// The segments in flight (for tests and reports).
@@ -137,8 +162,8 @@ impl Rack {
     /// `[start, end)` was sent at `now`; `snd_max` is after the send.
     pub fn on_sent(&mut self, start: SeqNum, end: SeqNum, now: SimTime, snd_max: SeqNum) {
         if std::mem::take(&mut self.probe_sending) {
-            self.probe =
-                Some(Probe { end: snd_max, retransmission: self.sent.back().is_some_and(|s| start.lt(s.end)) });
+            let retransmission = self.sent.back().is_some_and(|s| start.lt(s.end));
+            self.probe = Some(Probe { start, end: snd_max, retransmission });
         } else {
             self.pto_due = true;
         }
@@ -210,14 +235,40 @@ impl Rack {
         }
     }
 
-    /// RFC 8985 §6.2 step 4, without DSACK adaptation: no window before any reordering once
-    /// DupThresh segments are SACKed or recovery has begun, else a quarter of min_RTT.
+    /// RFC 8985 §6.2 step 4: no window before any reordering once DupThresh segments are
+    /// SACKed or recovery has begun, else reo_wnd_mult quarters of min_RTT, at most SRTT.
     pub fn reo_wnd(&self, in_recovery: bool, dupthresh: u32) -> SimDuration {
         let sacked = self.sent.iter().filter(|s| s.sacked).count();
         if !self.reordering_seen && (in_recovery || sacked >= dupthresh as usize) {
             return SimDuration::ZERO;
         }
-        self.min_rtt.map_or(SimDuration::ZERO, |m| SimDuration::from_picos(m.as_picos() / 4))
+        let quarter = self.min_rtt.map_or(0, |m| m.as_picos() / 4);
+        let wnd = SimDuration::from_picos(quarter.saturating_mul(u64::from(self.reo_wnd_extra) + 1));
+        self.srtt.map_or(wnd, |srtt| wnd.min(srtt))
+    }
+
+    /// RFC 8985 §6.2 step 4's adaptation: one more quarter of min_RTT for a round trip whose
+    /// ACKs carried a D-SACK (`snd_una` after the ACK, `snd_max` the round's end).
+    pub fn on_dsack(&mut self, dsack: Option<SackBlock>, snd_una: SeqNum, snd_max: SeqNum) {
+        if !self.dsack {
+            return;
+        }
+        if self.dsack_round.is_some_and(|r| snd_una.ge(r)) {
+            self.dsack_round = None;
+        }
+        if self.dsack_round.is_none() && dsack.is_some() {
+            self.reo_wnd_extra += 1;
+            self.reo_wnd_persist = REO_WND_PERSIST;
+            self.dsack_round = Some(snd_max);
+        }
+    }
+
+    /// A recovery ended: a widened window lasts 16 of them.
+    pub fn on_recovery_exit(&mut self) {
+        self.reo_wnd_persist = self.reo_wnd_persist.saturating_sub(1);
+        if self.reo_wnd_persist == 0 {
+            self.reo_wnd_extra = 0;
+        }
     }
 
     /// RFC 8985 §6.2 step 5: marks lost every segment sent before RACK's whose time is up,
@@ -258,16 +309,22 @@ impl Rack {
         self.sent.iter().filter(|s| !s.sacked && !s.lost).map(SentSegment::len).sum()
     }
 
-    /// The ACK reached TLP.end_seq: the probe episode ends. True if the probe was a
-    /// retransmission, so that the original was lost (RFC 8985 §7.4.2 without DSACK).
-    pub fn probe_acked(&mut self, ack: SeqNum) -> bool {
-        match self.probe {
-            Some(p) if ack.ge(p.end) => {
-                self.probe = None;
-                p.retransmission
-            }
-            _ => false,
+    /// RFC 8985 §7.4.2: the ACK reached TLP.end_seq. True if the probe repaired a loss: it was
+    /// a retransmission and, without D-SACK, the ACK covers it; with D-SACK, no D-SACK for it
+    /// came before the ACKs passed TLP.end_seq (a D-SACK means both copies arrived).
+    pub fn probe_acked(&mut self, ack: SeqNum, dsack: Option<SackBlock>) -> bool {
+        let Some(p) = self.probe.filter(|p| ack.ge(p.end)) else { return false };
+        let redundant = dsack.is_some_and(|d| d.left.lt(p.end) && d.right.gt(p.start));
+        let verdict = match (p.retransmission, self.dsack) {
+            (false, _) => Some(false),
+            (true, false) => Some(true),
+            (true, true) if redundant => Some(false),
+            (true, true) => ack.gt(p.end).then_some(true),
+        };
+        if verdict.is_some() {
+            self.probe = None;
         }
+        verdict.unwrap_or(false)
     }
 
     /// The retransmission timer expired: the scoreboard is forgotten, and so are RACK's marks
@@ -287,6 +344,7 @@ impl Rack {
 
     /// RACK's reordering timer, else TLP's probe timeout (armed only when `may_probe`).
     pub fn timer(&mut self, may_probe: bool, ctx: &TimerCtx) -> Option<SimTime> {
+        self.srtt = ctx.srtt;
         if self.sent.is_empty() || !may_probe || self.probe.is_some() || self.reo_at.is_some() {
             self.pto_at = None;
         } else if std::mem::take(&mut self.pto_due) {
@@ -486,9 +544,64 @@ mod tests {
         let probe = r.take_probe(seg(3).1, seg(3).1);
         assert_eq!(probe, Some(seg(3)), "nothing new to send");
         r.on_sent(seg(3).0, seg(3).1, t(50), seg(3).1);
-        assert!(!r.probe_acked(seg(3).0));
-        assert!(r.probe_acked(seg(3).1), "a retransmitted probe acknowledged: the original was lost");
+        assert!(!r.probe_acked(seg(3).0, None));
+        assert!(r.probe_acked(seg(3).1, None), "a retransmitted probe acknowledged: the original was lost");
         let ctx = TimerCtx { now: t(60), srtt: None, rto_at: None };
         assert_eq!(sent(0).timer(true, &ctx), None, "nothing in flight");
+    }
+
+    /// RFC 8985 §6.2 step 4: a D-SACK widens the window by min_RTT/4, once per round trip,
+    /// for 16 recoveries; SRTT caps it.
+    #[test]
+    fn dsacks_widen_the_reordering_window() {
+        let mut r = Rack { dsack: true, ..sent(5) };
+        let mut sb = Scoreboard::new();
+        r.on_ack(seg(2).0, &sb, t(100));
+        sack(&mut sb, seg(2).0, 4);
+        r.on_ack(seg(2).0, &sb, t(103)); // segment 4 delivered while 2 and 3 are not
+        let q = SimDuration::from_millis(25);
+        assert_eq!(r.reo_wnd(false, 3), q);
+        let d = Some(SackBlock { left: SeqNum(0), right: SeqNum(1000) });
+        r.on_dsack(d, seg(2).0, seg(5).1);
+        assert_eq!(r.reo_wnd(false, 3), q.saturating_mul(2), "reo_wnd_mult 2");
+        r.on_dsack(d, seg(2).0, seg(5).1);
+        assert_eq!(r.reo_wnd(false, 3), q.saturating_mul(2), "one per round trip");
+        r.on_dsack(d, seg(6).0, seg(5).1);
+        assert_eq!(r.reo_wnd(false, 3), q.saturating_mul(3), "the next round trip");
+        r.srtt = Some(SimDuration::from_millis(60));
+        assert_eq!(r.reo_wnd(false, 3), SimDuration::from_millis(60), "at most SRTT");
+        r.srtt = None;
+        for _ in 0..15 {
+            r.on_recovery_exit();
+        }
+        assert_eq!(r.reo_wnd(false, 3), q.saturating_mul(3));
+        r.on_recovery_exit();
+        assert_eq!(r.reo_wnd(false, 3), q, "back to one quarter after 16 recoveries");
+        let mut plain = sent(5);
+        plain.on_ack(seg(2).0, &Scoreboard::new(), t(100));
+        plain.on_dsack(d, seg(2).0, seg(5).1);
+        assert_eq!(plain.reo_wnd(false, 3), q, "without D-SACK support nothing changes");
+    }
+
+    /// RFC 8985 §7.4.2 with D-SACK: a D-SACK of the probe means both copies arrived; an ACK
+    /// past TLP.end_seq without one means the probe repaired a loss.
+    #[test]
+    fn with_dsack_a_duplicated_probe_is_no_loss() {
+        let probed = || {
+            let mut r = Rack::with_dsack();
+            let (s, e) = seg(1);
+            r.on_sent(s, e, t(0), e);
+            r.probe_due = true;
+            assert_eq!(r.take_probe(e, e), Some(seg(1)));
+            r.on_sent(s, e, t(50), e);
+            r
+        };
+        let mut r = probed();
+        assert!(!r.probe_acked(seg(1).1, None), "one copy arrived: wait for a D-SACK");
+        assert!(!r.probe_acked(seg(1).1, Some(SackBlock { left: seg(1).0, right: seg(1).1 })));
+        assert_eq!(r.probe, None, "both arrived: the episode ends without a loss");
+        let mut r = probed();
+        assert!(!r.probe_acked(seg(1).1, None));
+        assert!(r.probe_acked(seg(2).1, None), "the ACKs went past TLP.end_seq without a D-SACK");
     }
 }

@@ -87,6 +87,11 @@ impl SackRecovery {
         SackRecovery { rack: Some(Rack::new()), ..SackRecovery::with_prr() }
     }
 
+    /// Linux's default recovery: RACK-TLP reading D-SACKs (RFC 2883), with PRR.
+    pub fn with_linux() -> Self {
+        SackRecovery { rack: Some(Rack::with_dsack()), ..SackRecovery::with_prr() }
+    }
+
     /// RACK-TLP's state, if this recovery uses it.
     pub fn rack(&self) -> Option<&Rack> {
         self.rack.as_ref()
@@ -151,7 +156,8 @@ impl SackRecovery {
         let in_recovery = self.in_recovery;
         let Some(rack) = &mut self.rack else { return false };
         rack.on_ack(ack.ack, sb, ack.now);
-        let probe_repaired_a_loss = rack.probe_acked(ack.ack) && !in_recovery;
+        rack.on_dsack(ack.dsack, tcb.snd_una, tcb.snd_max);
+        let probe_repaired_a_loss = rack.probe_acked(ack.ack, ack.dsack) && !in_recovery;
         let reo_wnd = rack.reo_wnd(in_recovery, tcb.dupack_threshold);
         rack.detect_loss(ack.now, reo_wnd);
         probe_repaired_a_loss
@@ -295,6 +301,9 @@ impl LossRecovery for SackRecovery {
                 self.guard = Some(self.recovery_point);
                 if self.prr {
                     tcb.cwnd = tcb.ssthresh;
+                }
+                if let Some(rack) = &mut self.rack {
+                    rack.on_recovery_exit();
                 }
                 return RecoveryStep { restart_rto: true, ca_state: Some(CaState::Open), ..RecoveryStep::default() };
             }

@@ -147,3 +147,44 @@ fn rfc6675_waits_for_the_timeout_after_a_lost_retransmission() {
     let p = lost_retransmission(RecoveryKind::Prr);
     assert_eq!(p.a.stats().timeouts, 1);
 }
+
+/// The last of ten segments is held back 300 ms, longer than the probe timeout: the probe
+/// retransmits it at 280 ms and arrives first, the original follows at 330 ms.
+fn late_tail(recovery: RecoveryKind) -> Pair {
+    let mut p = Pair::new(config(recovery), config(recovery), millis(10));
+    let mut held = false;
+    p.hold = Box::new(move |side, s: &Segment| {
+        let hit = side == Side::A && s.payload_len > 0 && s.seq == seg(10) && !held;
+        held |= hit;
+        if hit {
+            millis(300)
+        } else {
+            SimDuration::ZERO
+        }
+    });
+    run(p, 10)
+}
+
+/// B's ACKs whose first SACK block lies below their cumulative ACK (RFC 2883 D-SACKs).
+fn dsacks(p: &Pair) -> Vec<(SeqNum, SeqNum, SeqNum)> {
+    p.sent(Side::B).filter_map(|r| r.seg.options.dsack(r.seg.ack).map(|d| (r.seg.ack, d.left, d.right))).collect()
+}
+
+#[test]
+fn linux_reports_the_duplicate_and_keeps_its_window() {
+    let p = late_tail(RecoveryKind::Linux);
+    assert_eq!(rexmits(&p), [(ms(280), 10)], "the probe");
+    // The original arrives second, at 330 ms: B reports it in a D-SACK block.
+    assert_eq!(dsacks(&p), [(seg(11), seg(10), seg(11))]);
+    // Both copies arrived: the probe repaired nothing, the window stays.
+    assert_eq!(p.a.ssthresh(), crate::tcb::INITIAL_SSTHRESH);
+    assert_eq!(p.a.stats().timeouts, 0);
+}
+
+#[test]
+fn without_dsack_the_same_probe_costs_the_window() {
+    let p = late_tail(RecoveryKind::RackTlp);
+    assert_eq!(rexmits(&p), [(ms(280), 10)]);
+    assert!(dsacks(&p).is_empty(), "rack-tlp's receiver reports no D-SACK");
+    assert_eq!(p.a.ssthresh(), 2 * 512, "the sender cannot tell both copies arrived");
+}
