@@ -202,10 +202,16 @@ impl Rack {
         if let Some(front) = self.sent.front_mut() {
             front.start = front.start.max(ack);
         }
+        let Some(highest) = sb.highest_sacked() else { return };
         for i in 0..self.sent.len() {
             let s = self.sent[i];
+            if !s.start.lt(highest) {
+                break;
+            }
             if !s.sacked && sb.sacked_end_at(s.start).is_some_and(|e| e.ge(s.end)) {
+                // Delivered, even if RACK had given it up (the original arrived late).
                 self.sent[i].sacked = true;
+                self.sent[i].lost = false;
                 self.delivered(s, now);
             }
         }
@@ -463,6 +469,24 @@ mod tests {
         r.detect_loss(t(126), r.reo_wnd(false, 3));
         assert_eq!(r.first_lost(), Some(seg(2)));
         assert_eq!(r.pipe(), 2000, "segments 4 and 5: 2 lost, 3 SACKed");
+    }
+
+    /// A segment marked lost whose original then arrives is delivered, not retransmitted.
+    #[test]
+    fn a_lost_segment_sacked_late_is_no_longer_lost() {
+        let mut r = sent(5);
+        let mut sb = Scoreboard::new();
+        r.on_ack(seg(2).0, &sb, t(100));
+        for n in 3..=5 {
+            sack(&mut sb, seg(2).0, n);
+        }
+        r.on_ack(seg(2).0, &sb, t(104));
+        r.detect_loss(t(104), SimDuration::ZERO);
+        assert_eq!(r.first_lost(), Some(seg(2)));
+        sack(&mut sb, seg(2).0, 2);
+        r.on_ack(seg(2).0, &sb, t(105));
+        assert_eq!((r.first_lost(), r.has_lost()), (None, false));
+        assert_eq!(r.pipe(), 0);
     }
 
     #[test]
