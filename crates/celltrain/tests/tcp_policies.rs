@@ -48,6 +48,13 @@ fn cc_and_recovery_are_chosen_apart_and_replace_the_variants_halves() {
     assert!(c.network.conns().iter().all(|c| !c.endpoint.config().hystart), "off for every variant");
 }
 
+/// The counters of T1's two senders (its receivers send no data).
+fn senders(stats: &[String]) -> Vec<&String> {
+    let senders: Vec<&String> = stats.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
+    assert_eq!(senders.len(), 2, "{stats:?}");
+    senders
+}
+
 #[test]
 fn prr_sends_differently_from_rfc6675_over_the_same_sack_loss_detection() {
     let c = t1(r#"recovery = "prr","#, "sack").unwrap();
@@ -57,9 +64,7 @@ fn prr_sends_differently_from_rfc6675_over_the_same_sack_loss_detection() {
     assert!(c.network.conns().iter().all(|c| c.endpoint.negotiated().sack), "PRR rides on SACK");
     let prr: Vec<String> = c.network.conns().iter().map(|c| format!("{:?}", c.endpoint.stats())).collect();
     let sack = run(t1("", "sack").unwrap());
-    let senders: Vec<&String> = prr.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
-    assert_eq!(senders.len(), 2);
-    assert!(senders.iter().all(|s| !s.contains("fast_retransmits: 0,")), "every sender recovers: {senders:?}");
+    assert!(senders(&prr).iter().all(|s| !s.contains("fast_retransmits: 0,")), "every sender recovers: {prr:?}");
     assert_ne!(prr, sack);
 }
 
@@ -69,9 +74,7 @@ fn rack_tlp_runs_in_a_cell_network_and_recovers_differently_from_prr() {
     assert!(policies(&c).iter().all(|p| *p == Policies { cc: CcKind::Cubic, recovery: RecoveryKind::RackTlp }));
     let rack = run(c);
     let prr = run(t1(r#"cc = "cubic", recovery = "prr","#, "sack").unwrap());
-    let senders: Vec<&String> = rack.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
-    assert_eq!(senders.len(), 2);
-    assert!(senders.iter().all(|s| !s.contains("segments_retransmitted: 0,")), "every sender lost: {senders:?}");
+    assert!(senders(&rack).iter().all(|s| !s.contains("segments_retransmitted: 0,")), "every sender lost: {rack:?}");
     assert_ne!(rack, prr);
 }
 

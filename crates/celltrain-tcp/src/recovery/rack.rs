@@ -426,6 +426,19 @@ mod tests {
         r
     }
 
+    /// Segments 1..=5 sent; at 100 ms segment 1 is acknowledged (RTT 100 ms), at 104 ms
+    /// segments 3, 4 and 5 are SACKed.
+    fn segment_2_missing_under_three_sacks() -> (Rack, Scoreboard) {
+        let mut r = sent(5);
+        let mut sb = Scoreboard::new();
+        r.on_ack(seg(2).0, &sb, t(100));
+        for n in 3..=5 {
+            sack(&mut sb, seg(2).0, n);
+        }
+        r.on_ack(seg(2).0, &sb, t(104));
+        (r, sb)
+    }
+
     fn sack(sb: &mut Scoreboard, una: SeqNum, n: u32) {
         let (left, right) = seg(n);
         sb.update(una, SeqNum(1_000_000), &[SackBlock { left, right }]);
@@ -474,13 +487,7 @@ mod tests {
     /// A segment marked lost whose original then arrives is delivered, not retransmitted.
     #[test]
     fn a_lost_segment_sacked_late_is_no_longer_lost() {
-        let mut r = sent(5);
-        let mut sb = Scoreboard::new();
-        r.on_ack(seg(2).0, &sb, t(100));
-        for n in 3..=5 {
-            sack(&mut sb, seg(2).0, n);
-        }
-        r.on_ack(seg(2).0, &sb, t(104));
+        let (mut r, mut sb) = segment_2_missing_under_three_sacks();
         r.detect_loss(t(104), SimDuration::ZERO);
         assert_eq!(r.first_lost(), Some(seg(2)));
         sack(&mut sb, seg(2).0, 2);
@@ -491,13 +498,7 @@ mod tests {
 
     #[test]
     fn without_reordering_dupthresh_sacks_close_the_window() {
-        let mut r = sent(5);
-        let mut sb = Scoreboard::new();
-        r.on_ack(seg(2).0, &sb, t(100));
-        for n in 3..=5 {
-            sack(&mut sb, seg(2).0, n);
-        }
-        r.on_ack(seg(2).0, &sb, t(104));
+        let (mut r, mut sb) = segment_2_missing_under_three_sacks();
         assert_eq!(r.reo_wnd(false, 3), SimDuration::ZERO);
         r.detect_loss(t(104), SimDuration::ZERO);
         assert_eq!(r.first_lost(), Some(seg(2)), "1 + RACK.rtt (100) ≤ 104");
@@ -507,13 +508,7 @@ mod tests {
     /// it is SACKed and a round trip has passed, it is lost again.
     #[test]
     fn a_lost_retransmission_is_detected() {
-        let mut r = sent(5);
-        let mut sb = Scoreboard::new();
-        r.on_ack(seg(2).0, &sb, t(100));
-        for n in 3..=5 {
-            sack(&mut sb, seg(2).0, n);
-        }
-        r.on_ack(seg(2).0, &sb, t(104));
+        let (mut r, mut sb) = segment_2_missing_under_three_sacks();
         r.detect_loss(t(104), SimDuration::ZERO);
         let (s, e) = seg(2);
         r.on_sent(s, e, t(104), seg(5).1);
