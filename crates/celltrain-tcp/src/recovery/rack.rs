@@ -498,7 +498,7 @@ mod tests {
 
     #[test]
     fn without_reordering_dupthresh_sacks_close_the_window() {
-        let (mut r, mut sb) = segment_2_missing_under_three_sacks();
+        let (mut r, _) = segment_2_missing_under_three_sacks();
         assert_eq!(r.reo_wnd(false, 3), SimDuration::ZERO);
         r.detect_loss(t(104), SimDuration::ZERO);
         assert_eq!(r.first_lost(), Some(seg(2)), "1 + RACK.rtt (100) ≤ 104");
