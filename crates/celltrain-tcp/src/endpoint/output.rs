@@ -61,6 +61,10 @@ impl TcpEndpoint {
             match self.recovery.choose_tx(&self.tcb, &self.scoreboard, &lim) {
                 TxChoice::Window => {}
                 TxChoice::Send { start, end } => return Some(self.emit_range(now, start, end, Kind::Recovery)),
+                TxChoice::Probe { start, end } => {
+                    self.stats.loss_probes += 1;
+                    return Some(self.emit_range(now, start, end, Kind::Recovery));
+                }
                 TxChoice::Hold => allow_data = false,
             }
         }

@@ -106,6 +106,13 @@ pub enum TxChoice {
     },
     /// Send no data now.
     Hold,
+    /// Send `[start, end)` now as a tail loss probe, whatever the window.
+    Probe {
+        /// First sequence number.
+        start: SeqNum,
+        /// One past the last.
+        end: SeqNum,
+    },
 }
 
 /// Loss-recovery policy of a TCP sender.

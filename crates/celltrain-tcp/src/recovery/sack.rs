@@ -378,7 +378,7 @@ impl LossRecovery for SackRecovery {
             // RFC 8985 §7.3: the probe goes whatever the congestion window.
             let new_end = (tcb.snd_max + tcb.maxseg).min(lim.data_end).min(lim.rwnd_end);
             return match self.rack.as_mut().and_then(|r| r.take_probe(tcb.snd_max, new_end)) {
-                Some((start, end)) => TxChoice::Send { start, end },
+                Some((start, end)) => TxChoice::Probe { start, end },
                 None => TxChoice::Window,
             };
         }

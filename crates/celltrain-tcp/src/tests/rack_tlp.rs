@@ -55,7 +55,7 @@ fn a_tail_loss_is_repaired_by_the_probe_without_a_timeout() {
     // RTO, 1 s, is later): the probe retransmits the last segment at 280 ms.
     assert_eq!(rexmits(&p), [(ms(280), 10)]);
     let s = p.a.stats();
-    assert_eq!((s.timeouts, s.fast_retransmits), (0, 0));
+    assert_eq!((s.timeouts, s.fast_retransmits, s.loss_probes), (0, 0, 1));
     // The probe was a retransmission and its ACK carried no DSACK: the original was lost,
     // and the window comes down as in fast recovery (RFC 5681: FlightSize 0 → 2·SMSS).
     assert_eq!(p.a.ssthresh(), 2 * 512);
@@ -65,7 +65,7 @@ fn a_tail_loss_is_repaired_by_the_probe_without_a_timeout() {
 fn without_the_probe_the_same_tail_loss_waits_for_the_timeout() {
     let p = tail_loss(RecoveryKind::Prr);
     assert_eq!(rexmits(&p), [(ms(1040), 10)], "RTO 1 s after the last ACK");
-    assert_eq!(p.a.stats().timeouts, 1);
+    assert_eq!((p.a.stats().timeouts, p.a.stats().loss_probes), (1, 0));
 }
 
 /// Two segments lost at the tail: the probe (segment 10 again) is SACKed above segment 9,
