@@ -109,6 +109,8 @@ struct Probe {
 pub struct Rack {
     /// The segments in flight, in sequence order; the ring keeps its capacity.
     sent: VecDeque<SentSegment>,
+    /// How many of them are SACKed (RACK.segs_sacked, kept rather than counted per ACK).
+    sacked: usize,
     /// RACK.min_RTT.
     min_rtt: Option<SimDuration>,
     /// RACK.xmit_ts and RACK.end_seq: the most recently sent segment delivered.
@@ -195,7 +197,9 @@ impl Rack {
             }
             self.sent.pop_front();
             self.pto_due = true;
-            if !front.sacked {
+            if front.sacked {
+                self.sacked -= 1;
+            } else {
                 self.delivered(front, now);
             }
         }
@@ -212,6 +216,7 @@ impl Rack {
                 // Delivered, even if RACK had given it up (the original arrived late).
                 self.sent[i].sacked = true;
                 self.sent[i].lost = false;
+                self.sacked += 1;
                 self.delivered(s, now);
             }
         }
@@ -244,8 +249,8 @@ impl Rack {
     /// RFC 8985 §6.2 step 4: no window before any reordering once DupThresh segments are
     /// SACKed or recovery has begun, else reo_wnd_mult quarters of min_RTT, at most SRTT.
     pub fn reo_wnd(&self, in_recovery: bool, dupthresh: u32) -> SimDuration {
-        let sacked = self.sent.iter().filter(|s| s.sacked).count();
-        if !self.reordering_seen && (in_recovery || sacked >= dupthresh as usize) {
+        debug_assert_eq!(self.sacked, self.sent.iter().filter(|s| s.sacked).count());
+        if !self.reordering_seen && (in_recovery || self.sacked >= dupthresh as usize) {
             return SimDuration::ZERO;
         }
         let quarter = self.min_rtt.map_or(0, |m| m.as_picos() / 4);
@@ -340,6 +345,7 @@ impl Rack {
             s.sacked = false;
             s.lost = false;
         }
+        self.sacked = 0;
         self.reo_at = None;
         self.pto_at = None;
         self.pto_due = false;
