@@ -25,6 +25,10 @@
 //!   named variants for the classic pairs `tahoe`, `reno`, `lite`, `newreno`, `sack`, and the
 //!   TCP Vegas family with adaptive fast retransmit (`lite-afr`, `vegas-rm`, `vegas-rm-afr`,
 //!   `vegas`, `vegas-afr`) ([`Variant`]).
+//! * Linux's loss recovery pieces as recoveries of their own: `prr` (RFC 6675's detection
+//!   with RFC 6937 Proportional Rate Reduction) and `rack-tlp` (RFC 8985 RACK-TLP deciding
+//!   what is lost, PRR how much to send), with RACK's reordering timer and TLP's probe
+//!   timeout as the recovery's own timer ([`recovery::Rack`]).
 //! * Vegas's fine-grained clock is the simulator's own: the endpoint stamps each segment
 //!   with the `now` it is sent at and hands the policies the ACK's `now`
 //!   ([`send_log::SendLog`], [`tcb::AckInfo`]), so the sans-IO contract is unchanged.

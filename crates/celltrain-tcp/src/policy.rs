@@ -5,7 +5,7 @@
 use crate::cc::{BsdCc, CongestionControl, CubicCc, LinuxRenoCc, Rfc5681Cc, VegasCc};
 use crate::recovery::{
     Afr, DupAckRule, LiteRecovery, LossRecovery, NewRenoRecovery, RecoveryStep, RenoRecovery, SackRecovery,
-    TahoeRecovery, TxChoice, TxLimits, VegasRmRecovery,
+    TahoeRecovery, TimerCtx, TxChoice, TxLimits, VegasRmRecovery,
 };
 use crate::sack::Scoreboard;
 use crate::seq::SeqNum;
@@ -140,7 +140,20 @@ impl LossRecovery for RecoveryPolicy {
         each_recovery!(self, p => p.choose_tx(tcb, sb, lim))
     }
     #[inline]
-    fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool) {
-        each_recovery!(self, p => p.on_sent(tcb, sb, start, end, retransmission))
+    fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool, now: SimTime) {
+        each_recovery!(self, p => p.on_sent(tcb, sb, start, end, retransmission, now))
+    }
+    #[inline]
+    fn loss_timer(&mut self, tcb: &Tcb, ctx: &TimerCtx) -> Option<SimTime> {
+        each_recovery!(self, p => p.loss_timer(tcb, ctx))
+    }
+    fn on_loss_timer(
+        &mut self,
+        tcb: &mut Tcb,
+        cc: &mut dyn CongestionControl,
+        sb: &Scoreboard,
+        now: SimTime,
+    ) -> RecoveryStep {
+        each_recovery!(self, p => p.on_loss_timer(tcb, cc, sb, now))
     }
 }

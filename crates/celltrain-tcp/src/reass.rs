@@ -85,11 +85,28 @@ impl Reassembly {
         rcv_nxt
     }
 
+    /// Whether `[start, end)` is already queued (a duplicate of out-of-order data).
+    pub fn covers(&self, start: SeqNum, end: SeqNum) -> bool {
+        self.blocks.iter().any(|b| b.start.le(start) && end.le(b.end))
+    }
+
     /// Fills `opts` with up to `max` SACK blocks, most recently received-into first.
     pub fn write_sack(&self, opts: &mut TcpOptions, max: usize) {
         opts.sack_count = 0;
+        self.push_sack_blocks(opts, max);
+    }
+
+    /// Fills `opts` with a D-SACK block (RFC 2883 §4: first, the duplicate the last segment
+    /// brought) and then up to `max` blocks in all.
+    pub fn write_dsack(&self, opts: &mut TcpOptions, dsack: SackBlock, max: usize) {
+        opts.sack_count = 0;
+        opts.push_sack(dsack);
+        self.push_sack_blocks(opts, max);
+    }
+
+    fn push_sack_blocks(&self, opts: &mut TcpOptions, max: usize) {
         let mut last_taken = u64::MAX;
-        for _ in 0..max.min(self.blocks.len()) {
+        while usize::from(opts.sack_count) < max {
             // Next most recent block (touched values are unique per insertion).
             let next = self.blocks.iter().filter(|b| b.touched < last_taken).max_by_key(|b| b.touched);
             let Some(b) = next else { break };
@@ -132,5 +149,17 @@ mod tests {
         q.write_sack(&mut o, 4);
         let got: Vec<(u32, u32)> = o.sack_blocks().iter().map(|b| (b.left.raw(), b.right.raw())).collect();
         assert_eq!(got, [(200, 350), (1000, 1100), (800, 900), (400, 500)]);
+    }
+
+    #[test]
+    fn a_dsack_block_goes_first() {
+        let mut q = Reassembly::new();
+        q.insert(SeqNum(200), SeqNum(300));
+        q.insert(SeqNum(400), SeqNum(500));
+        assert!(q.covers(SeqNum(420), SeqNum(500)) && !q.covers(SeqNum(250), SeqNum(450)));
+        let mut o = TcpOptions::default();
+        q.write_dsack(&mut o, SackBlock { left: SeqNum(50), right: SeqNum(100) }, 2);
+        let got: Vec<(u32, u32)> = o.sack_blocks().iter().map(|b| (b.left.raw(), b.right.raw())).collect();
+        assert_eq!(got, [(50, 100), (400, 500)], "then the most recent block, up to the limit");
     }
 }

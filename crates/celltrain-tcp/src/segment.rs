@@ -142,6 +142,18 @@ impl TcpOptions {
         &self.sack[..usize::from(self.sack_count)]
     }
 
+    /// The first block if it is a D-SACK (RFC 2883 §4): below the cumulative acknowledgment
+    /// `ack`, or inside the second block.
+    pub fn dsack(&self, ack: SeqNum) -> Option<SackBlock> {
+        let (first, second) = match self.sack_blocks() {
+            [first] => (*first, None),
+            [first, second, ..] => (*first, Some(*second)),
+            [] => return None,
+        };
+        let inside_second = second.is_some_and(|s| s.left.le(first.left) && first.right.le(s.right));
+        (first.right.le(ack) || inside_second).then_some(first)
+    }
+
     /// Appends a SACK block; returns false (and does nothing) if four are already present.
     pub fn push_sack(&mut self, block: SackBlock) -> bool {
         let n = usize::from(self.sack_count);
@@ -302,5 +314,22 @@ mod tests {
         assert_eq!(s.seq_end(), SeqNum(11));
         assert_eq!(format!("{:?}", s.flags), "SF");
         assert_eq!(s.ip_len(), 20 + 20 + 10);
+    }
+
+    #[test]
+    fn a_dsack_is_a_first_block_below_the_ack_or_inside_the_second() {
+        let b = |l, r| SackBlock { left: SeqNum(l), right: SeqNum(r) };
+        let opts = |blocks: &[SackBlock]| {
+            let mut o = TcpOptions::default();
+            for &x in blocks {
+                o.push_sack(x);
+            }
+            o
+        };
+        assert_eq!(opts(&[b(100, 200)]).dsack(SeqNum(200)), Some(b(100, 200)), "below the ACK");
+        assert_eq!(opts(&[b(100, 200)]).dsack(SeqNum(150)), None, "an ordinary SACK");
+        assert_eq!(opts(&[b(500, 600), b(400, 700)]).dsack(SeqNum(300)), Some(b(500, 600)), "inside the 2nd");
+        assert_eq!(opts(&[b(500, 600), b(700, 800)]).dsack(SeqNum(300)), None);
+        assert_eq!(opts(&[]).dsack(SeqNum(300)), None);
     }
 }

@@ -32,6 +32,9 @@ pub struct TcpStats {
     /// Successors sent right behind a fast retransmission by adaptive fast retransmit's
     /// "double" mode (also counted in `segments_retransmitted`).
     pub afr_second_segments: u64,
+    /// Tail loss probes sent (RFC 8985 TLP; also in `segments_retransmitted` when the probe
+    /// resends the last segment).
+    pub loss_probes: u64,
     /// Duplicate ACKs received (under the variant's definition).
     pub dup_acks: u64,
     /// RTT samples fed to the estimator.

@@ -6,6 +6,7 @@
 //! which is the only writer of the sequence variables; policies write `cwnd`, `ssthresh`
 //! and `dupacks`.
 
+use crate::segment::SackBlock;
 use crate::seq::SeqNum;
 use celltrain_core::{SimDuration, SimTime};
 
@@ -121,6 +122,8 @@ pub struct AckInfo {
     pub fine_rtt: Option<SimDuration>,
     /// The segment now at `snd_una` (after this ACK), if per-segment send times are kept.
     pub una_sent: Option<SentAt>,
+    /// The ACK's D-SACK block (RFC 2883): data the receiver got twice.
+    pub dsack: Option<SackBlock>,
 }
 
 /// The kind of loss event a new ssthresh is computed for.

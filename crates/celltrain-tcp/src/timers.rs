@@ -120,6 +120,8 @@ pub struct Timers {
     pub delack: Option<SimTime>,
     /// TIME_WAIT end (TCPT_2MSL).
     pub msl2: Option<SimTime>,
+    /// The loss recovery's own timer (RACK's reordering timer or TLP's probe timeout).
+    pub loss: Option<SimTime>,
 }
 
 impl Timers {
@@ -131,7 +133,7 @@ impl Timers {
             (x, None) => x,
             (None, y) => y,
         };
-        min(min(self.rexmt, self.persist), min(self.delack, self.msl2))
+        min(min(min(self.rexmt, self.persist), min(self.delack, self.msl2)), self.loss)
     }
 
     /// Disarms everything (BSD `tcp_canceltimers`).

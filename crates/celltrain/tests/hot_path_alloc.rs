@@ -17,7 +17,7 @@
 
 #![allow(unsafe_code)] // the counting allocator: `GlobalAlloc` is an unsafe trait.
 
-use celltrain::scenario::compile;
+use celltrain::scenario::{compile, compile_source, Source};
 use celltrain::Network;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -144,7 +144,12 @@ fn segments(net: &Network) -> u64 {
 /// counts the allocations of the rest of the run.
 fn measure(name: &str, sets: &[(&str, &str)], pause_at: f64) -> Stretch {
     let overrides: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let mut net = compile(name, &overrides, None).unwrap_or_else(|e| panic!("{name}: {e}")).network;
+    let net = compile(name, &overrides, None).unwrap_or_else(|e| panic!("{name}: {e}")).network;
+    measure_network(name, net, pause_at)
+}
+
+/// [`measure`] on a network already compiled.
+fn measure_network(name: &str, mut net: Network, pause_at: f64) -> Stretch {
     assert!(pause_at >= net.warmup().as_secs_f64(), "{name}: pause inside the warm-up");
     run_until(&mut net, pause_at);
     let (from, hops, events, segs) = (net.now().as_secs_f64(), net.cell_hops(), net.events(), segments(&net));
@@ -231,6 +236,22 @@ fn tcp_lite_over_atm_moves_cells_and_segments_without_allocating() {
     assert!(s.cell_hops > 2_000_000, "T1 moved too few cells to measure: {}", s.cell_hops);
     assert_at_most_one_per_hops("T1", &s, 10_000);
     assert_at_most_one_per_segments("T1", &s, 100);
+}
+
+#[test]
+fn tcp_linux_recovery_over_atm_moves_cells_and_segments_without_allocating() {
+    // T1 with CUBIC and Linux's recovery (SACK, D-SACK, RACK-TLP, PRR): RACK's per-segment
+    // ring and the SACK scoreboard reuse their capacity.
+    let text = celltrain::builtin::find("T1")
+        .unwrap()
+        .text
+        .replace("timestamps = false,", r#"cc = "cubic", recovery = "linux", timestamps = false,"#);
+    let sets = [("duration", "6 s")].map(|(k, v)| (k.to_string(), v.to_string()));
+    let compiled = compile_source(Source::new("t1-linux.toml", text), &sets, None).unwrap();
+    let s = measure_network("T1 linux", compiled.network, 2.0);
+    assert!(s.cell_hops > 2_000_000, "T1 moved too few cells to measure: {}", s.cell_hops);
+    assert_at_most_one_per_hops("T1 linux", &s, 10_000);
+    assert_at_most_one_per_segments("T1 linux", &s, 100);
 }
 
 #[test]

@@ -48,6 +48,36 @@ fn cc_and_recovery_are_chosen_apart_and_replace_the_variants_halves() {
     assert!(c.network.conns().iter().all(|c| !c.endpoint.config().hystart), "off for every variant");
 }
 
+/// The counters of T1's two senders (its receivers send no data).
+fn senders(stats: &[String]) -> Vec<&String> {
+    let senders: Vec<&String> = stats.iter().filter(|s| !s.contains("data_segments_sent: 0,")).collect();
+    assert_eq!(senders.len(), 2, "{stats:?}");
+    senders
+}
+
+#[test]
+fn prr_sends_differently_from_rfc6675_over_the_same_sack_loss_detection() {
+    let c = t1(r#"recovery = "prr","#, "sack").unwrap();
+    assert!(policies(&c).iter().all(|p| *p == Policies { cc: CcKind::Rfc5681, recovery: RecoveryKind::Prr }));
+    let mut c = c;
+    c.network.run(&mut |_| {});
+    assert!(c.network.conns().iter().all(|c| c.endpoint.negotiated().sack), "PRR rides on SACK");
+    let prr: Vec<String> = c.network.conns().iter().map(|c| format!("{:?}", c.endpoint.stats())).collect();
+    let sack = run(t1("", "sack").unwrap());
+    assert!(senders(&prr).iter().all(|s| !s.contains("fast_retransmits: 0,")), "every sender recovers: {prr:?}");
+    assert_ne!(prr, sack);
+}
+
+#[test]
+fn rack_tlp_runs_in_a_cell_network_and_recovers_differently_from_prr() {
+    let c = t1(r#"cc = "cubic", recovery = "rack-tlp","#, "sack").unwrap();
+    assert!(policies(&c).iter().all(|p| *p == Policies { cc: CcKind::Cubic, recovery: RecoveryKind::RackTlp }));
+    let rack = run(c);
+    let prr = run(t1(r#"cc = "cubic", recovery = "prr","#, "sack").unwrap());
+    assert!(senders(&rack).iter().all(|s| !s.contains("segments_retransmitted: 0,")), "every sender lost: {rack:?}");
+    assert_ne!(rack, prr);
+}
+
 #[test]
 fn a_variant_runs_exactly_as_its_pair_spelled_out() {
     for (variant, keys) in [
@@ -110,9 +140,16 @@ fn one_flow(mode: &str, keys: &str, sets: &[(&str, &str)]) -> Compiled {
 /// packet network alike.
 #[test]
 fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
-    for (cc, kind) in [("cubic", CcKind::Cubic), ("linux-reno", CcKind::LinuxReno)] {
+    let cases = [
+        ("cubic", CcKind::Cubic, ""),
+        ("linux-reno", CcKind::LinuxReno, ""),
+        ("cubic", CcKind::Cubic, "recovery = \"prr\","),
+        ("cubic", CcKind::Cubic, "recovery = \"rack-tlp\","),
+        ("cubic", CcKind::Cubic, "recovery = \"linux\","),
+    ];
+    for (cc, kind, recovery) in cases {
         for mode in ["cell", "packet"] {
-            let keys = format!("cc = \"{cc}\",");
+            let keys = format!("cc = \"{cc}\", {recovery}");
             let sets = [("bytes", "20 MB"), ("duration", "10 s"), ("buffer", "500 cells")];
             let mut c = one_flow(mode, &keys, &sets);
             c.network.run(&mut |_| {});
@@ -122,12 +159,15 @@ fn a_linux_cc_transfer_delivers_exactly_its_bytes_in_cell_and_packet_mode() {
                 conns.iter().map(|c| c.endpoint.stats()).partition(|s| s.bytes_written > 0);
             assert_eq!((senders.len(), receivers.len()), (2, 2), "{cc} {mode}");
             for s in senders {
-                assert!(s.segments_retransmitted > 0 && s.fast_retransmits > 0, "{cc} {mode}: no loss: {s:?}");
-                assert_eq!(s.bytes_written, 20_000_000, "{cc} {mode}");
+                assert!(
+                    s.segments_retransmitted > 0 && s.fast_retransmits > 0,
+                    "{cc} {recovery} {mode}: no loss: {s:?}"
+                );
+                assert_eq!(s.bytes_written, 20_000_000, "{cc} {recovery} {mode}");
             }
             for r in receivers {
-                assert_eq!(r.bytes_read, 20_000_000, "{cc} {mode}: {r:?}");
-                assert_eq!(r.bytes_delivered, 20_000_000, "{cc} {mode}: delivered once");
+                assert_eq!(r.bytes_read, 20_000_000, "{cc} {recovery} {mode}: {r:?}");
+                assert_eq!(r.bytes_delivered, 20_000_000, "{cc} {recovery} {mode}: delivered once");
             }
         }
     }

@@ -166,11 +166,17 @@ pub enum RecoveryKind {
     VegasRm,
     /// Vegas's retransmission mechanism with adaptive fast retransmit.
     VegasRmAfr,
+    /// RFC 6675's SACK loss detection with RFC 6937 Proportional Rate Reduction.
+    Prr,
+    /// RFC 8985 RACK-TLP loss detection with PRR's sending, on SACK.
+    RackTlp,
+    /// Linux's default: SACK with D-SACK (RFC 2883), RACK-TLP and PRR.
+    Linux,
 }
 
 impl RecoveryKind {
     /// Every loss recovery, in a fixed order.
-    pub const ALL: [RecoveryKind; 8] = [
+    pub const ALL: [RecoveryKind; 11] = [
         RecoveryKind::Tahoe,
         RecoveryKind::Reno,
         RecoveryKind::Lite,
@@ -179,10 +185,13 @@ impl RecoveryKind {
         RecoveryKind::LiteAfr,
         RecoveryKind::VegasRm,
         RecoveryKind::VegasRmAfr,
+        RecoveryKind::Prr,
+        RecoveryKind::RackTlp,
+        RecoveryKind::Linux,
     ];
 
     /// The configuration name (`tahoe`, `reno`, `lite`, `newreno`, `sack`, `lite-afr`,
-    /// `vegas-rm`, `vegas-rm-afr`).
+    /// `vegas-rm`, `vegas-rm-afr`, `prr`, `rack-tlp`, `linux`).
     pub const fn name(self) -> &'static str {
         match self {
             RecoveryKind::Tahoe => "tahoe",
@@ -193,12 +202,20 @@ impl RecoveryKind {
             RecoveryKind::LiteAfr => "lite-afr",
             RecoveryKind::VegasRm => "vegas-rm",
             RecoveryKind::VegasRmAfr => "vegas-rm-afr",
+            RecoveryKind::Prr => "prr",
+            RecoveryKind::RackTlp => "rack-tlp",
+            RecoveryKind::Linux => "linux",
         }
     }
 
     /// Parses a configuration name (case-insensitive).
     pub fn from_name(name: &str) -> Option<RecoveryKind> {
         RecoveryKind::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the recovery keeps a timer of its own (RACK's reordering timer, TLP's probe).
+    pub const fn has_loss_timer(self) -> bool {
+        matches!(self, RecoveryKind::RackTlp | RecoveryKind::Linux)
     }
 
     /// Vegas's retransmission mechanism, with or without adaptive fast retransmit.
@@ -272,7 +289,13 @@ impl Policies {
     /// Whether the endpoint offers SACK-permitted on its SYN (and so generates SACK blocks
     /// as a receiver when the peer offers it too).
     pub const fn offers_sack(self) -> bool {
-        matches!(self.recovery, RecoveryKind::Sack)
+        matches!(self.recovery, RecoveryKind::Sack | RecoveryKind::Prr | RecoveryKind::RackTlp | RecoveryKind::Linux)
+    }
+
+    /// Whether the endpoint reports data it receives twice in D-SACK blocks (RFC 2883) when
+    /// SACK is in use, and its recovery reads them.
+    pub const fn reports_dsack(self) -> bool {
+        matches!(self.recovery, RecoveryKind::Linux)
     }
 
     /// Whether the 4.4BSD-Lite header-prediction pure-ACK fast path is modelled (it bypasses
@@ -306,6 +329,9 @@ impl Policies {
             RecoveryKind::LiteAfr => RecoveryPolicy::LiteAfr(Afr::new(LiteRecovery::new(), name)),
             RecoveryKind::VegasRm => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
             RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
+            RecoveryKind::Prr => RecoveryPolicy::Sack(SackRecovery::with_prr()),
+            RecoveryKind::RackTlp => RecoveryPolicy::Sack(SackRecovery::with_rack_tlp()),
+            RecoveryKind::Linux => RecoveryPolicy::Sack(SackRecovery::with_linux()),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::policy::RecoveryPolicy;
 use crate::recovery::LossRecovery;
 use crate::recovery::{DupAckRule, NewRenoRecovery, RecoveryStep};
 use crate::rtt::RttEstimator;
-use crate::segment::{Flags, Segment};
+use crate::segment::{Flags, SackBlock, Segment};
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, CaState};
 use celltrain_core::{SimDuration, SimTime};
@@ -195,6 +195,8 @@ impl TcpEndpoint {
                 seq += 1;
                 todrop -= 1;
             }
+            let duplicate_end = seq + (todrop.max(0) as u32).min(len);
+            self.note_duplicate(seq, duplicate_end);
             if todrop >= i64::from(len) {
                 if len > 0 {
                     self.stats.duplicate_segments += 1;
@@ -338,6 +340,7 @@ impl TcpEndpoint {
             0
         };
         let rule = self.recovery.dupack_rule();
+        let dsack = if self.sack_ok { seg.options.dsack(ack) } else { None };
 
         if ack.le(self.tcb.snd_una) {
             let is_dup = match rule {
@@ -368,6 +371,7 @@ impl TcpEndpoint {
                 now,
                 fine_rtt: None,
                 una_sent,
+                dsack,
             };
             let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
             self.apply_step(step);
@@ -402,7 +406,8 @@ impl TcpEndpoint {
         if let Some(rtt) = fine_rtt {
             self.cc.on_fine_rtt(&self.tcb, rtt, now);
         }
-        let info = AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent };
+        let info =
+            AckInfo { ack, acked, is_dup, newly_sacked, flight_before, syn_acked, now, fine_rtt, una_sent, dsack };
         let step = self.recovery.on_ack(&mut self.tcb, &mut self.cc, &self.scoreboard, &info);
         // "If all outstanding data is acked, stop the retransmit timer, otherwise restart it
         // using the current (possibly backed-off) value."
@@ -437,7 +442,7 @@ impl TcpEndpoint {
     }
 
     /// Performs what the loss recovery asked for.
-    fn apply_step(&mut self, step: RecoveryStep) {
+    pub(super) fn apply_step(&mut self, step: RecoveryStep) {
         if step.entered {
             self.stats.fast_retransmits += 1;
             // BSD: "t_timer[TCPT_REXMT] = 0; t_rtt = 0" before retransmitting.
@@ -477,6 +482,9 @@ impl TcpEndpoint {
                 if seq == self.rcv_nxt {
                     self.deliver(len);
                 } else {
+                    if self.reass.covers(seq, seq + len) {
+                        self.note_duplicate(seq, seq + len);
+                    }
                     // A receiver without reassembly drops it (go-back-N); the ACK still goes.
                     if self.cfg.reassemble_out_of_order {
                         self.reass.insert(seq, seq + len);
@@ -509,6 +517,15 @@ impl TcpEndpoint {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// Data `[start, end)` arrived a second time: report it in a D-SACK block (RFC 2883) on
+    /// an immediate ACK, if this host reports them.
+    fn note_duplicate(&mut self, start: SeqNum, end: SeqNum) {
+        if self.sack_ok && self.cfg.policies.reports_dsack() && start.lt(end) {
+            self.dsack = Some(SackBlock { left: start, right: end });
+            self.ack_now = true;
         }
     }
 

@@ -55,9 +55,10 @@ use crate::cc::CongestionControl;
 use crate::config::{Policies, RtoFormula, TcpConfig, TimerGranularity};
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
+use crate::recovery::{LossRecovery, TimerCtx};
 use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
 use crate::sack::Scoreboard;
-use crate::segment::Segment;
+use crate::segment::{SackBlock, Segment};
 use crate::send_log::SendLog;
 use crate::seq::SeqNum;
 use crate::stats::TcpStats;
@@ -181,6 +182,8 @@ pub struct TcpEndpoint {
     sack_ok: bool,
     /// Most recent timestamp to echo (`ts_recent`).
     ts_recent: u32,
+    /// Duplicate data to report in the next ACK's D-SACK block (RFC 2883).
+    dsack: Option<SackBlock>,
 
     // ---- flags ----
     /// Send an ACK now (`TF_ACKNOW`).
@@ -312,6 +315,7 @@ impl TcpEndpoint {
             ts_ok: false,
             sack_ok: false,
             ts_recent: 0,
+            dsack: None,
             ack_now: false,
             delack: false,
             force: false,
@@ -358,6 +362,7 @@ impl TcpEndpoint {
         self.run_timers(now);
         self.output_fresh = true;
         self.input(now, seg);
+        self.sync_loss_timer(now);
     }
 
     /// The next segment to send at `now`, if any; call until `None`. Timers due at or before
@@ -567,6 +572,17 @@ impl TcpEndpoint {
             (RttEstimator::Rfc6298(r), _) => now + r.rto,
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });
+    }
+
+    /// Re-reads the loss recovery's own timer (only RACK-TLP keeps one; the others never
+    /// need the estimator's SRTT asked for).
+    #[inline]
+    fn sync_loss_timer(&mut self, now: SimTime) {
+        if !self.cfg.policies.recovery.has_loss_timer() {
+            return;
+        }
+        let ctx = TimerCtx { now, srtt: self.srtt(), rto_at: self.timers.rexmt };
+        self.timers.loss = self.recovery.loss_timer(&self.tcb, &ctx);
     }
 
     /// Changes the congestion state, telling the congestion control first.

@@ -61,6 +61,10 @@ impl TcpEndpoint {
             match self.recovery.choose_tx(&self.tcb, &self.scoreboard, &lim) {
                 TxChoice::Window => {}
                 TxChoice::Send { start, end } => return Some(self.emit_range(now, start, end, Kind::Recovery)),
+                TxChoice::Probe { start, end } => {
+                    self.stats.loss_probes += 1;
+                    return Some(self.emit_range(now, start, end, Kind::Recovery));
+                }
                 TxChoice::Hold => allow_data = false,
             }
         }
@@ -250,8 +254,10 @@ impl TcpEndpoint {
     fn emit_ack(&mut self, now: SimTime) -> Segment {
         let seq = if self.timers.persist.is_some() { self.tcb.snd_nxt } else { self.tcb.snd_max };
         let mut options = TcpOptions::default();
-        if self.sack_ok && !self.reass.is_empty() {
-            let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        let max = if self.ts_ok { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        if let Some(dsack) = self.dsack.take() {
+            self.reass.write_dsack(&mut options, dsack, max);
+        } else if self.sack_ok && !self.reass.is_empty() {
             self.reass.write_sack(&mut options, max);
         }
         self.ack_sent();
@@ -302,7 +308,8 @@ impl TcpEndpoint {
         }
         self.ack_sent();
         if len > 0 || fin {
-            self.recovery.on_sent(&self.tcb, &self.scoreboard, start, end, retransmission);
+            self.recovery.on_sent(&self.tcb, &self.scoreboard, start, end, retransmission, now);
+            self.sync_loss_timer(now);
         }
         if len > 0 {
             self.cc.on_send(&self.tcb, start, len, now);

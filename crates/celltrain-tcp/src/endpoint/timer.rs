@@ -14,6 +14,7 @@ enum Which {
     Persist,
     Delack,
     Msl2,
+    Loss,
 }
 
 impl TcpEndpoint {
@@ -25,7 +26,7 @@ impl TcpEndpoint {
         // inlined into the caller; the firing loop stays out of line.
         let due = |t: Option<SimTime>| t.is_some_and(|t| t <= now);
         let t = &self.timers;
-        if due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2) {
+        if due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2) || due(t.loss) {
             self.fire_due_timers(now);
         }
     }
@@ -42,6 +43,7 @@ impl TcpEndpoint {
                 (self.timers.persist, Which::Persist),
                 (self.timers.delack, Which::Delack),
                 (self.timers.msl2, Which::Msl2),
+                (self.timers.loss, Which::Loss),
             ]
             .into_iter()
             .filter_map(|(t, w)| t.filter(|&t| t <= now).map(|t| (t, w)))
@@ -69,6 +71,10 @@ impl TcpEndpoint {
                     self.timers.msl2 = None;
                     self.state = State::Closed;
                     self.timers.cancel_all();
+                }
+                Which::Loss => {
+                    self.timers.loss = None;
+                    self.loss_timer_expired(at);
                 }
             }
         }
@@ -104,6 +110,18 @@ impl TcpEndpoint {
         self.scoreboard.clear();
         self.loss_point = self.tcb.snd_max;
         self.set_ca_state(CaState::Loss);
+        self.sync_loss_timer(at);
+    }
+
+    /// The loss recovery's own timer: RACK's reordering timer may start a recovery, TLP's
+    /// probe timeout sends a probe and restarts the retransmission timer behind it.
+    fn loss_timer_expired(&mut self, at: SimTime) {
+        let step = self.recovery.on_loss_timer(&mut self.tcb, &mut self.cc, &self.scoreboard, at);
+        if step.restart_rto && self.tcb.snd_una != self.tcb.snd_max && self.timers.persist.is_none() {
+            self.arm_rexmt(at);
+        }
+        self.apply_step(step);
+        self.sync_loss_timer(at);
     }
 
     /// TCPT_PERSIST: `tcp_setpersist(); t_force = 1; tcp_output(); t_force = 0`.

@@ -29,6 +29,7 @@ use crate::cc::CongestionControl;
 use crate::sack::Scoreboard;
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, Tcb};
+use celltrain_core::SimTime;
 
 /// The 2-bit saturating predictor.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,8 +154,8 @@ impl<R: LossRecovery> LossRecovery for Afr<R> {
         self.inner.choose_tx(tcb, sb, lim)
     }
 
-    fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool) {
-        self.inner.on_sent(tcb, sb, start, end, retransmission);
+    fn on_sent(&mut self, tcb: &Tcb, sb: &Scoreboard, start: SeqNum, end: SeqNum, retransmission: bool, now: SimTime) {
+        self.inner.on_sent(tcb, sb, start, end, retransmission, now);
     }
 }
 

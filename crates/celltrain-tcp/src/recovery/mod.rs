@@ -20,6 +20,8 @@
 
 mod afr;
 mod newreno;
+mod prr;
+mod rack;
 mod reno;
 mod sack;
 mod tahoe;
@@ -27,6 +29,8 @@ mod vegas_rm;
 
 pub use afr::{Afr, AfrPredictor};
 pub use newreno::NewRenoRecovery;
+pub use prr::Prr;
+pub use rack::{Rack, SentSegment, TimerCtx};
 pub use reno::{LiteRecovery, RenoRecovery};
 pub use sack::SackRecovery;
 pub use tahoe::TahoeRecovery;
@@ -36,6 +40,7 @@ use crate::cc::CongestionControl;
 use crate::sack::Scoreboard;
 use crate::seq::SeqNum;
 use crate::tcb::{AckInfo, CaState, Tcb};
+use celltrain_core::SimTime;
 use std::fmt;
 
 /// Which acknowledgments count as duplicates.
@@ -101,6 +106,13 @@ pub enum TxChoice {
     },
     /// Send no data now.
     Hold,
+    /// Send `[start, end)` now as a tail loss probe, whatever the window.
+    Probe {
+        /// First sequence number.
+        start: SeqNum,
+        /// One past the last.
+        end: SeqNum,
+    },
 }
 
 /// Loss-recovery policy of a TCP sender.
@@ -130,9 +142,35 @@ pub trait LossRecovery: fmt::Debug {
         TxChoice::Window
     }
 
-    /// A data segment `[start, end)` has been sent (`tcb` already updated);
+    /// A data segment `[start, end)` has been sent at `now` (`tcb` already updated);
     /// `retransmission` is true if it started below the previous `snd_max`.
-    fn on_sent(&mut self, _tcb: &Tcb, _sb: &Scoreboard, _start: SeqNum, _end: SeqNum, _retransmission: bool) {}
+    fn on_sent(
+        &mut self,
+        _tcb: &Tcb,
+        _sb: &Scoreboard,
+        _start: SeqNum,
+        _end: SeqNum,
+        _retransmission: bool,
+        _now: SimTime,
+    ) {
+    }
+
+    /// The deadline of the recovery's own timer (RACK's reordering timer, TLP's probe
+    /// timeout), asked after every ACK, transmission and timer expiry.
+    fn loss_timer(&mut self, _tcb: &Tcb, _ctx: &TimerCtx) -> Option<SimTime> {
+        None
+    }
+
+    /// The recovery's own timer expired.
+    fn on_loss_timer(
+        &mut self,
+        _tcb: &mut Tcb,
+        _cc: &mut dyn CongestionControl,
+        _sb: &Scoreboard,
+        _now: SimTime,
+    ) -> RecoveryStep {
+        RecoveryStep::default()
+    }
 }
 
 #[cfg(test)]

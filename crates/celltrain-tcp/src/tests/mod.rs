@@ -12,6 +12,8 @@ mod hystart;
 mod linux_reno;
 mod options;
 mod property;
+mod prr;
+mod rack_tlp;
 mod recovery;
 mod timers;
 mod vegas;

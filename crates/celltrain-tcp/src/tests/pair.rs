@@ -57,6 +57,10 @@ pub struct App {
 /// Decides, as a segment is sent, whether the network loses it.
 pub type DropFn = Box<dyn FnMut(Side, &Segment) -> bool>;
 
+/// Decides, as a segment is sent, how much longer than the link's delay it takes (later
+/// segments may overtake it).
+pub type HoldFn = Box<dyn FnMut(Side, &Segment) -> SimDuration>;
+
 /// Two endpoints joined by a pair of FIFO links.
 pub struct Pair {
     /// The active opener (port 1000).
@@ -77,6 +81,8 @@ pub struct Pair {
     pub log: Vec<Rec>,
     /// Returns true to drop a segment as it is sent.
     pub drop: DropFn,
+    /// Extra delay of a segment, reordering it behind later ones.
+    pub hold: HoldFn,
     /// The applications on A and B.
     pub apps: [App; 2],
     /// (time, side, cwnd) after every segment delivered to that side.
@@ -113,6 +119,7 @@ impl Pair {
             wire: [VecDeque::new(), VecDeque::new()],
             log: Vec::new(),
             drop: Box::new(|_, _| false),
+            hold: Box::new(|_, _| SimDuration::ZERO),
             apps: [App { reads: true, ..App::default() }, App { reads: true, close_on_fin: true, ..App::default() }],
             cwnd_trace: Vec::new(),
         }
@@ -194,7 +201,10 @@ impl Pair {
                 }
                 None => now,
             };
-            self.wire[i].push_back((departs + self.delay, seg));
+            let arrives = departs + self.delay + (self.hold)(side, &seg);
+            // In arrival order; a segment held back lets the later ones pass.
+            let at = self.wire[i].partition_point(|&(t, _)| t <= arrives);
+            self.wire[i].insert(at, (arrives, seg));
         }
         panic!("poll_transmit did not return None within 100000 segments");
     }

@@ -378,6 +378,7 @@ fn add_stats(total: &mut TcpStats, s: &TcpStats) {
     total.bytes_retransmitted += s.bytes_retransmitted;
     total.timeouts += s.timeouts;
     total.fast_retransmits += s.fast_retransmits;
+    total.loss_probes += s.loss_probes;
     total.dup_acks += s.dup_acks;
     total.bytes_delivered += s.bytes_delivered;
     total.rtt_samples += s.rtt_samples;
