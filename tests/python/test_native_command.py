@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import celltrain
+from test_sweep_interrupt import _interrupt_after_first_point, _stored
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--set", "duration=1 us", "--set", "warmup=0 s", "--quiet"]
@@ -81,3 +82,14 @@ def test_the_help_lists_the_rust_and_the_python_commands(exe):
     assert out.returncode == 0
     for command in ("run", "check", "list", "show", "bench", "cac", "sweep", "reproduce"):
         assert f"\n  {command} " in out.stdout, command
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_ctrl_c_reaches_a_python_command_as_it_does_python_m_celltrain(exe, tmp_path):
+    store = tmp_path / "store"
+    cmd = [str(exe), "sweep", "A4", "--grid", "duration=0.05 s,60 s,61 s", "--set", "warmup=0.01 s",
+           "--store", str(store), "--jobs", "1", "--quiet"]  # fmt: skip
+    took, code, err = _interrupt_after_first_point(cmd, store)
+    assert code == 130 and err.strip().endswith("interrupted"), err
+    assert took < 5, f"the sweep waited {took:.1f} s"
+    assert _stored(store) == 1, "the finished point was not kept"
