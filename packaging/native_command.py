@@ -71,29 +71,42 @@ def ship(wheel: Path, binary: Path) -> None:
     """Rewrites `wheel` with `binary` as its `celltrain` script and without the console script
     of that name; RECORD is written anew, with every file's hash."""
     staging = wheel.with_name(wheel.name + ".part")
-    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(staging, "w") as dst:
-        dist_info = _dist_info(src)
-        record = f"{dist_info}/RECORD"
-        entry_points = f"{dist_info}/entry_points.txt"
-        rows: List[Tuple[str, str, str]] = []
-        for info in src.infolist():
-            if info.filename == record:
-                continue
-            body = src.read(info)
-            if info.filename == entry_points:
-                body = _without_console_script(body)
-                if not body:
-                    continue
-            _write(dst, info, body, rows)
-        script = zipfile.ZipInfo(f"{dist_info[: -len('.dist-info')]}.data/scripts/{NAME}", date_time=(1980, 1, 1, 0, 0, 0))
-        script.external_attr = SCRIPT_MODE << 16
-        script.compress_type = zipfile.ZIP_DEFLATED
-        _write(dst, script, binary.read_bytes(), rows)
-        rows.append((record, "", ""))
-        text = io.StringIO()
-        csv.writer(text, lineterminator="\n").writerows(rows)
-        _write(dst, src.getinfo(record), text.getvalue().encode(), [])
+    try:
+        with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(staging, "w") as dst:
+            _copy_with_binary(src, dst, binary)
+    except BaseException:
+        staging.unlink(missing_ok=True)
+        raise
     os.replace(staging, wheel)
+
+
+def _copy_with_binary(src: zipfile.ZipFile, dst: zipfile.ZipFile, binary: Path) -> None:
+    dist_info = _dist_info(src)
+    record = f"{dist_info}/RECORD"
+    entry_points = f"{dist_info}/entry_points.txt"
+    rows: List[Tuple[str, str, str]] = []
+    for info in src.infolist():
+        if info.filename == record:
+            continue
+        body = src.read(info)
+        if info.filename == entry_points:
+            body = _without_console_script(body)
+            if not body:
+                continue
+        _write(dst, info, body, rows)
+    _write(dst, _script_info(dist_info), binary.read_bytes(), rows)
+    rows.append((record, "", ""))
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    dst.writestr(src.getinfo(record), text.getvalue())
+
+
+def _script_info(dist_info: str) -> zipfile.ZipInfo:
+    name = f"{dist_info[: -len('.dist-info')]}.data/scripts/{NAME}"
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.external_attr = SCRIPT_MODE << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
 
 
 def _dist_info(wheel: zipfile.ZipFile) -> str:

@@ -128,6 +128,7 @@ def _fake_wheel(path, entry_points):
 
     files = {
         "celltrain/__init__.py": b"",
+        "celltrain/py.typed": b"",
         f"{DIST_INFO}/METADATA": b"Metadata-Version: 2.1\nName: celltrain\nVersion: 0.1.0\n",
         f"{DIST_INFO}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: py3-none-any\n",
         f"{DIST_INFO}/entry_points.txt": entry_points.encode(),
@@ -159,6 +160,7 @@ def test_the_native_command_replaces_the_console_script_and_record_is_rewritten(
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         assert f"{DIST_INFO}/entry_points.txt" not in names, "the only console script is gone, and its file"
+        assert "celltrain/py.typed" in names, "empty files are kept"
         assert z.read(SCRIPT) == binary.read_bytes()
         assert z.getinfo(SCRIPT).external_attr >> 16 == 0o100755
         assert names[-1] == f"{DIST_INFO}/RECORD"
@@ -259,3 +261,12 @@ def test_celltrain_native_0_keeps_the_console_script_without_running_cargo(monke
 
     monkeypatch.setattr(nc.subprocess, "run", no_run)
     assert nc.build() is None
+
+
+def test_a_failed_rewrite_leaves_maturin_s_wheel_and_no_partial_file(backend, tmp_path):
+    wheel = _fake_wheel(tmp_path / "celltrain-0.1.0-py3-none-any.whl", "[console_scripts]\ncelltrain=a:b\n")
+    before = wheel.read_bytes()
+    with pytest.raises(FileNotFoundError):
+        backend.native_command.ship(wheel, tmp_path / "no-binary")
+    assert wheel.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [wheel.name]
