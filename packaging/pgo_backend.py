@@ -11,6 +11,9 @@ plain one, event counts and trace hashes included); only speed does (benches/REA
 The profile adds about a minute to a build from source. `CELLTRAIN_PGO=0` builds without it;
 so does a machine where the profile cannot be made (no rustup to fetch llvm-tools, say), with a
 note saying why. An editable install (`pip install -e .`) is a development build: plain.
+
+The wheel's `celltrain` command is the Rust binary, built with the same flags right after the
+extension (native_command.py).
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 import maturin as _maturin
+import native_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build-pgo.sh"
@@ -41,16 +46,26 @@ def build_wheel(
     config_settings: Optional[Mapping[str, Any]] = None,
     metadata_directory: Optional[str] = None,
 ) -> str:
-    profile = _profile()
-    if profile is None:
-        return _maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+    with _rustflags(_profile()):
+        wheel = _maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+        binary = native_command.build()
+    if binary is not None:
+        native_command.ship(Path(wheel_directory) / wheel, binary)
+    return wheel
+
+
+@contextmanager
+def _rustflags(profile: Optional[str]) -> Iterator[None]:
+    """RUSTFLAGS with `-Cprofile-use` while the extension and the command are built (both from
+    the same flags, so the command reuses the extension's compiled crates)."""
     before = os.environ.get("RUSTFLAGS")
-    os.environ["RUSTFLAGS"] = f"{before} -Cprofile-use={profile}" if before else f"-Cprofile-use={profile}"
+    if profile is not None:
+        os.environ["RUSTFLAGS"] = f"{before} -Cprofile-use={profile}" if before else f"-Cprofile-use={profile}"
     try:
-        return _maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+        yield
     finally:
         if before is None:
-            del os.environ["RUSTFLAGS"]
+            os.environ.pop("RUSTFLAGS", None)
         else:
             os.environ["RUSTFLAGS"] = before
 

@@ -1,7 +1,10 @@
-"""The ``celltrain`` console script.
+"""``python -m celltrain``: every command of ``celltrain``.
 
-``run``, ``check``, ``list``, ``show`` and ``bench`` are the Rust command line, run
-in-process; ``sweep`` and ``reproduce`` are implemented here, in Python.
+``run``, ``check``, ``list``, ``show``, ``bench`` and the rest are the Rust command line, run
+in-process; ``sweep`` and ``reproduce`` are implemented here, in Python. The installed
+``celltrain`` command is the Rust binary, which hands these two to ``python -m celltrain``
+(crates/celltrain-cli/src/python_front.rs); a development install (``maturin develop``,
+``pip install -e .``) installs ``main`` below as the ``celltrain`` script instead.
 
 Exit codes, as in the Rust commands: 0 success, 2 bad input (one ``error:`` line),
 1 any other failure, 130 interrupted.
@@ -15,14 +18,6 @@ from typing import List, Optional, Sequence
 
 from . import _celltrain
 from ._errors import guarded
-
-PYTHON_COMMANDS = """
-Commands of the Python front:
-  sweep      Run a scenario over a grid of parameters and seeds, in parallel, into a result store
-  reproduce  Run the paper reproductions and write a report (index.md, index.html)
-
-See 'celltrain sweep --help' and 'celltrain reproduce --help'.
-"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -285,11 +280,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             code = guarded(reproduce_main, args[1:])
         else:
             sys.stdout.flush()
+            # (Its top-level help lists sweep and reproduce too.)
             code = _celltrain.main(["celltrain", *args])
-            if command in (None, "help", "-h", "--help") and len(args) <= 1:
-                stream = sys.stdout if code == 0 else sys.stderr  # clap's usage error goes to stderr
-                stream.write(PYTHON_COMMANDS)
-                stream.flush()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         code = 130

@@ -23,8 +23,14 @@ def backend(monkeypatch):
         seen.append(os.environ.get("RUSTFLAGS"))
         return "celltrain-0-py3-none-any.whl"
 
+    def fake_native_build():
+        module.seen_native.append(os.environ.get("RUSTFLAGS"))
+        return None
+
     monkeypatch.setattr(module._maturin, "build_wheel", fake_build_wheel)
+    monkeypatch.setattr(module.native_command, "build", fake_native_build)
     module.seen = seen
+    module.seen_native = []
     return module
 
 
@@ -41,6 +47,8 @@ def test_the_wheel_is_built_with_the_profile_and_the_flags_are_restored(backend,
     monkeypatch.setenv("RUSTFLAGS", "-Cdebug-assertions=no")
     assert backend.build_wheel(str(tmp_path)) == "celltrain-0-py3-none-any.whl"
     assert backend.seen == [f"-Cdebug-assertions=no -Cprofile-use={profile}"]
+    # The command is built with the extension's flags (so it reuses the compiled crates).
+    assert backend.seen_native == backend.seen
     assert os.environ["RUSTFLAGS"] == "-Cdebug-assertions=no"
 
     monkeypatch.delenv("RUSTFLAGS")
@@ -105,3 +113,160 @@ def test_the_profile_script_refuses_unknown_arguments():
 
     done = subprocess.run(["bash", "scripts/build-pgo.sh", "--bogus"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "usage" in done.stderr
+
+
+# The wheel's `celltrain` command: the Rust binary in place of the console script
+# (packaging/native_command.py).
+
+DIST_INFO = "celltrain-0.1.0.dist-info"
+SCRIPT = "celltrain-0.1.0.data/scripts/celltrain"
+
+
+def _fake_wheel(path, entry_points):
+    """A wheel as maturin writes one: a module, metadata, the console scripts, RECORD last."""
+    import zipfile
+
+    files = {
+        "celltrain/__init__.py": b"",
+        "celltrain/py.typed": b"",
+        f"{DIST_INFO}/METADATA": b"Metadata-Version: 2.1\nName: celltrain\nVersion: 0.1.0\n",
+        f"{DIST_INFO}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: py3-none-any\n",
+        f"{DIST_INFO}/entry_points.txt": entry_points.encode(),
+    }
+    with zipfile.ZipFile(path, "w") as z:
+        for name, body in files.items():
+            z.writestr(name, body)
+        z.writestr(f"{DIST_INFO}/RECORD", "".join(f"{name},,\n" for name in [*files, f"{DIST_INFO}/RECORD"]))
+    return path
+
+
+def _csv_rows(text):
+    import csv
+    import io
+
+    return csv.reader(io.StringIO(text))
+
+
+def test_the_native_command_replaces_the_console_script_and_record_is_rewritten(backend, tmp_path):
+    import base64
+    import hashlib
+    import zipfile
+
+    nc = backend.native_command
+    binary = tmp_path / "celltrain-bin"
+    binary.write_bytes(b"\x7fELF not really")
+    wheel = _fake_wheel(tmp_path / "celltrain-0.1.0-py3-none-any.whl", "[console_scripts]\ncelltrain=celltrain.cli:main\n")
+    nc.ship(wheel, binary)
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        assert f"{DIST_INFO}/entry_points.txt" not in names, "the only console script is gone, and its file"
+        assert "celltrain/py.typed" in names, "empty files are kept"
+        assert z.read(SCRIPT) == binary.read_bytes()
+        assert z.getinfo(SCRIPT).external_attr >> 16 == 0o100755
+        assert names[-1] == f"{DIST_INFO}/RECORD"
+        rows = list(_csv_rows(z.read(f"{DIST_INFO}/RECORD").decode()))
+        assert sorted(r[0] for r in rows) == sorted(names)
+        for name, digest, size in rows:
+            if name.endswith("/RECORD"):
+                assert (digest, size) == ("", "")
+                continue
+            body = z.read(name)
+            assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(body).digest()).rstrip(b"=").decode()
+            assert size == str(len(body))
+
+
+def test_other_entry_points_are_kept(backend, tmp_path):
+    import zipfile
+
+    binary = tmp_path / "celltrain-bin"
+    binary.write_bytes(b"bin")
+    wheel = _fake_wheel(
+        tmp_path / "celltrain-0.1.0-py3-none-any.whl",
+        "[console_scripts]\ncelltrain=celltrain.cli:main\nCelltrain-Plot=celltrain.plot:main\n\n[gui_scripts]\nx=y:z\n",
+    )
+    backend.native_command.ship(wheel, binary)
+    with zipfile.ZipFile(wheel) as z:
+        text = z.read(f"{DIST_INFO}/entry_points.txt").decode()
+    assert "celltrain.cli:main" not in text
+    assert "Celltrain-Plot = celltrain.plot:main" in text and "[gui_scripts]" in text
+
+
+def test_pip_installs_the_shipped_binary_as_an_executable_script(backend, tmp_path):
+    import subprocess
+
+    binary = tmp_path / "celltrain-bin"
+    binary.write_bytes(b"\x7fELF not really")
+    wheel = _fake_wheel(tmp_path / "celltrain-0.1.0-py3-none-any.whl", "[console_scripts]\ncelltrain=celltrain.cli:main\n")
+    backend.native_command.ship(wheel, binary)
+    target = tmp_path / "installed"
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--disable-pip-version-check"]
+    done = subprocess.run([*pip, "--target", str(target), str(wheel)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    script = target / "bin" / "celltrain"
+    assert script.read_bytes() == binary.read_bytes(), "installed as is, not a generated console script"
+    assert os.access(script, os.X_OK)
+
+
+def test_the_wheel_gets_the_binary_cargo_built(backend, monkeypatch, tmp_path):
+    import zipfile
+
+    binary = tmp_path / "celltrain-bin"
+    binary.write_bytes(b"bin")
+    monkeypatch.setattr(backend, "_profile", lambda: None)
+
+    def fake_build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+        _fake_wheel(Path(wheel_directory) / "celltrain-0.1.0-py3-none-any.whl", "[console_scripts]\ncelltrain=a:b\n")
+        return "celltrain-0.1.0-py3-none-any.whl"
+
+    monkeypatch.setattr(backend._maturin, "build_wheel", fake_build_wheel)
+    monkeypatch.setattr(backend.native_command, "build", lambda: binary)
+    name = backend.build_wheel(str(tmp_path))
+    with zipfile.ZipFile(tmp_path / name) as z:
+        assert z.read(SCRIPT) == b"bin"
+
+
+def test_cargo_messages_name_the_executable(backend):
+    messages = "\n".join(
+        [
+            '{"reason":"compiler-artifact","target":{"name":"celltrain_cli","kind":["lib"]},"executable":null}',
+            "not json",
+            '{"reason":"compiler-artifact","target":{"name":"celltrain","kind":["bin"]},"executable":"/t/release/celltrain"}',
+            '{"reason":"build-finished","success":true}',
+        ]
+    )
+    assert backend.native_command._executable(messages) == Path("/t/release/celltrain")
+    assert backend.native_command._executable('{"reason":"build-finished"}') is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for cargo")
+def test_a_command_that_cannot_be_built_keeps_the_console_script_and_says_why(monkeypatch, tmp_path, capsys):
+    monkeypatch.syspath_prepend(str(ROOT / "packaging"))
+    nc = importlib.import_module("native_command")
+    monkeypatch.delenv("CELLTRAIN_NATIVE", raising=False)
+    failing = tmp_path / "cargo"
+    failing.write_text("#!/bin/sh\necho 'error: could not compile' >&2\nexit 101\n")
+    failing.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert nc.build() is None
+    assert "console script (cargo build exited 101)" in capsys.readouterr().err
+
+
+def test_celltrain_native_0_keeps_the_console_script_without_running_cargo(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "packaging"))
+    nc = importlib.import_module("native_command")
+    monkeypatch.setenv("CELLTRAIN_NATIVE", "0")
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("cargo is not run with CELLTRAIN_NATIVE=0")
+
+    monkeypatch.setattr(nc.subprocess, "run", no_run)
+    assert nc.build() is None
+
+
+def test_a_failed_rewrite_leaves_maturin_s_wheel_and_no_partial_file(backend, tmp_path):
+    wheel = _fake_wheel(tmp_path / "celltrain-0.1.0-py3-none-any.whl", "[console_scripts]\ncelltrain=a:b\n")
+    before = wheel.read_bytes()
+    with pytest.raises(FileNotFoundError):
+        backend.native_command.ship(wheel, tmp_path / "no-binary")
+    assert wheel.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [wheel.name]

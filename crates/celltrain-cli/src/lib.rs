@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 success; 2 bad input (a scenario error, an unknown scenario, a malformed
 //! `--set`), printed as one line naming the file, line and key; 1 any other failure (I/O).
-//! The same entry point serves the Rust binary and the Python console script.
+//! The same entry point serves the `celltrain` binary and `python -m celltrain` (through the
+//! extension's `main`); the binary hands `sweep` and `reproduce` to the latter (`python_front`).
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +11,7 @@ pub mod cac;
 mod expand;
 mod output;
 pub mod panic_report;
+pub mod python_front;
 
 use celltrain::metrics::Summary;
 use celltrain::network::Progress;
@@ -191,11 +193,15 @@ fn with_python_commands() -> clap::Command {
 
 /// Runs the command line `args` (program name first); returns the process exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
+    let top_level_help = python_front::is_top_level_help(&args);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
+            if top_level_help {
+                print_python_commands(code);
+            }
             return code;
         }
     };
@@ -214,6 +220,14 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
             1
         }
     }
+}
+
+/// The Python commands under clap's help, on the stream clap used (standard error for the usage
+/// error of a bare `celltrain`).
+fn print_python_commands(code: i32) {
+    use std::io::Write as _;
+    let help = python_front::HELP.as_bytes();
+    let _ = if code == 0 { std::io::stdout().write_all(help) } else { std::io::stderr().write_all(help) };
 }
 
 /// Writes to standard output; a reader that went away (`celltrain run … | head`) ends the
