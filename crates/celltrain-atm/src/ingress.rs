@@ -169,7 +169,6 @@ impl GfrPolicer {
     pub fn fgcra(&self) -> &Fgcra {
         &self.fgcra
     }
-
 }
 
 impl IngressPolicer for GfrPolicer {

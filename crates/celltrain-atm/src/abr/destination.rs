@@ -12,6 +12,9 @@ pub struct TurnaroundCounts {
     pub frm_received: u64,
     /// Turned-around cells replaced by a newer one before they could go back.
     pub overwritten: u64,
+    /// Forward RM cells turned around with CI set because the data cell before them came with
+    /// EFCI.
+    pub ci_relayed: u64,
 }
 
 /// The turn-around state of one ABR connection's destination.
@@ -38,6 +41,7 @@ impl Turnaround {
         if self.efci {
             back.ci = true;
             self.efci = false;
+            self.counts.ci_relayed += 1;
         }
         // A congestion indication must not be lost with the cell it rode on.
         if let Some(old) = self.waiting.replace(back) {
@@ -78,7 +82,7 @@ mod tests {
         d.on_data_cell(true);
         d.on_frm(&frm(2_000.0));
         d.on_frm(&frm(3_000.0));
-        assert_eq!(d.counts, TurnaroundCounts { frm_received: 3, overwritten: 1 });
+        assert_eq!(d.counts, TurnaroundCounts { frm_received: 3, overwritten: 1, ci_relayed: 1 });
         let back = d.take().unwrap();
         assert_eq!(back.ccr, AbrRate::from_cells_per_sec(3_000.0), "the newest is kept");
         assert!(back.ci, "the CI of the overwritten cell is kept");

@@ -21,7 +21,7 @@ mod tx_clock;
 mod vc_count;
 
 use crate::category::ServiceCategory;
-use crate::cell::Cell;
+use crate::cell::{Cell, CellKind};
 use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy, UNKNOWN_SLOT};
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
@@ -50,6 +50,9 @@ pub struct PortConfig {
     /// CLP = 1 cells are refused once their pool holds this many cells (tagged cells are
     /// discarded first); None: CLP is ignored.
     pub clp1_threshold: Option<u32>,
+    /// Data cells accepted while the port holds this many cells or more leave with EFCI set
+    /// (TM 4.0's explicit forward congestion indication; at least 1); None: no marking.
+    pub efci_threshold: Option<u32>,
 }
 
 impl PortConfig {
@@ -61,6 +64,7 @@ impl PortConfig {
             discard: DiscardConfig::TailDrop,
             per_vc_queues: false,
             clp1_threshold: None,
+            efci_threshold: None,
         }
     }
 }
@@ -98,6 +102,8 @@ pub struct OutputPort {
     queues: Vec<VecDeque<Cell>>,
     /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
     clp1_threshold: u32,
+    /// See [`PortConfig::efci_threshold`] (u32::MAX: none).
+    efci_threshold: u32,
     scheduler: Scheduler,
     /// Per-VC occupancy (a single-FIFO port's virtual queue is its queue 0).
     vc_cells: VcCounts,
@@ -172,6 +178,7 @@ impl OutputPort {
         let queue_count = queues.len();
         let mut port = OutputPort {
             clp1_threshold: config.clp1_threshold.unwrap_or(u32::MAX),
+            efci_threshold: config.efci_threshold.map_or(u32::MAX, |cells| cells.max(1)),
             fifo_pool: slots.first().map_or(0, |s: &VcSlot| s.pool),
             vc_cells,
             slots,
@@ -215,8 +222,10 @@ impl OutputPort {
     }
 
     /// Offers an arriving cell of the VC in `slot` to the buffer: queued, or dropped for the
-    /// returned reason.
-    pub fn offer(&mut self, cell: Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
+    /// returned reason. An accepted data cell is marked EFCI when the port holds its EFCI
+    /// threshold or more (only here: a port that marks runs by events, and a cell passing
+    /// straight through finds the port empty, below any threshold).
+    pub fn offer(&mut self, mut cell: Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
         match self.admit(&cell, slot_index, slot.pool, now) {
@@ -227,6 +236,9 @@ impl OutputPort {
             Admission::Accept => {
                 let pool = &self.pools[slot.pool as usize];
                 debug_assert!(pool.occupancy < pool.capacity, "policy accepted into a full pool");
+                if self.occupancy >= self.efci_threshold && cell.kind != CellKind::Rm {
+                    cell.efci = true;
+                }
                 self.fill(slot.pool, 1, now);
                 self.vc_cells.enter(slot.queue, slot_index, 1);
                 let queue = &mut self.queues[slot.queue as usize];
@@ -269,6 +281,12 @@ impl OutputPort {
         }
     }
 
+    /// Whether the port marks EFCI on data cells (see [`PortConfig::efci_threshold`]): the cells
+    /// it holds must then be cells, queued, not start times.
+    pub fn marks_efci(&self) -> bool {
+        self.efci_threshold != u32::MAX
+    }
+
     /// Whether the scheduler sends whenever a cell is queued.
     pub fn is_work_conserving(&self) -> bool {
         self.scheduler.is_work_conserving()
@@ -288,7 +306,7 @@ impl OutputPort {
     /// compiler took it out of line once it had two, and `bench null` ran 4 % more instructions.)
     #[inline(always)]
     pub fn admit_virtual(&mut self, cell: &Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
-        debug_assert!(self.is_single_fifo());
+        debug_assert!(self.is_single_fifo() && !self.marks_efci(), "a port that marks EFCI runs by events");
         self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
         match self.admit(cell, slot_index, slot.pool, now) {

@@ -118,7 +118,11 @@ impl Network {
         for port in &mut self.ports {
             // A captured link writes each cell's packet when the cell starts: by events.
             // So does a link whose queue's changes are recorded: the fast paths would skip steps.
-            let analytic = o.analytic_ports && port.capture.is_none() && port.queue.changes().is_none();
+            // A port that marks EFCI changes the cells it holds: by events too.
+            let analytic = o.analytic_ports
+                && port.capture.is_none()
+                && port.queue.changes().is_none()
+                && !port.queue.marks_efci();
             port.path = match (port.single_fifo && port.packets.is_none(), analytic) {
                 (true, true) => PortPath::Analytic,
                 (true, false) => PortPath::FifoEvents,

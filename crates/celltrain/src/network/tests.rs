@@ -19,7 +19,14 @@ fn two_node_paced(
     rate: Option<BitRate>,
 ) -> Network {
     let mut b = NetworkBuilder::new(1, SimDuration::from_millis(duration_ms), SimDuration::from_millis(warmup_ms));
-    let port = PortConfig { buffer_cells: 8192, reserved: vec![], discard, per_vc_queues: true, clp1_threshold: None };
+    let port = PortConfig {
+        buffer_cells: 8192,
+        reserved: vec![],
+        discard,
+        per_vc_queues: true,
+        clp1_threshold: None,
+        efci_threshold: None,
+    };
     let sw1 = b.add_switch("sw1", port.clone()).unwrap();
     let sw2 = b.add_switch("sw2", port).unwrap();
     b.add_link(sw1, sw2, OC3, SimDuration::from_millis(5)).unwrap();

@@ -117,7 +117,7 @@ pub fn compile_source(
 #[rustfmt::skip]
 const SWITCH_KEYS: &[&str] = &[
     "name", "names", "count", "buffer", "reserved", "discard", "epd_threshold", "epd_excess",
-    "epd_keep_eom", "fairness_z", "mtu", "queueing", "clp1_threshold", "cac", "explicit_rate", "target_queue",
+    "epd_keep_eom", "fairness_z", "mtu", "queueing", "clp1_threshold", "efci_threshold", "cac", "explicit_rate", "target_queue",
     "target_utilization", "averaging_interval", "binary_thresholds", "ni_threshold", "scheduler",
     "low_threshold", "high_threshold", "vc_threshold", "vc_low_threshold", "vc_high_threshold",
     "red_min_th", "red_max_th", "red_max_p", "red_weight", "red_idle_unit", "buffer_bytes",

@@ -35,6 +35,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             discard: super::gfr::discard(v, discard, buffer, mtu_cells)?,
             per_vc_queues,
             clp1_threshold: clp1_threshold(v, buffer)?,
+            efci_threshold: efci_threshold(v, buffer)?,
         });
     }
     let policy = |discard| PortConfig {
@@ -43,6 +44,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
         discard,
         per_vc_queues: false,
         clp1_threshold: None,
+        efci_threshold: None,
     };
     let config = match discard {
         "epd" => {
@@ -73,7 +75,13 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             policy(if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop })
         }
     };
-    Ok(PortConfig { reserved: reserved(v)?, per_vc_queues: per_vc(v)?, clp1_threshold: clp1_threshold(v, buffer)?, ..config })
+    Ok(PortConfig {
+        reserved: reserved(v)?,
+        per_vc_queues: per_vc(v)?,
+        clp1_threshold: clp1_threshold(v, buffer)?,
+        efci_threshold: efci_threshold(v, buffer)?,
+        ..config
+    })
 }
 
 /// The policies that refuse frames above a threshold given as EPD's is (`epd_threshold`,
@@ -138,6 +146,16 @@ fn clp1_threshold(v: &TableView<'_>, buffer: u32) -> Result<Option<u32>, Scenari
     let Some(cells) = v.opt_cells("clp1_threshold")? else { return Ok(None) };
     if cells > u64::from(buffer) {
         return Err(v.key_error("clp1_threshold", format!("{cells} cells is above the buffer of {buffer} cells")));
+    }
+    Ok(Some(u32::try_from(cells).expect("at most the buffer")))
+}
+
+/// `efci_threshold = "1000 cells"`: data cells accepted from that occupancy on leave with EFCI
+/// set (at least one cell, at most the buffer).
+fn efci_threshold(v: &TableView<'_>, buffer: u32) -> Result<Option<u32>, ScenarioError> {
+    let Some(cells) = v.opt_cells("efci_threshold")? else { return Ok(None) };
+    if cells == 0 || cells > u64::from(buffer) {
+        return Err(v.key_error("efci_threshold", format!("must be 1 to {buffer} cells (the buffer), not {cells}")));
     }
     Ok(Some(u32::try_from(cells).expect("at most the buffer")))
 }

@@ -1,6 +1,8 @@
 //! How a port's buffer acceptance is configured, and the policy built from it.
 
-use super::{BufferAcceptance, Epd, Fba, FrameRed, FrameRedConfig, GfrFifo, PerVcThreshold, Ppd, SelectiveDrop, TailDrop};
+use super::{
+    BufferAcceptance, Epd, Fba, FrameRed, FrameRedConfig, GfrFifo, PerVcThreshold, Ppd, SelectiveDrop, TailDrop,
+};
 use celltrain_core::rng::RngStream;
 
 /// How an EPD threshold is given; resolved against the pool size it applies to.

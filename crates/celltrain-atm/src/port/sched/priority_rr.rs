@@ -1,8 +1,8 @@
 //! Strict priority between classes, round robin between the backlogged queues of a class.
 
 use super::{CellScheduler, Pick};
-use celltrain_core::time::SimTime;
 use crate::category::ServiceCategory;
+use celltrain_core::time::SimTime;
 use std::collections::VecDeque;
 
 /// Class c is served only when every class below c is empty (class 0 first); inside a class the

@@ -30,7 +30,6 @@ impl VirtualSpacing {
     pub fn new(spacing: Vec<u64>) -> Self {
         VirtualSpacing { spacing, backlogged: Vec::new(), picked: 0, spacing_time: 0 }
     }
-
 }
 
 impl CellScheduler for VirtualSpacing {

@@ -35,7 +35,6 @@ impl Wf2qPlus {
         let n = spacing.len();
         Wf2qPlus { spacing, last_finish: vec![0; n], backlogged: Vec::new(), picked: 0, virtual_time: 0 }
     }
-
 }
 
 impl CellScheduler for Wf2qPlus {

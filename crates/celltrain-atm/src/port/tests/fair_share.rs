@@ -2,7 +2,7 @@
 //! active VCs against the port's own per-VC counts on random streams.
 
 use super::*;
-use crate::port::buffer::{AcceptancePolicy, Admission, Fba, FairShareConfig, Occupancy, SelectiveDrop};
+use crate::port::buffer::{AcceptancePolicy, Admission, FairShareConfig, Fba, Occupancy, SelectiveDrop};
 
 fn at(slot: u32, pool_cells: u32, vc_cells: u32) -> Occupancy {
     Occupancy { slot, pool_cells, capacity_cells: 1000, vc_cells }
@@ -76,6 +76,7 @@ fn active_vcs_follow_the_port_on_random_streams() {
             discard,
             per_vc_queues: round % 4 < 2,
             clp1_threshold: None,
+            efci_threshold: None,
         };
         let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr; VCS as usize]);
         let mut next: Vec<(u32, u16, u16)> = (0..VCS).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16)).collect();
@@ -91,7 +92,8 @@ fn active_vcs_follow_the_port_on_random_streams() {
                 refused_frames += 1;
                 assert!(occupancy > THRESHOLD && own > 0, "refused at X = {occupancy}, X_i = {own}");
             }
-            next[v as usize] = if index + 1 == len { (frame + 1, 0, 1 + rng.below(12) as u16) } else { (frame, index + 1, len) };
+            next[v as usize] =
+                if index + 1 == len { (frame + 1, 0, 1 + rng.below(12) as u16) } else { (frame, index + 1, len) };
             for _ in 0..rng.below(3) {
                 port.take_next(now);
             }

@@ -4,7 +4,14 @@ use super::*;
 use crate::port::buffer::{FrameRedConfig, RedParams};
 
 fn port(discard: DiscardConfig, buffer_cells: u32, vcs: usize) -> OutputPort {
-    let config = PortConfig { buffer_cells, reserved: vec![], discard, per_vc_queues: true, clp1_threshold: None };
+    let config = PortConfig {
+        buffer_cells,
+        reserved: vec![],
+        discard,
+        per_vc_queues: true,
+        clp1_threshold: None,
+        efci_threshold: None,
+    };
     OutputPort::new(&config, &vec![ServiceCategory::Gfr; vcs])
 }
 

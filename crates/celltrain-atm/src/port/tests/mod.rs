@@ -37,7 +37,14 @@ fn offer(port: &mut OutputPort, c: Cell, now: SimTime) -> Result<(), DropReason>
 /// Vector 3.a (`docs/references.md#test-vectors`): K = 4, one arrival per slot, one departure at the end of every
 /// odd slot, three 6-cell frames. Returns (accepted, dropped) per frame.
 fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
-    let config = PortConfig { buffer_cells: 4, reserved: vec![], discard, per_vc_queues: false, clp1_threshold: None };
+    let config = PortConfig {
+        buffer_cells: 4,
+        reserved: vec![],
+        discard,
+        per_vc_queues: false,
+        clp1_threshold: None,
+        efci_threshold: None,
+    };
     let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let mut per_frame = vec![(0, 0); 3];
     for t in 0..18u16 {
@@ -80,6 +87,7 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
         discard: DiscardConfig::Epd(EpdThreshold::Cells(2)),
         per_vc_queues: false,
         clp1_threshold: None,
+        efci_threshold: None,
     };
     let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let now = SimTime::ZERO;
@@ -122,6 +130,7 @@ fn strict_priority_and_round_robin() {
         discard: DiscardConfig::TailDrop,
         per_vc_queues: true,
         clp1_threshold: None,
+        efci_threshold: None,
     };
     let vcs = [ServiceCategory::Ubr, ServiceCategory::Ubr, ServiceCategory::NrtVbr];
     let mut port = OutputPort::new(&config, &vcs);
@@ -191,6 +200,7 @@ fn policies_keep_their_promises_on_random_streams() {
             discard: *discard,
             per_vc_queues: round % 2 == 0,
             clp1_threshold: None,
+            efci_threshold: None,
         };
         let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr; 4]);
         // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
@@ -266,6 +276,7 @@ fn a_run_admitted_at_once_is_as_single_admissions() {
             discard,
             per_vc_queues: false,
             clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
+            efci_threshold: None,
         };
         let (mut one, mut each) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
         let mut now = SimTime::from_picos(0);
@@ -374,6 +385,7 @@ fn a_tail_drop_fifo_counts_as_its_port() {
             discard: DiscardConfig::TailDrop,
             per_vc_queues: false,
             clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
+            efci_threshold: None,
         };
         let category = if rng.below(2) == 0 { ServiceCategory::Ubr } else { ServiceCategory::NrtVbr };
         let (mut port, mut lifted) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
@@ -449,6 +461,7 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
             discard,
             per_vc_queues: false,
             clp1_threshold: [None, Some(2)][rng.below(2) as usize],
+            efci_threshold: None,
         };
         let vcs = 1 + rng.below(4) as usize;
         let categories = vec![ServiceCategory::Ubr; vcs];
@@ -507,4 +520,22 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
     let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
     watched.record_changes(celltrain_core::RowPool::new(100));
     assert!(watched.lift_fifo().is_none());
+}
+
+#[test]
+fn efci_marks_the_data_cells_accepted_at_or_above_its_threshold() {
+    let config = PortConfig { efci_threshold: Some(2), ..PortConfig::fifo(8) };
+    let mut port = OutputPort::new(&config, &[ServiceCategory::Abr]);
+    assert!(port.marks_efci());
+    let rm = Cell { kind: CellKind::Rm, ..cell(0, 0, 0, false) };
+    for (i, c) in [cell(0, 0, 0, false), cell(0, 0, 1, false), cell(0, 0, 2, false), rm, cell(0, 0, 3, true)]
+        .into_iter()
+        .enumerate()
+    {
+        offer(&mut port, c, SimTime::from_picos(i as u64)).unwrap();
+    }
+    let marks: Vec<bool> = std::iter::from_fn(|| port.take_next(SimTime::ZERO)).map(|c| c.efci).collect();
+    // Held 0, 1: unmarked; 2 and up: marked, but the RM cell (its congestion bits are CI/NI).
+    assert_eq!(marks, [false, false, true, false, true]);
+    assert!(!OutputPort::new(&PortConfig::fifo(8), &[ServiceCategory::Abr]).marks_efci());
 }

@@ -84,7 +84,9 @@ pub(super) fn scheduler(nb: &NetworkBuilder, from: NodeId, port: usize, vcs: &[V
     match kind {
         SchedulerKind::Wfq => SchedulerConfig::Wf2qPlus { vc_weights: weights },
         SchedulerKind::Wrr => SchedulerConfig::WeightedRoundRobin { vc_weights: weights },
-        SchedulerKind::VirtualSpacing | SchedulerKind::Priority => SchedulerConfig::VirtualSpacing { vc_weights: weights },
+        SchedulerKind::VirtualSpacing | SchedulerKind::Priority => {
+            SchedulerConfig::VirtualSpacing { vc_weights: weights }
+        }
     }
 }
 
