@@ -212,3 +212,25 @@ fn efci_marking_cuts_the_loss() {
     by_events.trace_hash = s.trace_hash.clone();
     assert_eq!(by_events, s, "the reference mode gives another run");
 }
+
+/// TM 4.0's out-of-rate forward RM cells are reached in a run: a switch that grants ABR almost
+/// nothing (ERICA steering to 0.001 % of the trunk, 3.5 cells/s) drives the source's ACR below
+/// its TCR (10 cells/s), and the source then probes with out-of-rate RM cells, one per 1/TCR =
+/// 100 ms at most, beside its in-rate ones.
+#[test]
+fn a_starved_abr_source_sends_out_of_rate_rm_cells_at_tcr() {
+    let text = builtin::find("A1-udp")
+        .unwrap()
+        .text
+        .replace("explicit_rate = \"erica+\"", "explicit_rate = \"erica\"\ntarget_utilization = 0.00001")
+        .replace("target_queue = \"2880 cells\"\n", "");
+    assert!(text.contains("0.00001"), "the test's edit of the built-in applies");
+    let (net, _) = run("A1-udp", &text, &[("service", "abr"), ("duration", "2 s"), ("warmup", "0 s")]);
+    let abr = net.abr();
+    let source = &abr.ends.iter().find(|e| e.source.counts.data_sent > 0).expect("the ABR source").source;
+    let out_of_rate = source.counts.out_of_rate_frm_sent;
+    assert!(source.acr() < 10.0, "ACR {} cells/s is not below TCR", source.acr());
+    assert!(out_of_rate > 0, "the starved source sent no out-of-rate RM cell: {:?}", source.counts);
+    // (Measured: 20, with ACR at 3.5 cells/s; at most one per 100 ms, both ends of the run.)
+    assert!((15..=21).contains(&out_of_rate), "{out_of_rate} out-of-rate RM cells in 2 s at TCR = 10 cells/s");
+}
