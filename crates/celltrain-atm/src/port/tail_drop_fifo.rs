@@ -14,7 +14,7 @@
 //! keeps per-VC frame state and decides each cell; the group then lifts it out with the counts
 //! ([`OutputPort::lift_fifo`], [`LiftedFifo`]), for any policy that reads no per-VC counts.
 
-use super::buffer::{Admission, BufferAcceptance, Departure, Occupancy, TailDrop, UNKNOWN_SLOT};
+use super::buffer::{Admission, BufferAcceptance, Occupancy, TailDrop};
 use super::{DropReason, OutputPort, PortStats};
 use crate::cell::Cell;
 use celltrain_core::time::SimTime;
@@ -158,11 +158,9 @@ impl LiftedFifo {
             // (A port that does not count per VC has none to give: 0, as its own count reads.)
             match self.acceptance.admit_counting(cell, now, at, || 0) {
                 Admission::Accept => {
+                    // (A lifted policy reads no per-VC counts, so it is shown no departure:
+                    // `AcceptancePolicy::READS_VC_CELLS`.)
                     counts.accepted(passes, now);
-                    if passes {
-                        let departure = Departure { slot, now, pool_cells: 0, vc_cells: 0 };
-                        self.acceptance.on_departure(&departure);
-                    }
                     return Ok(());
                 }
                 Admission::Drop(reason) => reason,
@@ -176,7 +174,5 @@ impl LiftedFifo {
     #[inline(always)]
     pub fn depart(&mut self, at: SimTime) {
         self.counts.depart(at);
-        let departure = Departure { slot: UNKNOWN_SLOT, now: at, pool_cells: self.counts.occupancy, vc_cells: 0 };
-        self.acceptance.on_departure(&departure);
     }
 }

@@ -87,6 +87,7 @@ impl SelectiveDrop {
 impl AcceptancePolicy for SelectiveDrop {
     const NAME: &'static str = "selective-drop";
     const READS_VC_CELLS: bool = true;
+    const WATCHES_DEPARTURES: bool = true;
 
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
         let z = self.0.z;
@@ -118,6 +119,7 @@ impl Fba {
 impl AcceptancePolicy for Fba {
     const NAME: &'static str = "fba";
     const READS_VC_CELLS: bool = true;
+    const WATCHES_DEPARTURES: bool = true;
 
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
         let z = self.0.z;

@@ -88,9 +88,10 @@ pub struct Departure {
 ///   after the port's CLP = 1 threshold has passed it; `Accept` means the cell enters the pool
 ///   (a policy must not accept into a full pool).
 /// - `at.vc_cells` and everything [`Departure`] says of the VC are counted only for a policy
-///   that declares [`READS_VC_CELLS`](Self::READS_VC_CELLS) (else they read 0 and
-///   [`UNKNOWN_SLOT`]); such a policy is told of every departure from its pool, on every path
-///   that runs a port. A policy that does not declare it may be told of some departures or none.
+///   that declares [`READS_VC_CELLS`](Self::READS_VC_CELLS) (else they read 0); such a policy
+///   is told of every departure from its pool, on every path that runs a port (the port then
+///   watches departures). A policy that does not declare it is told of none, where departures
+///   are not watched for another reason, so no path pays a call per departure for it.
 /// - [`ACCEPTS_WHILE_ROOM`](Self::ACCEPTS_WHILE_ROOM): the policy accepts every cell while the
 ///   pool has room and keeps no state; a run of cells that fits may then be admitted at once and
 ///   a run that never waited counted in and out without being shown to it.
@@ -103,6 +104,9 @@ pub trait AcceptancePolicy {
     /// Whether a scenario must give keys of the policy's own (thresholds with no default).
     const NEEDS_KEYS: bool = false;
     const READS_VC_CELLS: bool = false;
+    /// Whether [`on_departure`](Self::on_departure) does anything (only such a policy is
+    /// called there; it must also declare `READS_VC_CELLS`, which has departures watched).
+    const WATCHES_DEPARTURES: bool = false;
     const ACCEPTS_WHILE_ROOM: bool = false;
 
     /// The name in reports (the configured variant, where the policy has options).
@@ -184,12 +188,15 @@ macro_rules! acceptance_policies {
                 }
             }
 
-            /// A cell of the pool left the port: see [`AcceptancePolicy::on_departure`].
+            /// A cell of the pool left the port: see [`AcceptancePolicy::on_departure`] (only
+            /// the policies that declare `WATCHES_DEPARTURES` are called: the others' dispatch
+            /// is one compare of the tag).
             #[inline(always)]
             pub fn on_departure(&mut self, departure: &Departure) {
                 match self {
-                    $(Self::$inline(p) => p.on_departure(departure),)+
-                    $(Self::$boxed(p) => p.on_departure(departure),)+
+                    $(Self::$inline(p) if <$inline_t as AcceptancePolicy>::WATCHES_DEPARTURES => p.on_departure(departure),)+
+                    $(Self::$boxed(p) if <$boxed_t as AcceptancePolicy>::WATCHES_DEPARTURES => p.on_departure(departure),)+
+                    _ => {}
                 }
             }
 
@@ -201,6 +208,15 @@ macro_rules! acceptance_policies {
                 match self {
                     $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::READS_VC_CELLS,)+
                     $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::READS_VC_CELLS,)+
+                }
+            }
+
+            /// See [`AcceptancePolicy::WATCHES_DEPARTURES`].
+            #[inline]
+            pub fn watches_departures(&self) -> bool {
+                match self {
+                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::WATCHES_DEPARTURES,)+
+                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::WATCHES_DEPARTURES,)+
                 }
             }
 

@@ -141,7 +141,7 @@ macro_rules! schedulers {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime) {
                 match self {
                     Self::$inline(s) => s.on_enqueue(queue, class, was_empty, now),
@@ -149,7 +149,7 @@ macro_rules! schedulers {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             pub fn pick(&mut self, now: SimTime) -> Pick {
                 match self {
                     Self::$inline(s) => s.pick(now),
@@ -157,7 +157,7 @@ macro_rules! schedulers {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             pub fn on_dequeue(&mut self, queue: u16, now_empty: bool, now: SimTime) {
                 match self {
                     Self::$inline(s) => s.on_dequeue(queue, now_empty, now),
