@@ -62,6 +62,14 @@ pub enum TimerGranularity {
     /// No tick quantisation: RFC 6298 estimator on exact durations, RTO is a continuous
     /// deadline, delayed ACKs wait exactly `delayed_ack_timeout`.
     Exact,
+    /// Linux's timers: exact RTT samples, RFC 6298's smoothing with Linux's deviation term
+    /// (at least 200 ms, `TCP_RTO_MIN`), timeouts in whole jiffies of 1/`hz` s expiring on
+    /// the host's jiffy ticks (phase [`TcpConfig::tick_phase`]), 1 s before any sample
+    /// (`docs/references.md#linux-timers`).
+    Linux {
+        /// Jiffies per second (Linux's `CONFIG_HZ`: 100, 250, 300 or 1000).
+        hz: u32,
+    },
 }
 
 impl TimerGranularity {
@@ -71,6 +79,18 @@ impl TimerGranularity {
     pub const TICKS_200MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(200));
     /// SunOS `softclock` resolution, 10 ms.
     pub const TICKS_10MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(10));
+    /// Linux with its default `CONFIG_HZ` of 250 (4 ms jiffies).
+    pub const LINUX_HZ_250: TimerGranularity = TimerGranularity::Linux { hz: 250 };
+
+    /// The length of one jiffy (1 s / hz, to the picosecond below) with Linux's timers.
+    pub fn jiffy(self) -> Option<SimDuration> {
+        match self {
+            TimerGranularity::Linux { hz } if hz > 0 => {
+                Some(SimDuration::from_picos(SimDuration::from_secs(1).as_picos() / u64::from(hz)))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The retransmission-timeout formula, named after the stack that used it.
@@ -84,6 +104,8 @@ pub enum RtoFormula {
     Lite,
     /// RFC 6298 on exact durations. Exact timers only.
     Rfc6298,
+    /// RFC 6298 with Linux's deviation term and 200 ms floor, on jiffies. Linux timers only.
+    Linux,
 }
 
 impl RtoFormula {
@@ -93,12 +115,15 @@ impl RtoFormula {
             RtoFormula::Tahoe => "tahoe",
             RtoFormula::Lite => "lite",
             RtoFormula::Rfc6298 => "rfc6298",
+            RtoFormula::Linux => "linux",
         }
     }
 
     /// Parses a configuration name.
     pub fn from_name(name: &str) -> Option<RtoFormula> {
-        [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298].into_iter().find(|f| f.name() == name)
+        [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298, RtoFormula::Linux]
+            .into_iter()
+            .find(|f| f.name() == name)
     }
 }
 
@@ -168,7 +193,8 @@ pub struct TcpConfig {
     pub nagle: bool,
     /// Minimum RTO `t_rttmin`, slow ticks (BSD TCPTV_MIN = 2 ticks). Ticks mode only.
     pub rttmin_ticks: u32,
-    /// Minimum RTO with exact timers (RFC 6298 (2.4): 1 s).
+    /// Minimum RTO with exact timers (RFC 6298 (2.4): 1 s); with Linux's timers the least
+    /// deviation term is Linux's 200 ms instead, capped by `rto_max`.
     pub exact_rto_min: SimDuration,
     /// Maximum RTO (BSD TCPTV_REXMTMAX = 64 s).
     pub rto_max: SimDuration,
@@ -237,6 +263,8 @@ pub enum TcpConfigError {
     BufferOutOfRange(&'static str, u32),
     /// The timer period must be positive, at most 1 s, and divide 1 s.
     BadTimerPeriod(SimDuration),
+    /// Linux's HZ must be 1..=10000.
+    BadHz(u32),
     /// The delayed-ACK timeout must be positive.
     ZeroDelayedAckTimeout,
     /// A count that must be at least one is zero.
@@ -265,13 +293,15 @@ impl fmt::Display for TcpConfigError {
             TcpConfigError::BadTimerPeriod(d) => {
                 write!(f, "timer period {d} must be positive, at most 1 s, and divide 1 s")
             }
+            TcpConfigError::BadHz(hz) => write!(f, "hz = {hz} outside 1..=10000"),
             TcpConfigError::ZeroDelayedAckTimeout => write!(f, "delayed_ack_timeout must be positive"),
             TcpConfigError::ZeroCount(which) => write!(f, "{which} must be at least 1"),
             TcpConfigError::BadRtoBounds => write!(f, "RTO bounds: need 0 < minimum <= maximum"),
             TcpConfigError::ZeroMsl => write!(f, "msl must be positive"),
             TcpConfigError::RtoFormulaVsGranularity(r) => match r {
                 RtoFormula::Rfc6298 => write!(f, "rto = \"rfc6298\" needs timer_granularity = \"exact\""),
-                _ => write!(f, "rto = \"{}\" needs a tick timer granularity, not \"exact\"", r.name()),
+                RtoFormula::Linux => write!(f, "rto = \"linux\" needs timers = \"linux\""),
+                _ => write!(f, "rto = \"{}\" needs a tick timer granularity (BSD timers)", r.name()),
             },
             TcpConfigError::HyStartNeedsLinuxCc(cc) => {
                 write!(f, "hystart = true needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name())
@@ -336,6 +366,11 @@ impl TcpConfig {
                 return Err(TcpConfigError::BadTimerPeriod(p));
             }
         }
+        if let TimerGranularity::Linux { hz } = self.timer_granularity {
+            if !(1..=10_000).contains(&hz) {
+                return Err(TcpConfigError::BadHz(hz));
+            }
+        }
         if self.delayed_ack_timeout.is_zero() {
             return Err(TcpConfigError::ZeroDelayedAckTimeout);
         }
@@ -378,6 +413,7 @@ impl TcpConfig {
             (TimerGranularity::Ticks(_), Some(RtoFormula::Tahoe)) => RtoFormula::Tahoe,
             (TimerGranularity::Ticks(_), _) => RtoFormula::Lite,
             (TimerGranularity::Exact, _) => RtoFormula::Rfc6298,
+            (TimerGranularity::Linux { .. }, _) => RtoFormula::Linux,
         }
     }
 

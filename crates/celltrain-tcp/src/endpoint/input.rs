@@ -563,7 +563,7 @@ impl TcpEndpoint {
                         }
                         self.rtt_sample_ticks(now, elapsed + 1)
                     }
-                    (RttEstimator::Rfc6298(_), _) => {
+                    (RttEstimator::Rfc6298(_) | RttEstimator::Linux(_), _) => {
                         let d = SimDuration::from_micros(u64::from(elapsed));
                         self.note_raw_rtt(d);
                         self.rtt_sample_duration(now, d)
@@ -600,11 +600,13 @@ impl TcpEndpoint {
     }
 
     fn rtt_sample_duration(&mut self, now: SimTime, d: SimDuration) {
-        if let RttEstimator::Rfc6298(r) = &mut self.rtt {
-            r.on_sample(d);
-            self.stats.rtt_samples += 1;
-            self.cc.on_rtt_sample(&self.tcb, d, now);
+        match &mut self.rtt {
+            RttEstimator::Rfc6298(r) => r.on_sample(d),
+            RttEstimator::Linux(l) => l.on_sample(d, self.tcb.snd_una, self.tcb.snd_nxt),
+            RttEstimator::Bsd(_) => return,
         }
+        self.stats.rtt_samples += 1;
+        self.cc.on_rtt_sample(&self.tcb, d, now);
     }
 
     /// A raw RTT sample as measured, before the estimator takes it (for reports).

@@ -84,6 +84,7 @@ impl TcpEndpoint {
                 c.ticks_between_memo(self.last_rcv, now, &mut self.slow_memo) >= u64::from(b.t_rxtcur)
             }
             (RttEstimator::Rfc6298(r), _) => now.saturating_since(self.last_rcv) >= r.rto,
+            (RttEstimator::Linux(l), _) => now.saturating_since(self.last_rcv) >= l.rto(),
             (RttEstimator::Bsd(_), None) => false,
         };
         if idle_long {

@@ -136,6 +136,10 @@ impl TcpEndpoint {
         self.timers.persist = Some(match (&mut self.rtt, self.slow) {
             (RttEstimator::Bsd(b), Some(clock)) => clock.nth_tick_after(now, u64::from(b.setpersist())),
             (RttEstimator::Rfc6298(r), _) => now + r.setpersist(),
+            (RttEstimator::Linux(l), _) => {
+                let jiffies = l.setpersist();
+                l.expiry(now, jiffies, &mut self.slow_memo)
+            }
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });
     }

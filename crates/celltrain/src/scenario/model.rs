@@ -648,6 +648,41 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
         cfg.recv_buffer_bytes =
             u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large (max 4294967295)"))?;
     }
+    tcp_timers(app, &mut cfg)?;
+    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos"])?.unwrap_or("off") {
+        "bsd" => DelayedAck::Bsd,
+        "sunos" => DelayedAck::SunOs,
+        _ => DelayedAck::Off,
+    };
+    if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
+        cfg.delayed_ack_timeout = t;
+    }
+    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
+    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298", "linux"])? {
+        cfg.rto = RtoFormula::from_name(name);
+    }
+    cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
+    Ok(cfg)
+}
+
+/// The timers of a TCP app: `timers = "bsd"` (the default) ticks as `timer_granularity`
+/// says; `timers = "linux"` runs Linux's estimator on jiffies of 1/`hz` s (default 250).
+fn tcp_timers(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioError> {
+    let linux = app.opt_keyword("timers", &["bsd", "linux"])?.is_some_and(|t| t == "linux");
+    if linux {
+        if app.get("timer_granularity").is_some() {
+            return Err(app.key_error("timer_granularity", "give either timers = \"linux\" or timer_granularity"));
+        }
+        let hz = app.opt_u64("hz")?.unwrap_or(250);
+        if !(1..=10_000).contains(&hz) {
+            return Err(app.key_error("hz", "must be in 1..=10000"));
+        }
+        cfg.timer_granularity = TimerGranularity::Linux { hz: hz as u32 };
+        return Ok(());
+    }
+    if app.get("hz").is_some() {
+        return Err(app.key_error("hz", "needs timers = \"linux\""));
+    }
     if let Some(g) = app.get("timer_granularity") {
         cfg.timer_granularity = if g.as_str().is_ok_and(|s| s == "exact") {
             TimerGranularity::Exact
@@ -659,20 +694,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
             TimerGranularity::Ticks(d)
         };
     }
-    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos"])?.unwrap_or("off") {
-        "bsd" => DelayedAck::Bsd,
-        "sunos" => DelayedAck::SunOs,
-        _ => DelayedAck::Off,
-    };
-    if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
-        cfg.delayed_ack_timeout = t;
-    }
-    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
-    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298"])? {
-        cfg.rto = RtoFormula::from_name(name);
-    }
-    cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
-    Ok(cfg)
+    Ok(())
 }
 
 /// `hystart`: HyStart++ in the initial slow start, on by default with Linux's controls and
