@@ -39,6 +39,9 @@ fn linux_timers_are_a_choice_with_their_hz() {
     let cfg = config(&t1_app(r#"timers = "linux","#, &[]).unwrap());
     assert_eq!(cfg.timer_granularity, TimerGranularity::Linux { hz: 250 }, "HZ 250 by default");
     assert_eq!(cfg.rto_formula(), RtoFormula::Linux);
+    assert_eq!(cfg.rto_max, celltrain_core::SimDuration::from_secs(120), "TCP_RTO_MAX");
+    let cfg = config(&t1_app(r#"timers = "linux", max_rto = "60 s","#, &[]).unwrap());
+    assert_eq!(cfg.rto_max, celltrain_core::SimDuration::from_secs(60));
     let cfg = config(&t1_app(r#"timers = "linux", hz = 1000, rto = "linux","#, &[]).unwrap());
     assert_eq!(cfg.timer_granularity, TimerGranularity::Linux { hz: 1000 });
     let cfg = config(&t1_app(r#"timers = "bsd", timer_granularity = "200 ms","#, &[]).unwrap());

@@ -678,6 +678,9 @@ fn tcp_timers(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioEr
             return Err(app.key_error("hz", "must be in 1..=10000"));
         }
         cfg.timer_granularity = TimerGranularity::Linux { hz: hz as u32 };
+        if app.get("max_rto").is_none() {
+            cfg.rto_max = celltrain_tcp::rtt::LINUX_RTO_MAX;
+        }
         return Ok(());
     }
     if app.get("hz").is_some() {
