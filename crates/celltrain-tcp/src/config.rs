@@ -140,6 +140,11 @@ pub enum DelayedAck {
     /// SunOS 4.1.x: as `Bsd`, but the window-update rule is "slid by ≥ 2 maximum segments
     /// or ≥ 35 % of the maximum window (the receive buffer)".
     SunOs,
+    /// Linux: quick-ACK mode (every segment acknowledged at once) for the first segments
+    /// and after an idle period, then an ACK for every second full-sized segment or after a
+    /// delay that follows the data's inter-arrival time, 40 ms to 200 ms
+    /// ([`crate::delack::LinuxDelack`]); on jiffies with Linux's timers.
+    Linux,
 }
 
 /// Congestion-avoidance increment of the BSD window arithmetic

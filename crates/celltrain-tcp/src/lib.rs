@@ -68,6 +68,7 @@
 
 pub mod cc;
 pub mod config;
+pub mod delack;
 pub mod endpoint;
 pub mod policy;
 pub mod reass;

@@ -3,7 +3,7 @@
 //! and IW10, each key still overridable.
 
 use celltrain::scenario::{compile_source, Compiled, Source};
-use celltrain_tcp::{RtoFormula, TcpConfig, TimerGranularity};
+use celltrain_tcp::{DelayedAck, RtoFormula, TcpConfig, TimerGranularity};
 
 /// T1 (AD97 topology 1) with its TCP app replaced by one holding `keys` (and T1's MSS, bytes
 /// and stagger), with `sets` for T1's parameters.
@@ -73,4 +73,11 @@ fn linux_timers_run_with_a_phase_within_one_jiffy() {
         assert!(rto >= srtt + celltrain_core::SimDuration::from_millis(200), "{rto:?} {srtt:?}");
         assert_eq!(rto.as_picos() % 10_000_000_000, 0, "{rto:?}");
     }
+}
+
+#[test]
+fn linux_delayed_acks_are_a_choice() {
+    let cfg = config(&t1_app(r#"delayed_ack = "linux", timers = "linux","#, &[]).unwrap());
+    assert_eq!(cfg.delayed_ack, DelayedAck::Linux);
+    assert_key_error(r#"delayed_ack = "linus","#, "delayed_ack");
 }

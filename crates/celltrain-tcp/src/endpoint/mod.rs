@@ -53,6 +53,7 @@ mod timer;
 
 use crate::cc::CongestionControl;
 use crate::config::{Policies, RtoFormula, TcpConfig, TimerGranularity};
+use crate::delack::LinuxDelack;
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
 use crate::recovery::{LossRecovery, TimerCtx};
@@ -171,6 +172,8 @@ pub struct TcpEndpoint {
     fin_rcvd: bool,
     /// Acknowledgment number of the last segment we sent (`last_ack_sent`).
     last_ack_sent: SeqNum,
+    /// Linux's quick-ACK mode and delayed-ACK timeout (with `DelayedAck::Linux` only).
+    linux_delack: LinuxDelack,
 
     // ---- options ----
     /// Shift applied to windows we advertise (`rcv_scale`).
@@ -317,6 +320,7 @@ impl TcpEndpoint {
             rcv_fin: None,
             fin_rcvd: false,
             last_ack_sent: SeqNum(0),
+            linux_delack: LinuxDelack::default(),
             rcv_scale: 0,
             ws_ok: false,
             ts_ok: false,

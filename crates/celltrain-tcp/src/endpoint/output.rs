@@ -197,7 +197,7 @@ impl TcpEndpoint {
         }
         match self.cfg.delayed_ack {
             DelayedAck::SunOs => 100 * adv >= 35 * buf,
-            DelayedAck::Bsd | DelayedAck::Off => 2 * adv >= buf,
+            DelayedAck::Bsd | DelayedAck::Off | DelayedAck::Linux => 2 * adv >= buf,
         }
     }
 

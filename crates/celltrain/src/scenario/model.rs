@@ -649,9 +649,10 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
             u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large (max 4294967295)"))?;
     }
     tcp_timers(app, &mut cfg)?;
-    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos"])?.unwrap_or("off") {
+    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos", "linux"])?.unwrap_or("off") {
         "bsd" => DelayedAck::Bsd,
         "sunos" => DelayedAck::SunOs,
+        "linux" => DelayedAck::Linux,
         _ => DelayedAck::Off,
     };
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
