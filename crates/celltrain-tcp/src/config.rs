@@ -329,10 +329,40 @@ impl fmt::Display for TcpConfigError {
 
 impl std::error::Error for TcpConfigError {}
 
+/// Linux's largest default receive buffer (`tcp_rmem`'s maximum, 6 MiB).
+pub const LINUX_RMEM_MAX_BYTES: u32 = 6 << 20;
+/// Linux's largest default send buffer (`tcp_wmem`'s maximum, 4 MiB).
+pub const LINUX_WMEM_MAX_BYTES: u32 = 4 << 20;
+
 /// The largest window a receiver can advertise with scaling: 65535 << 14 octets.
 pub const MAX_SCALED_WINDOW: u32 = TCP_MAXWIN << TCP_MAX_WINSHIFT;
 
 impl TcpConfig {
+    /// Linux's defaults as its documentation gives them (`docs/references.md#linux-stack`):
+    /// CUBIC with HyStart++, `recovery = linux` (SACK, D-SACK, RACK-TLP, PRR), Linux's timers
+    /// at HZ 250 (200 ms `TCP_RTO_MIN`, 120 s `TCP_RTO_MAX`), Linux's delayed ACKs, an initial
+    /// window of 10 segments (RFC 6928), timestamps and window scaling, `tcp_retries2` = 15
+    /// retransmissions. The buffers are the largest `tcp_rmem` and `tcp_wmem` default to
+    /// (6 MiB, 4 MiB) from the start: receive-window auto-tuning grows toward them, and
+    /// starting there is the simplification (the window never limits where auto-tuning
+    /// would not either). The MSS, Nagle and the 30 s MSL (60 s TIME_WAIT) are the default's.
+    pub fn linux() -> Self {
+        TcpConfig {
+            policies: Policies { cc: CcKind::Cubic, recovery: RecoveryKind::Linux },
+            send_buffer_bytes: LINUX_WMEM_MAX_BYTES,
+            recv_buffer_bytes: LINUX_RMEM_MAX_BYTES,
+            timer_granularity: TimerGranularity::LINUX_HZ_250,
+            delayed_ack: DelayedAck::Linux,
+            timestamps: true,
+            window_scaling: true,
+            initial_cwnd_segments: 10,
+            rto_max: crate::rtt::LINUX_RTO_MAX,
+            max_retransmissions: 15,
+            hystart: true,
+            ..TcpConfig::default()
+        }
+    }
+
     /// A default configuration with another variant.
     pub fn with_variant(variant: Variant) -> Self {
         TcpConfig::with_policies(variant.policies())

@@ -10,6 +10,7 @@ mod delack;
 mod handshake;
 mod hystart;
 mod linux_reno;
+mod linux_stack;
 mod options;
 mod property;
 mod prr;
