@@ -219,6 +219,10 @@ pub struct TcpConfig {
     /// HyStart++ (RFC 9406) in the initial slow start; Linux's controls only
     /// ([`CcKind::is_linux`]), where it is the default.
     pub hystart: bool,
+    /// Sender pacing, bit/s of IP datagrams (Linux's `SO_MAX_PACING_RATE`): a data segment
+    /// leaves no sooner than its predecessor's IP length at this rate after it. `None`: no
+    /// pacing.
+    pub max_pacing_rate_bps: Option<u64>,
 }
 
 impl Default for TcpConfig {
@@ -253,6 +257,7 @@ impl Default for TcpConfig {
             initial_rto: None,
             reassemble_out_of_order: true,
             hystart: false,
+            max_pacing_rate_bps: None,
         }
     }
 }
@@ -285,6 +290,8 @@ pub enum TcpConfigError {
     IncompatiblePolicies(Policies),
     /// HyStart++ is modelled only in Linux's controls.
     HyStartNeedsLinuxCc(CcKind),
+    /// A pacing rate must be positive.
+    ZeroPacingRate,
 }
 
 impl fmt::Display for TcpConfigError {
@@ -298,6 +305,7 @@ impl fmt::Display for TcpConfigError {
             TcpConfigError::BadTimerPeriod(d) => {
                 write!(f, "timer period {d} must be positive, at most 1 s, and divide 1 s")
             }
+            TcpConfigError::ZeroPacingRate => write!(f, "max_pacing_rate must be positive"),
             TcpConfigError::BadHz(hz) => write!(f, "hz = {hz} outside 1..=10000"),
             TcpConfigError::ZeroDelayedAckTimeout => write!(f, "delayed_ack_timeout must be positive"),
             TcpConfigError::ZeroCount(which) => write!(f, "{which} must be at least 1"),
@@ -424,6 +432,9 @@ impl TcpConfig {
         }
         if self.msl.is_zero() {
             return Err(TcpConfigError::ZeroMsl);
+        }
+        if self.max_pacing_rate_bps == Some(0) {
+            return Err(TcpConfigError::ZeroPacingRate);
         }
         self.policies.check()?;
         if self.hystart && !self.policies.cc.is_linux() {

@@ -222,6 +222,8 @@ pub struct TcpEndpoint {
     last_rcv: SimTime,
     /// Per-segment send times on the sender's clock (Vegas family only).
     send_log: Option<SendLog>,
+    /// With pacing, the earliest time the next data segment may leave.
+    pace_next: SimTime,
 
     // ---- policies ----
     /// Window arithmetic.
@@ -342,6 +344,7 @@ impl TcpEndpoint {
             last_rtt: None,
             last_rcv: now,
             send_log: cfg.keeps_send_times().then(SendLog::new),
+            pace_next: SimTime::ZERO,
             cc,
             recovery,
             scoreboard: Scoreboard::new(),

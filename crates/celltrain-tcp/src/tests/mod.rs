@@ -12,6 +12,7 @@ mod hystart;
 mod linux_reno;
 mod linux_stack;
 mod options;
+mod pacing;
 mod property;
 mod prr;
 mod rack_tlp;

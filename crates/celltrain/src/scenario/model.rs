@@ -664,6 +664,10 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
         cfg.delayed_ack_timeout = t;
     }
+    cfg.max_pacing_rate_bps = match app.opt_rate("max_pacing_rate")? {
+        Some(r) if r.as_bps() == 0 => return Err(app.key_error("max_pacing_rate", "must be positive")),
+        r => r.map(|r| r.as_bps()),
+    };
     cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
     if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298", "linux"])? {
         cfg.rto = RtoFormula::from_name(name);
