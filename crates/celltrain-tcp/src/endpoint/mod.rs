@@ -32,8 +32,9 @@
 //! # Modelled
 //! Three-way handshake with MSS / window-scale / SACK-permitted / timestamp negotiation, SYN
 //! retransmission, data transfer with Nagle and sender/receiver silly-window avoidance,
-//! delayed ACKs (BSD, SunOS) or none, the reassembly queue with immediate ACKs for
-//! out-of-order data, SACK blocks, the retransmission timer on BSD slow ticks (or exact),
+//! delayed ACKs (BSD, SunOS, Linux) or none, the reassembly queue with immediate ACKs for
+//! out-of-order data, SACK blocks, the retransmission timer on BSD slow ticks, Linux's jiffies
+//! or exact, sender pacing,
 //! Karn's rule, timestamps RTTM, idle restart, the persist timer, FIN handshake, TIME_WAIT,
 //! give-up after too many retransmissions (then one RST), RST reception.
 //!
