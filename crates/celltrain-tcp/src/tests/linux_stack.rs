@@ -35,7 +35,7 @@ fn a_linux_transfer_arrives_whole() {
     // Every 97th data segment sent is lost (retransmissions included).
     p.drop = Box::new(move |side, s| {
         n += u32::from(side == Side::A && s.payload_len > 0);
-        side == Side::A && s.payload_len > 0 && n % 97 == 0
+        side == Side::A && s.payload_len > 0 && n.is_multiple_of(97)
     });
     p.start();
     p.run(ms(60_000));
