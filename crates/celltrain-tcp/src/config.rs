@@ -62,6 +62,14 @@ pub enum TimerGranularity {
     /// No tick quantisation: RFC 6298 estimator on exact durations, RTO is a continuous
     /// deadline, delayed ACKs wait exactly `delayed_ack_timeout`.
     Exact,
+    /// Linux's timers: exact RTT samples, RFC 6298's smoothing with Linux's deviation term
+    /// (at least 200 ms, `TCP_RTO_MIN`), timeouts in whole jiffies of 1/`hz` s expiring on
+    /// the host's jiffy ticks (phase [`TcpConfig::tick_phase`]), 1 s before any sample
+    /// (`docs/references.md#linux-timers`).
+    Linux {
+        /// Jiffies per second (Linux's `CONFIG_HZ`: 100, 250, 300 or 1000).
+        hz: u32,
+    },
 }
 
 impl TimerGranularity {
@@ -71,6 +79,18 @@ impl TimerGranularity {
     pub const TICKS_200MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(200));
     /// SunOS `softclock` resolution, 10 ms.
     pub const TICKS_10MS: TimerGranularity = TimerGranularity::Ticks(SimDuration::from_millis(10));
+    /// Linux with its default `CONFIG_HZ` of 250 (4 ms jiffies).
+    pub const LINUX_HZ_250: TimerGranularity = TimerGranularity::Linux { hz: 250 };
+
+    /// The length of one jiffy (1 s / hz, to the picosecond below) with Linux's timers.
+    pub fn jiffy(self) -> Option<SimDuration> {
+        match self {
+            TimerGranularity::Linux { hz } if hz > 0 => {
+                Some(SimDuration::from_picos(SimDuration::from_secs(1).as_picos() / u64::from(hz)))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The retransmission-timeout formula, named after the stack that used it.
@@ -84,6 +104,8 @@ pub enum RtoFormula {
     Lite,
     /// RFC 6298 on exact durations. Exact timers only.
     Rfc6298,
+    /// RFC 6298 with Linux's deviation term and 200 ms floor, on jiffies. Linux timers only.
+    Linux,
 }
 
 impl RtoFormula {
@@ -93,12 +115,15 @@ impl RtoFormula {
             RtoFormula::Tahoe => "tahoe",
             RtoFormula::Lite => "lite",
             RtoFormula::Rfc6298 => "rfc6298",
+            RtoFormula::Linux => "linux",
         }
     }
 
     /// Parses a configuration name.
     pub fn from_name(name: &str) -> Option<RtoFormula> {
-        [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298].into_iter().find(|f| f.name() == name)
+        [RtoFormula::Tahoe, RtoFormula::Lite, RtoFormula::Rfc6298, RtoFormula::Linux]
+            .into_iter()
+            .find(|f| f.name() == name)
     }
 }
 
@@ -115,6 +140,11 @@ pub enum DelayedAck {
     /// SunOS 4.1.x: as `Bsd`, but the window-update rule is "slid by ≥ 2 maximum segments
     /// or ≥ 35 % of the maximum window (the receive buffer)".
     SunOs,
+    /// Linux: quick-ACK mode (every segment acknowledged at once) for the first segments
+    /// and after an idle period, then an ACK for every second full-sized segment or after a
+    /// delay that follows the data's inter-arrival time, 40 ms to 200 ms
+    /// ([`crate::delack::LinuxDelack`]); on jiffies with Linux's timers.
+    Linux,
 }
 
 /// Congestion-avoidance increment of the BSD window arithmetic
@@ -168,7 +198,8 @@ pub struct TcpConfig {
     pub nagle: bool,
     /// Minimum RTO `t_rttmin`, slow ticks (BSD TCPTV_MIN = 2 ticks). Ticks mode only.
     pub rttmin_ticks: u32,
-    /// Minimum RTO with exact timers (RFC 6298 (2.4): 1 s).
+    /// Minimum RTO with exact timers (RFC 6298 (2.4): 1 s); with Linux's timers the least
+    /// deviation term is Linux's 200 ms instead, capped by `rto_max`.
     pub exact_rto_min: SimDuration,
     /// Maximum RTO (BSD TCPTV_REXMTMAX = 64 s).
     pub rto_max: SimDuration,
@@ -188,6 +219,10 @@ pub struct TcpConfig {
     /// HyStart++ (RFC 9406) in the initial slow start; Linux's controls only
     /// ([`CcKind::is_linux`]), where it is the default.
     pub hystart: bool,
+    /// Sender pacing, bit/s of IP datagrams (Linux's `SO_MAX_PACING_RATE`): a data segment
+    /// leaves no sooner than its predecessor's IP length at this rate after it. `None`: no
+    /// pacing.
+    pub max_pacing_rate_bps: Option<u64>,
 }
 
 impl Default for TcpConfig {
@@ -222,6 +257,7 @@ impl Default for TcpConfig {
             initial_rto: None,
             reassemble_out_of_order: true,
             hystart: false,
+            max_pacing_rate_bps: None,
         }
     }
 }
@@ -237,6 +273,8 @@ pub enum TcpConfigError {
     BufferOutOfRange(&'static str, u32),
     /// The timer period must be positive, at most 1 s, and divide 1 s.
     BadTimerPeriod(SimDuration),
+    /// Linux's HZ must be 1..=10000.
+    BadHz(u32),
     /// The delayed-ACK timeout must be positive.
     ZeroDelayedAckTimeout,
     /// A count that must be at least one is zero.
@@ -252,6 +290,8 @@ pub enum TcpConfigError {
     IncompatiblePolicies(Policies),
     /// HyStart++ is modelled only in Linux's controls.
     HyStartNeedsLinuxCc(CcKind),
+    /// A pacing rate must be positive.
+    ZeroPacingRate,
 }
 
 impl fmt::Display for TcpConfigError {
@@ -265,13 +305,16 @@ impl fmt::Display for TcpConfigError {
             TcpConfigError::BadTimerPeriod(d) => {
                 write!(f, "timer period {d} must be positive, at most 1 s, and divide 1 s")
             }
+            TcpConfigError::ZeroPacingRate => write!(f, "max_pacing_rate must be positive"),
+            TcpConfigError::BadHz(hz) => write!(f, "hz = {hz} outside 1..=10000"),
             TcpConfigError::ZeroDelayedAckTimeout => write!(f, "delayed_ack_timeout must be positive"),
             TcpConfigError::ZeroCount(which) => write!(f, "{which} must be at least 1"),
             TcpConfigError::BadRtoBounds => write!(f, "RTO bounds: need 0 < minimum <= maximum"),
             TcpConfigError::ZeroMsl => write!(f, "msl must be positive"),
             TcpConfigError::RtoFormulaVsGranularity(r) => match r {
                 RtoFormula::Rfc6298 => write!(f, "rto = \"rfc6298\" needs timer_granularity = \"exact\""),
-                _ => write!(f, "rto = \"{}\" needs a tick timer granularity, not \"exact\"", r.name()),
+                RtoFormula::Linux => write!(f, "rto = \"linux\" needs timers = \"linux\""),
+                _ => write!(f, "rto = \"{}\" needs a tick timer granularity (BSD timers)", r.name()),
             },
             TcpConfigError::HyStartNeedsLinuxCc(cc) => {
                 write!(f, "hystart = true needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name())
@@ -294,10 +337,40 @@ impl fmt::Display for TcpConfigError {
 
 impl std::error::Error for TcpConfigError {}
 
+/// Linux's largest default receive buffer (`tcp_rmem`'s maximum, 6 MiB).
+pub const LINUX_RMEM_MAX_BYTES: u32 = 6 << 20;
+/// Linux's largest default send buffer (`tcp_wmem`'s maximum, 4 MiB).
+pub const LINUX_WMEM_MAX_BYTES: u32 = 4 << 20;
+
 /// The largest window a receiver can advertise with scaling: 65535 << 14 octets.
 pub const MAX_SCALED_WINDOW: u32 = TCP_MAXWIN << TCP_MAX_WINSHIFT;
 
 impl TcpConfig {
+    /// Linux's defaults as its documentation gives them (`docs/references.md#linux-stack`):
+    /// CUBIC with HyStart++, `recovery = linux` (SACK, D-SACK, RACK-TLP, PRR), Linux's timers
+    /// at HZ 250 (200 ms `TCP_RTO_MIN`, 120 s `TCP_RTO_MAX`), Linux's delayed ACKs, an initial
+    /// window of 10 segments (RFC 6928), timestamps and window scaling, `tcp_retries2` = 15
+    /// retransmissions. The buffers are the largest `tcp_rmem` and `tcp_wmem` default to
+    /// (6 MiB, 4 MiB) from the start: receive-window auto-tuning grows toward them, and
+    /// starting there is the simplification (the window never limits where auto-tuning
+    /// would not either). The MSS, Nagle and the 30 s MSL (60 s TIME_WAIT) are the default's.
+    pub fn linux() -> Self {
+        TcpConfig {
+            policies: Policies { cc: CcKind::Cubic, recovery: RecoveryKind::Linux },
+            send_buffer_bytes: LINUX_WMEM_MAX_BYTES,
+            recv_buffer_bytes: LINUX_RMEM_MAX_BYTES,
+            timer_granularity: TimerGranularity::LINUX_HZ_250,
+            delayed_ack: DelayedAck::Linux,
+            timestamps: true,
+            window_scaling: true,
+            initial_cwnd_segments: 10,
+            rto_max: crate::rtt::LINUX_RTO_MAX,
+            max_retransmissions: 15,
+            hystart: true,
+            ..TcpConfig::default()
+        }
+    }
+
     /// A default configuration with another variant.
     pub fn with_variant(variant: Variant) -> Self {
         TcpConfig::with_policies(variant.policies())
@@ -336,6 +409,11 @@ impl TcpConfig {
                 return Err(TcpConfigError::BadTimerPeriod(p));
             }
         }
+        if let TimerGranularity::Linux { hz } = self.timer_granularity {
+            if !(1..=10_000).contains(&hz) {
+                return Err(TcpConfigError::BadHz(hz));
+            }
+        }
         if self.delayed_ack_timeout.is_zero() {
             return Err(TcpConfigError::ZeroDelayedAckTimeout);
         }
@@ -354,6 +432,9 @@ impl TcpConfig {
         }
         if self.msl.is_zero() {
             return Err(TcpConfigError::ZeroMsl);
+        }
+        if self.max_pacing_rate_bps == Some(0) {
+            return Err(TcpConfigError::ZeroPacingRate);
         }
         self.policies.check()?;
         if self.hystart && !self.policies.cc.is_linux() {
@@ -378,6 +459,7 @@ impl TcpConfig {
             (TimerGranularity::Ticks(_), Some(RtoFormula::Tahoe)) => RtoFormula::Tahoe,
             (TimerGranularity::Ticks(_), _) => RtoFormula::Lite,
             (TimerGranularity::Exact, _) => RtoFormula::Rfc6298,
+            (TimerGranularity::Linux { .. }, _) => RtoFormula::Linux,
         }
     }
 

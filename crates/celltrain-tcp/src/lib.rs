@@ -29,6 +29,10 @@
 //!   with RFC 6937 Proportional Rate Reduction) and `rack-tlp` (RFC 8985 RACK-TLP deciding
 //!   what is lost, PRR how much to send), with RACK's reordering timer and TLP's probe
 //!   timeout as the recovery's own timer ([`recovery::Rack`]).
+//! * Linux's host ([`TcpConfig::linux`]): its timers on jiffies of 1/HZ s with the
+//!   200 ms-floored deviation term ([`rtt::LinuxRtt`]), its delayed ACKs with quick-ACK mode
+//!   ([`delack::LinuxDelack`]), IW10, and optional sender pacing (`max_pacing_rate_bps`)
+//!   (`docs/references.md#linux-stack`).
 //! * Vegas's fine-grained clock is the simulator's own: the endpoint stamps each segment
 //!   with the `now` it is sent at and hands the policies the ACK's `now`
 //!   ([`send_log::SendLog`], [`tcb::AckInfo`]), so the sans-IO contract is unchanged.
@@ -68,6 +72,7 @@
 
 pub mod cc;
 pub mod config;
+pub mod delack;
 pub mod endpoint;
 pub mod policy;
 pub mod reass;

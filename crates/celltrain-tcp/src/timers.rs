@@ -122,6 +122,8 @@ pub struct Timers {
     pub msl2: Option<SimTime>,
     /// The loss recovery's own timer (RACK's reordering timer or TLP's probe timeout).
     pub loss: Option<SimTime>,
+    /// When pacing next lets data leave (armed only while data waits for it).
+    pub pace: Option<SimTime>,
 }
 
 impl Timers {
@@ -133,7 +135,7 @@ impl Timers {
             (x, None) => x,
             (None, y) => y,
         };
-        min(min(min(self.rexmt, self.persist), min(self.delack, self.msl2)), self.loss)
+        min(min(min(self.rexmt, self.persist), min(self.delack, self.msl2)), min(self.loss, self.pace))
     }
 
     /// Disarms everything (BSD `tcp_canceltimers`).

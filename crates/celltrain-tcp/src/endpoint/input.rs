@@ -462,6 +462,9 @@ impl TcpEndpoint {
     #[inline(always)]
     fn receive_data(&mut self, now: SimTime, seq: SeqNum, len: u32, fin: bool) {
         if len > 0 {
+            if seq == self.rcv_nxt && self.cfg.delayed_ack == DelayedAck::Linux {
+                self.linux_delack.on_data(now, self.rto(), self.rcv_wnd(), self.tcb.maxseg);
+            }
             if seq == self.rcv_nxt && self.reass.is_empty() && self.state == State::Established {
                 // In order, nothing queued: deliver and delay the ACK.
                 self.deliver(len);
@@ -476,6 +479,7 @@ impl TcpEndpoint {
                             });
                         }
                     }
+                    DelayedAck::Linux => self.linux_ack_or_delay(now),
                 }
             } else {
                 // Out of order, or filling a hole: queue / present, and ACK at once.
@@ -517,6 +521,25 @@ impl TcpEndpoint {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// Linux: in quick-ACK mode, or with more than one full-sized segment unacknowledged,
+    /// an ACK at once; otherwise one held for the delayed-ACK timeout (on a jiffy with
+    /// Linux's timers).
+    fn linux_ack_or_delay(&mut self, now: SimTime) {
+        let unacked = self.rcv_nxt.saturating_since(self.last_ack_sent);
+        if self.linux_delack.take_quick() || unacked > self.tcb.maxseg {
+            self.ack_now = true;
+            return;
+        }
+        self.delack = true;
+        if self.timers.delack.is_none() {
+            let d = self.linux_delack.timeout(self.srtt());
+            self.timers.delack = Some(match &self.rtt {
+                RttEstimator::Linux(l) => l.expiry_after(now, d, &mut self.slow_memo),
+                _ => now + d,
+            });
         }
     }
 
@@ -563,7 +586,7 @@ impl TcpEndpoint {
                         }
                         self.rtt_sample_ticks(now, elapsed + 1)
                     }
-                    (RttEstimator::Rfc6298(_), _) => {
+                    (RttEstimator::Rfc6298(_) | RttEstimator::Linux(_), _) => {
                         let d = SimDuration::from_micros(u64::from(elapsed));
                         self.note_raw_rtt(d);
                         self.rtt_sample_duration(now, d)
@@ -600,11 +623,13 @@ impl TcpEndpoint {
     }
 
     fn rtt_sample_duration(&mut self, now: SimTime, d: SimDuration) {
-        if let RttEstimator::Rfc6298(r) = &mut self.rtt {
-            r.on_sample(d);
-            self.stats.rtt_samples += 1;
-            self.cc.on_rtt_sample(&self.tcb, d, now);
+        match &mut self.rtt {
+            RttEstimator::Rfc6298(r) => r.on_sample(d),
+            RttEstimator::Linux(l) => l.on_sample(d, self.tcb.snd_una, self.tcb.snd_nxt),
+            RttEstimator::Bsd(_) => return,
         }
+        self.stats.rtt_samples += 1;
+        self.cc.on_rtt_sample(&self.tcb, d, now);
     }
 
     /// A raw RTT sample as measured, before the estimator takes it (for reports).

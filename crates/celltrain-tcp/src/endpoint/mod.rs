@@ -32,8 +32,9 @@
 //! # Modelled
 //! Three-way handshake with MSS / window-scale / SACK-permitted / timestamp negotiation, SYN
 //! retransmission, data transfer with Nagle and sender/receiver silly-window avoidance,
-//! delayed ACKs (BSD, SunOS) or none, the reassembly queue with immediate ACKs for
-//! out-of-order data, SACK blocks, the retransmission timer on BSD slow ticks (or exact),
+//! delayed ACKs (BSD, SunOS, Linux) or none, the reassembly queue with immediate ACKs for
+//! out-of-order data, SACK blocks, the retransmission timer on BSD slow ticks, Linux's jiffies
+//! or exact, sender pacing,
 //! Karn's rule, timestamps RTTM, idle restart, the persist timer, FIN handshake, TIME_WAIT,
 //! give-up after too many retransmissions (then one RST), RST reception.
 //!
@@ -53,10 +54,11 @@ mod timer;
 
 use crate::cc::CongestionControl;
 use crate::config::{Policies, RtoFormula, TcpConfig, TimerGranularity};
+use crate::delack::LinuxDelack;
 use crate::policy::{CcPolicy, RecoveryPolicy};
 use crate::reass::Reassembly;
 use crate::recovery::{LossRecovery, TimerCtx};
-use crate::rtt::{BsdRto, BsdRtt, Rfc6298Rtt, RttEstimator};
+use crate::rtt::{BsdRto, BsdRtt, LinuxRtt, Rfc6298Rtt, RttEstimator, LINUX_RTO_MIN};
 use crate::sack::Scoreboard;
 use crate::segment::{SackBlock, Segment};
 use crate::send_log::SendLog;
@@ -127,7 +129,8 @@ pub struct TcpEndpoint {
     slow: Option<TickClock>,
     /// Fast-timer (delayed-ACK) clock.
     fast: TickClock,
-    /// The last tick span asked of `slow` and of `fast` (see [`TickClock::ticks_through_memo`]).
+    /// The last tick span asked of `slow` (or of Linux's jiffies) and of `fast` (see
+    /// [`TickClock::ticks_through_memo`]).
     slow_memo: TickMemo,
     fast_memo: TickMemo,
 
@@ -170,6 +173,8 @@ pub struct TcpEndpoint {
     fin_rcvd: bool,
     /// Acknowledgment number of the last segment we sent (`last_ack_sent`).
     last_ack_sent: SeqNum,
+    /// Linux's quick-ACK mode and delayed-ACK timeout (with `DelayedAck::Linux` only).
+    linux_delack: LinuxDelack,
 
     // ---- options ----
     /// Shift applied to windows we advertise (`rcv_scale`).
@@ -218,6 +223,8 @@ pub struct TcpEndpoint {
     last_rcv: SimTime,
     /// Per-segment send times on the sender's clock (Vegas family only).
     send_log: Option<SendLog>,
+    /// With pacing, the earliest time the next data segment may leave.
+    pace_next: SimTime,
 
     // ---- policies ----
     /// Window arithmetic.
@@ -269,6 +276,11 @@ impl TcpEndpoint {
             TimerGranularity::Exact => {
                 (None, RttEstimator::Rfc6298(Rfc6298Rtt::new(cfg.exact_rto_min, cfg.rto_max, SimDuration::ZERO)))
             }
+            TimerGranularity::Linux { .. } => {
+                let jiffy = cfg.timer_granularity.jiffy().expect("validated hz");
+                let clock = TickClock::new(jiffy, cfg.tick_phase);
+                (None, RttEstimator::Linux(LinuxRtt::new(clock, LINUX_RTO_MIN, cfg.rto_max)))
+            }
         };
         if let Some(d) = cfg.initial_rto {
             match (&mut rtt, slow) {
@@ -277,6 +289,7 @@ impl TcpEndpoint {
                     b.set_initial_rto(u32::try_from(ticks).unwrap_or(u32::MAX));
                 }
                 (RttEstimator::Rfc6298(r), _) => r.set_initial_rto(d),
+                (RttEstimator::Linux(l), _) => l.set_initial_rto(d),
                 (RttEstimator::Bsd(_), None) => {}
             }
         }
@@ -310,6 +323,7 @@ impl TcpEndpoint {
             rcv_fin: None,
             fin_rcvd: false,
             last_ack_sent: SeqNum(0),
+            linux_delack: LinuxDelack::default(),
             rcv_scale: 0,
             ws_ok: false,
             ts_ok: false,
@@ -331,6 +345,7 @@ impl TcpEndpoint {
             last_rtt: None,
             last_rcv: now,
             send_log: cfg.keeps_send_times().then(SendLog::new),
+            pace_next: SimTime::ZERO,
             cc,
             recovery,
             scoreboard: Scoreboard::new(),
@@ -462,6 +477,7 @@ impl TcpEndpoint {
         match (&self.rtt, self.slow) {
             (RttEstimator::Bsd(b), Some(clock)) => clock.period().saturating_mul(u64::from(b.t_rxtcur)),
             (RttEstimator::Rfc6298(r), _) => r.rto,
+            (RttEstimator::Linux(l), _) => l.rto(),
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         }
     }
@@ -475,6 +491,7 @@ impl TcpEndpoint {
                 SimDuration::from_picos(clock.period().as_picos().saturating_mul(eighths) / 8)
             }),
             (RttEstimator::Rfc6298(r), _) => r.srtt,
+            (RttEstimator::Linux(l), _) => l.srtt,
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         }
     }
@@ -554,7 +571,8 @@ impl TcpEndpoint {
     // ---- shared helpers ----
 
     /// Our timestamp clock: slow ticks since time zero (BSD `tcp_now`), or microseconds with
-    /// exact timers.
+    /// exact and Linux timers (Linux's own is 1 ms, but it takes RTTs from its microsecond
+    /// send times whenever it can, so the samples are as fine as these).
     fn ts_now(&self, now: SimTime) -> u32 {
         match self.slow {
             Some(c) => c.ticks_through(now) as u32,
@@ -570,6 +588,7 @@ impl TcpEndpoint {
                 clock.nth_tick_after_memo(now, u64::from(b.t_rxtcur), &mut self.slow_memo)
             }
             (RttEstimator::Rfc6298(r), _) => now + r.rto,
+            (RttEstimator::Linux(l), _) => l.expiry(now, l.rto_jiffies, &mut self.slow_memo),
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });
     }

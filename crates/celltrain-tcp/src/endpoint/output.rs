@@ -9,7 +9,7 @@ use crate::rtt::RttEstimator;
 use crate::segment::{Flags, Segment, TcpOptions, MAX_SACK_BLOCKS};
 use crate::seq::SeqNum;
 use crate::tcb::TCP_MAXWIN;
-use celltrain_core::SimTime;
+use celltrain_core::{SimDuration, SimTime};
 
 /// Why a data-space segment is being sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +44,9 @@ impl TcpEndpoint {
             self.start_output_call(now);
         }
         let can_send = self.state.can_send_data();
+        if can_send && now < self.pace_next {
+            return self.output_while_paced(now);
+        }
         if let Some(seq) = self.pending_rexmt.take() {
             if can_send && seq.ge(self.tcb.snd_una) && seq.lt(self.tcb.snd_max) {
                 let end = (seq + self.tcb.maxseg).min(self.tcb.snd_max);
@@ -71,6 +74,21 @@ impl TcpEndpoint {
         self.output_window(now, allow_data)
     }
 
+    /// Pacing holds data back until `pace_next` (and wakes the endpoint then); an ACK due
+    /// still goes.
+    fn output_while_paced(&mut self, now: SimTime) -> Option<Segment> {
+        self.timers.pace = Some(self.pace_next);
+        (self.ack_now || self.window_update_due()).then(|| self.emit_ack(now))
+    }
+
+    /// With pacing, the next data segment leaves `ip_bytes` at the pacing rate after this one.
+    fn pace_after(&mut self, now: SimTime, ip_bytes: u32) {
+        if let Some(bps) = self.cfg.max_pacing_rate_bps {
+            let ps = (u128::from(ip_bytes) * 8 * 1_000_000_000_000).div_ceil(u128::from(bps));
+            self.pace_next = now.max(self.pace_next) + SimDuration::from_picos(ps.min(u128::from(u64::MAX)) as u64);
+        }
+    }
+
     /// Start of a BSD `tcp_output` call: Nagle's "idle" and the idle restart.
     fn start_output_call(&mut self, now: SimTime) {
         self.idle_at_output = self.tcb.snd_max == self.tcb.snd_una;
@@ -84,6 +102,7 @@ impl TcpEndpoint {
                 c.ticks_between_memo(self.last_rcv, now, &mut self.slow_memo) >= u64::from(b.t_rxtcur)
             }
             (RttEstimator::Rfc6298(r), _) => now.saturating_since(self.last_rcv) >= r.rto,
+            (RttEstimator::Linux(l), _) => now.saturating_since(self.last_rcv) >= l.rto(),
             (RttEstimator::Bsd(_), None) => false,
         };
         if idle_long {
@@ -196,7 +215,7 @@ impl TcpEndpoint {
         }
         match self.cfg.delayed_ack {
             DelayedAck::SunOs => 100 * adv >= 35 * buf,
-            DelayedAck::Bsd | DelayedAck::Off => 2 * adv >= buf,
+            DelayedAck::Bsd | DelayedAck::Off | DelayedAck::Linux => 2 * adv >= buf,
         }
     }
 
@@ -315,6 +334,11 @@ impl TcpEndpoint {
             self.cc.on_send(&self.tcb, start, len, now);
             if let Some(log) = &mut self.send_log {
                 log.on_send(start, start + len, now);
+            }
+            if self.cfg.max_pacing_rate_bps.is_some() {
+                let seg = self.segment(now, start, flags, len, TcpOptions::default());
+                self.pace_after(now, seg.ip_len());
+                return seg;
             }
         }
         self.segment(now, start, flags, len, TcpOptions::default())

@@ -15,6 +15,7 @@ enum Which {
     Delack,
     Msl2,
     Loss,
+    Pace,
 }
 
 impl TcpEndpoint {
@@ -26,7 +27,7 @@ impl TcpEndpoint {
         // inlined into the caller; the firing loop stays out of line.
         let due = |t: Option<SimTime>| t.is_some_and(|t| t <= now);
         let t = &self.timers;
-        if due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2) || due(t.loss) {
+        if due(t.rexmt) || due(t.persist) || due(t.delack) || due(t.msl2) || due(t.loss) || due(t.pace) {
             self.fire_due_timers(now);
         }
     }
@@ -44,6 +45,7 @@ impl TcpEndpoint {
                 (self.timers.delack, Which::Delack),
                 (self.timers.msl2, Which::Msl2),
                 (self.timers.loss, Which::Loss),
+                (self.timers.pace, Which::Pace),
             ]
             .into_iter()
             .filter_map(|(t, w)| t.filter(|&t| t <= now).map(|t| (t, w)))
@@ -76,6 +78,8 @@ impl TcpEndpoint {
                     self.timers.loss = None;
                     self.loss_timer_expired(at);
                 }
+                // Nothing to do but let the next drain send what pacing held back.
+                Which::Pace => self.timers.pace = None,
             }
         }
         debug_assert!(false, "timer loop did not terminate");
@@ -136,6 +140,10 @@ impl TcpEndpoint {
         self.timers.persist = Some(match (&mut self.rtt, self.slow) {
             (RttEstimator::Bsd(b), Some(clock)) => clock.nth_tick_after(now, u64::from(b.setpersist())),
             (RttEstimator::Rfc6298(r), _) => now + r.setpersist(),
+            (RttEstimator::Linux(l), _) => {
+                let jiffies = l.setpersist();
+                l.expiry(now, jiffies, &mut self.slow_memo)
+            }
             (RttEstimator::Bsd(_), None) => unreachable!("BSD estimator without a slow clock"),
         });
     }

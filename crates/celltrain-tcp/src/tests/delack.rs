@@ -133,3 +133,41 @@ fn exact_timers_delay_acks_by_exactly_the_timeout() {
     // Data arrives at 30 ms; no tick grid: the ACK leaves 40 ms later.
     assert_eq!(b_acks(&p), [(70, seg(1) + 100)]);
 }
+
+/// Linux's delayed ACKs and timers (HZ 250, jiffies at k·4 ms), 4 KB buffers (so quick-ACK
+/// mode lasts 4096 / (2·512) = 4 segments), `n` segments in the first flight.
+fn linux_flight(n: u32) -> Pair {
+    let cfg = TcpConfig {
+        delayed_ack: DelayedAck::Linux,
+        timer_granularity: crate::TimerGranularity::LINUX_HZ_250,
+        initial_cwnd_segments: 8,
+        send_buffer_bytes: 4096,
+        recv_buffer_bytes: 4096,
+        ..plain(Variant::Reno)
+    };
+    let mut p = Pair::new(cfg.clone(), cfg, millis(10));
+    p.write(Side::A, u64::from(n) * 512);
+    p.run(ms(1_000));
+    assert_eq!(p.data(Side::A).count(), n as usize);
+    p
+}
+
+#[test]
+fn linux_quickacks_the_first_segments_then_acks_every_second() {
+    // Data leaves at 20 ms, arrives at 30 ms: segments 1–4 are acknowledged one by one
+    // (quick-ACK mode), then 5 is held and 6 makes two unacknowledged full segments, and so
+    // on.
+    let p = linux_flight(8);
+    assert_eq!(b_acks(&p), [(30, seg(2)), (30, seg(3)), (30, seg(4)), (30, seg(5)), (30, seg(7)), (30, seg(9))]);
+    assert_eq!(p.b.stats().delayed_acks_sent, 0);
+}
+
+#[test]
+fn linux_holds_a_lone_segment_for_40_ms_on_a_jiffy() {
+    // The 5th segment, past quick-ACK mode, waits ato = 40 ms (the receiver's SRTT, 20 ms,
+    // is below 40 ms and does not shorten it) = 10 jiffies: armed at 30 ms, after the
+    // jiffies at 0, 4, …, 28 ms (8 of them), it expires on the 10th after, (8 + 9)·4 = 68 ms.
+    let p = linux_flight(5);
+    assert_eq!(b_acks(&p), [(30, seg(2)), (30, seg(3)), (30, seg(4)), (30, seg(5)), (68, seg(6))]);
+    assert_eq!(p.b.stats().delayed_acks_sent, 1);
+}

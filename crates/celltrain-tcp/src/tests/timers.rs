@@ -208,3 +208,39 @@ fn a_receiver_without_reassembly_makes_the_sender_go_back_n() {
     assert_eq!(retransmitted[0], 1, "reassembly keeps the three out-of-order segments");
     assert_eq!(retransmitted[1], 4, "go-back-N: the lost segment and the three dropped behind it");
 }
+
+/// Linux's timers (HZ 250, jiffies at 1 ms + k·4 ms).
+fn linux_timers() -> TcpConfig {
+    TcpConfig { timer_granularity: TimerGranularity::LINUX_HZ_250, tick_phase: millis(1), ..plain(Variant::Reno) }
+}
+
+#[test]
+fn linux_rto_is_srtt_plus_200_ms_in_jiffies_and_fires_on_a_jiffy() {
+    let cfg = linux_timers();
+    let mut p = Pair::new(cfg.clone(), cfg, millis(10)).bulk(512);
+    drop_a_data(&mut p);
+    p.start();
+    p.run(ms(800));
+    // The SYN's RTT, 20 ms: SRTT 20, 4·RTTVAR 40 below the 200 ms floor, so 220 ms = 55
+    // jiffies. Data leaves at 20 ms, after the jiffies at 1, 5, …, 17 ms (5 of them): the
+    // timer expires on the 55th jiffy after, 1 + (5 + 54)·4 = 237 ms. Backed off to 110
+    // jiffies from the jiffy at 237 ms (the 60th): 1 + (60 + 109)·4 = 677 ms.
+    assert_eq!(data_times(&p), [20, 237, 677]);
+    assert_eq!(p.a.rto(), millis(880), "the next back-off: 220 jiffies");
+    assert_eq!(p.a.srtt(), Some(millis(20)));
+}
+
+#[test]
+fn linux_initial_rto_is_one_second_on_jiffies() {
+    let cfg = linux_timers();
+    let mut p = Pair::new(cfg.clone(), cfg, millis(10));
+    let mut first = true;
+    p.drop = Box::new(move |side, s| side == Side::A && s.flags.syn() && std::mem::take(&mut first));
+    p.start();
+    p.run(ms(2_000));
+    // TCP_TIMEOUT_INIT = 250 jiffies: the 250th jiffy after 0 is at 1 + 249·4 = 997 ms.
+    let syns: Vec<u64> =
+        p.sent(Side::A).filter(|r| r.seg.flags.syn()).map(|r| r.t.as_picos() / 1_000_000_000).collect();
+    assert_eq!(syns, [0, 997]);
+    assert_eq!(p.a.state(), State::Established);
+}

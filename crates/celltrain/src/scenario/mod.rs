@@ -67,6 +67,7 @@ mod record_extra;
 mod spanned;
 mod switch_port;
 mod tcp_policies;
+mod tcp_stack;
 mod totals;
 mod udp_warnings;
 pub mod units;

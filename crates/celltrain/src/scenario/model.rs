@@ -27,6 +27,7 @@ pub struct Compiled {
 /// the whole network is known.
 type Places = std::collections::BTreeMap<Subject, ScenarioError>;
 use super::link_rates::LinkRates;
+use super::tcp_stack::Stack;
 use super::udp_warnings::UdpSources;
 
 /// Default seed when neither the scenario nor the caller gives one.
@@ -614,14 +615,18 @@ fn offer(
     admission.offer(name, &path, vc.category, source, rate)
 }
 
-/// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are 4.4BSD-like
-/// except where MSc98's common set-up is the better default (see docs/scenarios.md).
+/// The TCP configuration of an `app = { kind = "tcp", ... }` table; defaults are the `stack`'s:
+/// 4.4BSD-like except where MSc98's common set-up is the better default, or Linux's (see
+/// docs/scenarios.md).
 fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
-    let mut cfg = TcpConfig { policies: super::tcp_policies::read(app)?, ..TcpConfig::default() };
-    tcp_loss_keys(app, &mut cfg)?;
+    let stack = Stack::read(app)?;
+    let base = stack.base();
+    let mut cfg = TcpConfig { policies: super::tcp_policies::read(app, base.policies)?, ..base.clone() };
+    let initial_window = stack.initial_window(cfg.policies);
+    tcp_loss_keys(app, &mut cfg, initial_window)?;
     cfg.hystart = hystart(app, cfg.policies.cc)?;
-    cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(false);
-    cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(true);
+    cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(base.timestamps);
+    cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(base.window_scaling);
     let mtu = u32::try_from(app.opt_bytes("mtu")?.unwrap_or(9180)).unwrap_or(u32::MAX);
     let round = app.opt_bytes("mss_rounding")?.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
     cfg.mss = match app.opt_bytes("mss")? {
@@ -648,6 +653,56 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
         cfg.recv_buffer_bytes =
             u32::try_from(w).map_err(|_| app.key_error("recv_buffer", "too large (max 4294967295)"))?;
     }
+    tcp_timers(app, &mut cfg, stack.linux_timers())?;
+    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos", "linux"])? {
+        Some("bsd") => DelayedAck::Bsd,
+        Some("sunos") => DelayedAck::SunOs,
+        Some("linux") => DelayedAck::Linux,
+        Some(_) => DelayedAck::Off,
+        None => base.delayed_ack,
+    };
+    if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
+        cfg.delayed_ack_timeout = t;
+    }
+    cfg.max_pacing_rate_bps = match app.opt_rate("max_pacing_rate")? {
+        Some(r) if r.as_bps() == 0 => return Err(app.key_error("max_pacing_rate", "must be positive")),
+        r => r.map(|r| r.as_bps()),
+    };
+    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
+    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298", "linux"])? {
+        cfg.rto = RtoFormula::from_name(name);
+    }
+    cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
+    Ok(cfg)
+}
+
+/// The timers of a TCP app: `timers = "bsd"` ticks as `timer_granularity` says (500 ms by
+/// default); `timers = "linux"` runs Linux's estimator on jiffies of 1/`hz` s (default 250).
+/// Without `timers`, Linux's run when `linux_default` and no `timer_granularity` is given.
+/// The largest timeout follows the timers unless `max_rto` is given.
+fn tcp_timers(app: &TableView<'_>, cfg: &mut TcpConfig, linux_default: bool) -> Result<(), ScenarioError> {
+    let linux = match app.opt_keyword("timers", &["bsd", "linux"])? {
+        Some(t) => t == "linux",
+        None => linux_default && app.get("timer_granularity").is_none(),
+    };
+    if app.get("max_rto").is_none() {
+        cfg.rto_max = if linux { celltrain_tcp::rtt::LINUX_RTO_MAX } else { TcpConfig::default().rto_max };
+    }
+    if linux {
+        if app.get("timer_granularity").is_some() {
+            return Err(app.key_error("timer_granularity", "give either timers = \"linux\" or timer_granularity"));
+        }
+        let hz = app.opt_u64("hz")?.unwrap_or(250);
+        if !(1..=10_000).contains(&hz) {
+            return Err(app.key_error("hz", "must be in 1..=10000"));
+        }
+        cfg.timer_granularity = TimerGranularity::Linux { hz: hz as u32 };
+        return Ok(());
+    }
+    if app.get("hz").is_some() {
+        return Err(app.key_error("hz", "needs timers = \"linux\""));
+    }
+    cfg.timer_granularity = TcpConfig::default().timer_granularity;
     if let Some(g) = app.get("timer_granularity") {
         cfg.timer_granularity = if g.as_str().is_ok_and(|s| s == "exact") {
             TimerGranularity::Exact
@@ -659,20 +714,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
             TimerGranularity::Ticks(d)
         };
     }
-    cfg.delayed_ack = match app.opt_keyword("delayed_ack", &["off", "bsd", "sunos"])?.unwrap_or("off") {
-        "bsd" => DelayedAck::Bsd,
-        "sunos" => DelayedAck::SunOs,
-        _ => DelayedAck::Off,
-    };
-    if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
-        cfg.delayed_ack_timeout = t;
-    }
-    cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
-    if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298"])? {
-        cfg.rto = RtoFormula::from_name(name);
-    }
-    cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
-    Ok(cfg)
+    Ok(())
 }
 
 /// `hystart`: HyStart++ in the initial slow start, on by default with Linux's controls and
@@ -686,13 +728,13 @@ fn hystart(app: &TableView<'_>, cc: CcKind) -> Result<bool, ScenarioError> {
     }
 }
 
-/// The keys of a TCP app that AD97 varies: `initial_window` (segments; default the
-/// policies': 10 for Linux's controls, 2 for the Vegas family, 1 otherwise), `dupack_threshold` (duplicate ACKs that
+/// The keys of a TCP app that AD97 varies: `initial_window` (segments; default
+/// `initial_window`, the stack's), `dupack_threshold` (duplicate ACKs that
 /// trigger fast retransmit, default 3), `initial_rto` (the retransmission timeout before
 /// any RTT sample; default BSD's 6 s, or RFC 6298's 1 s with exact timers) and `max_rto` (the
 /// largest timeout back-off reaches; default BSD's 64 s).
-fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig) -> Result<(), ScenarioError> {
-    cfg.initial_cwnd_segments = cfg.policies.default_initial_window();
+fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig, initial_window: u32) -> Result<(), ScenarioError> {
+    cfg.initial_cwnd_segments = initial_window;
     let count = |key: &str| -> Result<Option<u32>, ScenarioError> {
         match app.opt_u64(key)? {
             Some(0) => Err(app.key_error(key, "must be at least 1")),

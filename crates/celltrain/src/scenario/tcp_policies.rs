@@ -5,11 +5,12 @@
 use super::{ScenarioError, TableView};
 use celltrain_tcp::{CcKind, Policies, RecoveryKind, Variant};
 
-/// The policies of an `app = { kind = "tcp", ... }` table (default: `variant = "reno"`).
-pub(super) fn read(app: &TableView<'_>) -> Result<Policies, ScenarioError> {
+/// The policies of an `app = { kind = "tcp", ... }` table; `stack_default` without any of
+/// the keys (the BSD stack's is `variant = "reno"`).
+pub(super) fn read(app: &TableView<'_>, stack_default: Policies) -> Result<Policies, ScenarioError> {
     let variants = Variant::ALL.map(Variant::name);
     let variant = app.opt_keyword("variant", &variants)?.and_then(Variant::from_name);
-    let mut policies = variant.unwrap_or(Variant::Reno).policies();
+    let mut policies = variant.map_or(stack_default, Variant::policies);
     let ccs = CcKind::ALL.map(CcKind::name);
     let cc = app.opt_keyword("cc", &ccs)?.and_then(CcKind::from_name);
     let recoveries = RecoveryKind::ALL.map(RecoveryKind::name);

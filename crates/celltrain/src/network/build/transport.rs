@@ -56,7 +56,11 @@ pub(super) fn connections(
             let mut rng = RngStream::derive(nb.seed, &format!("{}/timers", nb.nodes[host.index()].name));
             match spec.config.timer_granularity {
                 TimerGranularity::Ticks(period) => SimDuration::from_picos(rng.below(period.as_picos().max(1))),
-                _ => SimDuration::ZERO,
+                TimerGranularity::Linux { .. } => {
+                    let jiffy = spec.config.timer_granularity.jiffy().unwrap_or(SimDuration::ZERO);
+                    SimDuration::from_picos(rng.below(jiffy.as_picos().max(1)))
+                }
+                TimerGranularity::Exact => SimDuration::ZERO,
             }
         };
         let mut rng = RngStream::derive(nb.seed, &format!("{}/iss", f.name));
