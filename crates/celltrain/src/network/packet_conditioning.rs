@@ -369,6 +369,55 @@ mod tests {
         assert_eq!(s.name(), "tbf");
     }
 
+    fn packet(ip_bytes: u64) -> crate::packet::Packet {
+        crate::packet::Packet {
+            flow: celltrain_core::ids::FlowId(0),
+            payload: crate::packet::Payload::Udp { seq: 0 },
+            app_bytes: ip_bytes - 28,
+            ip_bytes,
+            sent_at: SimTime::ZERO,
+            route: celltrain_core::ids::RouteId(0),
+            hop: 0,
+            counted: true,
+        }
+    }
+
+    /// A shaped port at 1 Gbit/s (12 µs per 1500-byte packet), `tbf` at 1 byte/µs with a burst
+    /// of two framed packets and a 10 ms latency: of ten packets offered at once, eight fit
+    /// the limit (8 × 1514 = 12 112 ≤ 13 028, a ninth would make 13 626); the first two
+    /// start back to back on the line, then one per 1514 µs of tokens; the packets that
+    /// waited for tokens are counted.
+    #[test]
+    fn a_shaped_port_starts_its_packets_when_the_tokens_are_there() {
+        use crate::network::PacketQueue;
+        let shaper = PacketShaperKind::Tbf(Tbf::new(RATE, 3028, SimDuration::from_millis(10)));
+        let conditioning = Conditioning { police: None, shape: Some(shaper) };
+        let mut q = PacketQueue::new(BitRate::from_bps(1_000_000_000), 1_000_000, None).with_conditioning(conditioning);
+        let refused = (0..10).filter(|_| q.offer(packet(1500), SimTime::ZERO).is_err()).count();
+        assert_eq!((refused, q.stats.shape_dropped, q.stats.dropped), (2, 2, 2));
+        // The network's loop: a free transmitter takes the head when it is clear to send,
+        // else waits until `busy_until`, when the tokens are there.
+        let (mut now, mut starts) = (SimTime::ZERO, Vec::new());
+        while let Some(bytes) = q.head_bytes() {
+            if !q.clear_to_send(bytes, now) {
+                assert!(q.busy_until > now);
+                now = q.busy_until;
+                continue;
+            }
+            q.take(now).expect("a head");
+            starts.push(now);
+            q.busy_until = now + q.tx_time(bytes);
+            now = q.busy_until;
+        }
+        let expected: Vec<SimTime> =
+            [0, 12, 1514, 3028, 4542, 6056, 7570, 9084].into_iter().map(us).collect();
+        assert_eq!(starts, expected);
+        assert_eq!((q.stats.packets_out, q.stats.shape_delayed), (8, 6));
+        // An idle port with a full bucket again passes a packet at once.
+        let later = us(1_000_000);
+        assert!(q.settled_on_arrival(1500, later) && q.pass(&packet(1500), later));
+    }
+
     /// `tc`'s limit for 10 Mbit/s and 50 ms: 62 500 bytes plus the burst.
     #[test]
     fn tbf_limit_from_latency() {

@@ -33,10 +33,8 @@ pub(super) fn read(v: &TableView<'_>) -> Result<Option<Conditioning>, ScenarioEr
 
 /// A token bucket's `rate` and `burst` (its depth in bytes), both required and positive.
 fn bucket(t: &TableView<'_>) -> Result<(BitRate, u64), ScenarioError> {
+    // (A rate of zero is refused as the value is read.)
     let rate = t.req_rate("rate")?;
-    if rate.as_bps() == 0 {
-        return Err(t.key_error("rate", "must be positive"));
-    }
     let burst = t.req_bytes("burst")?;
     if burst == 0 {
         return Err(t.key_error("burst", "must be positive (the bucket's depth in bytes)"));
