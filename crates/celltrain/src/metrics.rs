@@ -196,16 +196,16 @@ pub struct PortSummary {
     pub max_queue_bytes: Option<u64>,
     pub mean_queue_bytes: Option<f64>,
     /// A packet link's token-bucket policer (where it delivers): packets that conformed and
-    /// packets it dropped; None without one (absent from summary.json).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// packets it dropped; None (null) without one.
+    #[serde(default)]
     pub police_conforming: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub police_dropped: Option<u64>,
     /// A packet port's token-bucket shaper: packets that waited for its tokens, and packets its
     /// queue limit refused (also in `packets_dropped`); None without one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub shape_delayed: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub shape_dropped: Option<u64>,
     /// Goodput of the packet flows crossing the port, and its share of the most the port could
     /// carry for them (as the aggregate's efficiency at the bottleneck); None where no packet

@@ -14,6 +14,7 @@
 //! Tokens are kept exactly, in integers: a byte is [`UNITS_PER_BYTE`] units and a rate of r
 //! bit/s adds r units per picosecond, so no rounding accumulates however long a bucket fills.
 
+use super::PacketQueue;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 
@@ -49,7 +50,8 @@ impl TokenBucket {
     fn fill(&mut self, now: SimTime) {
         let elapsed_ps = now.saturating_since(self.filled_at).as_picos();
         let added = u128::from(self.rate_bps) * u128::from(elapsed_ps);
-        self.tokens_units = (self.tokens_units + added).min(self.depth_units);
+        // (Saturating: any rate for any time still only fills the bucket.)
+        self.tokens_units = self.tokens_units.saturating_add(added).min(self.depth_units);
         self.filled_at = self.filled_at.max(now);
     }
 
@@ -287,6 +289,91 @@ pub struct Conditioning {
     pub police: Option<PacketPolicerKind>,
     /// Applied to the link's output port.
     pub shape: Option<PacketShaperKind>,
+}
+
+/// The conditioning of a packet port: its queue asks its shaper and its link's policer here.
+impl PacketQueue {
+    /// A port with a policer at its link's far end and/or a shaper in front of its link.
+    pub fn with_conditioning(mut self, conditioning: Conditioning) -> Self {
+        self.policer = conditioning.police;
+        self.shaper = conditioning.shape;
+        self
+    }
+
+    pub fn policer(&self) -> Option<&PacketPolicerKind> {
+        self.policer.as_ref()
+    }
+
+    pub fn shaper(&self) -> Option<&PacketShaperKind> {
+        self.shaper.as_ref()
+    }
+
+    /// Whether the shaper's queue limit refuses a packet of `ip_bytes` (counted as dropped).
+    #[inline]
+    pub(super) fn shaper_refuses(&mut self, ip_bytes: u64) -> bool {
+        if self.shaper_admits(ip_bytes) {
+            return false;
+        }
+        self.stats.dropped += 1;
+        self.stats.shape_dropped += 1;
+        true
+    }
+
+    /// Whether a packet of `ip_bytes` arriving at the idle port is settled at once by
+    /// [`pass`](Self::pass): sent, or refused (a refusal comes before any wait for tokens).
+    #[inline]
+    pub(super) fn settled_on_arrival(&mut self, ip_bytes: u64, now: SimTime) -> bool {
+        if self.shaper.is_none() {
+            return true;
+        }
+        let refused = !self.shaper_admits(ip_bytes) || !self.fits(ip_bytes);
+        refused || self.clear_to_send(ip_bytes, now)
+    }
+
+    /// Whether the shaper's queue (if any) admits a packet of `ip_bytes` beside those waiting.
+    #[inline]
+    fn shaper_admits(&self, ip_bytes: u64) -> bool {
+        self.shaper.as_ref().is_none_or(|s| s.admits(self.queued_bytes(), self.held() as u64, ip_bytes))
+    }
+
+    /// Whether a packet of `ip_bytes` may start now on a free transmitter: always, but on a
+    /// shaped port whose bucket does not hold it yet; the transmitter then waits for the
+    /// tokens (`busy_until` becomes the instant they are there).
+    #[inline]
+    pub(super) fn clear_to_send(&mut self, ip_bytes: u64, now: SimTime) -> bool {
+        let Some(shaper) = &mut self.shaper else { return true };
+        let ready = shaper.ready_at(now, ip_bytes);
+        if ready <= now {
+            return true;
+        }
+        self.busy_until = ready;
+        self.waited_for_tokens = true;
+        false
+    }
+
+    /// The shaper's tokens for a packet of `ip_bytes` that starts now.
+    #[inline]
+    pub(super) fn shaper_sends(&mut self, ip_bytes: u64, now: SimTime) {
+        if let Some(shaper) = &mut self.shaper {
+            shaper.sent(now, ip_bytes);
+            if std::mem::take(&mut self.waited_for_tokens) {
+                self.stats.shape_delayed += 1;
+            }
+        }
+    }
+
+    /// The policer's verdict on a packet of `ip_bytes` reaching the link's far end at `now`
+    /// (conform without a policer).
+    #[inline]
+    pub(super) fn police(&mut self, ip_bytes: u64, now: SimTime) -> Verdict {
+        let Some(policer) = &mut self.policer else { return Verdict::Conform };
+        let verdict = policer.on_packet(now, ip_bytes);
+        match verdict {
+            Verdict::Conform => self.stats.police_conforming += 1,
+            Verdict::Drop => self.stats.police_dropped += 1,
+        }
+        verdict
+    }
 }
 
 #[cfg(test)]

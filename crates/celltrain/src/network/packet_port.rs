@@ -7,7 +7,7 @@
 //! analytically: a packet that must wait gets its start time as it arrives and goes on the link
 //! then, and the buffer counts it out at that start when the port is next looked at.
 
-use super::packet_conditioning::{Conditioning, PacketPolicerKind, PacketShaperKind, Verdict};
+use super::packet_conditioning::{PacketPolicerKind, PacketShaperKind, Verdict};
 use super::packet_priority::PriorityClasses;
 use super::{Event, Network, TRACE_DELIVERY, TRACE_DROP};
 use crate::packet::{Packet, Payload};
@@ -74,11 +74,11 @@ pub struct PacketQueue {
     /// An analytic port's accepted packets that have not started: start time and IP bytes.
     starts: VecDeque<(SimTime, u64)>,
     /// Token-bucket policing where the link's packets arrive (`police`).
-    policer: Option<PacketPolicerKind>,
+    pub(super) policer: Option<PacketPolicerKind>,
     /// Token-bucket shaping of the packets leaving (`shape`); a shaped port runs by events.
-    shaper: Option<PacketShaperKind>,
+    pub(super) shaper: Option<PacketShaperKind>,
     /// The transmitter waited for the shaper's tokens since the last packet started.
-    waited_for_tokens: bool,
+    pub(super) waited_for_tokens: bool,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -114,21 +114,6 @@ impl PacketQueue {
             shaper: None,
             waited_for_tokens: false,
         }
-    }
-
-    /// A port with a policer at its link's far end and/or a shaper in front of its link.
-    pub fn with_conditioning(mut self, conditioning: Conditioning) -> Self {
-        self.policer = conditioning.police;
-        self.shaper = conditioning.shape;
-        self
-    }
-
-    pub fn policer(&self) -> Option<&PacketPolicerKind> {
-        self.policer.as_ref()
-    }
-
-    pub fn shaper(&self) -> Option<&PacketShaperKind> {
-        self.shaper.as_ref()
     }
 
     /// Serves packets by strict priority of their route's class (`class_of_route`, 0 first),
@@ -200,55 +185,8 @@ impl PacketQueue {
 
     /// Whether a packet of `ip_bytes` fits in the buffer beside the packets waiting there.
     #[inline]
-    fn fits(&self, ip_bytes: u64) -> bool {
+    pub(super) fn fits(&self, ip_bytes: u64) -> bool {
         self.queued_bytes + ip_bytes <= self.limit_bytes && self.limit_packets.is_none_or(|n| (self.len() as u64) < n)
-    }
-
-    /// Whether the shaper's queue limit refuses a packet of `ip_bytes` (counted as dropped).
-    #[inline]
-    fn shaper_refuses(&mut self, ip_bytes: u64) -> bool {
-        let Some(shaper) = &self.shaper else { return false };
-        if shaper.admits(self.queued_bytes, self.held() as u64, ip_bytes) {
-            return false;
-        }
-        self.stats.dropped += 1;
-        self.stats.shape_dropped += 1;
-        true
-    }
-
-    /// Whether a packet of `ip_bytes` arriving at the idle port is settled at once by
-    /// [`pass`](Self::pass): sent, or refused (a refusal comes before any wait for tokens).
-    #[inline]
-    pub(super) fn settled_on_arrival(&mut self, ip_bytes: u64, now: SimTime) -> bool {
-        let Some(shaper) = &self.shaper else { return true };
-        let refused = !shaper.admits(self.queued_bytes, self.held() as u64, ip_bytes) || !self.fits(ip_bytes);
-        refused || self.clear_to_send(ip_bytes, now)
-    }
-
-    /// Whether a packet of `ip_bytes` may start now on a free transmitter: always, but on a
-    /// shaped port whose bucket does not hold it yet; the transmitter then waits for the
-    /// tokens (`busy_until` becomes the instant they are there).
-    #[inline]
-    pub(super) fn clear_to_send(&mut self, ip_bytes: u64, now: SimTime) -> bool {
-        let Some(shaper) = &mut self.shaper else { return true };
-        let ready = shaper.ready_at(now, ip_bytes);
-        if ready <= now {
-            return true;
-        }
-        self.busy_until = ready;
-        self.waited_for_tokens = true;
-        false
-    }
-
-    /// The shaper's tokens for a packet of `ip_bytes` that starts now.
-    #[inline]
-    fn shaper_sends(&mut self, ip_bytes: u64, now: SimTime) {
-        if let Some(shaper) = &mut self.shaper {
-            shaper.sent(now, ip_bytes);
-            if std::mem::take(&mut self.waited_for_tokens) {
-                self.stats.shape_delayed += 1;
-            }
-        }
     }
 
     /// The IP bytes of the packet that would be taken next.
@@ -257,19 +195,6 @@ impl PacketQueue {
             None => self.queue.front().map(|p| p.ip_bytes),
             Some(classes) => classes.peek().map(|p| p.ip_bytes),
         }
-    }
-
-    /// The policer's verdict on a packet of `ip_bytes` reaching the link's far end at `now`
-    /// (conform without a policer).
-    #[inline]
-    pub(super) fn police(&mut self, ip_bytes: u64, now: SimTime) -> Verdict {
-        let Some(policer) = &mut self.policer else { return Verdict::Conform };
-        let verdict = policer.on_packet(now, ip_bytes);
-        match verdict {
-            Verdict::Conform => self.stats.police_conforming += 1,
-            Verdict::Drop => self.stats.police_dropped += 1,
-        }
-        verdict
     }
 
     /// The counters and statistics of a packet of `ip_bytes` accepted into the buffer at `now`.
