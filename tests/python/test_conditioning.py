@@ -1,35 +1,11 @@
 """Token-bucket policing and shaping of packet links, seen from Python: the port frame's
 conditioning counters (nullable integers, null where a port has no policer or shaper)."""
 
+from pathlib import Path
+
 import celltrain
 
-SCENARIO = """
-[scenario]
-id = "conditioned"
-title = "UDP at the line rate through a policer and a shaper"
-[simulation]
-duration = "0.5 s"
-mode = "packet"
-[[switch]]
-name = "r"
-[[host]]
-names = ["src", "dst"]
-[[link]]
-between = ["src", "r"]
-rate = "10 Mbit/s"
-delay = "1 ms"
-police = { rate = "8 Mbit/s", burst = "3000 B" }
-[[link]]
-between = ["r", "dst"]
-rate = "10 Mbit/s"
-delay = "1 ms"
-shape = { rate = "4 Mbit/s", burst = "3000 B", latency = "20 ms" }
-[[flow]]
-name = "udp"
-path = ["src", "r", "dst"]
-vc = { category = "ubr", pcr = "line" }
-app = { kind = "udp", datagram = "1000 B", rate = "line" }
-"""
+SCENARIO = Path(__file__).parents[1] / "policed-shaped-udp.toml"
 
 
 def test_the_port_frame_counts_what_policers_and_shapers_did():

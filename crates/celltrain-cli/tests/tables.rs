@@ -52,42 +52,8 @@ fn a_large_network_shows_its_bottleneck_and_busiest_ports_first() {
 /// one's counters, "-" for the conditioner a link lacks; a run without either has no table.
 #[test]
 fn conditioned_packet_links_show_their_counters() {
-    let dir = std::env::temp_dir().join(format!("celltrain-conditioning-table-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("conditioned.toml");
-    let text = r#"
-[scenario]
-id = "tbf-table"
-title = "UDP at the line rate through a policer and a shaper"
-[params]
-duration = "1 s"
-warmup = "0 s"
-[simulation]
-duration = "${duration}"
-warmup = "${warmup}"
-mode = "packet"
-[[switch]]
-name = "r"
-[[host]]
-names = ["src", "dst"]
-[[link]]
-between = ["src", "r"]
-rate = "10 Mbit/s"
-delay = "1 ms"
-police = { rate = "8 Mbit/s", burst = "3000 B" }
-[[link]]
-between = ["r", "dst"]
-rate = "10 Mbit/s"
-delay = "1 ms"
-shape = { rate = "4 Mbit/s", burst = "3000 B" }
-[[flow]]
-name = "udp"
-path = ["src", "r", "dst"]
-vc = { category = "ubr", pcr = "line" }
-app = { kind = "udp", datagram = "1000 B", rate = "line" }
-"#;
-    std::fs::write(&path, text).unwrap();
-    let out = run(&[path.to_str().unwrap()]);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/policed-shaped-udp.toml");
+    let out = run(&[path]);
     let rows = table(&out, "conditioned");
     assert_eq!(rows.len(), 2, "{out}");
     let cols = |row: &str| row.split_whitespace().map(str::to_string).collect::<Vec<_>>();
@@ -97,5 +63,4 @@ app = { kind = "udp", datagram = "1000 B", rate = "line" }
     assert_eq!((r[0].as_str(), &r[1][..], &r[2][..]), ("r->dst", "-", "-"), "{out}");
     assert!(r[3].parse::<u64>().unwrap() > 0 && r[4].parse::<u64>().unwrap() > 0, "{out}");
     assert!(!run(&["A1-udp"]).contains("conditioned"));
-    std::fs::remove_dir_all(&dir).ok();
 }
