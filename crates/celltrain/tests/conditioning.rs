@@ -127,6 +127,8 @@ fn bad_conditioning_keys_name_their_line() {
         (r#"police = { rate = "0 bit/s", burst = "1 B" }"#, "police.rate: bad rate \"0 bit/s\": must be positive"),
         (r#"police = { rate = "1 Mbit/s", burst = "0 B" }"#, "police.burst: must be positive"),
         (r#"police = { rate = "1 Mbit/s" }"#, "burst"),
+        (r#"shape = { rate = "1 Mbit/s", burst = "20 GiB" }"#, "shape.burst: 21474836480 B is too large"),
+        (r#"shape = { rate = "1 Mbit/s", burst = "1 B", latency = "soon" }"#, "shape.latency"),
         (r#"shape = { burst = "1 B" }"#, "rate"),
         (r#"shape = { rate = "1 Mbit/s", burst = "1 B", limit = "1 B" }"#, "unknown key 'limit'"),
         (r#"police = "10 Mbit/s""#, "police"),
