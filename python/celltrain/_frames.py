@@ -73,6 +73,9 @@ PORT_COLUMNS: List[Tuple[str, str]] = [
     ("packets_in", I64 + "?"), ("packets_out", I64 + "?"), ("packets_dropped", I64 + "?"),
     ("packets_queued_at_start", I64 + "?"), ("packets_queued_at_end", I64 + "?"),
     ("max_queue_bytes", I64 + "?"), ("mean_queue_bytes", F64 + "?"),
+    # Packet links with a token-bucket policer or shaper only (null elsewhere).
+    ("police_conforming", I64 + "?"), ("police_dropped", I64 + "?"),
+    ("shape_delayed", I64 + "?"), ("shape_dropped", I64 + "?"),
     # The packet flows crossing the port: their goodput and efficiency there (null elsewhere).
     ("goodput_bps", F64 + "?"), ("efficiency", F64 + "?"),
 ]  # fmt: skip

@@ -207,6 +207,7 @@ pub fn summary_table(s: &Summary, ports: PortRows) -> String {
     }
     left_out_note(&mut out, left_out);
     packet_port_table(&mut out, s, ports);
+    conditioning_table(&mut out, s);
     if !s.refused_vcs.is_empty() {
         let _ = writeln!(out, "\n{} VC(s) refused by connection admission control:", s.refused_vcs.len());
         for r in &s.refused_vcs {
@@ -312,6 +313,33 @@ fn packet_port_table(out: &mut String, s: &Summary, rows: PortRows) {
         );
     }
     left_out_note(out, left_out);
+}
+
+/// The packet links with a token-bucket policer or shaper: what each passed, delayed and
+/// dropped ("-" where the port has no such conditioner).
+fn conditioning_table(out: &mut String, s: &Summary) {
+    let conditioned: Vec<_> =
+        s.ports.iter().filter(|p| p.police_conforming.is_some() || p.shape_delayed.is_some()).collect();
+    if conditioned.is_empty() {
+        return;
+    }
+    let count = |x: Option<u64>| x.map_or_else(|| "-".to_string(), |n| n.to_string());
+    let _ = writeln!(
+        out,
+        "\n{:<16} {:>12} {:>12} {:>12} {:>12}",
+        "conditioned", "policed ok", "policed drop", "shaped wait", "shaped drop"
+    );
+    for p in conditioned {
+        let _ = writeln!(
+            out,
+            "{:<16} {:>12} {:>12} {:>12} {:>12}",
+            shown(&p.name),
+            count(p.police_conforming),
+            count(p.police_dropped),
+            count(p.shape_delayed),
+            count(p.shape_dropped)
+        );
+    }
 }
 
 /// A cell transfer delay for the tables, in the unit that suits it ("-" when no cell arrived).

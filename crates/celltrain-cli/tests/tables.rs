@@ -47,3 +47,20 @@ fn a_large_network_shows_its_bottleneck_and_busiest_ports_first() {
     let small = run(&["A1-udp"]);
     assert!(small.contains("\nport (busy)") && !small.contains("more busy ports"), "{small}");
 }
+
+/// A packet link with a policer and one with a shaper: the conditioning table shows each
+/// one's counters, "-" for the conditioner a link lacks; a run without either has no table.
+#[test]
+fn conditioned_packet_links_show_their_counters() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/policed-shaped-udp.toml");
+    let out = run(&[path]);
+    let rows = table(&out, "conditioned");
+    assert_eq!(rows.len(), 2, "{out}");
+    let cols = |row: &str| row.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let (src, r) = (cols(rows[0]), cols(rows[1]));
+    assert_eq!((src[0].as_str(), &src[3][..], &src[4][..]), ("src->r", "-", "-"), "{out}");
+    assert!(src[1].parse::<u64>().unwrap() > 0 && src[2].parse::<u64>().unwrap() > 0, "{out}");
+    assert_eq!((r[0].as_str(), &r[1][..], &r[2][..]), ("r->dst", "-", "-"), "{out}");
+    assert!(r[3].parse::<u64>().unwrap() > 0 && r[4].parse::<u64>().unwrap() > 0, "{out}");
+    assert!(!run(&["A1-udp"]).contains("conditioned"));
+}

@@ -195,6 +195,18 @@ pub struct PortSummary {
     pub packets_queued_at_end: Option<u64>,
     pub max_queue_bytes: Option<u64>,
     pub mean_queue_bytes: Option<f64>,
+    /// A packet link's token-bucket policer (where it delivers): packets that conformed and
+    /// packets it dropped; None (null) without one.
+    #[serde(default)]
+    pub police_conforming: Option<u64>,
+    #[serde(default)]
+    pub police_dropped: Option<u64>,
+    /// A packet port's token-bucket shaper: packets that waited for its tokens, and packets its
+    /// queue limit refused (also in `packets_dropped`); None without one.
+    #[serde(default)]
+    pub shape_delayed: Option<u64>,
+    #[serde(default)]
+    pub shape_dropped: Option<u64>,
     /// Goodput of the packet flows crossing the port, and its share of the most the port could
     /// carry for them (as the aggregate's efficiency at the bottleneck); None where no packet
     /// flow crosses.
@@ -437,6 +449,8 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
     let s = &p.queue.stats;
     let slots = p.line_rate.cell_slots_floor(window);
     let pq = p.packets.as_ref();
+    let policed = pq.filter(|q| q.policer().is_some());
+    let shaped = pq.filter(|q| q.shaper().is_some());
     let packet_utilization = pq.map(|q| q.stats.wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
     PortSummary {
         name: p.name.clone(),
@@ -465,6 +479,10 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         packets_queued_at_end: pq.map(|q| q.len() as u64),
         max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
         mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end())),
+        police_conforming: policed.map(|q| q.stats.police_conforming),
+        police_dropped: policed.map(|q| q.stats.police_dropped),
+        shape_delayed: shaped.map(|q| q.stats.shape_delayed),
+        shape_dropped: shaped.map(|q| q.stats.shape_dropped),
         goodput_bps: None,
         efficiency: None,
     }

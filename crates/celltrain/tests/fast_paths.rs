@@ -1169,6 +1169,40 @@ fn a_priority_packet_port_of_one_class_runs_as_a_fifo_at_ties() {
     }
 }
 
+/// Token-bucket conditioning in the packet-ties runs: each sender's link policed where it
+/// reaches the router (its port may stay analytic: the policer acts where the link
+/// delivers), the router's port shaped (the plan runs it by events: its packets wait for
+/// tokens too). Every fast
+/// path gives the reference's results, with policer drops, shaper waits and shaper drops.
+#[test]
+fn conditioned_packet_ports_give_the_reference_results() {
+    let police = "delay = \"${delay}\"\n\n[[link]]\nbetween = [\"r\", \"dst\"]";
+    let conditioned = PACKET_TIES
+        .replacen(
+            "between = [\"src{i}\", \"r\"]\n",
+            "between = [\"src{i}\", \"r\"]\npolice = { rate = \"4 Mbit/s\", burst = \"5000 B\" }\n",
+            1,
+        )
+        .replacen(
+            police,
+            &format!("{police}\nshape = {{ rate = \"9 Mbit/s\", burst = \"3000 B\", latency = \"3 ms\" }}"),
+            1,
+        );
+    assert_eq!(conditioned.matches("police = ").count() + conditioned.matches("shape = ").count(), 2);
+    let mut found = Vec::new();
+    for (delay, n, buffer) in [("1 ms", "3", "40"), ("250 us", "5", "20"), ("0 s", "3", "10")] {
+        let sets = [("delay", delay), ("n", n), ("buffer_packets", buffer), ("duration", "0.2123 s")];
+        let (diffs, reference) = compare("conditioned-ties", &conditioned, &sets, false);
+        found.extend(diffs);
+        let ports = &reference.summary.ports;
+        let policed: u64 = ports.iter().filter_map(|p| p.police_dropped).sum();
+        let router = ports.iter().find(|p| p.name == "r->dst").expect("the router's port");
+        assert!(policed > 0, "{sets:?}: the policers drop");
+        assert!(router.shape_delayed.unwrap_or(0) > 0 && router.shape_dropped.unwrap_or(0) > 0, "{sets:?}");
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 /// A packet port on a link with no delay runs by events: a waiting packet put on that link
 /// before its start could be the link's only packet at that start, and its `PipeHead` event
 /// would then take another place than by events. T1 as a packet network with access links of no

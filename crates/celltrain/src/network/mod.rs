@@ -17,6 +17,7 @@ mod fan_in_direct;
 mod fifo_events;
 mod host_timing;
 mod ip;
+pub mod packet_conditioning;
 mod packet_port;
 pub(crate) mod packet_priority;
 mod pdu_gap;

@@ -7,6 +7,7 @@
 //! analytically: a packet that must wait gets its start time as it arrives and goes on the link
 //! then, and the buffer counts it out at that start when the port is next looked at.
 
+use super::packet_conditioning::{PacketPolicerKind, PacketShaperKind, Verdict};
 use super::packet_priority::PriorityClasses;
 use super::{Event, Network, TRACE_DELIVERY, TRACE_DROP};
 use crate::packet::{Packet, Payload};
@@ -27,6 +28,14 @@ pub struct PacketPortStats {
     pub wire_bytes_out: u64,
     pub queued_at_start: u64,
     pub max_queue_bytes: u64,
+    /// The policer at the link's far end: packets it passed and dropped (the drops are not
+    /// in `dropped`: they left this port).
+    pub police_conforming: u64,
+    pub police_dropped: u64,
+    /// The shaper: packets that started later than the line alone let them, waiting for
+    /// tokens, and packets its queue limit refused (these also in `dropped`).
+    pub shape_delayed: u64,
+    pub shape_dropped: u64,
     /// ∫ queued bytes dt, in byte·picoseconds.
     area: u128,
     last_change: SimTime,
@@ -64,6 +73,12 @@ pub struct PacketQueue {
     pub(super) analytic: bool,
     /// An analytic port's accepted packets that have not started: start time and IP bytes.
     starts: VecDeque<(SimTime, u64)>,
+    /// Token-bucket policing where the link's packets arrive (`police`).
+    pub(super) policer: Option<PacketPolicerKind>,
+    /// Token-bucket shaping of the packets leaving (`shape`); a shaped port runs by events.
+    pub(super) shaper: Option<PacketShaperKind>,
+    /// The transmitter waited for the shaper's tokens since the last packet started.
+    pub(super) waited_for_tokens: bool,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -95,6 +110,9 @@ impl PacketQueue {
             last_tx: (0, SimDuration::ZERO),
             analytic: false,
             starts: VecDeque::new(),
+            policer: None,
+            shaper: None,
+            waited_for_tokens: false,
         }
     }
 
@@ -147,6 +165,9 @@ impl PacketQueue {
     #[inline(always)]
     pub fn offer(&mut self, packet: Packet, now: SimTime) -> Result<(), Packet> {
         self.stats.packets_in += 1;
+        if self.shaper_refuses(packet.ip_bytes) {
+            return Err(packet);
+        }
         if !self.fits(packet.ip_bytes) && !self.push_out_for(&packet, now) {
             self.stats.dropped += 1;
             return Err(packet);
@@ -164,8 +185,16 @@ impl PacketQueue {
 
     /// Whether a packet of `ip_bytes` fits in the buffer beside the packets waiting there.
     #[inline]
-    fn fits(&self, ip_bytes: u64) -> bool {
+    pub(super) fn fits(&self, ip_bytes: u64) -> bool {
         self.queued_bytes + ip_bytes <= self.limit_bytes && self.limit_packets.is_none_or(|n| (self.len() as u64) < n)
+    }
+
+    /// The IP bytes of the packet that would be taken next.
+    pub(super) fn head_bytes(&self) -> Option<u64> {
+        match &self.classes {
+            None => self.queue.front().map(|p| p.ip_bytes),
+            Some(classes) => classes.peek().map(|p| p.ip_bytes),
+        }
     }
 
     /// The counters and statistics of a packet of `ip_bytes` accepted into the buffer at `now`.
@@ -211,11 +240,15 @@ impl PacketQueue {
             return self.offer(*packet, now).is_ok() && self.take(now).is_some();
         }
         self.stats.packets_in += 1;
+        if self.shaper_refuses(packet.ip_bytes) {
+            return false;
+        }
         // (An empty priority port has nothing to push out.)
         if packet.ip_bytes > self.limit_bytes || self.limit_packets == Some(0) {
             self.stats.dropped += 1;
             return false;
         }
+        self.shaper_sends(packet.ip_bytes, now);
         // Nothing queued since the last change: no area to add.
         self.stats.last_change = now;
         self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(packet.ip_bytes);
@@ -242,6 +275,7 @@ impl PacketQueue {
     /// The counters and statistics of a packet of `ip_bytes` leaving the buffer at `now`.
     #[inline]
     fn count_taken(&mut self, ip_bytes: u64, now: SimTime) {
+        self.shaper_sends(ip_bytes, now);
         self.note_change(now);
         self.queued_bytes -= ip_bytes;
         self.stats.packets_out += 1;
@@ -345,7 +379,7 @@ impl Network {
         self.settle_due_packet(p);
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if !port.free_pending && now >= q.busy_until {
+        if !port.free_pending && now >= q.busy_until && q.settled_on_arrival(packet.ip_bytes, now) {
             // Idle, so nothing queued (a queued packet keeps a free event pending).
             if q.pass(&packet, now) {
                 self.packet_send(p, packet);
@@ -424,6 +458,13 @@ impl Network {
         let now = self.now;
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
+        let Some(head_bytes) = q.head_bytes() else { return };
+        if !q.clear_to_send(head_bytes, now) {
+            port.free_pending = true;
+            let at = q.busy_until;
+            self.queue.schedule(at, Event::PortFree(p));
+            return;
+        }
         let Some(packet) = q.take(now) else { return };
         self.packet_send(p, packet);
     }
@@ -460,6 +501,11 @@ impl Network {
         let (_, mut packet) = port.packet_pipe.pop_front().expect("pipe event without a packet");
         if let Some(&(next, _)) = port.packet_pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
+        }
+        let q = port.packets.as_mut().expect("packet port");
+        if q.police(packet.ip_bytes, self.now) == Verdict::Drop {
+            self.packet_lost(&packet);
+            return;
         }
         packet.hop += 1;
         self.forward(packet);

@@ -46,6 +46,11 @@ impl PriorityClasses {
         self.len += 1;
     }
 
+    /// The packet [`pop`](Self::pop) would take.
+    pub fn peek(&self) -> Option<&Packet> {
+        self.queues.iter().find_map(VecDeque::front)
+    }
+
     /// The head of the highest non-empty class.
     pub fn pop(&mut self) -> Option<Packet> {
         let (class, queue) = self.queues.iter_mut().enumerate().find(|(_, q)| !q.is_empty())?;

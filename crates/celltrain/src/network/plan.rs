@@ -136,7 +136,9 @@ impl Network {
                 // (Planned before the run: a port that changed its path mid-run would leave
                 // the packets it had started analytically uncounted.)
                 debug_assert!(q.held() == q.len(), "a packet port planned with packets given starts");
-                q.analytic = analytic && delayed && !q.is_priority() && q.changes.is_none();
+                // A shaped port's packets wait for tokens as well as for the line: by events.
+                // (A policer acts where the link delivers, after the pipe: any path suits it.)
+                q.analytic = analytic && delayed && !q.is_priority() && q.changes.is_none() && q.shaper().is_none();
             }
         }
         self.plan_carry();

@@ -115,6 +115,11 @@ const PORT_COLUMNS_AFTER_DROPS: &[Column<PortSummary>] = &[
     Column { name: "packets_queued_at_end", field: |p| opt(p.packets_queued_at_end) },
     Column { name: "max_queue_bytes", field: |p| opt(p.max_queue_bytes) },
     Column { name: "mean_queue_bytes", field: |p| opt(p.mean_queue_bytes) },
+    // Packet links with a token-bucket policer or shaper only.
+    Column { name: "police_conforming", field: |p| opt(p.police_conforming) },
+    Column { name: "police_dropped", field: |p| opt(p.police_dropped) },
+    Column { name: "shape_delayed", field: |p| opt(p.shape_delayed) },
+    Column { name: "shape_dropped", field: |p| opt(p.shape_dropped) },
     // The packet flows crossing the port (empty where none does).
     Column { name: "goodput_bps", field: |p| opt(p.goodput_bps) },
     Column { name: "efficiency", field: |p| opt(p.efficiency) },

@@ -50,6 +50,7 @@ mod abr;
 pub mod access;
 mod admission;
 mod apps;
+mod conditioning;
 mod epd_pools;
 pub mod error;
 pub mod expand;

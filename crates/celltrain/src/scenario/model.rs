@@ -281,11 +281,16 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
                 "ethernet" => Medium::Ethernet,
                 _ => Medium::Packet,
             };
+            let conditioning = super::conditioning::read(&v)?;
             for (a, c) in pairs(&v, "between")? {
                 let na = node(b, &v, "between", &a)?;
                 let nc = node(b, &v, "between", &c)?;
                 b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.message))?;
                 link_rates.push(na, nc, rate);
+                if let Some(conditioning) = &conditioning {
+                    let key = if conditioning.police.is_some() { "police" } else { "shape" };
+                    b.set_conditioning(na, nc, conditioning.clone()).map_err(|e| v.key_error(key, e.message))?;
+                }
             }
             v.finish()?;
         }

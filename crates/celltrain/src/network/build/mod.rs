@@ -198,6 +198,8 @@ pub struct NetworkBuilder {
     stops: BTreeMap<String, SimTime>,
     /// Nodes whose packet ports serve by strict priority of service category.
     priority_nodes: BTreeSet<NodeId>,
+    /// Token-bucket policing and shaping, by the direction (from, to) of a packet link.
+    conditioning: BTreeMap<(NodeId, NodeId), crate::network::packet_conditioning::Conditioning>,
 }
 
 /// Recording asked for by name, resolved at build.
@@ -246,6 +248,7 @@ impl NetworkBuilder {
             gfr: gfr::GfrParts::default(),
             stops: BTreeMap::new(),
             priority_nodes: BTreeSet::new(),
+            conditioning: BTreeMap::new(),
         }
     }
 
@@ -331,6 +334,25 @@ impl NetworkBuilder {
     /// Packet mode: a node's buffer limit in bytes and, optionally, in packets.
     pub fn set_packet_limit(&mut self, node: NodeId, bytes: u64, packets: Option<u64>) {
         self.nodes[node.index()].packet_limit = Some((bytes, packets));
+    }
+
+    /// The packets the link from `from` to `to` carries are shaped at its output port and/or
+    /// policed where they reach `to` (packet links only: in packet mode, or of a packet medium).
+    pub fn set_conditioning(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        conditioning: crate::network::packet_conditioning::Conditioning,
+    ) -> Result<(), BuildError> {
+        let Some(link) = self.link_between(from, to) else { return self.check_link(from, to) };
+        if self.mode != Mode::Packet && !link.medium.is_packet() {
+            return err(
+                Field::Link,
+                "policing and shaping need a packet link (simulation.mode = \"packet\", or medium = \"packet\" or \"ethernet\")",
+            );
+        }
+        self.conditioning.insert((from, to), conditioning);
+        Ok(())
     }
 
     /// Makes a host's adapter send cells at `rate` (e.g. the VC's SCR: shaping in the adapter).

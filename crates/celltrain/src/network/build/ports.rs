@@ -60,6 +60,10 @@ pub(super) fn ports(
                 packets: medium.is_packet().then(|| {
                     let (bytes, count) = node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
                     let q = nb.packet_queueing(from, PacketQueue::new(rate, bytes, count));
+                    let q = match nb.conditioning.get(&(from, to)) {
+                        Some(c) => q.with_conditioning(c.clone()),
+                        None => q,
+                    };
                     if medium == Medium::Ethernet {
                         q.with_framing(ETHERNET_OVERHEAD_BYTES, ETHERNET_MIN_PAYLOAD_BYTES)
                     } else {
