@@ -219,6 +219,10 @@ pub struct TcpConfig {
     /// HyStart++ (RFC 9406) in the initial slow start; Linux's controls only
     /// ([`CcKind::is_linux`]), where it is the default.
     pub hystart: bool,
+    /// RACK-TLP's tail loss probe (RFC 8985 §7), on by default; off, RACK detects losses
+    /// without probing, as Linux with `tcp_early_retrans = 0`. Only with a recovery that runs
+    /// RACK ([`RecoveryKind::has_loss_timer`]).
+    pub tail_loss_probe: bool,
     /// Sender pacing, bit/s of IP datagrams (Linux's `SO_MAX_PACING_RATE`): a data segment
     /// leaves no sooner than its predecessor's IP length at this rate after it. `None`: no
     /// pacing.
@@ -257,6 +261,7 @@ impl Default for TcpConfig {
             initial_rto: None,
             reassemble_out_of_order: true,
             hystart: false,
+            tail_loss_probe: true,
             max_pacing_rate_bps: None,
         }
     }
@@ -290,6 +295,8 @@ pub enum TcpConfigError {
     IncompatiblePolicies(Policies),
     /// HyStart++ is modelled only in Linux's controls.
     HyStartNeedsLinuxCc(CcKind),
+    /// The tail loss probe switched off with a recovery that has none.
+    TailLossProbeNeedsRack(RecoveryKind),
     /// A pacing rate must be positive.
     ZeroPacingRate,
 }
@@ -316,6 +323,9 @@ impl fmt::Display for TcpConfigError {
                 RtoFormula::Linux => write!(f, "rto = \"linux\" needs timers = \"linux\""),
                 _ => write!(f, "rto = \"{}\" needs a tick timer granularity (BSD timers)", r.name()),
             },
+            TcpConfigError::TailLossProbeNeedsRack(r) => {
+                write!(f, "tail_loss_probe applies with recovery = \"rack-tlp\" or \"linux\", not \"{}\"", r.name())
+            }
             TcpConfigError::HyStartNeedsLinuxCc(cc) => {
                 write!(f, "hystart = true needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name())
             }
@@ -439,6 +449,9 @@ impl TcpConfig {
         self.policies.check()?;
         if self.hystart && !self.policies.cc.is_linux() {
             return Err(TcpConfigError::HyStartNeedsLinuxCc(self.policies.cc));
+        }
+        if !self.tail_loss_probe && !self.policies.recovery.has_loss_timer() {
+            return Err(TcpConfigError::TailLossProbeNeedsRack(self.policies.recovery));
         }
         if self.rto.is_some_and(|r| r != self.rto_formula()) {
             return Err(TcpConfigError::RtoFormulaVsGranularity(self.rto.unwrap_or(RtoFormula::Lite)));

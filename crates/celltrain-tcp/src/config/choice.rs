@@ -316,9 +316,9 @@ impl Policies {
     }
 
     /// Builds the loss-recovery policy for a connection whose initial send sequence number
-    /// is `iss` (RFC 6582 initialises `recover` to it). Adaptive fast retransmit reports the
+    /// is `iss` (RFC 6582 initialises `recover` to it), with RACK's tail loss probe or not. Adaptive fast retransmit reports the
     /// variant's name when the pair is one (`vegas-afr`), else the recovery's.
-    pub fn loss_recovery(self, iss: SeqNum) -> RecoveryPolicy {
+    pub fn loss_recovery(self, iss: SeqNum, tail_loss_probe: bool) -> RecoveryPolicy {
         let name = self.variant().map_or(self.recovery.name(), Variant::name);
         match self.recovery {
             RecoveryKind::Tahoe => RecoveryPolicy::Tahoe(TahoeRecovery::new()),
@@ -330,8 +330,8 @@ impl Policies {
             RecoveryKind::VegasRm => RecoveryPolicy::VegasRm(VegasRmRecovery::new()),
             RecoveryKind::VegasRmAfr => RecoveryPolicy::VegasRmAfr(Afr::new(VegasRmRecovery::new(), name)),
             RecoveryKind::Prr => RecoveryPolicy::Sack(SackRecovery::with_prr()),
-            RecoveryKind::RackTlp => RecoveryPolicy::Sack(SackRecovery::with_rack_tlp()),
-            RecoveryKind::Linux => RecoveryPolicy::Sack(SackRecovery::with_linux()),
+            RecoveryKind::RackTlp => RecoveryPolicy::Sack(SackRecovery::with_rack_tlp().probing(tail_loss_probe)),
+            RecoveryKind::Linux => RecoveryPolicy::Sack(SackRecovery::with_linux().probing(tail_loss_probe)),
         }
     }
 }

@@ -296,7 +296,7 @@ impl TcpEndpoint {
         let own_mss = cfg.mss.offer();
         let iw = cfg.initial_cwnd_segments.saturating_mul(own_mss);
         let cc = cfg.policies.congestion_control(&cfg);
-        let recovery = cfg.policies.loss_recovery(iss);
+        let recovery = cfg.policies.loss_recovery(iss, cfg.tail_loss_probe);
         TcpEndpoint {
             fast: TickClock::new(cfg.delayed_ack_timeout, cfg.tick_phase),
             slow,

@@ -143,12 +143,19 @@ pub struct Rack {
     dsack_round: Option<SeqNum>,
     /// The estimator's SRTT as last told (caps the reordering window).
     srtt: Option<SimDuration>,
+    /// TLP off (Linux's `tcp_early_retrans = 0`): RACK alone, no probe timeout.
+    no_probe: bool,
 }
 
 impl Rack {
     /// No segment sent yet.
     pub fn new() -> Self {
         Rack::default()
+    }
+
+    /// Sends tail loss probes (the default) or not.
+    pub fn set_tail_loss_probe(&mut self, on: bool) {
+        self.no_probe = !on;
     }
 
     /// RACK-TLP reading D-SACK blocks.
@@ -357,7 +364,7 @@ impl Rack {
     /// RACK's reordering timer, else TLP's probe timeout (armed only when `may_probe`).
     pub fn timer(&mut self, may_probe: bool, ctx: &TimerCtx) -> Option<SimTime> {
         self.srtt = ctx.srtt;
-        if self.sent.is_empty() || !may_probe || self.probe.is_some() || self.reo_at.is_some() {
+        if self.sent.is_empty() || !may_probe || self.no_probe || self.probe.is_some() || self.reo_at.is_some() {
             self.pto_at = None;
         } else if std::mem::take(&mut self.pto_due) {
             self.pto_at = Some(ctx.now + self.pto(ctx));

@@ -92,6 +92,15 @@ impl SackRecovery {
         SackRecovery { rack: Some(Rack::with_dsack()), ..SackRecovery::with_prr() }
     }
 
+    /// The same recovery, its RACK sending tail loss probes or not (Linux's
+    /// `tcp_early_retrans`); without RACK, the same.
+    pub fn probing(mut self, tail_loss_probe: bool) -> Self {
+        if let Some(rack) = &mut self.rack {
+            rack.set_tail_loss_probe(tail_loss_probe);
+        }
+        self
+    }
+
     /// RACK-TLP's state, if this recovery uses it.
     pub fn rack(&self) -> Option<&Rack> {
         self.rack.as_ref()

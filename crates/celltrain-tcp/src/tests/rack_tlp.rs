@@ -68,6 +68,20 @@ fn without_the_probe_the_same_tail_loss_waits_for_the_timeout() {
     assert_eq!((p.a.stats().timeouts, p.a.stats().loss_probes), (1, 0));
 }
 
+/// RACK with its probe switched off (Linux's `tcp_early_retrans = 0`): the same tail loss
+/// waits for the timeout, as with no RACK at all.
+#[test]
+fn rack_without_its_probe_waits_for_the_timeout() {
+    let cfg = TcpConfig { tail_loss_probe: false, ..config(RecoveryKind::RackTlp) };
+    let mut p = Pair::new(cfg.clone(), cfg, millis(10));
+    lose(&mut p, 10, 1);
+    let p = run(p, 10);
+    assert_eq!(rexmits(&p), [(ms(1040), 10)], "RTO 1 s after the last ACK");
+    assert_eq!((p.a.stats().timeouts, p.a.stats().loss_probes), (1, 0));
+    let no_rack = TcpConfig { tail_loss_probe: false, ..config(RecoveryKind::Prr) };
+    assert_eq!(no_rack.validate(), Err(crate::TcpConfigError::TailLossProbeNeedsRack(RecoveryKind::Prr)));
+}
+
 /// Two segments lost at the tail: the probe (segment 10 again) is SACKed above segment 9,
 /// and RACK, knowing a later-sent segment arrived, marks 9 lost: fast recovery, no timeout.
 #[test]

@@ -171,7 +171,11 @@ pub struct Tbf {
 
 impl Tbf {
     pub fn new(rate: BitRate, burst_bytes: u64, latency: SimDuration) -> Self {
-        Tbf { bucket: TokenBucket::new(rate, burst_bytes), burst_bytes, limit_bytes: Self::limit(rate, burst_bytes, latency) }
+        Tbf {
+            bucket: TokenBucket::new(rate, burst_bytes),
+            burst_bytes,
+            limit_bytes: Self::limit(rate, burst_bytes, latency),
+        }
     }
 
     /// `tc`'s queue limit for a latency: the bytes the rate sends in that time (rounded down),
@@ -496,8 +500,7 @@ mod tests {
             q.busy_until = now + q.tx_time(bytes);
             now = q.busy_until;
         }
-        let expected: Vec<SimTime> =
-            [0, 12, 1514, 3028, 4542, 6056, 7570, 9084].into_iter().map(us).collect();
+        let expected: Vec<SimTime> = [0, 12, 1514, 3028, 4542, 6056, 7570, 9084].into_iter().map(us).collect();
         assert_eq!(starts, expected);
         assert_eq!((q.stats.packets_out, q.stats.shape_delayed), (8, 6));
         // An idle port with a full bucket again passes a packet at once.

@@ -15,7 +15,7 @@ use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
-use celltrain_tcp::{CcKind, DelayedAck, MssChoice, RtoFormula, TcpConfig, TimerGranularity};
+use celltrain_tcp::{CcKind, DelayedAck, MssChoice, RecoveryKind, RtoFormula, TcpConfig, TimerGranularity};
 
 /// A scenario ready to run, with what identifies the run.
 pub struct Compiled {
@@ -630,6 +630,7 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     let initial_window = stack.initial_window(cfg.policies);
     tcp_loss_keys(app, &mut cfg, initial_window)?;
     cfg.hystart = hystart(app, cfg.policies.cc)?;
+    cfg.tail_loss_probe = tail_loss_probe(app, cfg.policies.recovery)?;
     cfg.timestamps = app.opt_bool("timestamps")?.unwrap_or(base.timestamps);
     cfg.window_scaling = app.opt_bool("window_scaling")?.unwrap_or(base.window_scaling);
     let mtu = u32::try_from(app.opt_bytes("mtu")?.unwrap_or(9180)).unwrap_or(u32::MAX);
@@ -730,6 +731,19 @@ fn hystart(app: &TableView<'_>, cc: CcKind) -> Result<bool, ScenarioError> {
             .key_error("hystart", format!("HyStart++ needs cc = \"cubic\" or \"linux-reno\", not \"{}\"", cc.name()))),
         Some(on) => Ok(on),
         None => Ok(cc.is_linux()),
+    }
+}
+
+/// `tail_loss_probe`: RACK-TLP's probe (on by default), as Linux's `tcp_early_retrans`; only
+/// with a recovery that runs RACK.
+fn tail_loss_probe(app: &TableView<'_>, recovery: RecoveryKind) -> Result<bool, ScenarioError> {
+    match app.opt_bool("tail_loss_probe")? {
+        Some(_) if !recovery.has_loss_timer() => Err(app.key_error(
+            "tail_loss_probe",
+            format!("applies with recovery = \"rack-tlp\" or \"linux\", not \"{}\"", recovery.name()),
+        )),
+        Some(on) => Ok(on),
+        None => Ok(true),
     }
 }
 
