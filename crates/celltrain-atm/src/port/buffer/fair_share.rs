@@ -20,6 +20,7 @@ use super::{AcceptancePolicy, Admission, Departure, Occupancy, UNKNOWN_SLOT};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
 use celltrain_core::time::SimTime;
+use std::marker::PhantomData;
 
 /// The fairness parameter Z when a scenario does not give it (Goyal et al. report 0.8 as a good
 /// value for both schemes).
@@ -68,66 +69,74 @@ impl FairShare {
     }
 }
 
+/// What sets Selective Drop and FBA apart: the name, and when a frame goes above R.
+pub trait FairShareRule {
+    const NAME: &'static str;
+
+    /// Whether the frame of a VC with load X_i·N_a = `load` goes, the pool holding X = `x`
+    /// cells above its threshold R = `r`, of K = `k` cells, with fairness parameter `z`.
+    fn refuses(load: f64, x: f64, r: f64, k: f64, z: f64) -> bool;
+}
+
 /// Selective Drop: above R, refuse the frame of a VC whose load ratio X_i·N_a/X exceeds Z.
-#[derive(Clone, Debug)]
-pub struct SelectiveDrop(FairShare);
+#[derive(Clone, Copy, Debug)]
+pub struct SelectiveDropRule;
 
-impl SelectiveDrop {
-    /// For a pool of `capacity_cells` shared by `vcs` VCs, with threshold R = `threshold_cells`.
-    pub fn new(vcs: usize, threshold_cells: u32, capacity_cells: u32, z: f64) -> Self {
-        SelectiveDrop(FairShare::new(vcs, threshold_cells, capacity_cells, z))
-    }
-
-    /// N_a, the VCs with cells in the pool.
-    pub fn active_vcs(&self) -> u32 {
-        self.0.active_vcs
-    }
-}
-
-impl AcceptancePolicy for SelectiveDrop {
+impl FairShareRule for SelectiveDropRule {
     const NAME: &'static str = "selective-drop";
-    const READS_VC_CELLS: bool = true;
-    const WATCHES_DEPARTURES: bool = true;
 
-    fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
-        let z = self.0.z;
-        self.0.admit(cell, at, |load, x, _, _| load > z * x)
-    }
-
-    fn on_departure(&mut self, departure: &Departure) {
-        self.0.on_departure(departure);
+    fn refuses(load: f64, x: f64, _r: f64, _k: f64, z: f64) -> bool {
+        load > z * x
     }
 }
 
-/// Fair Buffer Allocation: above R, refuse the frame of a VC whose load ratio X_i·N_a/X exceeds
-/// Z·(K − R)/(X − R).
-#[derive(Clone, Debug)]
-pub struct Fba(FairShare);
+/// Fair Buffer Allocation: above R, refuse the frame of a VC whose load ratio X_i·N_a/X
+/// exceeds Z·(K − R)/(X − R).
+#[derive(Clone, Copy, Debug)]
+pub struct FbaRule;
 
-impl Fba {
+impl FairShareRule for FbaRule {
+    const NAME: &'static str = "fba";
+
+    /// Both sides multiplied by X·(X − R) > 0.
+    fn refuses(load: f64, x: f64, r: f64, k: f64, z: f64) -> bool {
+        load * (x - r) > z * (k - r) * x
+    }
+}
+
+/// A policy of per-VC accounting on a shared FIFO, by its rule.
+#[derive(Clone, Debug)]
+pub struct FairShareDrop<R> {
+    share: FairShare,
+    rule: PhantomData<R>,
+}
+
+pub type SelectiveDrop = FairShareDrop<SelectiveDropRule>;
+pub type Fba = FairShareDrop<FbaRule>;
+
+impl<R: FairShareRule> FairShareDrop<R> {
     /// For a pool of `capacity_cells` shared by `vcs` VCs, with threshold R = `threshold_cells`.
     pub fn new(vcs: usize, threshold_cells: u32, capacity_cells: u32, z: f64) -> Self {
-        Fba(FairShare::new(vcs, threshold_cells, capacity_cells, z))
+        FairShareDrop { share: FairShare::new(vcs, threshold_cells, capacity_cells, z), rule: PhantomData }
     }
 
     /// N_a, the VCs with cells in the pool.
     pub fn active_vcs(&self) -> u32 {
-        self.0.active_vcs
+        self.share.active_vcs
     }
 }
 
-impl AcceptancePolicy for Fba {
-    const NAME: &'static str = "fba";
+impl<R: FairShareRule> AcceptancePolicy for FairShareDrop<R> {
+    const NAME: &'static str = R::NAME;
     const READS_VC_CELLS: bool = true;
     const WATCHES_DEPARTURES: bool = true;
 
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
-        let z = self.0.z;
-        // X_i·N_a/X > Z·(K − R)/(X − R), both sides multiplied by X·(X − R) > 0.
-        self.0.admit(cell, at, |load, x, r, k| load * (x - r) > z * (k - r) * x)
+        let z = self.share.z;
+        self.share.admit(cell, at, |load, x, r, k| R::refuses(load, x, r, k, z))
     }
 
     fn on_departure(&mut self, departure: &Departure) {
-        self.0.on_departure(departure);
+        self.share.on_departure(departure);
     }
 }
