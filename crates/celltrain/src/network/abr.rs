@@ -108,6 +108,9 @@ pub struct AbrSystem {
     of_vc: Vec<u32>,
     /// RM cells dropped on the way (by a buffer or a policer), since the start.
     pub rm_cells_lost: u64,
+    /// Turned-around RM cells go back at once, outside their end system's in-rate
+    /// opportunities (`[abr] backward_rm = "ideal"`).
+    pub ideal_backward: bool,
 }
 
 impl AbrSystem {
@@ -139,7 +142,7 @@ impl AbrSystem {
                 counts: AbrEndCounts::default(),
             })
             .collect();
-        AbrSystem { ends, of_vc, rm_cells_lost: 0 }
+        AbrSystem { ends, of_vc, rm_cells_lost: 0, ideal_backward: false }
     }
 
     /// The end system sourcing `vc`, if it is an ABR VC.
@@ -313,6 +316,8 @@ impl Network {
             // that every change is noted at its own instant.
             let recorded = changes.is_some_and(|log| log.records_acr_of(end.vc));
             let adapter = &self.ports[self.vcs[end.vc.index()].route[0].0.index()];
+            // (A cell turned around on the ideal backward path is sent as its forward cell
+            // arrives, by the feed port: no cell sent ahead starts after that.)
             end.ahead = on
                 && !recorded
                 && end.alone_on_adapter
@@ -331,7 +336,17 @@ impl Network {
         match rm.dir {
             celltrain_atm::abr::RmDirection::Forward => {
                 self.abr.ends[peer].turnaround.on_frm(&rm);
-                self.abr_wake(peer);
+                if self.abr.ideal_backward {
+                    // The ideal path: back at once, as if the backward cell took no slot of
+                    // the paired VC's (counted as its source's, for the RM-cell identities).
+                    let end = &mut self.abr.ends[peer];
+                    let back = end.turnaround.take().expect("just turned around");
+                    end.source.counts.brm_sent += 1;
+                    let peer_vc = end.vc;
+                    self.send_rm_cell(peer_vc, back, false);
+                } else {
+                    self.abr_wake(peer);
+                }
             }
             celltrain_atm::abr::RmDirection::Backward => {
                 self.abr.ends[peer].source.on_brm(&rm);

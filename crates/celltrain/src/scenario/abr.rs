@@ -16,6 +16,7 @@
 //! tbe = "3200 cells"
 //! frtt = "10 ms"
 //! crm = 100               # default ⌈TBE / Nrm⌉
+//! backward_rm = "in-rate" # or "ideal": turned-around RM cells go back at once
 //!
 //! [[switch]]
 //! explicit_rate = "erica+"        # none | erica | erica+ | binary
@@ -93,8 +94,10 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
             .unwrap_or("icr");
         return Err(v.key_error(key, e));
     }
+    let ideal = v.opt_keyword("backward_rm", &["in-rate", "ideal"])?.is_some_and(|k| k == "ideal");
     v.finish()?;
     b.set_abr_params(params);
+    b.set_abr_ideal_backward(ideal);
     Ok(())
 }
 

@@ -14,6 +14,9 @@ pub(super) struct AbrSettings {
     pub(super) params: Option<AbrParams>,
     /// Per switch: its algorithm and averaging interval.
     pub(super) switches: BTreeMap<NodeId, (ExplicitRate, SimDuration)>,
+    /// Turned-around RM cells go back at once, taking no in-rate opportunity of their end
+    /// system (MSc98's upper bound assumes it).
+    pub(super) ideal_backward: bool,
 }
 
 /// The node path of a VC: its source, then the far end of each port.
@@ -127,7 +130,9 @@ pub(super) fn end_systems(
             network.set_explicit_rate(p, algorithm.clone(), *interval);
         }
     }
-    Ok(AbrSystem::new(network.vcs.len(), ends))
+    let mut system = AbrSystem::new(network.vcs.len(), ends);
+    system.ideal_backward = settings.ideal_backward;
+    Ok(system)
 }
 
 /// Per hop of `w`'s route: where a backward RM cell with `v`'s feedback, travelling on `w`,

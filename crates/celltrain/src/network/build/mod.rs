@@ -258,6 +258,13 @@ impl NetworkBuilder {
         self.abr.params = Some(params);
     }
 
+    /// Whether destinations send their turned-around RM cells back at once, outside their
+    /// in-rate opportunities (`[abr] backward_rm = "ideal"`), rather than as TM 4.0's in-rate
+    /// cells.
+    pub fn set_abr_ideal_backward(&mut self, ideal: bool) {
+        self.abr.ideal_backward = ideal;
+    }
+
     /// Switch `switch` runs `algorithm` on every output port ABR VCs leave it by, with an
     /// averaging interval of `interval`.
     pub fn set_explicit_rate(
