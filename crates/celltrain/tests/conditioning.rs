@@ -209,7 +209,7 @@ fn pacing_off_and_an_mbs_in_bytes() {
 
     let atm = |burst: &str, mbs: &str| {
         let text =
-            celltrain::builtin::find("L1-atm").unwrap().text.replace(r#"mbs = "${burst}""#, &format!("mbs = {mbs}"));
+            celltrain::builtin::find("L1-atm").unwrap().text.replace(r#"mbs = "${burst} B""#, &format!("mbs = {mbs}"));
         let sets = vec![("burst".to_string(), burst.to_string()), ("transfer".to_string(), "1 MB".to_string())];
         let c = compile_source(Source::new("L1-atm.toml", text), &sets, Some(1)).expect("compiles");
         let mut net = c.network;
@@ -217,7 +217,7 @@ fn pacing_off_and_an_mbs_in_bytes() {
         Summary::from_network(&net, c.meta, 0.0).trace_hash
     };
     // 10 000 B = 208.3 cells of payload: 209; 10 032 B = 209 exactly.
-    assert_eq!(atm("10000 B", r#""${burst}""#), atm("10000 B", "209"));
-    assert_eq!(atm("10032 B", r#""${burst}""#), atm("10000 B", "209"));
-    assert_ne!(atm("10000 B", "208"), atm("10000 B", "209"));
+    assert_eq!(atm("10000", r#""${burst} B""#), atm("10000", "209"));
+    assert_eq!(atm("10032", r#""${burst} B""#), atm("10000", "209"));
+    assert_ne!(atm("10000", "208"), atm("10000", "209"));
 }
