@@ -91,9 +91,9 @@ def test_no_paper_is_named_a_seed():
 
 def test_reproduction_files_are_named_by_paper_id():
     names = sorted(p.name for p in rep.data_dir().glob("*.toml"))
-    assert names == ["AD97.toml", "BKD97.toml", "BN01.toml", "LRP97.toml", "MSc98.toml", "catalogue.toml"]
+    assert names == ["AD97.toml", "BKD97.toml", "BN01.toml", "L.toml", "LRP97.toml", "MSc98.toml", "catalogue.toml"]
     _, _, specs = rep.catalogue()
-    assert sorted(specs) == ["AD97", "BKD97", "BN01", "LRP97", "MSc98"]
+    assert sorted(specs) == ["AD97", "BKD97", "BN01", "L", "LRP97", "MSc98"]
 
 
 def test_reproduce_takes_the_paper_id_in_any_case_and_the_old_numbers_as_aliases():

@@ -29,7 +29,7 @@ def test_quick_report_files(report_dir):
     html = (report_dir / "index.html").read_text()
     pngs = sorted((report_dir / "img").glob("*.png"))
     assert len(pngs) >= 6
-    for exp in ("A1", "A3", "A4", "A5", "E1", "T1", "E2", "E3", "E4", "V1", "V2", "V3", "V4", "V5", "V6", "V7"):
+    for exp in ("A1", "A3", "A4", "A5", "E1", "T1", "E2", "E3", "E4", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "L1"):
         assert f"\n## {exp}\n" in md, exp
         assert f'id="{exp.lower()}"' in html, exp
     # Every image of the markdown exists; the HTML embeds them all, and loads nothing else.
@@ -336,7 +336,8 @@ def test_targets():
     a = rep.select("MSc98")
     assert a == rep.select("001") == rep.select("A") and a[0] == "A1" and len(a) == 13
     assert rep.select("E") == ["E1", "E2", "E3", "E4"]
-    assert len(rep.select("all")) == 34
+    assert len(rep.select("all")) == 35  # the five papers' 34 and L1
+    assert rep.select("L") == ["L1"] == rep.select("005")
     with pytest.raises(rep.UnknownTarget):
         rep.select("Z9")
     res = celltrain_cli("reproduce", "Z9", "--quick")

@@ -125,6 +125,8 @@ const ALL: &[Builtin] = &[
         "BN01",
         "Internetwork traffic over GFR.1: per-VC queues with Virtual Spacing, per-VC thresholds, MBS 320"
     ),
+    builtin!("L1", "L", "Today's Linux TCP through a token-bucket policer (packet network)"),
+    builtin!("L1-atm", "L", "Today's Linux TCP over a policed VBR VC (ATM)"),
 ];
 
 /// Every built-in scenario, in catalogue order.

@@ -70,6 +70,16 @@ pub const PAPERS: &[Paper] = &[
         year: "c. 1997",
         title: "Experiments on Integrated Traffic Control for ATM in the ACTS Project EXPERT",
     },
+    // No paper: BKD97's question asked of Linux's TCP and traffic control; its report states
+    // what the runs show and judges nothing.
+    Paper {
+        id: "L",
+        number: "005",
+        letter: "L",
+        authors: "celltrain (after O. Bonaventure, E. Klovning, A. Danthine, 1997)",
+        year: "2026",
+        title: "Today's TCP over token-bucket policers and shapers",
+    },
 ];
 
 /// The paper whose short id is `id`, in any case (`"AD97"`, `"ad97"`).

@@ -44,6 +44,7 @@ fn short(name: &str) -> Vec<(&'static str, &'static str)> {
         "G1" | "G2" => vec![("duration", "2 s")],
         "G3" | "G4" => vec![("duration", "1 s"), ("hosts_per_lan", "3")],
         "V1" | "V2" | "V3" | "V4" | "V5" | "V6" | "V7" => vec![("duration", "30 s")],
+        "L1" | "L1-atm" => vec![("transfer", "1 MB"), ("duration", "5 s")],
         _ => vec![("duration", "0.5 s"), ("warmup", "0.1 s")],
     }
 }

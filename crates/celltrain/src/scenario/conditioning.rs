@@ -9,13 +9,15 @@ use crate::network::packet_conditioning::{
 };
 use celltrain_core::units::BitRate;
 
-/// `police = { rate, burst }` and `shape = { rate, burst, latency }` (None without either).
+/// `police = { rate, burst }` and `shape = { rate, burst, latency }` (None without either, or
+/// with `active = "no"` in both).
 pub(super) fn read(v: &TableView<'_>) -> Result<Option<Conditioning>, ScenarioError> {
     let police = match v.opt_table("police")? {
         Some(t) => {
             let (rate, burst) = bucket(&t)?;
+            let active = active(&t)?;
             t.finish()?;
-            Some(PacketPolicerKind::Police(TokenPolicer::new(rate, burst)))
+            active.then(|| PacketPolicerKind::Police(TokenPolicer::new(rate, burst)))
         }
         None => None,
     };
@@ -23,12 +25,20 @@ pub(super) fn read(v: &TableView<'_>) -> Result<Option<Conditioning>, ScenarioEr
         Some(t) => {
             let (rate, burst) = bucket(&t)?;
             let latency = t.opt_duration("latency")?.unwrap_or(DEFAULT_SHAPER_LATENCY);
+            let active = active(&t)?;
             t.finish()?;
-            Some(PacketShaperKind::Tbf(Tbf::new(rate, burst, latency)))
+            active.then(|| PacketShaperKind::Tbf(Tbf::new(rate, burst, latency)))
         }
         None => None,
     };
     Ok((police.is_some() || shape.is_some()).then_some(Conditioning { police, shape }))
+}
+
+/// `active = "yes" | "no"` (default yes): a parameter cannot remove a key, so a scenario that
+/// chooses its conditioning by a parameter (`${conditioning|shape=no|police=yes}`) switches the
+/// conditioner off with this instead; an inactive one is checked as ever and does nothing.
+fn active(t: &TableView<'_>) -> Result<bool, ScenarioError> {
+    Ok(t.opt_keyword("active", &["yes", "no"])?.is_none_or(|k| k == "yes"))
 }
 
 /// A token bucket's `rate` and `burst` (its depth in bytes), both required and positive.

@@ -670,16 +670,25 @@ fn tcp_config(app: &TableView<'_>) -> Result<TcpConfig, ScenarioError> {
     if let Some(t) = app.opt_duration("delayed_ack_timeout")? {
         cfg.delayed_ack_timeout = t;
     }
-    cfg.max_pacing_rate_bps = match app.opt_rate("max_pacing_rate")? {
-        Some(r) if r.as_bps() == 0 => return Err(app.key_error("max_pacing_rate", "must be positive")),
-        r => r.map(|r| r.as_bps()),
-    };
+    cfg.max_pacing_rate_bps = max_pacing_rate(app)?;
     cfg.reassemble_out_of_order = app.opt_keyword("out_of_order", &["queue", "discard"])?.is_none_or(|k| k == "queue");
     if let Some(name) = app.opt_keyword("rto", &["tahoe", "lite", "rfc6298", "linux"])? {
         cfg.rto = RtoFormula::from_name(name);
     }
     cfg.validate().map_err(|e| app.error(format!("invalid TCP configuration: {e}")))?;
     Ok(cfg)
+}
+
+/// `max_pacing_rate`: a positive rate, or `"off"` (as absent) for a scenario whose parameter
+/// chooses whether the sender paces.
+fn max_pacing_rate(app: &TableView<'_>) -> Result<Option<u64>, ScenarioError> {
+    if app.get("max_pacing_rate").is_some_and(|v| v.as_str().is_ok_and(|s| s == "off")) {
+        return Ok(None);
+    }
+    match app.opt_rate("max_pacing_rate")? {
+        Some(r) if r.as_bps() == 0 => Err(app.key_error("max_pacing_rate", "must be positive")),
+        r => Ok(r.map(|r| r.as_bps())),
+    }
 }
 
 /// The timers of a TCP app: `timers = "bsd"` ticks as `timer_granularity` says (500 ms by
@@ -787,6 +796,15 @@ fn tcp_loss_keys(app: &TableView<'_>, cfg: &mut TcpConfig, initial_window: u32) 
 /// The traffic contract of a `vc = { ... }` table, policed at the first switch when
 /// `conformance` is given: `scr`, `mbs` and `cdvt` complete the descriptor (the PCR is the
 /// VC's). Validated here so that errors name the key.
+/// `mbs` in cells, or as a byte size (`"10000 B"`): the cells whose 48-byte payloads hold that
+/// many bytes, ⌈B / 48⌉, so that a token bucket of B bytes and its ATM twin can be given alike.
+fn contract_mbs(vc: &TableView<'_>) -> Result<Option<u64>, ScenarioError> {
+    match vc.get("mbs") {
+        Some(v) if matches!(v.node().value, super::value::Value::Str(_)) => Ok(Some(v.bytes()?.div_ceil(48))),
+        _ => vc.opt_u64("mbs"),
+    }
+}
+
 fn traffic_contract(
     vc: &TableView<'_>,
     pcr: BitRate,
@@ -794,7 +812,7 @@ fn traffic_contract(
     use celltrain_atm::contract::{ConformanceDef, ContractError, TrafficDescriptor};
     let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2", "gfr.1", "gfr.2"];
     let scr = vc.opt_rate("scr")?;
-    let mbs = vc.opt_u64("mbs")?;
+    let mbs = contract_mbs(vc)?;
     let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
     let Some(def) = vc.opt_keyword("conformance", &defs)? else {
         if scr.is_some() || mbs.is_some() {

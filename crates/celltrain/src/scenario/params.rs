@@ -16,7 +16,9 @@
 //! - `${name|value=text|value=text}` is replaced by the text given for the parameter's
 //!   value, or by the value's text when none is (so a title can follow a parameter:
 //!   `"over ${service|ubr=UBR+EPD|abr=ABR}"`).
-//! - `${` always starts a reference, and references are not substituted again, so
+//!   A choice's text may hold references itself (`${conditioning|pace=${rate}|police=off}`):
+//!   one parameter can then choose which other one a key takes.
+//! - `${` always starts a reference, and a parameter's value is not substituted again, so
 //!   parameters cannot refer to parameters. Keys are never substituted.
 
 use super::error::ScenarioError;
@@ -223,7 +225,7 @@ impl Ctx<'_> {
     /// The text of reference `inner` (between `${` and `}`): the parameter's value, or the text
     /// its choices give that value.
     fn reference_text(&self, inner: &str, span: &Range<usize>, path: &str) -> Result<String, ScenarioError> {
-        let mut parts = inner.split('|');
+        let mut parts = split_choices(inner).into_iter();
         let name = parts.next().unwrap_or_default().trim();
         let value = self.lookup(name, span, path)?.to_text();
         for choice in parts {
@@ -232,7 +234,7 @@ impl Ctx<'_> {
                 return Err(self.source.error(Some(span), path, message));
             };
             if when.trim() == value {
-                return Ok(text.trim().to_string());
+                return self.expand(text.trim(), span, path);
             }
         }
         Ok(value)
@@ -244,12 +246,17 @@ impl Ctx<'_> {
                 return Ok(self.lookup(inner.trim(), span, path)?.to_value());
             }
         }
+        self.expand(s, span, path).map(Value::Str)
+    }
+
+    /// `s` with every reference replaced by its text.
+    fn expand(&self, s: &str, span: &Range<usize>, path: &str) -> Result<String, ScenarioError> {
         let mut out = String::with_capacity(s.len());
         let mut rest = s;
         while let Some(at) = rest.find("${") {
             out.push_str(&rest[..at]);
             let after = &rest[at + 2..];
-            let Some(end) = after.find('}') else {
+            let Some(end) = closing_brace(after) else {
                 return Err(self.source.error(
                     Some(span),
                     path,
@@ -260,8 +267,44 @@ impl Ctx<'_> {
             rest = &after[end + 1..];
         }
         out.push_str(rest);
-        Ok(Value::Str(out))
+        Ok(out)
     }
+}
+
+/// Where the reference whose text starts `after` (just past its `${`) ends: the `}` that
+/// closes it, past the references its choices hold.
+fn closing_brace(after: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let bytes = after.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'$' if bytes.get(i + 1) == Some(&b'{') => depth += 1,
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A reference's name and choices: split at each `|` outside the references its choices hold.
+fn split_choices(inner: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    let bytes = inner.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'$' if bytes.get(i + 1) == Some(&b'{') => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'|' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
 }
 
 #[cfg(test)]
@@ -283,6 +326,27 @@ mod tests {
         assert_eq!(substituted("${service|ubr=UBR}", &service("ubr")).unwrap(), Value::Str("UBR".into()));
         let e = substituted("${service|ubr}", &service("ubr")).unwrap_err().to_string();
         assert!(e.contains("choice \"ubr\"") && e.contains("value=text"), "{e}");
+    }
+
+    /// One parameter chooses which other one a key takes; a value's own text is not expanded.
+    #[test]
+    fn a_choice_may_refer_to_another_parameter() {
+        let params = |c: &str| {
+            vec![
+                ("conditioning".to_string(), ParamValue::Str(c.into())),
+                ("rate".to_string(), ParamValue::Str("10 Mbit/s".into())),
+                ("raw".to_string(), ParamValue::Str("${rate}".into())),
+            ]
+        };
+        let pacing = "${conditioning|pace+police=${rate}|police=off}";
+        assert_eq!(substituted(pacing, &params("pace+police")).unwrap(), Value::Str("10 Mbit/s".into()));
+        assert_eq!(substituted(pacing, &params("police")).unwrap(), Value::Str("off".into()));
+        assert_eq!(substituted(pacing, &params("shape")).unwrap(), Value::Str("shape".into()));
+        let nested = "at ${conditioning|a=${rate|10 Mbit/s=ten|x=y}|b=c} now";
+        assert_eq!(substituted(nested, &params("a")).unwrap(), Value::Str("at ten now".into()));
+        assert_eq!(substituted("${conditioning|a=${raw}}", &params("a")).unwrap(), Value::Str("${rate}".into()));
+        let e = substituted("${conditioning|a=${rate}", &params("a")).unwrap_err().to_string();
+        assert!(e.contains("unterminated"), "{e}");
     }
 
     #[test]
