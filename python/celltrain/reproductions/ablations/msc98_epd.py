@@ -247,6 +247,31 @@ def arithmetic():
     print("\n".join(out))
 
 
+GROUPS = {"base": "Baseline", "1": "1. Tried before", "2": "2. The start-up transient averaged in",
+          "3": "3. Losses at other points of the network", "5": "5. The TCP parameters read again",
+          "6": "6. EPD semantics", "C": "Combinations", "A": "The other experiments of the family"}
+
+
+def print_tables(results, family):
+    """One Markdown table per group: the command of each row, then its measures."""
+    head = "| id | candidate | command (N: each seed) | " + " | ".join(c[1] for c in COLUMNS) + " |"
+    rule = "|" + "---|" * (len(COLUMNS) + 3)
+    paper = ("| paper | Table 5.3, UBR+EPD | | " + " | ".join(
+        f"{PAPER[k] * s:.{dg}f}" if k in PAPER else "" for k, _, s, dg in COLUMNS) + " |")
+    group = None
+    for cid, r in results.items():
+        if r["group"] != group:
+            group = r["group"]
+            print(f"\n{GROUPS.get(group, group)}\n\n{head}\n{rule}")
+            if not family:
+                print(paper)
+        cells = [cell([x[k] for x in r["runs"]], s, dg) for k, _, s, dg in COLUMNS]
+        ref = f" (paper {PAPER_FAMILY[cid] * 100:.2f} %)" if cid in PAPER_FAMILY else ""
+        print(f"| {cid} | {r['title']}{ref} | `{r['command']}` | " + " | ".join(cells) + " |")
+    seeds = next(iter(results.values()))["seeds"] if results else []
+    print(f"\nSeeds {seeds}; ± is the 95 % Student-t half-width over the seeds.")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--celltrain")
@@ -254,19 +279,24 @@ def main():
     ap.add_argument("--only", help="comma-separated row ids")
     ap.add_argument("--json", help="write every run's measures here")
     ap.add_argument("--family", action="store_true", help="the A5/A7/A9 table instead of A3's candidates")
+    ap.add_argument("--from-json", help="print the tables of a --json file without running")
     ap.add_argument("--arithmetic", action="store_true", help="print candidate 8's bound and stop")
     args = ap.parse_args()
     if args.arithmetic:
         arithmetic()
         return
-    celltrain = find_celltrain(args.celltrain)
     if "-" in args.seeds:
         a, b = args.seeds.split("-")
         seeds = list(range(int(a), int(b) + 1))
     else:
         seeds = [int(s) for s in args.seeds.split(",")]
     only = set(args.only.split(",")) if args.only else None
+    if args.from_json:
+        results = json.loads(Path(args.from_json).read_text())
+        print_tables({k: v for k, v in results.items() if not only or k in only}, args.family)
+        return
     results = {}
+    celltrain = find_celltrain(args.celltrain)
     for cid, group, title, scenario, sets in (FAMILY if args.family else CANDIDATES):
         if only and cid not in only:
             continue
@@ -274,20 +304,7 @@ def main():
         results[cid] = {"group": group, "title": title, "scenario": scenario, "sets": sets, "seeds": seeds,
                         "runs": runs, "command": command(scenario, sets, "N")}
         print(f"{cid}: done", file=sys.stderr)
-    header = "| id | candidate | " + " | ".join(c[1] for c in COLUMNS) + " |"
-    print(header)
-    print("|" + "---|" * (len(COLUMNS) + 2))
-    if not args.family:
-        print("| paper | Table 5.3, UBR+EPD | " + " | ".join(
-            f"{PAPER[k] * s:.{dg}f}" if k in PAPER else "" for k, _, s, dg in COLUMNS) + " |")
-    for cid, r in results.items():
-        cells = [cell([x[k] for x in r["runs"]], s, dg) for k, _, s, dg in COLUMNS]
-        paper = f" (paper {PAPER_FAMILY[cid] * 100:.2f} %)" if cid in PAPER_FAMILY else ""
-        print(f"| {cid} | {r['title']}{paper} | " + " | ".join(cells) + " |")
-    print()
-    print(f"Seeds {seeds}; ± is the 95 % Student-t half-width over the seeds. Commands:")
-    for cid, r in results.items():
-        print(f"  {cid}: {r['command']}")
+    print_tables(results, args.family)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 
