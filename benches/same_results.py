@@ -35,6 +35,7 @@ SHORT = {
     "G3": ["duration=1 s", "hosts_per_lan=3"],
     "G4": ["duration=1 s", "hosts_per_lan=3"],
     **{f"V{i}": ["duration=30 s"] for i in range(1, 8)},
+    **{n: ["transfer=1 MB", "duration=5 s"] for n in ("L1", "L1-atm")},
 }
 DEFAULT_SHORT = ["duration=0.5 s", "warmup=0.1 s"]
 
