@@ -122,3 +122,48 @@ fn an_increase_used_before_tau3_is_discarded() {
     assert!(lost > 0 && policed_after_warmup(&s) == lost, "τ3 = 300 µs discarded {lost} cells");
     assert_the_reference_agrees("A1-udp", &late, &sets, &s);
 }
+
+/// Every fast path gives the reference's results with DGCRA-policed VCs: the built-ins over
+/// ABR (hosts and edge routers as sources, one and several switches, UDP and TCP), each with a
+/// τ2 that discards much, some or nothing; each fast path alone and all together against every
+/// cell by events.
+#[test]
+fn every_fast_path_gives_the_reference_results() {
+    use celltrain::network::SimOptions;
+    let none = SimOptions::reference();
+    let option_sets = [
+        ("analytic", SimOptions { analytic_ports: true, ..none }),
+        ("carry", SimOptions { carry_ahead: true, ..none }),
+        ("analytic+runs", SimOptions { analytic_ports: true, run_admission: true, ..none }),
+        ("analytic+abr", SimOptions { analytic_ports: true, abr_ahead: true, ..none }),
+        ("all", SimOptions::default()),
+    ];
+    let mut discarding = 0;
+    for (k, name) in ["A1-tcp", "A3", "A4", "A5-udp", "A7-udp", "A10-tcp", "A12-ubr", "A13"].into_iter().enumerate() {
+        let tau2 = ["20 us", "200 us", "2 ms"][k % 3];
+        let text = policed(name, &format!(r#"tau2 = "{tau2}", tau3 = "10 us""#));
+        let sets: Vec<(String, String)> = [("service", "abr"), ("duration", "0.3 s"), ("warmup", "0.1 s")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let run_with = |options: SimOptions| {
+            let c = compile_source(Source::new(name, text.clone()), &sets, None).unwrap();
+            let mut net = c.network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            let lost = discarded(&net);
+            (Summary::from_network(&net, c.meta, 0.0), lost)
+        };
+        let (reference, lost) = run_with(none);
+        assert!(reference.vcs.iter().any(|v| v.category == "abr"), "{name}: no ABR VC");
+        discarding += usize::from(lost > 0);
+        for (label, options) in option_sets {
+            let (mut fast, fast_lost) = run_with(options);
+            fast.events = reference.events;
+            fast.trace_hash = reference.trace_hash.clone();
+            assert_eq!(fast_lost, lost, "{name} (τ2 = {tau2}), {label}: discards");
+            assert_eq!(fast, reference, "{name} (τ2 = {tau2}), {label}: differs from the reference");
+        }
+    }
+    assert!(discarding >= 2, "only {discarding} runs discarded: the test would miss a wrong decision");
+}
