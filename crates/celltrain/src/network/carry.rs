@@ -103,7 +103,8 @@ impl Network {
             }
             // A policer that reads backward RM cells decides on the VC's cells and the feedback
             // together, in time order: a cell carried to it early could be judged before
-            // feedback that passed the switch before the cell arrived.
+            // feedback that passed the switch before the cell arrived. (No ABR VC's link is
+            // carried today, its destination turning RM cells around: this keeps it so.)
             if vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()) {
                 carry[vc.route[0].0.index()] = false;
             }
