@@ -11,9 +11,20 @@
 //! a frame-based policer (F-GCRA of GFR, [`crate::contract::Fgcra`]) sits beside the cell-based
 //! UPC as another variant. Each policer implements [`IngressPolicer`] (its contract); dispatch
 //! is by an enum declared from one table.
+//!
+//! ABR's policer, the dynamic GCRA ([`crate::contract::Dgcra`]), also reads the feedback going
+//! back to the source: the network shows it every backward RM cell of its VC that leaves the
+//! same switch towards the source ([`Policer::on_backward_rm`]), for the policers that ask
+//! ([`IngressPolicer::WATCHES_BACKWARD_RM`]).
+//!
+//! ```text
+//!  backward RM cell of the VC, leaving the first switch towards the source
+//!    ─► RmFeedback (ER, CI, NI) ─► Policer::on_backward_rm (only where the policer watches)
+//! ```
 
+use crate::abr::{AbrRate, RmCell};
 use crate::cell::{Cell, CellKind};
-use crate::contract::{Clp, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
+use crate::contract::{Clp, Dgcra, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
 use celltrain_core::time::SimTime;
 
 /// What a policer sees of an arriving cell.
@@ -40,6 +51,20 @@ impl IngressCell {
     }
 }
 
+/// What a policer may read of a backward RM cell going back to its VC's source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RmFeedback {
+    pub er: AbrRate,
+    pub ci: bool,
+    pub ni: bool,
+}
+
+impl From<&RmCell> for RmFeedback {
+    fn from(rm: &RmCell) -> Self {
+        RmFeedback { er: rm.er, ci: rm.ci, ni: rm.ni }
+    }
+}
+
 /// The contract of an ingress policer.
 ///
 /// - It is shown every cell of its VC where the VC enters its first switch, in arrival order,
@@ -47,14 +72,26 @@ impl IngressCell {
 ///   answers pass, tag (CLP 0 → 1) or discard; the caller applies the answer and counts.
 /// - It keeps only its own state (GCRA clocks, frame eligibility, its counters); RM cells are
 ///   shown too, and a frame-based policer passes them (they belong to no frame).
+/// - A policer that declares [`WATCHES_BACKWARD_RM`](Self::WATCHES_BACKWARD_RM) is also shown,
+///   by [`on_backward_rm`](Self::on_backward_rm), every backward RM cell of its ABR VC that
+///   leaves the same switch towards the VC's source (it travels on the paired VC), at the
+///   instant it is taken into that port; one the port refuses is not shown. Such a cell may
+///   be shown at an instant later than cells of the VC not yet shown (they cross the link
+///   from the source meanwhile); never one earlier than a cell already shown. The others are
+///   shown nothing, and the network does no work for them.
 ///
 /// A new policer is a file implementing this trait and one line in the table of [`Policer`]
 /// (`policers!` below).
 pub trait IngressPolicer {
     /// The policer's name in reports.
     const NAME: &'static str;
+    /// The policer reads the backward RM cells going back to its VC's source.
+    const WATCHES_BACKWARD_RM: bool = false;
 
     fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction;
+
+    /// A backward RM cell of the VC leaves the first switch towards the source at `now`.
+    fn on_backward_rm(&mut self, _now: SimTime, _rm: &RmFeedback) {}
 }
 
 impl IngressPolicer for Upc {
@@ -123,13 +160,47 @@ macro_rules! policers {
                     $(Self::$boxed(_) => <$boxed_t as IngressPolicer>::NAME,)+
                 }
             }
+
+            /// Whether the policer reads the backward RM cells going back to its VC's source.
+            pub fn watches_backward_rm(&self) -> bool {
+                match self {
+                    Self::$inline(_) => <$inline_t as IngressPolicer>::WATCHES_BACKWARD_RM,
+                    $(Self::$boxed(_) => <$boxed_t as IngressPolicer>::WATCHES_BACKWARD_RM,)+
+                }
+            }
+
+            /// A backward RM cell of the VC leaves the first switch towards the source at `now`
+            /// (see [`IngressPolicer`]).
+            #[cold]
+            pub fn on_backward_rm(&mut self, now: SimTime, rm: &RmFeedback) {
+                match self {
+                    Self::$inline(p) => IngressPolicer::on_backward_rm(p, now, rm),
+                    $(Self::$boxed(p) => IngressPolicer::on_backward_rm(p.as_mut(), now, rm),)+
+                }
+            }
         }
     };
 }
 
 policers! {
     inline: Upc(Upc);
-    boxed: Gfr(GfrPolicer),
+    boxed: Gfr(GfrPolicer), Dgcra(Dgcra),
+}
+
+impl IngressPolicer for Dgcra {
+    const NAME: &'static str = "dgcra";
+    const WATCHES_BACKWARD_RM: bool = true;
+
+    /// Every cell, RM cells included: in-rate RM cells (CLP = 0) count against ACR like data;
+    /// out-of-rate ones (CLP = 1) pass.
+    #[inline]
+    fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
+        Dgcra::on_cell(self, now, cell.clp)
+    }
+
+    fn on_backward_rm(&mut self, now: SimTime, rm: &RmFeedback) {
+        self.on_feedback(now, rm.er, rm.ci, rm.ni);
+    }
 }
 
 /// Counters of a GFR VC's ingress (frames counted at their first cell).
@@ -206,7 +277,7 @@ impl Policer {
     pub fn upc(&self) -> Option<&Upc> {
         match self {
             Self::Upc(upc) => Some(upc),
-            Self::Gfr(_) => None,
+            _ => None,
         }
     }
 
@@ -214,7 +285,15 @@ impl Policer {
     pub fn gfr(&self) -> Option<&GfrPolicer> {
         match self {
             Self::Gfr(gfr) => Some(gfr),
-            Self::Upc(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The DGCRA behind a `Dgcra` policer (for its counters).
+    pub fn dgcra(&self) -> Option<&Dgcra> {
+        match self {
+            Self::Dgcra(dgcra) => Some(dgcra),
+            _ => None,
         }
     }
 }
@@ -341,6 +420,46 @@ mod tests {
                 assert_eq!((c.tagged_frames, c.tagged_cells), (0, 0));
             }
         }
+    }
+
+    /// The DGCRA variant: it alone watches backward RM cells, and through `police` and
+    /// `on_backward_rm` it decides as the DGCRA does (RM cells with CLP = 0 count, out-of-rate
+    /// ones pass).
+    #[test]
+    fn the_dgcra_variant_reads_feedback_and_polices_as_the_dgcra() {
+        use crate::abr::{AbrParams, RmId};
+        use crate::contract::{Dgcra, DgcraContract};
+        let params = AbrParams { icr: 100_000.0, ..AbrParams::tm4_defaults(200_000.0) };
+        let contract = DgcraContract {
+            tau3: SimDuration::from_micros(20),
+            tau2: SimDuration::from_micros(50),
+            cdvt: SimDuration::ZERO,
+        };
+        let mut reference = Dgcra::new(&params, contract).unwrap();
+        let mut policer = Policer::Dgcra(Box::new(reference.clone()));
+        assert!(policer.watches_backward_rm() && policer.name() == "dgcra");
+        assert!(!Policer::Upc(upcs().remove(0)).watches_backward_rm());
+        let mut rng = RngStream::derive(12, "dgcra-policer");
+        let mut now = SimTime::ZERO;
+        let mut seen = [0u32; 3];
+        for i in 0..4_000u32 {
+            now += SimDuration::from_picos(rng.below(12_000_000));
+            if rng.below(20) == 0 {
+                let er = crate::abr::AbrRate::from_cells_per_sec(rng.uniform() * 250_000.0);
+                let rm = RmFeedback { er, ci: rng.below(4) == 0, ni: rng.below(4) == 0 };
+                policer.on_backward_rm(now, &rm);
+                reference.on_feedback(now, rm.er, rm.ci, rm.ni);
+                continue;
+            }
+            let mut cell =
+                if rng.below(8) == 0 { Cell::rm(VcId(0), RmId(i), rng.below(2) == 0) } else { Cell::raw(VcId(0)) };
+            let clp = if cell.clp { Clp::One } else { Clp::Zero };
+            let expected = reference.on_cell(now, clp);
+            assert_eq!(policer.police(now, &mut cell), expected);
+            seen[expected as usize] += 1;
+        }
+        assert_eq!(policer.dgcra(), Some(&reference), "same state and counters");
+        assert!(seen[0] > 100 && seen[2] > 100, "passes and discards: {seen:?}");
     }
 
     #[test]

@@ -262,3 +262,23 @@ fn tcp_reno_over_ubr_epd_moves_cells_and_segments_without_allocating() {
     assert_at_most_one_per_hops("A3", &s, 10_000);
     assert_at_most_one_per_segments("A3", &s, 100);
 }
+
+#[test]
+fn udp_over_dgcra_policed_abr_moves_cells_without_allocating() {
+    // A4 over ABR, each VC policed by a DGCRA at its first switch: the policer's records of
+    // backward RM cells stay within the capacity it was built with.
+    let plain = r#"vc = { category = "${service}", pcr = "line" }"#;
+    let text = celltrain::builtin::find("A4").unwrap().text;
+    assert!(text.contains(plain), "the test's edit of A4 applies");
+    let text = text.replace(
+        plain,
+        r#"vc = { category = "${service}", pcr = "line", conformance = "abr", tau2 = "2 ms", tau3 = "10 us" }"#,
+    );
+    let sets =
+        [("duration", "3 s"), ("warmup", "0.5 s"), ("service", "abr")].map(|(k, v)| (k.to_string(), v.to_string()));
+    let compiled = compile_source(Source::new("a4-dgcra.toml", text), &sets, None).unwrap();
+    assert!(compiled.network.vcs().iter().any(|vc| vc.policer.as_ref().is_some_and(|p| p.dgcra().is_some())));
+    let s = measure_network("A4 abr dgcra", compiled.network, 1.0);
+    assert!(s.cell_hops > 2_000_000, "A4 moved too few cells to measure: {}", s.cell_hops);
+    assert_at_most_one_per_hops("A4 abr dgcra", &s, 10_000);
+}

@@ -126,6 +126,20 @@ impl AbrParams {
     pub fn crm(&self) -> u32 {
         self.crm.unwrap_or_else(|| self.tbe_cells.div_ceil(self.nrm))
     }
+
+    /// Rules 8 and 9: the ACR a source with ACR `acr` takes when a backward RM cell with CI,
+    /// NI and ER reaches it — the most the rules allow (down by RDF·ACR with CI, up by RIF·PCR
+    /// without CI or NI, then at most ER, at least MCR). The source and the DGCRA that polices
+    /// it (`contract::Dgcra`) both use it, so that they agree to the last bit.
+    pub fn acr_after_feedback(&self, acr: f64, ci: bool, ni: bool, er: AbrRate) -> f64 {
+        let mut acr = acr;
+        if ci {
+            acr = (acr - acr * self.rdf).max(self.mcr);
+        } else if !ni {
+            acr = (acr + self.rif * self.pcr).min(self.pcr);
+        }
+        acr.min(er.cells_per_sec()).max(self.mcr)
+    }
 }
 
 /// Which in-rate cell the source sends at an opportunity.
@@ -289,17 +303,10 @@ impl AbrSource {
     /// A backward RM cell reaches the source (rules 8 and 9).
     pub fn on_brm(&mut self, rm: &RmCell) {
         self.counts.brm_received += 1;
-        let p = &self.params;
         if !rm.bn {
             self.unanswered = 0;
         }
-        let mut acr = self.acr;
-        if rm.ci {
-            acr = (acr - acr * p.rdf).max(p.mcr);
-        } else if !rm.ni {
-            acr = (acr + p.rif * p.pcr).min(p.pcr);
-        }
-        self.set_acr(acr.min(rm.er.cells_per_sec()).max(p.mcr));
+        self.set_acr(self.params.acr_after_feedback(self.acr, rm.ci, rm.ni, rm.er));
     }
 }
 

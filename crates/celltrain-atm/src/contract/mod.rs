@@ -12,6 +12,7 @@
 //!        ▼                                               ▼                 ▼
 //!  source ─► Shaper (dual leaky bucket) ─► link ─► Upc (Gcra PCR + SCR) ─► switch
 //!                                                  Fgcra (GFR eligibility, per frame)
+//!                                                  Dgcra (ABR: rate from backward RM cells)
 //!  train::TrainModel: closed-form predictions of what the Upc does to a PDU train
 //! ```
 //!
@@ -26,6 +27,7 @@
 //! passes a policer of the same contract (see `interval.rs`).
 
 mod descriptor;
+mod dgcra;
 mod fgcra;
 mod gcra;
 mod gfr;
@@ -37,6 +39,7 @@ mod upc;
 pub use descriptor::{
     burst_tolerance_from_rates, Clp, ConformanceDef, ContractError, ContractParams, GcraParams, TrafficDescriptor,
 };
+pub use dgcra::{Dgcra, DgcraContract, DgcraCounters, DgcraError, MAX_RECORDS as DGCRA_MAX_RECORDS};
 pub use fgcra::{Eligibility, Fgcra, FgcraCounters};
 pub use gcra::{burst_tolerance, Conformance, DualGcra, Gcra, LeakyBucket, Violation};
 pub use gfr::{GfrConformance, GfrContract, GfrError};

@@ -63,6 +63,9 @@ pub struct AbrEnd {
     /// Opportunities of the cells sent ahead, not yet come: those cells still count as
     /// waiting in the end system.
     sent_ahead: VecDeque<SimTime>,
+    /// The VC whose policer reads the backward RM cells this VC carries (its peer's VC,
+    /// policed by a DGCRA), shown them as they leave that VC's first switch (`rm`).
+    pub(super) watched_by: Option<VcId>,
     pub counts: AbrEndCounts,
 }
 
@@ -111,6 +114,9 @@ pub struct AbrSystem {
     /// Turned-around RM cells go back at once, outside their end system's in-rate
     /// opportunities (`[abr] backward_rm = "ideal"`).
     pub ideal_backward: bool,
+    /// Some end system's backward RM cells are read by a policer (see `AbrEnd::watched_by`):
+    /// without, an RM cell pays no look for one.
+    pub(super) watching: bool,
 }
 
 impl AbrSystem {
@@ -139,10 +145,11 @@ impl AbrSystem {
                 alone_on_adapter,
                 ahead: false,
                 sent_ahead: VecDeque::new(),
+                watched_by: None,
                 counts: AbrEndCounts::default(),
             })
             .collect();
-        AbrSystem { ends, of_vc, rm_cells_lost: 0, ideal_backward: false }
+        AbrSystem { ends, of_vc, rm_cells_lost: 0, ideal_backward: false, watching: false }
     }
 
     /// The end system sourcing `vc`, if it is an ABR VC.

@@ -101,6 +101,13 @@ impl Network {
                 };
                 carry[p.index()] &= ok;
             }
+            // A policer that reads backward RM cells decides on the VC's cells and the feedback
+            // together, in time order: a cell carried to it early could be judged before
+            // feedback that passed the switch before the cell arrived. (No ABR VC's link is
+            // carried today, its destination turning RM cells around: this keeps it so.)
+            if vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()) {
+                carry[vc.route[0].0.index()] = false;
+            }
         }
         // A carried cell must never put an event on the queue: one scheduled when the cell is
         // carried, rather than when it arrives, would take another place among the events of

@@ -9,6 +9,7 @@
 use super::{Event, Network};
 use celltrain_atm::abr::{ExplicitRate, IntervalLoad, RmCell, RmContext, RmDirection};
 use celltrain_atm::cell::Cell;
+use celltrain_atm::ingress::RmFeedback;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{PortId, VcId};
 use celltrain_core::time::SimDuration;
@@ -93,7 +94,39 @@ impl Network {
     #[inline(never)]
     pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {
         self.rm_at_port(p, slot, &cell);
+        if self.abr.watching {
+            if let Some(v) = self.watcher_of(&cell) {
+                self.arrive_watched(v, p, slot, cell);
+                return;
+            }
+        }
         self.arrive(p, slot, cell);
+    }
+
+    /// The VC whose policer reads `cell`, when it is a backward RM cell reaching the last port
+    /// of its VC (leaving that VC's first switch towards its source) and that VC's policer
+    /// watches its feedback.
+    fn watcher_of(&self, cell: &Cell) -> Option<VcId> {
+        let id = cell.rm_id()?;
+        let v = self.abr.ends[self.abr.of(cell.vc)?].watched_by?;
+        let last = usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len();
+        (last && self.rm_cells.get(id).dir == RmDirection::Backward).then_some(v)
+    }
+
+    /// A backward RM cell with `v`'s feedback is offered to the port towards `v`'s source: if
+    /// the port takes it, `v`'s policer is shown it now (the cell then reaches the source: the
+    /// link loses nothing). One the port refuses never reaches the source, so it is not shown.
+    fn arrive_watched(&mut self, v: VcId, p: PortId, slot: u32, cell: Cell) {
+        let id = cell.rm_id().expect("an RM cell");
+        let feedback = RmFeedback::from(self.rm_cells.get(id));
+        let w = cell.vc.index();
+        let dropped = self.vcs[w].stats.cells_dropped;
+        self.arrive(p, slot, cell);
+        if self.vcs[w].stats.cells_dropped == dropped {
+            let now = self.now;
+            let policer = self.vcs[v.index()].policer.as_mut().expect("a watching policer");
+            policer.on_backward_rm(now, &feedback);
+        }
     }
 
     /// The algorithm that an RM cell reaching port `p` (where its VC has `slot`) passes, if

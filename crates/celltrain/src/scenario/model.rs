@@ -286,7 +286,7 @@ fn read_links(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder) 
                 let na = node(b, &v, "between", &a)?;
                 let nc = node(b, &v, "between", &c)?;
                 b.add_link_on(na, nc, rate, delay, medium).map_err(|e| v.key_error("between", e.message))?;
-                link_rates.push(na, nc, rate);
+                link_rates.push(na, nc, rate, delay);
                 if let Some(conditioning) = &conditioning {
                     let key = if conditioning.police.is_some() { "police" } else { "shape" };
                     b.set_conditioning(na, nc, conditioning.clone()).map_err(|e| v.key_error(key, e.message))?;
@@ -457,6 +457,7 @@ fn add_flow(
     let first_link = path.get(..2).and_then(|p| links.between(p[0], p[1]));
     let line = first_link.unwrap_or(BitRate::from_bps(1));
     let mut gfr_contract = None;
+    let mut abr_conformance = None;
     let (category, pcr, contract, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
@@ -474,6 +475,8 @@ fn add_flow(
             }
             let contract = traffic_contract(&vc, pcr.unwrap_or(line))?;
             gfr_contract = super::gfr::contract(&vc, cat, pcr.unwrap_or(line))?;
+            let shortest = path.windows(2).filter_map(|w| links.delay_between(w[0], w[1])).min();
+            abr_conformance = super::abr::conformance(&vc, cat, shortest.unwrap_or(SimDuration::ZERO))?;
             let shared = vc.opt_str("name")?.map(str::to_string);
             (cat, pcr, contract, shared)
         }
@@ -507,6 +510,9 @@ fn add_flow(
         .or_insert_with(|| v.key_error(vc_key, ""));
     if let Some(c) = gfr_contract {
         b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+    }
+    if let Some(c) = abr_conformance {
+        b.set_abr_conformance(&name, c).map_err(|e| v.key_error("vc", e.message))?;
     }
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
@@ -810,7 +816,7 @@ fn traffic_contract(
     pcr: BitRate,
 ) -> Result<Option<celltrain_atm::contract::TrafficDescriptor>, ScenarioError> {
     use celltrain_atm::contract::{ConformanceDef, ContractError, TrafficDescriptor};
-    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2", "gfr.1", "gfr.2"];
+    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2", "gfr.1", "gfr.2", "abr"];
     let scr = vc.opt_rate("scr")?;
     let mbs = contract_mbs(vc)?;
     let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
@@ -821,8 +827,8 @@ fn traffic_contract(
         return Ok(None);
     };
     let def = match def {
-        // GFR's contract is read by `gfr::contract`.
-        "gfr.1" | "gfr.2" => return Ok(None),
+        // GFR's contract is read by `gfr::contract`, ABR's by `abr::conformance`.
+        "gfr.1" | "gfr.2" | "abr" => return Ok(None),
         "cbr.1" => ConformanceDef::Cbr1,
         "vbr.1" => ConformanceDef::Vbr1,
         "vbr.2" => ConformanceDef::Vbr2,

@@ -6,6 +6,7 @@
 use super::*;
 use crate::network::{AbrEndSpec, AbrSystem};
 use celltrain_atm::abr::{AbrParams, ExplicitRate};
+use celltrain_atm::contract::{Dgcra, DgcraContract};
 
 /// ABR settings collected by the builder.
 #[derive(Clone, Debug, Default)]
@@ -17,6 +18,68 @@ pub(super) struct AbrSettings {
     /// Turned-around RM cells go back at once, taking no in-rate opportunity of their end
     /// system (MSc98's upper bound assumes it).
     pub(super) ideal_backward: bool,
+    /// By route name: the VCs whose conformance a DGCRA polices where they enter their first
+    /// switch.
+    pub(super) conformance: BTreeMap<String, DgcraContract>,
+}
+
+impl NetworkBuilder {
+    /// Polices the ABR VC of route `route` by a DGCRA with `contract` (checked here) where it
+    /// enters its first switch.
+    pub fn set_abr_conformance(&mut self, route: &str, contract: DgcraContract) -> Result<(), BuildError> {
+        contract
+            .validate()
+            .map_err(|e| BuildError::about(Subject::Vc(route.to_string()), Field::Contract, e.to_string()))?;
+        self.abr.conformance.insert(route.to_string(), contract);
+        Ok(())
+    }
+
+    /// A TCP flow's acknowledgements go back on a VC policed as its data's (as a VBR or GFR
+    /// contract is).
+    pub(super) fn copy_abr_conformance(&mut self, from_route: &str, to_route: &str) {
+        if let Some(&c) = self.abr.conformance.get(from_route) {
+            self.abr.conformance.insert(to_route.to_string(), c);
+        }
+    }
+}
+
+/// The source parameters of an ABR VC of peak rate `pcr`: the scenario's (TM 4.0's defaults
+/// without them) with the VC's PCR, and the ICR and MCR no higher.
+fn vc_params(settings: &AbrSettings, pcr: BitRate) -> AbrParams {
+    let template = settings.params.clone().unwrap_or_else(|| AbrParams::tm4_defaults(f64::MAX));
+    let params = AbrParams { pcr: pcr.as_bps() as f64 / CELL_BITS as f64, ..template };
+    AbrParams { icr: params.icr.min(params.pcr), mcr: params.mcr.min(params.pcr), ..params }
+}
+
+/// The parameters of `vc`'s source, checked.
+fn checked_params(settings: &AbrSettings, vc_name: &str, pcr: BitRate) -> Result<AbrParams, BuildError> {
+    let params = vc_params(settings, pcr);
+    params
+        .validate()
+        .map_err(|e| BuildError::about(Subject::Vc(vc_name.to_string()), Field::Abr, format!("ABR parameters: {e}")))?;
+    Ok(params)
+}
+
+/// The DGCRA of the VC that route `spec` opens (of peak rate `pcr`), when its conformance is
+/// policed and it enters a switch: it reads the same parameters as the VC's source.
+pub(super) fn policer(
+    nb: &NetworkBuilder,
+    spec: &VcSpec,
+    vc_name: &str,
+    pcr: BitRate,
+) -> Result<Option<Policer>, BuildError> {
+    let Some(&contract) = nb.abr.conformance.get(&spec.name) else { return Ok(None) };
+    if spec.category != ServiceCategory::Abr {
+        return Err(BuildError::about(
+            Subject::Vc(vc_name.to_string()),
+            Field::Contract,
+            format!("ABR conformance on a {} VC", spec.category),
+        ));
+    }
+    let params = checked_params(&nb.abr, vc_name, pcr)?;
+    let dgcra = Dgcra::new(&params, contract)
+        .map_err(|e| BuildError::about(Subject::Vc(vc_name.to_string()), Field::Contract, e.to_string()))?;
+    Ok(Some(Policer::Dgcra(Box::new(dgcra))))
 }
 
 /// The node path of a VC: its source, then the far end of each port.
@@ -101,16 +164,11 @@ pub(super) fn end_systems(
     if pairs.is_empty() {
         return Ok(AbrSystem::default());
     }
-    // Without parameters, TM 4.0's defaults (ICR = PCR).
-    let template = settings.params.clone().unwrap_or_else(|| AbrParams::tm4_defaults(f64::MAX));
     let mut ends = Vec::with_capacity(pairs.len());
     for &(v, w) in pairs {
         let vc = &network.vcs[v.index()];
-        let params = AbrParams { pcr: vc.pcr.as_bps() as f64 / CELL_BITS as f64, ..template.clone() };
-        let params = AbrParams { icr: params.icr.min(params.pcr), mcr: params.mcr.min(params.pcr), ..params };
-        params
-            .validate()
-            .map_err(|e| BuildError::about(Subject::Vc(vc.name.clone()), Field::Abr, format!("ABR parameters: {e}")))?;
+        // (Without parameters, TM 4.0's defaults: ICR = PCR.)
+        let params = checked_params(settings, &vc.name, vc.pcr)?;
         let first = vc.route[0].0;
         let capacity = node_buffers[network.ports[first.index()].from.index()];
         // Backward RM cells on `v` carry `w`'s feedback.
@@ -132,6 +190,15 @@ pub(super) fn end_systems(
     }
     let mut system = AbrSystem::new(network.vcs.len(), ends);
     system.ideal_backward = settings.ideal_backward;
+    // The backward RM cells with `v`'s feedback travel on `w`: its end system's cells are
+    // shown to `v`'s policer where they leave `v`'s first switch (`w`'s last port).
+    for &(v, w) in pairs {
+        if network.vcs[v.index()].policer.as_ref().is_some_and(|p| p.watches_backward_rm()) {
+            let a = system.of(w).expect("both VCs of a pair have end systems");
+            system.ends[a].watched_by = Some(v);
+            system.watching = true;
+        }
+    }
     Ok(system)
 }
 

@@ -418,6 +418,7 @@ impl NetworkBuilder {
         back.vc_name = spec_vc.vc_name.as_ref().map(|n| format!("{n}-ack"));
         back.path.reverse();
         self.copy_gfr_contract(name, &back.name);
+        self.copy_abr_conformance(name, &back.name);
         let fwd = self.add_route(spec_vc, Adaptation::Aal5)?;
         let rev = self.add_route(back, Adaptation::Aal5)?;
         let options = if tcp.config.timestamps { 12 } else { 0 };

@@ -97,7 +97,10 @@ fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Ro
                         (Some(desc), NodeKind::Switch) => Some(Policer::Upc(Upc::new(desc).map_err(|e| {
                             BuildError::about(Subject::Vc(vc_name.clone()), Field::Contract, format!("contract: {e}"))
                         })?)),
-                        (None, NodeKind::Switch) => gfr::policer(nb, spec, &vc_name)?,
+                        (None, NodeKind::Switch) => match gfr::policer(nb, spec, &vc_name)? {
+                            Some(gfr) => Some(gfr),
+                            None => abr::policer(nb, spec, &vc_name, pcr)?,
+                        },
                         _ => None,
                     };
                     super::limits::vcs_fit_ports(nb, topo, &ports, &vcs_on_port, &vc_name)?;

@@ -1,6 +1,7 @@
 //! Tests of the layer as the model builder uses it: load, read, expand, finish.
 
 mod access;
+mod dgcra;
 mod epd_pools;
 mod fuzz;
 mod gfr;
