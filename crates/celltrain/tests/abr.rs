@@ -3,17 +3,9 @@
 
 use celltrain::builtin;
 use celltrain::metrics::Summary;
-use celltrain::network::Network;
-use celltrain::scenario::{compile_source, Source};
 
-fn run(name: &str, text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = compile_source(Source::new(name, text.to_string()), &sets, None).unwrap();
-    let mut net = c.network;
-    net.run(&mut |_| {});
-    let summary = Summary::from_network(&net, c.meta, 0.0);
-    (net, summary)
-}
+mod common;
+use common::{assert_the_reference_agrees, run_named as run};
 
 /// MSc98, Table 5.1: one greedy UDP source over ABR delivers 9140/10176 × 31/32 of
 /// 149.76 Mbit/s = 130.306 Mbit/s.
@@ -247,20 +239,6 @@ fn efci_marking_cuts_the_loss() {
     let (lost, unchecked) = (trunk_drops(&s), trunk_drops(&none));
     assert!(lost > 0 && lost < unchecked * 9 / 10, "EFCI lost {lost} cells, no feedback {unchecked}");
     assert_the_reference_agrees("A4", &efci, &sets, &s);
-}
-
-/// The run of `text` in the reference mode (every cell by events) gives `summary` but for the
-/// event count and the trace hash.
-fn assert_the_reference_agrees(name: &str, text: &str, sets: &[(&str, &str)], summary: &Summary) {
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let c = compile_source(Source::new(name, text.to_string()), &sets, None).unwrap();
-    let mut reference = c.network;
-    reference.set_options(celltrain::network::SimOptions::reference());
-    reference.run(&mut |_| {});
-    let mut by_events = Summary::from_network(&reference, c.meta, 0.0);
-    by_events.events = summary.events;
-    by_events.trace_hash = summary.trace_hash.clone();
-    assert_eq!(&by_events, summary, "the reference mode gives another run");
 }
 
 /// TM 4.0's out-of-rate forward RM cells are reached in a run: a switch that grants ABR almost

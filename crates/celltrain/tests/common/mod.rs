@@ -35,6 +35,31 @@ pub fn run_text(text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
     (network, summary)
 }
 
+/// Compiles scenario `text` (named `name` in its errors) with `sets` and its own seed, runs it,
+/// and returns the network and its summary.
+pub fn run_named(name: &str, text: &str, sets: &[(&str, &str)]) -> (Network, Summary) {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let compiled = compile_source(Source::new(name, text.to_string()), &sets, None).expect("compiles");
+    let mut network = compiled.network;
+    network.run(&mut |_| {});
+    let summary = Summary::from_network(&network, compiled.meta, 0.0);
+    (network, summary)
+}
+
+/// The run of `text` in the reference mode (every cell by events) gives `summary` but for the
+/// event count and the trace hash.
+pub fn assert_the_reference_agrees(name: &str, text: &str, sets: &[(&str, &str)], summary: &Summary) {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let compiled = compile_source(Source::new(name, text.to_string()), &sets, None).expect("compiles");
+    let mut reference = compiled.network;
+    reference.set_options(celltrain::network::SimOptions::reference());
+    reference.run(&mut |_| {});
+    let mut by_events = Summary::from_network(&reference, compiled.meta, 0.0);
+    by_events.events = summary.events;
+    by_events.trace_hash = summary.trace_hash.clone();
+    assert_eq!(&by_events, summary, "the reference mode gives another run");
+}
+
 /// Runs built-in scenario `name` with `sets` and `seed`; returns its summary.
 pub fn run_builtin(name: &str, sets: &[(&str, &str)], seed: u64) -> Summary {
     let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
