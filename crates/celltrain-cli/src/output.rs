@@ -115,6 +115,7 @@ pub fn summary_table(s: &Summary, ports: PortRows) -> String {
             );
         }
     }
+    tcp_table(&mut out, s);
     if !s.vcs.is_empty() {
         let _ = writeln!(
             out,
@@ -349,5 +350,35 @@ fn delay_text(seconds: Option<f64>) -> String {
         Some(s) if s < 1e-3 => format!("{:.2} us", s * 1e6),
         Some(s) if s < 1.0 => format!("{:.3} ms", s * 1e3),
         Some(s) => format!("{s:.3} s"),
+    }
+}
+
+/// TCP senders: what they resent and why, and a transfer's end. A transfer of a given size is
+/// measured over its own time (the run's goodput is over the whole run, however long the
+/// transfer took), so its throughput and completion are shown here; "-" for a flow without a
+/// size, or one whose transfer had not ended when the run did.
+fn tcp_table(out: &mut String, s: &Summary) {
+    let tcp: Vec<_> = s.flows.iter().filter(|f| f.segments_sent.is_some()).collect();
+    if tcp.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<14} {:>10} {:>12} {:>9} {:>10} {:>10} {:>16}",
+        "tcp flow", "segments", "retransmits", "timeouts", "fast retx", "done at s", "transfer Mbit/s"
+    );
+    let count = |x: Option<u64>| x.map_or("-".to_string(), |n| n.to_string());
+    for f in tcp {
+        let _ = writeln!(
+            out,
+            "{:<14} {:>10} {:>12} {:>9} {:>10} {:>10} {:>16}",
+            shown(&f.name),
+            count(f.segments_sent),
+            count(f.segments_retransmitted),
+            count(f.timeouts),
+            count(f.fast_retransmits),
+            f.completion_s.map_or("-".to_string(), |t| format!("{t:.3}")),
+            f.transfer_throughput_bps.map_or("-".to_string(), mbps),
+        );
     }
 }

@@ -64,3 +64,34 @@ fn conditioned_packet_links_show_their_counters() {
     assert!(r[3].parse::<u64>().unwrap() > 0 && r[4].parse::<u64>().unwrap() > 0, "{out}");
     assert!(!run(&["A1-udp"]).contains("conditioned"));
 }
+
+/// TCP senders get a table of their retransmissions and timeouts, and a transfer of a given
+/// size its completion and its own throughput (L1: 1 MB through a 10 Mbit/s policer, whose
+/// run lasts 45 s, so the run's goodput is far below the transfer's); a bulk sender without a
+/// size shows "-" there; a run without TCP has no such table.
+#[test]
+fn tcp_senders_show_their_retransmissions_and_a_transfer_its_end() {
+    let out = Command::new(env!("CARGO_BIN_EXE_celltrain"))
+        .args(["run", "L1", "--quiet", "--set", "transfer=1 MB"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows = table(&text, "tcp flow");
+    assert_eq!(rows.len(), 1, "{text}");
+    let cols: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(cols[0], "tcp", "{text}");
+    let (done_s, transfer_mbps): (f64, f64) = (cols[5].parse().unwrap(), cols[6].parse().unwrap());
+    assert!(done_s > 0.5 && done_s < 45.0, "1 MB at 10 Mbit/s ends within the run: {text}");
+    assert!(
+        (transfer_mbps - 8.0 / done_s).abs() < 0.01,
+        "the transfer's throughput is its bytes over its time: {text}"
+    );
+    assert!(transfer_mbps > 1.0 && transfer_mbps <= 10.5, "{text}");
+    // A bulk sender: counters, no end.
+    let bulk = run(&["A3"]);
+    let rows = table(&bulk, "tcp flow");
+    assert_eq!(rows.len(), 5, "{bulk}");
+    assert!(rows.iter().all(|r| r.split_whitespace().rev().take(2).all(|c| c == "-")), "{bulk}");
+    assert!(!run(&["A1-udp"]).contains("tcp flow"));
+}
