@@ -6,13 +6,11 @@ slow-start model. Not imported by the package; run it as a script:
     python3 reproductions/ablations/bn01_g2.py [variant ...]   (from the repository root)
 """
 
-import json
-import os
 import statistics as st
-import subprocess
 import sys
 
-CELLTRAIN = os.environ.get("CELLTRAIN", "celltrain")
+import ablation_runs
+
 SEEDS = (1, 2, 3)
 MCR_MBPS = [2, 4, 6, 8, 10] * 2  # vc1-vc5 at 15 ms, vc6-vc10 at 30 ms (BN01, Table 1)
 MSS_BYTES = 9140  # MTU 9180 B
@@ -35,10 +33,7 @@ VARIANTS = {
 
 
 def run(scenario, sets, seed):
-    cmd = [CELLTRAIN, "run", scenario, "--seed", str(seed), "--json", "--quiet"]
-    for s in sets:
-        cmd += ["--set", s]
-    return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    return ablation_runs.run(scenario, dict(s.split("=", 1) for s in sets), seed)
 
 
 def ratios(summary):

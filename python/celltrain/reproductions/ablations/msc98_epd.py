@@ -20,16 +20,15 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import ablation_runs
 
 ROOT = Path(__file__).resolve().parents[4]
 MSS = 9140  # bytes: MTU 9180 - 40
 SEEDS = [1, 2, 3, 4, 5]
 TCP = "flow.tcp{i}.app."
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 
 # Five-second runs that average the start-up in (candidate 2): no warm-up, synchronised start.
 TRANSIENT = ["warmup=\"0 s\"", "start_jitter=\"0 s\""]
@@ -179,27 +178,11 @@ def measures(summary):
 
 def run(celltrain, scenario, sets, seed):
     path = str(ROOT / scenario) if scenario.endswith(".toml") else scenario
-    with tempfile.TemporaryDirectory() as out:
-        cmd = [celltrain, "run", path, "--seed", str(seed), "--quiet", "--out", out]
-        for s in sets:
-            cmd += ["--set", s]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        summary = json.loads((Path(out) / "summary.json").read_text())
-    return measures(summary)
-
-
-def mean_ci(values):
-    m = statistics.fmean(values)
-    if len(values) < 2 or math.isnan(m):
-        return m, float("nan")
-    return m, T975.get(len(values) - 1, 1.96) * statistics.stdev(values) / math.sqrt(len(values))
+    return measures(ablation_runs.run(path, dict(s.split("=", 1) for s in sets), seed, celltrain))
 
 
 def cell(values, scale, digits):
-    m, h = mean_ci(values)
-    if math.isnan(m):
-        return "n/a"
-    return f"{m * scale:.{digits}f} ± {h * scale:.{digits}f}"
+    return ablation_runs.fmt(values, scale, digits)
 
 
 def arithmetic():
