@@ -324,7 +324,6 @@ fn conditioning_table(out: &mut String, s: &Summary) {
     if conditioned.is_empty() {
         return;
     }
-    let count = |x: Option<u64>| x.map_or_else(|| "-".to_string(), |n| n.to_string());
     let _ = writeln!(
         out,
         "\n{:<16} {:>12} {:>12} {:>12} {:>12}",
@@ -341,6 +340,11 @@ fn conditioning_table(out: &mut String, s: &Summary) {
             count(p.shape_dropped)
         );
     }
+}
+
+/// A count for the tables, "-" where there is none.
+fn count(x: Option<u64>) -> String {
+    x.map_or_else(|| "-".to_string(), |n| n.to_string())
 }
 
 /// A cell transfer delay for the tables, in the unit that suits it ("-" when no cell arrived).
@@ -367,7 +371,6 @@ fn tcp_table(out: &mut String, s: &Summary) {
         "\n{:<14} {:>10} {:>12} {:>9} {:>10} {:>10} {:>16}",
         "tcp flow", "segments", "retransmits", "timeouts", "fast retx", "done at s", "transfer Mbit/s"
     );
-    let count = |x: Option<u64>| x.map_or("-".to_string(), |n| n.to_string());
     for f in tcp {
         let _ = writeln!(
             out,
