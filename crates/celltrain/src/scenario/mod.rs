@@ -67,6 +67,7 @@ mod pool_thresholds;
 mod record_extra;
 mod spanned;
 mod switch_port;
+mod tcp_app;
 mod tcp_policies;
 mod tcp_stack;
 mod totals;
