@@ -6,7 +6,7 @@
 //! [`CongestionControl`](crate::cc::CongestionControl) ([`CcKind`]) and which
 //! [`LossRecovery`](crate::recovery::LossRecovery) ([`RecoveryKind`]) an endpoint composes
 //! (policies, not flags), independently of each other; a [`Variant`] is a name for one pair.
-//! Adding a policy means a policy file, its arm in [`CcPolicy`] or [`RecoveryPolicy`], and a
+//! Adding a policy means a policy file, its arm in [`CcPolicy`](crate::policy::CcPolicy) or [`RecoveryPolicy`](crate::policy::RecoveryPolicy), and a
 //! `CcKind` or `RecoveryKind` arm.
 
 mod choice;
