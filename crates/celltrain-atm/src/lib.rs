@@ -23,6 +23,7 @@ pub mod abr;
 pub mod cac;
 pub mod category;
 pub mod cell;
+pub mod cell_runs;
 pub mod contract;
 pub mod drop_reason;
 pub mod frame;

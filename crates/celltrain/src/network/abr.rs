@@ -18,6 +18,7 @@
 use super::{Event, Network};
 use celltrain_atm::abr::{AbrParams, AbrSource, InRate, RmCell, Turnaround};
 use celltrain_atm::cell::Cell;
+use celltrain_atm::cell_runs::CellRuns;
 use celltrain_core::ids::{PortId, VcId};
 use celltrain_core::time::SimTime;
 use std::collections::VecDeque;
@@ -41,8 +42,8 @@ pub struct AbrEnd {
     pub source: AbrSource,
     /// Forward RM cells of the paired VC waiting to go back on this VC.
     pub turnaround: Turnaround,
-    /// The VC's data cells waiting for an in-rate opportunity.
-    data: VecDeque<Cell>,
+    /// The VC's data cells waiting for an in-rate opportunity, a frame's cells as one run.
+    data: CellRuns,
     capacity_cells: u32,
     /// When the last in-rate cell went.
     last_sent_at: Option<SimTime>,
@@ -135,7 +136,7 @@ impl AbrSystem {
                 peer: of_vc[peer.index()],
                 source: AbrSource::new(params),
                 turnaround: Turnaround::default(),
-                data: VecDeque::new(),
+                data: CellRuns::new(),
                 capacity_cells,
                 last_sent_at: None,
                 next_out_of_rate_at: SimTime::ZERO,
@@ -168,20 +169,23 @@ impl Network {
         &self.abr
     }
 
-    /// A frame's cells enter ABR end system `a`: each waits in its buffer, or is refused when
-    /// the buffer is full.
+    /// A frame's `cells` cells (cell `k` is `cell_at(k)`) enter ABR end system `a`: as many as
+    /// its buffer has room for wait there, as one run; the rest are refused (tail drop).
     pub(super) fn abr_enqueue(&mut self, a: usize, cells: u32, cell_at: impl Fn(u32) -> Cell) {
-        let now = self.now;
-        for k in 0..cells {
-            let end = &mut self.abr.ends[a];
-            let waiting = end.waiting_at(now);
-            if waiting >= end.capacity_cells as usize {
-                end.counts.cells_refused += 1;
-                self.cell_lost(cell_at(k));
-                continue;
-            }
-            end.data.push_back(cell_at(k));
-            end.counts.max_queue_cells = end.counts.max_queue_cells.max(waiting as u32 + 1);
+        let end = &mut self.abr.ends[a];
+        let waiting = end.waiting_at(self.now);
+        let room = (end.capacity_cells as usize).saturating_sub(waiting);
+        let accepted = cells.min(u32::try_from(room).unwrap_or(u32::MAX));
+        if accepted > 0 {
+            let count = u16::try_from(accepted).expect("a frame's cells fit 16 bits");
+            let last = cell_at(accepted - 1);
+            end.data.push_run(cell_at(0), count, last.end_of_frame);
+            debug_assert_eq!(last.index, cell_at(0).index + count - 1, "a frame's cells are consecutive");
+            end.counts.max_queue_cells = end.counts.max_queue_cells.max(waiting as u32 + accepted);
+        }
+        for k in accepted..cells {
+            self.abr.ends[a].counts.cells_refused += 1;
+            self.cell_lost(cell_at(k));
         }
         self.abr_wake(a);
     }
