@@ -62,8 +62,9 @@ pub struct Port {
     /// adapter when they start, as the source emits them.
     pub(super) handed: HandedBurst,
     pub queue: OutputPort,
-    /// Packet mode: the packet FIFO that replaces the cell machinery.
-    pub packets: Option<PacketQueue>,
+    /// Packet mode: the packet FIFO that replaces the cell machinery (out of line: a cell
+    /// port's record stays small).
+    pub packets: Option<Box<PacketQueue>>,
     /// Packet mode: packets in propagation, with their arrival times.
     pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
     /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let

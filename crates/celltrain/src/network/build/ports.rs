@@ -64,11 +64,11 @@ pub(super) fn ports(
                         Some(c) => q.with_conditioning(c.clone()),
                         None => q,
                     };
-                    if medium == Medium::Ethernet {
+                    Box::new(if medium == Medium::Ethernet {
                         q.with_framing(ETHERNET_OVERHEAD_BYTES, ETHERNET_MIN_PAYLOAD_BYTES)
                     } else {
                         q
-                    }
+                    })
                 }),
                 packet_pipe: VecDeque::new(),
                 capture: None,
