@@ -11,6 +11,7 @@
 //! occupancies; policies and schedulers read them and keep only their own state.
 
 pub mod buffer;
+mod ledger;
 pub mod sched;
 mod slot_ring;
 mod stats;
@@ -26,6 +27,7 @@ use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, 
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
+use ledger::{count_in, count_offer, count_passed, Ledger, PortLedger};
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;
 use std::collections::VecDeque;
@@ -220,14 +222,25 @@ impl OutputPort {
     #[inline(always)]
     fn admit(&mut self, cell: &Cell, slot_index: u32, pool: u8, now: SimTime) -> Admission {
         let pool = &mut self.pools[pool as usize];
-        pool.offered += 1;
         let pool_cells = pool.occupancy;
-        if cell.clp && pool_cells >= self.clp1_threshold {
-            return Admission::Drop(DropReason::ClpThreshold);
-        }
         let at = Occupancy { slot: slot_index, pool_cells, capacity_cells: pool.capacity, vc_cells: 0 };
         let vc_counts = &self.vc_cells;
-        pool.acceptance.admit_counting(cell, now, at, || vc_counts.get(slot_index))
+        ledger::decide(cell.clp, pool_cells, self.clp1_threshold, || {
+            pool.acceptance.admit_counting(cell, now, at, || vc_counts.get(slot_index))
+        })
+    }
+
+    /// The ledger of pool `pool` and the port, in the port's record.
+    #[inline(always)]
+    fn ledger(&mut self, pool: u8) -> PortLedger<'_> {
+        let pool = &mut self.pools[pool as usize];
+        PortLedger {
+            pool_cells: &mut pool.occupancy,
+            pool_offered: &mut pool.offered,
+            port_cells: &mut self.occupancy,
+            stats: &mut self.stats,
+            changes: &mut self.changes,
+        }
     }
 
     /// Offers an arriving cell of the VC in `slot` to the buffer: queued, or dropped for the
@@ -235,28 +248,25 @@ impl OutputPort {
     /// threshold or more (only here: a port that marks runs by events, and a cell passing
     /// straight through finds the port empty, below any threshold).
     pub fn offer(&mut self, mut cell: Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
-        self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        match self.admit(&cell, slot_index, slot.pool, now) {
-            Admission::Drop(reason) => {
-                self.stats.dropped[reason as usize] += 1;
-                Err(reason)
-            }
-            Admission::Accept => {
-                let pool = &self.pools[slot.pool as usize];
-                debug_assert!(pool.occupancy < pool.capacity, "policy accepted into a full pool");
-                if self.occupancy >= self.efci_threshold && cell.kind != CellKind::Rm {
-                    cell.efci = true;
-                }
-                self.fill(slot.pool, 1, now);
-                self.vc_cells.enter(slot.queue, slot_index, 1);
-                let queue = &mut self.queues[slot.queue as usize];
-                let was_empty = queue.is_empty();
-                queue.push_back(cell);
-                self.scheduler.on_enqueue(slot.queue, slot.class, was_empty, now);
-                Ok(())
-            }
+        let admission = self.admit(&cell, slot_index, slot.pool, now);
+        debug_assert!(
+            admission != Admission::Accept
+                || self.pools[slot.pool as usize].occupancy < self.pools[slot.pool as usize].capacity,
+            "policy accepted into a full pool"
+        );
+        // (Marked by the occupancy the cell finds, before it is counted in.)
+        let found = self.occupancy;
+        count_offer(&mut self.ledger(slot.pool), admission, false, now)?;
+        if found >= self.efci_threshold && cell.kind != CellKind::Rm {
+            cell.efci = true;
         }
+        self.vc_cells.enter(slot.queue, slot_index, 1);
+        let queue = &mut self.queues[slot.queue as usize];
+        let was_empty = queue.is_empty();
+        queue.push_back(cell);
+        self.scheduler.on_enqueue(slot.queue, slot.class, was_empty, now);
+        Ok(())
     }
 
     /// [`pass_through_at`](Self::pass_through_at) for callers that do not give the time: the
@@ -273,22 +283,13 @@ impl OutputPort {
     #[inline(always)]
     pub fn pass_through_at(&mut self, cell: &Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         debug_assert!(self.occupancy == 0, "pass-through with cells queued");
-        self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        match self.admit(cell, slot_index, slot.pool, now) {
-            Admission::Drop(reason) => {
-                self.stats.dropped[reason as usize] += 1;
-                Err(reason)
-            }
-            Admission::Accept => {
-                self.stats.cells_out += 1;
-                self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
-                if self.departures_shown {
-                    self.show_departure(slot.pool, slot_index, 0, now);
-                }
-                Ok(())
-            }
+        let admission = self.admit(cell, slot_index, slot.pool, now);
+        count_offer(&mut self.ledger(slot.pool), admission, true, now)?;
+        if self.departures_shown {
+            self.show_departure(slot.pool, slot_index, 0, now);
         }
+        Ok(())
     }
 
     /// Whether the port marks EFCI on data cells (see [`PortConfig::efci_threshold`]): the cells
@@ -317,19 +318,11 @@ impl OutputPort {
     #[inline(always)]
     pub fn admit_virtual(&mut self, cell: &Cell, slot_index: u32, now: SimTime) -> Result<(), DropReason> {
         debug_assert!(self.is_single_fifo() && !self.marks_efci(), "a port that marks EFCI runs by events");
-        self.stats.cells_in += 1;
         let slot = self.slots[slot_index as usize];
-        match self.admit(cell, slot_index, slot.pool, now) {
-            Admission::Drop(reason) => {
-                self.stats.dropped[reason as usize] += 1;
-                Err(reason)
-            }
-            Admission::Accept => {
-                self.fill(slot.pool, 1, now);
-                self.vc_cells.enter(slot.queue, slot_index, 1);
-                Ok(())
-            }
-        }
+        let admission = self.admit(cell, slot_index, slot.pool, now);
+        count_offer(&mut self.ledger(slot.pool), admission, false, now)?;
+        self.vc_cells.enter(slot.queue, slot_index, 1);
+        Ok(())
     }
 
     /// Single-FIFO ports: admits `cells` cells of the VC in `slot` arriving together at `now`
@@ -350,46 +343,25 @@ impl OutputPort {
         {
             return false;
         }
-        self.stats.cells_in += u64::from(cells);
-        self.pools[slot.pool as usize].offered += u64::from(cells);
+        let mut ledger = self.ledger(slot.pool);
+        count_in(&mut ledger, cells);
         // The occupancy steps up `cells` times at the same instant: one change of the area.
-        self.fill(slot.pool, cells, now);
+        ledger.entered(cells, now);
         self.vc_cells.enter(slot.queue, slot_index, cells);
         true
-    }
-
-    /// `cells` accepted cells enter `pool` at `now` (their VC's count is the caller's).
-    #[inline(always)]
-    fn fill(&mut self, pool: u8, cells: u32, now: SimTime) {
-        self.pools[pool as usize].occupancy += cells;
-        self.stats.on_occupancy_change(now, self.occupancy);
-        self.occupancy += cells;
-        self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
-        if let Some(changes) = &mut self.changes {
-            changes.note(now, f64::from(self.occupancy));
-        }
     }
 
     /// The head cell of queue `q` (real or virtual) leaves `pool` at `now`.
     #[inline(always)]
     fn leave(&mut self, pool: u8, q: u16, now: SimTime) {
         let (slot, vc_cells) = self.vc_cells.leave(q);
-        self.count_departure(pool, now);
+        self.ledger(pool).left(now);
         if self.departures_shown {
             self.show_departure(pool, slot, vc_cells, now);
         }
         if let Some(changes) = &mut self.changes {
             changes.note(now, f64::from(self.occupancy));
         }
-    }
-
-    /// What every departure from `pool` at `now` changes: the occupancies and the counters.
-    #[inline(always)]
-    fn count_departure(&mut self, pool: u8, now: SimTime) {
-        self.pools[pool as usize].occupancy -= 1;
-        self.stats.on_occupancy_change(now, self.occupancy);
-        self.occupancy -= 1;
-        self.stats.cells_out += 1;
     }
 
     /// Shows `pool`'s policy a departure at `now` (the pool's occupancy already counts it out);
@@ -411,10 +383,9 @@ impl OutputPort {
     #[inline]
     pub fn pass_virtual(&mut self, cells: u32) {
         debug_assert!(self.is_single_fifo() && self.pools[self.fifo_pool as usize].acceptance.accepts_while_room());
-        self.stats.cells_in += u64::from(cells);
-        self.stats.cells_out += u64::from(cells);
-        self.pools[self.fifo_pool as usize].offered += u64::from(cells);
-        self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
+        let mut ledger = self.ledger(self.fifo_pool);
+        count_in(&mut ledger, cells);
+        count_passed(&mut ledger, cells);
     }
 
     /// Single-FIFO ports: the oldest virtually queued cell started transmission at `at`.
@@ -429,7 +400,7 @@ impl OutputPort {
         if self.departures_watched {
             self.depart_watched(at);
         } else {
-            self.count_departure(self.fifo_pool, at);
+            self.ledger(self.fifo_pool).left(at);
         }
     }
 

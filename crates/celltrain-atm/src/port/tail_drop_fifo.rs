@@ -6,15 +6,17 @@
 //! and nothing but the counters follows a departure, all of that is a handful of numbers. The
 //! group takes them out ([`OutputPort::tail_drop_fifo`]), keeps them in registers while it hands
 //! out heads, and puts them back ([`OutputPort::put_tail_drop_fifo`]) before anything else may
-//! read the port. Each step changes them exactly as the port's own
-//! [`admit_virtual`](OutputPort::admit_virtual), [`pass_through_at`](OutputPort::pass_through_at)
-//! and [`depart_virtual`](OutputPort::depart_virtual) would (the tests drive both side by side).
+//! read the port. The counts are a [`Ledger`](super::ledger) of their own, so the steps that
+//! change them are the port's own ([`admit_virtual`](OutputPort::admit_virtual),
+//! [`pass_through_at`](OutputPort::pass_through_at), [`depart_virtual`](OutputPort::depart_virtual)
+//! count through the same generic steps: the tests drive both side by side).
 //!
 //! Where frames cross (twin `b`'s EPD port in front of its TCP receiver), the pool's policy
 //! keeps per-VC frame state and decides each cell; the group then lifts it out with the counts
 //! ([`OutputPort::lift_fifo`], [`LiftedFifo`]), for any policy that reads no per-VC counts.
 
 use super::buffer::{Admission, BufferAcceptance, Occupancy, TailDrop};
+use super::ledger::{count_offer, decide, Ledger};
 use super::{DropReason, OutputPort, PortStats};
 use crate::cell::Cell;
 use celltrain_core::time::SimTime;
@@ -72,39 +74,52 @@ impl TailDropFifo {
     /// [`admit_virtual`](OutputPort::admit_virtual) queues it): accepted, or dropped.
     #[inline(always)]
     pub fn admit(&mut self, clp: bool, passes: bool, now: SimTime) -> Result<(), DropReason> {
-        self.stats.cells_in += 1;
-        self.offered += 1;
-        let reason = if clp && self.occupancy >= self.clp1_threshold {
-            DropReason::ClpThreshold
-        } else if self.occupancy < self.capacity {
-            self.accepted(passes, now);
-            return Ok(());
-        } else {
-            DropReason::BufferFull
-        };
-        self.stats.dropped[reason as usize] += 1;
-        Err(reason)
-    }
-
-    /// An arriving cell was accepted: it passes, or it waits.
-    #[inline(always)]
-    fn accepted(&mut self, passes: bool, now: SimTime) {
-        if passes {
-            debug_assert!(self.occupancy == 0, "pass-through with cells queued");
-            self.stats.cells_out += 1;
-            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);
-        } else {
-            self.stats.on_occupancy_change(now, self.occupancy);
-            self.occupancy += 1;
-            self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
-        }
+        let (occupancy, capacity) = (self.occupancy, self.capacity);
+        let admission = decide(clp, occupancy, self.clp1_threshold, || {
+            if occupancy < capacity {
+                Admission::Accept
+            } else {
+                Admission::Drop(DropReason::BufferFull)
+            }
+        });
+        count_offer(self, admission, passes, now)
     }
 
     /// The oldest queued cell started at `at`, as [`depart_virtual`](OutputPort::depart_virtual).
     #[inline(always)]
     pub fn depart(&mut self, at: SimTime) {
         debug_assert!(self.occupancy > 0, "departure from an empty buffer");
-        self.stats.on_occupancy_change(at, self.occupancy);
+        self.left(at);
+    }
+}
+
+/// The counts in registers: one pool, which is the whole port.
+impl Ledger for TailDropFifo {
+    #[inline(always)]
+    fn pool_cells(&self) -> u32 {
+        self.occupancy
+    }
+
+    #[inline(always)]
+    fn stats(&mut self) -> &mut PortStats {
+        &mut self.stats
+    }
+
+    #[inline(always)]
+    fn offered(&mut self, cells: u32) {
+        self.offered += u64::from(cells);
+    }
+
+    #[inline(always)]
+    fn entered(&mut self, cells: u32, now: SimTime) {
+        self.stats.on_occupancy_change(now, self.occupancy);
+        self.occupancy += cells;
+        self.stats.max_queue_cells = self.stats.max_queue_cells.max(self.occupancy);
+    }
+
+    #[inline(always)]
+    fn left(&mut self, now: SimTime) {
+        self.stats.on_occupancy_change(now, self.occupancy);
         self.occupancy -= 1;
         self.stats.cells_out += 1;
     }
@@ -144,30 +159,18 @@ impl OutputPort {
 impl LiftedFifo {
     /// `cell` of the VC in `slot` arrives at `now` (`passes`: as for
     /// [`TailDropFifo::admit`]): the CLP = 1 threshold, then the policy, decide.
-    /// (It counts as `TailDropFifo::admit` does, in lines of its own: the two sharing one body
-    /// that takes the policy's decision as a closure cost twin `b` 0.9 % more instructions.)
+    /// (A lifted policy reads no per-VC counts, so it is shown no departure:
+    /// `AcceptancePolicy::READS_VC_CELLS`.)
     #[inline(always)]
     pub fn admit(&mut self, cell: &Cell, slot: u32, passes: bool, now: SimTime) -> Result<(), DropReason> {
         let counts = &mut self.counts;
-        counts.stats.cells_in += 1;
-        counts.offered += 1;
-        let reason = if cell.clp && counts.occupancy >= counts.clp1_threshold {
-            DropReason::ClpThreshold
-        } else {
-            let at = Occupancy { slot, pool_cells: counts.occupancy, capacity_cells: counts.capacity, vc_cells: 0 };
-            // (A port that does not count per VC has none to give: 0, as its own count reads.)
-            match self.acceptance.admit_counting(cell, now, at, || 0) {
-                Admission::Accept => {
-                    // (A lifted policy reads no per-VC counts, so it is shown no departure:
-                    // `AcceptancePolicy::READS_VC_CELLS`.)
-                    counts.accepted(passes, now);
-                    return Ok(());
-                }
-                Admission::Drop(reason) => reason,
-            }
-        };
-        counts.stats.dropped[reason as usize] += 1;
-        Err(reason)
+        let at = Occupancy { slot, pool_cells: counts.occupancy, capacity_cells: counts.capacity, vc_cells: 0 };
+        let acceptance = &mut self.acceptance;
+        // (A port that does not count per VC has none to give: 0, as its own count reads.)
+        let admission = decide(cell.clp, counts.occupancy, counts.clp1_threshold, || {
+            acceptance.admit_counting(cell, now, at, || 0)
+        });
+        count_offer(counts, admission, passes, now)
     }
 
     /// The oldest queued cell started at `at`, as [`depart_virtual`](OutputPort::depart_virtual).
