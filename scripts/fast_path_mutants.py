@@ -45,8 +45,8 @@ muts=[
  ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in/lifted.rs", "(train.more > 0).then_some", "(true).then_some"),
  ("lifted: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in/lifted.rs", ("fn carried_start(", "        if start > t {"), "        if start >= t {"),
  ("lifted: the counts not put back", "crates/celltrain/src/network/fan_in/lifted.rs", "        port.queue.put_tail_drop_fifo(&fifo);\n", ""),
- ("lifted: a pass-through not counted out", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "            self.stats.cells_out += 1;\n            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", "            self.stats.max_queue_cells = self.stats.max_queue_cells.max(1);", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
- ("lifted: CLP = 1 cells dropped at the threshold's edge", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "if clp && self.occupancy >= self.clp1_threshold {", "if clp && self.occupancy > self.clp1_threshold {", ["-p", "celltrain-atm", "a_tail_drop_fifo"]),
+ ("ledger: a pass-through not counted out", "crates/celltrain-atm/src/port/ledger.rs", "    stats.cells_out += u64::from(cells);\n", "", ["-p", "celltrain-atm"]),
+ ("ledger: CLP = 1 cells dropped at the threshold's edge", "crates/celltrain-atm/src/port/ledger.rs", "if clp && pool_cells >= clp1_threshold {", "if clp && pool_cells > clp1_threshold {", ["-p", "celltrain-atm"]),
  ("fan-in: the bound not looked up again when an event is scheduled", "crates/celltrain/src/network/fan_in.rs", "            if self.queue.schedules() != taken {", "            if false {"),
  ("direct: AAL5 cells counted as ATM-layer cells", "crates/celltrain/src/network/fan_in.rs", "                    if WAY == DIRECT_FRAMES {\n                        self.cross_directly::<true>", "                    if false {\n                        self.cross_directly::<true>"),
  ("lifted frames: waiting cells' start times not kept", "crates/celltrain/src/network/fan_in/lifted.rs", "            if !passes {\n                port.starts.push_back(start);\n            }\n", ""),
@@ -55,7 +55,7 @@ muts=[
  ("lifted frames: ATM-layer cells reassembled", "crates/celltrain/src/network/fan_in/lifted.rs", "            if !inner {\n", "            if false {\n"),
  ("lifted frames: a lost cell not counted", "crates/celltrain/src/network/fan_in/lifted.rs", "Some((cell, None)) => self.cell_lost(cell),", "Some((_, None)) => {}"),
  ("lifted frames: the policy not put back", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "        self.pools[self.fifo_pool as usize].acceptance = fifo.acceptance;\n", "", ["-p", "celltrain-atm", "a_lifted_fifo"]),
- ("lifted frames: the policy not asked", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "match self.acceptance.admit_counting(cell, now, at, || 0) {", "match if counts.occupancy < counts.capacity { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) } {", ["-p", "celltrain-atm", "a_lifted_fifo"]),
+ ("lifted frames: the policy not asked", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "acceptance.admit_counting(cell, now, at, || 0)", "if at.pool_cells < at.capacity_cells { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) }", ["-p", "celltrain-atm", "a_lifted_fifo"]),
 ]
 # (Not here, being equivalent: the lifted frames loop's settling of a frame whose end was lost.
 # Its cell has cells of its frame behind it in the train, so it is never the frame's last
