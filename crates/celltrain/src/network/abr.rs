@@ -16,11 +16,11 @@
 //! cells wait in the end system's buffer, and congestion moves there from the switches.
 
 use super::{Event, Network};
-use celltrain_atm::abr::{AbrParams, AbrSource, InRate, RmCell, Turnaround};
+use celltrain_atm::abr::{AbrParams, AbrSource, InRate, RmCell, RmId, Turnaround};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::cell_runs::CellRuns;
 use celltrain_core::ids::{PortId, VcId};
-use celltrain_core::time::SimTime;
+use celltrain_core::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// Counters of one ABR end system beyond its source's and turn-around's own.
@@ -64,6 +64,14 @@ pub struct AbrEnd {
     /// Opportunities of the cells sent ahead, not yet come: those cells still count as
     /// waiting in the end system.
     sent_ahead: VecDeque<SimTime>,
+    /// This VC's RM cells in flight (sent, neither delivered nor lost), each with the earliest
+    /// it can reach the VC's destination: when it was sent (or, sent ahead, its opportunity)
+    /// plus the route's propagation delays. The paired end system sends ahead up to the
+    /// earliest of them.
+    rm_in_flight: VecDeque<(RmId, SimTime)>,
+    /// The propagation delays of this VC's route, summed: a cell sent at `t` reaches the
+    /// destination at `t + route_delay` at the earliest.
+    route_delay: SimDuration,
     /// The VC whose policer reads the backward RM cells this VC carries (its peer's VC,
     /// policed by a DGCRA), shown them as they leave that VC's first switch (`rm`).
     pub(super) watched_by: Option<VcId>,
@@ -146,11 +154,34 @@ impl AbrSystem {
                 alone_on_adapter,
                 ahead: false,
                 sent_ahead: VecDeque::new(),
+                rm_in_flight: VecDeque::new(),
+                route_delay: SimDuration::ZERO,
                 watched_by: None,
                 counts: AbrEndCounts::default(),
             })
             .collect();
         AbrSystem { ends, of_vc, rm_cells_lost: 0, ideal_backward: false, watching: false }
+    }
+
+    /// RM cell `id` of `vc`, leaving its VC's source at `sent` at the earliest, is in flight.
+    #[inline]
+    pub(super) fn rm_sent(&mut self, vc: VcId, id: RmId, sent: SimTime) {
+        if let Some(a) = self.of(vc) {
+            let end = &mut self.ends[a];
+            end.rm_in_flight.push_back((id, sent + end.route_delay));
+        }
+    }
+
+    /// RM cell `id` of `vc` is no longer in flight (delivered or lost).
+    #[inline]
+    pub(super) fn rm_gone(&mut self, vc: VcId, id: RmId) {
+        if let Some(a) = self.of(vc) {
+            let flight = &mut self.ends[a].rm_in_flight;
+            // (Usually the oldest: a VC's cells keep their order, but a lost one leaves early.)
+            if let Some(k) = flight.iter().position(|&(x, _)| x == id) {
+                flight.remove(k);
+            }
+        }
     }
 
     /// The end system sourcing `vc`, if it is an ABR VC.
@@ -262,25 +293,36 @@ impl Network {
         }
     }
 
-    /// Pacing ahead: the in-rate cells whose opportunities come before anything can reach the
-    /// end system are sent now, each put on its adapter's wire at its opportunity, with no event
-    /// of its own. Exact: until then no backward RM cell can change ACR and no forward one can
-    /// wait to be turned around (every cell reaching the end system comes by its feed port,
-    /// and one not yet on that link arrives the link's delay from now at the earliest), data
-    /// that arrives only joins the queue behind these cells, the adapter
-    /// carries this VC alone (its transmitter is free at each opportunity, as 1/ACR is at
-    /// least a cell time), and no observation of the network comes in between (the carry
-    /// bound). Only data and forward RM cells go ahead; a waiting turn-around stops it.
+    /// Pacing ahead: the in-rate cells whose opportunities come before any RM cell can reach
+    /// the end system are sent now, each put on its adapter's wire at its opportunity, with no
+    /// event of its own. Exact: until then no backward RM cell can change ACR and no forward
+    /// one can wait to be turned around (the RM cells that reach it are the paired VC's: those
+    /// in flight arrive no earlier than their bounds, and one sent from now on no earlier than
+    /// the paired VC's route delay from now), the other cells that reach it (data of the paired
+    /// VC) change nothing these cells depend on, data that arrives only joins the queue behind
+    /// these cells, the adapter carries this VC alone (its transmitter is free at each
+    /// opportunity, as 1/ACR is at least a cell time), and no observation of the network comes
+    /// in between (the carry bound). Only data and forward RM cells go ahead; a waiting
+    /// turn-around stops it.
     fn abr_send_ahead(&mut self, a: usize) {
         let now = self.now;
-        let mut horizon = self.carry_before;
+        // Two bounds on the earliest RM cell to come, each exact; the later holds.
+        let peer = &self.abr.ends[self.abr.ends[a].peer as usize];
+        let mut by_flight = now + peer.route_delay;
+        for &(_, earliest) in &peer.rm_in_flight {
+            by_flight = by_flight.min(earliest);
+        }
+        // Any cell at all reaches the end system by its feed port: those on the link first,
+        // and one not yet on it the link's delay from now at the earliest.
+        let mut by_feed = now;
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];
-            horizon = horizon.min(now + port.delay);
+            by_feed = now + port.delay;
             if let Some(&(arrival, _)) = port.pipe.front() {
-                horizon = horizon.min(arrival);
+                by_feed = by_feed.min(arrival);
             }
         }
+        let horizon = self.carry_before.min(by_flight.max(by_feed));
         let vc = self.abr.ends[a].vc;
         let (first, slot) = self.vcs[vc.index()].route[0];
         self.release_started(first, now);
@@ -301,7 +343,9 @@ impl Network {
             let cell = match end.source.next_in_rate(at, true, false) {
                 Some(InRate::Frm(rm)) => {
                     self.vcs[vc.index()].stats.cells_sent += 1;
-                    Cell::rm(vc, self.rm_cells.insert(rm), false)
+                    let id = self.rm_cells.insert(rm);
+                    self.abr.rm_sent(vc, id, at);
+                    Cell::rm(vc, id, false)
                 }
                 Some(InRate::Data) => {
                     // (Only data cells would have waited in the end system.)
@@ -323,6 +367,10 @@ impl Network {
         let on = self.options.abr_ahead;
         let changes = self.recorder.changes.as_deref();
         for end in &mut self.abr.ends {
+            end.route_delay = self.vcs[end.vc.index()]
+                .route
+                .iter()
+                .fold(SimDuration::ZERO, |t, &(p, _)| t + self.ports[p.index()].delay);
             // A source whose ACR changes are recorded takes each opportunity by its event, so
             // that every change is noted at its own instant.
             let recorded = changes.is_some_and(|log| log.records_acr_of(end.vc));

@@ -13,6 +13,7 @@ impl Network {
         if cell.kind != CellKind::Aal5 {
             if let Some(id) = cell.rm_id() {
                 let rm = self.rm_cells.remove(id);
+                self.abr.rm_gone(cell.vc, id);
                 self.abr_rm_delivered(cell.vc, rm);
             } else {
                 vc.record_delay(cell.entered, self.now);

@@ -77,6 +77,7 @@ impl Network {
         self.release_started(first, now);
         assert_eq!(self.ports[first.index()].handed.pending(), 0, "an RM cell sent on a VC whose adapter took a burst");
         let id = self.rm_cells.insert(rm);
+        self.abr.rm_sent(vc, id, now);
         let cell = Cell::rm(vc, id, out_of_rate);
         self.vcs[vc.index()].stats.cells_sent += 1;
         self.arrive(first, slot, cell);
@@ -161,6 +162,7 @@ impl Network {
     pub(super) fn rm_cell_gone(&mut self, cell: &Cell) {
         if let Some(id) = cell.rm_id() {
             self.rm_cells.remove(id);
+            self.abr.rm_gone(cell.vc, id);
             self.abr.rm_cells_lost += 1;
         }
     }
