@@ -367,3 +367,12 @@ fn change_rows_that_run_out_name_what_was_cut_and_when() {
     let named = format!("ran out at {at_s} s; missing are the changes of sw1->sw2 queue_cells from {at_s} s");
     assert!(warning.contains(&named), "{warning}");
 }
+
+/// A cell port's record stays small: what only packet mode, rare paths or set-up read lives out
+/// of line (packet mode's queue is boxed; it made every cell port 544 bytes larger when inline).
+#[test]
+fn a_port_record_keeps_packet_mode_out_of_line() {
+    let size = std::mem::size_of::<Port>();
+    assert!(size < 1024, "Port is {size} bytes");
+    assert!(std::mem::size_of::<PacketQueue>() > 256, "the boxed queue is the large part");
+}
