@@ -2,11 +2,11 @@
 # Sets up and runs every test: the Rust workspace, then the Python package and its tests.
 # CI (.ci/run) calls this script.
 #
-# The steps overlap, because a fresh run is mostly waiting on one core: the wheel's build
-# (`pip wheel .`, the same build `pip install .` makes: profile-guided, fat LTO) spends most of
-# its time in single-threaded links and training runs, and the installs wait on the network.
+# The steps overlap, because in a fresh clone much of the time goes to one core or none: the
+# wheel's build (`pip wheel .`, the same build `pip install .` makes: profile-guided, fat LTO)
+# is mostly single-threaded links and training runs, and the installs wait on the network.
 # So, on two cores:
-#   background: the Python test requirements, then the optional system tools (network);
+#   background: the Python test requirements, and the optional system tools (network);
 #   background: the wheel, built as `pip install .` builds it (log: target/test-logs/wheel.log);
 #   foreground, at a lower priority: `cargo test --workspace` (builds and runs the Rust tests);
 # then, once all three are done, the wheel is installed and the Python tests run against it,
@@ -54,13 +54,17 @@ wait_step() {
     fi
 }
 
-# What the Python tests need, then the optional system tools from Debian's packages: headless
-# Chromium renders the HTML report in one test, tshark checks our pcap captures in another.
-# Whatever of those cannot be installed only skips its test, with a message saying so;
-# everything else still runs.
-install_requirements() {
-    pip_install "maturin>=1.5,<2" "pytest>=7" "pytest-xdist>=3" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" \
-        "tqdm>=4.60" "dask[distributed]>=2023.1" "nbformat>=5" "nbclient>=0.7" "ipykernel>=6"
+# What the Python tests need (pytest-xdist runs them on two processes).
+{ pip_install "maturin>=1.5,<2" "pytest>=7" "pytest-xdist>=3" "pandas>=1.5" "pyarrow>=10" "matplotlib>=3.6" \
+    "tqdm>=4.60" "dask[distributed]>=2023.1" "nbformat>=5" "nbclient>=0.7" "ipykernel>=6" \
+    && say "test requirements installed"; } >"$logs/requirements.log" 2>&1 &
+requirements_pid=$!
+bg_pids+=("$requirements_pid")
+
+# Optional system tools, from Debian's packages: headless Chromium renders the HTML report in
+# one test, tshark checks our pcap captures in another. Whatever cannot be installed only
+# skips its test, with a message saying so; everything else still runs.
+install_system_tools() {
     local need=()
     command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
     command -v tshark >/dev/null 2>&1 || need+=(tshark)
@@ -70,14 +74,15 @@ install_requirements() {
         if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then sudo_cmd="sudo -n"; fi
         { $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}"; } \
             >/tmp/celltrain-apt-install.log 2>&1 \
-            || echo "note: could not install ${need[*]} (see /tmp/celltrain-apt-install.log); their tests will be skipped" >&2
+            || echo "note: could not install ${need[*]} (see /tmp/celltrain-apt-install.log); their tests will be skipped"
     else
-        echo "note: no apt-get: ${need[*]} not installed; their tests will be skipped" >&2
+        echo "note: no apt-get: ${need[*]} not installed; their tests will be skipped"
     fi
+    say "system tools: done"
 }
-{ install_requirements; say "test requirements installed"; } >"$logs/requirements.log" 2>&1 &
-requirements_pid=$!
-bg_pids+=("$requirements_pid")
+install_system_tools >"$logs/system-tools.log" 2>&1 &
+system_tools_pid=$!
+bg_pids+=("$system_tools_pid")
 
 # The wheel users get from `pip install .`: pip builds it with the package's backend
 # (packaging/pgo_backend.py) and installs it; here the two halves are split, so that the build
@@ -95,10 +100,11 @@ nice -n 10 cargo test --workspace --quiet
 say "Rust tests passed"
 
 wait_step "$requirements_pid" "installing the test requirements" "$logs/requirements.log"
-# (Notes from the optional tools, if any.)
-grep -e '^note:' -e '^\[test.sh' "$logs/requirements.log" >&2 || true
+wait_step "$system_tools_pid" "installing the system tools" "$logs/system-tools.log"
 wait_step "$wheel_pid" "building the wheel (pip wheel .)" "$logs/wheel.log"
-grep '^\[test.sh' "$logs/wheel.log" >&2 || true
+# Their notes (a tool that will be skipped) and times.
+cat "$logs/system-tools.log" >&2
+grep -h '^\[test.sh' "$logs/requirements.log" "$logs/wheel.log" >&2 || true
 bg_pids=()
 set +m
 
