@@ -41,7 +41,7 @@ set -m
 bg_pids=()
 stop_background() {
     local pid
-    for pid in "${bg_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+    for pid in ${bg_pids[@]+"${bg_pids[@]}"}; do kill -- "-$pid" 2>/dev/null || true; done
 }
 trap stop_background EXIT
 
