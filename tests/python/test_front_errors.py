@@ -69,6 +69,7 @@ def test_a_wrong_executor_is_a_type_error_before_any_run(executor, tmp_path):
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.serial
 def test_a_run_on_a_worker_thread_stops_by_its_cancel_token(tmp_path):
     token = celltrain.RunCancel()
     out = tmp_path / "out"

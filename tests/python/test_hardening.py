@@ -163,6 +163,7 @@ def _wait_for(condition, timeout: float) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.serial
 def test_a_sigkilled_sweep_leaves_no_workers(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-c", LONG_SWEEP, str(tmp_path / "store"), "60 s,61 s"],
@@ -185,6 +186,7 @@ def test_a_sigkilled_sweep_leaves_no_workers(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.serial
 def test_ctrl_c_keeps_the_finished_points_and_stops_promptly(tmp_path):
     store = tmp_path / "store"
     proc = subprocess.Popen(

@@ -85,6 +85,7 @@ def test_the_help_lists_the_rust_and_the_python_commands(exe):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+@pytest.mark.serial
 def test_ctrl_c_reaches_a_python_command_as_it_does_python_m_celltrain(exe, tmp_path):
     store = tmp_path / "store"
     cmd = [str(exe), "sweep", "A4", "--grid", "duration=0.05 s,60 s,61 s", "--set", "warmup=0.01 s",

@@ -12,6 +12,9 @@ import pytest
 
 from test_hardening import _wait_for
 
+# Each test here times how soon Ctrl-C or a cancel stops a sweep: see the `serial` marker.
+pytestmark = pytest.mark.serial
+
 # Three A4 points on two workers: the 0.05 s one finishes at once, the 60 s ones run for
 # minutes (the 61 s one starts when the short one ends).
 THREAD_SWEEP = textwrap.dedent(

@@ -68,6 +68,7 @@ def _interrupt(args, out: Path):
 
 
 @pytest.mark.parametrize("code", [_MAIN_THREAD, _OTHER_THREAD], ids=["main-thread", "other-thread"])
+@pytest.mark.serial
 def test_sigint_stops_a_python_run_promptly_and_leaves_nothing(tmp_path, code):
     out = tmp_path / "out"
     rc, seconds, err = _interrupt([sys.executable, "-c", code, str(TRUST / "long-capture.toml"), str(out)], out)
@@ -77,6 +78,7 @@ def test_sigint_stops_a_python_run_promptly_and_leaves_nothing(tmp_path, code):
     assert not out.exists() or list(out.iterdir()) == [], list(out.iterdir())
 
 
+@pytest.mark.serial
 def test_sigint_stops_the_console_script_with_exit_code_130(tmp_path):
     out = tmp_path / "out"
     args = [sys.executable, "-m", "celltrain", "run", str(TRUST / "long-capture.toml"), "--quiet", "--out", str(out)]
