@@ -21,7 +21,9 @@ pub(crate) trait Ledger {
     fn offered(&mut self, cells: u32);
     /// `cells` accepted cells enter the pool, and the port, at `now`.
     fn entered(&mut self, cells: u32, now: SimTime);
-    /// The oldest cell leaves the pool, and the port, at `now`.
+    /// The oldest cell leaves the pool, and the port, at `now`. (Unlike `entered`, it notes no
+    /// change trace: a port with one watches its departures, and notes the change after showing
+    /// the departure to its policy: `OutputPort::leave`.)
     fn left(&mut self, now: SimTime);
 }
 

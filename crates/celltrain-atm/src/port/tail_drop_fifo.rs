@@ -15,7 +15,7 @@
 //! keeps per-VC frame state and decides each cell; the group then lifts it out with the counts
 //! ([`OutputPort::lift_fifo`], [`LiftedFifo`]), for any policy that reads no per-VC counts.
 
-use super::buffer::{Admission, BufferAcceptance, Occupancy, TailDrop};
+use super::buffer::{BufferAcceptance, Occupancy, TailDrop};
 use super::ledger::{count_offer, decide, Ledger};
 use super::{DropReason, OutputPort, PortStats};
 use crate::cell::Cell;
@@ -74,14 +74,9 @@ impl TailDropFifo {
     /// [`admit_virtual`](OutputPort::admit_virtual) queues it): accepted, or dropped.
     #[inline(always)]
     pub fn admit(&mut self, clp: bool, passes: bool, now: SimTime) -> Result<(), DropReason> {
-        let (occupancy, capacity) = (self.occupancy, self.capacity);
-        let admission = decide(clp, occupancy, self.clp1_threshold, || {
-            if occupancy < capacity {
-                Admission::Accept
-            } else {
-                Admission::Drop(DropReason::BufferFull)
-            }
-        });
+        // (The port's only pool is tail drop: its decision reads nothing but the room.)
+        let at = Occupancy { slot: 0, pool_cells: self.occupancy, capacity_cells: self.capacity, vc_cells: 0 };
+        let admission = decide(clp, self.occupancy, self.clp1_threshold, || TailDrop::decide(at));
         count_offer(self, admission, passes, now)
     }
 

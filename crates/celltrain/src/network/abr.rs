@@ -209,9 +209,9 @@ impl Network {
         let accepted = cells.min(u32::try_from(room).unwrap_or(u32::MAX));
         if accepted > 0 {
             let count = u16::try_from(accepted).expect("a frame's cells fit 16 bits");
-            let last = cell_at(accepted - 1);
-            end.data.push_run(cell_at(0), count, last.end_of_frame);
-            debug_assert_eq!(last.index, cell_at(0).index + count - 1, "a frame's cells are consecutive");
+            let (first, last) = (cell_at(0), cell_at(accepted - 1));
+            debug_assert_eq!(last.index, first.index + count - 1, "a frame's cells are consecutive");
+            end.data.push_run(first, count, last.end_of_frame);
             end.counts.max_queue_cells = end.counts.max_queue_cells.max(waiting as u32 + accepted);
         }
         for k in accepted..cells {
@@ -343,9 +343,7 @@ impl Network {
             let cell = match end.source.next_in_rate(at, true, false) {
                 Some(InRate::Frm(rm)) => {
                     self.vcs[vc.index()].stats.cells_sent += 1;
-                    let id = self.rm_cells.insert(rm);
-                    self.abr.rm_sent(vc, id, at);
-                    Cell::rm(vc, id, false)
+                    Cell::rm(vc, self.new_rm_cell(vc, rm, at), false)
                 }
                 Some(InRate::Data) => {
                     // (Only data cells would have waited in the end system.)

@@ -12,8 +12,7 @@ impl Network {
         // Only AAL5 cells are reassembled; an RM cell goes to ABR's end systems.
         if cell.kind != CellKind::Aal5 {
             if let Some(id) = cell.rm_id() {
-                let rm = self.rm_cells.remove(id);
-                self.abr.rm_gone(cell.vc, id);
+                let rm = self.retire_rm_cell(cell.vc, id);
                 self.abr_rm_delivered(cell.vc, rm);
             } else {
                 vc.record_delay(cell.entered, self.now);

@@ -7,12 +7,12 @@
 //! higher-priority categories left.
 
 use super::{Event, Network};
-use celltrain_atm::abr::{ExplicitRate, IntervalLoad, RmCell, RmContext, RmDirection};
+use celltrain_atm::abr::{ExplicitRate, IntervalLoad, RmCell, RmContext, RmDirection, RmId};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::ingress::RmFeedback;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{PortId, VcId};
-use celltrain_core::time::SimDuration;
+use celltrain_core::time::{SimDuration, SimTime};
 
 /// A port's explicit-rate algorithm and its averaging interval.
 #[derive(Clone, Debug)]
@@ -76,11 +76,25 @@ impl Network {
         let now = self.now;
         self.release_started(first, now);
         assert_eq!(self.ports[first.index()].handed.pending(), 0, "an RM cell sent on a VC whose adapter took a burst");
-        let id = self.rm_cells.insert(rm);
-        self.abr.rm_sent(vc, id, now);
+        let id = self.new_rm_cell(vc, rm, now);
         let cell = Cell::rm(vc, id, out_of_rate);
         self.vcs[vc.index()].stats.cells_sent += 1;
         self.arrive(first, slot, cell);
+    }
+
+    /// The fields `rm` of a new RM cell of `vc`, which leaves its source at `sent` at the
+    /// earliest, stored for its flight (and its flight bounded for the paired end system's
+    /// pacing ahead: `AbrSystem::rm_sent`).
+    pub(super) fn new_rm_cell(&mut self, vc: VcId, rm: RmCell, sent: SimTime) -> RmId {
+        let id = self.rm_cells.insert(rm);
+        self.abr.rm_sent(vc, id, sent);
+        id
+    }
+
+    /// RM cell `id` of `vc` ends its flight (delivered or lost): its fields.
+    pub(super) fn retire_rm_cell(&mut self, vc: VcId, id: RmId) -> RmCell {
+        self.abr.rm_gone(vc, id);
+        self.rm_cells.remove(id)
     }
 
     /// RM cells in flight (sent, neither delivered nor dropped).
@@ -161,8 +175,7 @@ impl Network {
     #[cold]
     pub(super) fn rm_cell_gone(&mut self, cell: &Cell) {
         if let Some(id) = cell.rm_id() {
-            self.rm_cells.remove(id);
-            self.abr.rm_gone(cell.vc, id);
+            self.retire_rm_cell(cell.vc, id);
             self.abr.rm_cells_lost += 1;
         }
     }

@@ -9,16 +9,25 @@ use celltrain_core::time::SimTime;
 #[derive(Clone, Debug, Default)]
 pub struct TailDrop;
 
+impl TailDrop {
+    /// The decision, which reads only the pool's room (also where a single FIFO's counts are
+    /// lifted out of its port: `TailDropFifo`).
+    #[inline(always)]
+    pub(crate) fn decide(at: Occupancy) -> Admission {
+        if at.has_room() {
+            Admission::Accept
+        } else {
+            Admission::Drop(DropReason::BufferFull)
+        }
+    }
+}
+
 impl AcceptancePolicy for TailDrop {
     const NAME: &'static str = "tail-drop";
     const ACCEPTS_WHILE_ROOM: bool = true;
 
     #[inline(always)]
     fn admit(&mut self, _cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
-        if at.has_room() {
-            Admission::Accept
-        } else {
-            Admission::Drop(DropReason::BufferFull)
-        }
+        Self::decide(at)
     }
 }
