@@ -379,7 +379,7 @@ impl Network {
                 && !recorded
                 && end.alone_on_adapter
                 && end.feed.is_some()
-                && adapter.path == super::PortPath::Analytic
+                && adapter.plan.path == super::PortPath::Analytic
                 && !adapter.adapter_rules
                 && adapter.capture.is_none();
         }

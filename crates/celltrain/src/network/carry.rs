@@ -37,7 +37,7 @@ impl Network {
     pub(super) fn plan_carry(&mut self) {
         let n = self.ports.len();
         for port in &mut self.ports {
-            port.carry = false;
+            port.plan.carry = false;
         }
         if !self.options.carry_ahead {
             return;
@@ -85,7 +85,7 @@ impl Network {
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
             feeder[q.index()] == Sole::One(from)
-                && port.path == PortPath::Analytic
+                && port.plan.path == PortPath::Analytic
                 && !port.adapter_rules
                 && port.capture.is_none()
                 && port.packets.is_none()
@@ -131,7 +131,7 @@ impl Network {
         }
         for (i, port) in self.ports.iter_mut().enumerate() {
             // (Packet ports are on no VC's route, so never used.)
-            port.carry = carry[i] && used[i];
+            port.plan.carry = carry[i] && used[i];
         }
     }
 
@@ -184,7 +184,7 @@ impl Network {
     /// Whether a cell put on the wire of `p`, arriving at `arrival`, may be carried now.
     #[inline]
     pub(super) fn may_carry(&self, p: PortId, arrival: SimTime) -> bool {
-        self.ports[p.index()].carry && arrival < self.carry_before
+        self.ports[p.index()].plan.carry && arrival < self.carry_before
     }
 
     /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe

@@ -26,7 +26,7 @@ impl Network {
     /// A cell arrives at output port `p`, where its VC has `slot`.
     #[inline]
     pub(super) fn arrive(&mut self, p: PortId, slot: u32, cell: Cell) {
-        match self.ports[p.index()].path {
+        match self.ports[p.index()].plan.path {
             PortPath::Analytic => self.arrive_analytic(p, slot, cell),
             PortPath::FifoEvents => self.arrive_fifo(p, slot, cell),
             PortPath::Queues => self.arrive_queued(p, slot, cell),
@@ -48,7 +48,7 @@ impl Network {
     fn arrive_analytic(&mut self, p: PortId, slot: u32, cell: Cell) {
         // (Start times are kept by runs on a fan-in group's links only: the other ports skip
         // the runs' tests, `bench null` 3 % fewer instructions.)
-        if self.ports[p.index()].fan_in.is_some() {
+        if self.ports[p.index()].plan.fan_in.is_some() {
             self.arrive_analytic_at::<true>(p, slot, cell);
         } else {
             self.arrive_analytic_at::<false>(p, slot, cell);
@@ -75,7 +75,7 @@ impl Network {
                 // link, a paced adapter's, takes frames as trains; here, not in `start_cell`, on
                 // the path of every cell, where the test cost `bench null` 1 %.)
                 if RUNS && self.ports[p.index()].trains_behind {
-                    let group = self.ports[p.index()].fan_in.expect("trains wait on a fan-in group's links only");
+                    let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
                     self.fan_in_before_push(group, p);
                 }
                 self.start_cell(p, cell, start);
@@ -130,7 +130,7 @@ impl Network {
         cell_at: impl Fn(u32) -> Cell,
     ) {
         let mut k = 0;
-        if self.ports[p.index()].paces_only {
+        if self.ports[p.index()].plan.paces_only {
             // A cell that starts at once passes through (or is refused): the per-cell path.
             let now = self.now;
             while k < cells {
@@ -175,7 +175,7 @@ impl Network {
     /// in the queue or among its fan-in group's heads.
     #[inline]
     fn schedule_port_free(&mut self, p: PortId, at: SimTime) {
-        match self.ports[p.index()].free_in_group {
+        match self.ports[p.index()].plan.free_in_group {
             None => self.queue.schedule(at, Event::PortFree(p)),
             Some(g) => self.fan_in_enter_free(g, at),
         }
@@ -227,7 +227,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if port.pipe.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
-            match port.fan_in {
+            match port.plan.fan_in {
                 None => {
                     let place = self.empty_pipe_head_place(p, arrival);
                     self.queue.schedule_reserved(place, Event::PipeHead(p));

@@ -405,7 +405,7 @@ impl Network {
     pub fn fan_in_frame_trains(&self) -> (u64, u64, u64) {
         let frames = self.fan_ins.iter().map(|g| g.frame_trains).sum();
         let spread = self.fan_ins.iter().map(|g| g.trains_spread).sum();
-        (frames, spread, self.ports.iter().map(|p| p.runs_spread).sum())
+        (frames, spread, self.ports.iter().map(|p| p.starts.runs_spread).sum())
     }
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
@@ -429,8 +429,8 @@ impl Network {
             return;
         }
         for port in &mut self.ports {
-            port.fan_in = None;
-            port.free_in_group = None;
+            port.plan.fan_in = None;
+            port.plan.free_in_group = None;
         }
         self.fan_ins.clear();
         if !self.options.fan_in {
@@ -447,10 +447,10 @@ impl Network {
         let mut feeders: Vec<Vec<usize>> = vec![Vec::new(); self.ports.len()];
         for (p, n) in next.iter().enumerate() {
             let port = &self.ports[p];
-            if let (Sole::One(q), false, true) = (*n, port.carry, port.packets.is_none()) {
+            if let (Sole::One(q), false, true) = (*n, port.plan.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
-                let runs = matches!(target.path, PortPath::Analytic | PortPath::Queues);
-                if runs && target.carry && target.packets.is_none() {
+                let runs = matches!(target.plan.path, PortPath::Analytic | PortPath::Queues);
+                if runs && target.plan.carry && target.packets.is_none() {
                     feeders[q.index()].push(p);
                 }
             }
@@ -459,10 +459,10 @@ impl Network {
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             for (m, &p) in members.iter().enumerate() {
                 let member = u32::try_from(m).expect("fewer members than ports");
-                self.ports[p].fan_in = Some(FanInSlot { group, member });
+                self.ports[p].plan.fan_in = Some(FanInSlot { group, member });
             }
-            if self.ports[q].path == PortPath::Queues {
-                self.ports[q].free_in_group = Some(group);
+            if self.ports[q].plan.path == PortPath::Queues {
+                self.ports[q].plan.free_in_group = Some(group);
             }
             let target = PortId::from_index(q);
             let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
@@ -566,7 +566,7 @@ impl Network {
         );
         port.clock.start_run(cells, now);
         self.cell_hops += u64::from(cells);
-        port.start_runs.push_back(train.start_times());
+        port.starts.runs.push_back(train.start_times());
         let group = &mut self.fan_ins[slot.group as usize];
         debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
         group.frame_trains += 1;
@@ -742,7 +742,7 @@ impl Network {
                     let target = group.target;
                     self.count_event(now, Event::PortFree(target));
                     let port = &mut self.ports[target.index()];
-                    debug_assert!(port.path == PortPath::Queues && port.packets.is_none());
+                    debug_assert!(port.plan.path == PortPath::Queues && port.packets.is_none());
                     port.free_pending = false;
                     let taken = self.queue.schedules();
                     self.transmit(target);

@@ -60,12 +60,12 @@ impl Network {
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
-            && target.path == PortPath::Analytic
-            && target.carry
+            && target.plan.path == PortPath::Analytic
+            && target.plan.carry
             && !target.adapter_rules
             && target.capture.is_none()
-            && !target.burst_handoff
-            && target.handed.pending() == 0;
+            && !target.plan.burst_handoff
+            && target.starts.handed.pending() == 0;
         let direct = plain
             && self.vcs.iter().all(|vc| match vc.route.iter().position(|&(p, _)| p == q) {
                 None => true,

@@ -69,7 +69,7 @@ impl Network {
     /// observed or offered a cell: an analytic port has made it already.
     pub(super) fn settle_due_fifo(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {
+        if port.plan.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {
             port.free_pending = false;
             self.transmit_fifo(p);
         }

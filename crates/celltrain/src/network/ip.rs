@@ -22,7 +22,8 @@ impl Network {
         if port.rules.as_ref().is_none_or(|r| r.tagger.is_none()) {
             return false;
         }
-        let clock = if port.path == PortPath::FifoEvents { Self::clock_after_queue(port) } else { port.clock.clone() };
+        let clock =
+            if port.plan.path == PortPath::FifoEvents { Self::clock_after_queue(port) } else { port.clock.clone() };
         self.ports[p.index()].rules.as_mut().expect("checked").tags_pdu(clock, now, cells)
     }
 

@@ -28,6 +28,7 @@ mod record_changes;
 mod record_parts;
 mod rm;
 mod sources;
+mod starts;
 mod tcp;
 #[cfg(test)]
 mod tests;
@@ -446,7 +447,7 @@ impl Network {
     #[inline(always)]
     fn port_free(&mut self, p: PortId, now: SimTime) {
         let port = &mut self.ports[p.index()];
-        if port.path == PortPath::FifoEvents {
+        if port.plan.path == PortPath::FifoEvents {
             // (An event overtaken by a departure before an arrival is stale.)
             if port.free_pending && port.free_event_at == now {
                 port.free_pending = false;
@@ -523,7 +524,8 @@ impl Network {
     /// Cells moved across one link, summed over links, since the start of the run (cells
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.handed.pending())).sum::<u64>()
+        self.cell_hops
+            - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.starts.handed.pending())).sum::<u64>()
     }
 
     pub fn trace_hash(&self) -> u64 {
@@ -542,7 +544,7 @@ impl Network {
 
     /// Packets in packet-mode buffers and on links.
     pub fn packets_in_flight(&self) -> u64 {
-        self.ports.iter().map(|p| p.packet_pipe.len() as u64 + p.packets.as_ref().map_or(0, |q| q.held() as u64)).sum()
+        self.ports.iter().map(|p| p.packets.as_ref().map_or(0, |q| q.pipe.len() as u64 + q.held() as u64)).sum()
     }
 
     /// Per VC: its cells in buffers and on links now (an analytic port's waiting cells are
@@ -559,11 +561,11 @@ impl Network {
             // window's opening, the end) they are all still in the pipe, since carrying stops
             // there; between observations a carried adapter's may have crossed already, and the
             // count is only a lower bound.
-            if port.handed.pending() > 0 {
-                let vc = &mut cells[port.handed.vc.index()];
-                *vc = vc.saturating_sub(u64::from(port.handed.pending()));
+            if port.starts.handed.pending() > 0 {
+                let vc = &mut cells[port.starts.handed.vc.index()];
+                *vc = vc.saturating_sub(u64::from(port.starts.handed.pending()));
             }
-            if port.path != PortPath::Analytic {
+            if port.plan.path != PortPath::Analytic {
                 for cell in port.queue.queued_cells() {
                     cells[cell.vc.index()] += 1;
                 }

@@ -79,6 +79,8 @@ pub struct PacketQueue {
     pub(super) shaper: Option<PacketShaperKind>,
     /// The transmitter waited for the shaper's tokens since the last packet started.
     pub(super) waited_for_tokens: bool,
+    /// Packets in propagation on the port's link, with their arrival times at the far end.
+    pub(super) pipe: VecDeque<(SimTime, Packet)>,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -113,6 +115,7 @@ impl PacketQueue {
             policer: None,
             shaper: None,
             waited_for_tokens: false,
+            pipe: VecDeque::new(),
         }
     }
 
@@ -422,8 +425,8 @@ impl Network {
         match arrival {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
-                debug_assert!(!port.packet_pipe.is_empty(), "the packet before it is on the link");
-                port.packet_pipe.push_back((done + port.delay, packet));
+                debug_assert!(!q.pipe.is_empty(), "the packet before it is on the link");
+                q.pipe.push_back((done + port.delay, packet));
             }
             Arrival::Refused => self.packet_lost(&packet),
         }
@@ -485,10 +488,10 @@ impl Network {
         q.busy_until = done;
         let more = !q.is_empty();
         let arrival = done + port.delay;
-        if port.packet_pipe.is_empty() {
+        if q.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
-        port.packet_pipe.push_back((arrival, packet));
+        q.pipe.push_back((arrival, packet));
         if more {
             port.free_pending = true;
             self.queue.schedule(done, Event::PortFree(p));
@@ -497,12 +500,11 @@ impl Network {
 
     /// Packet mode: the oldest packet on `p`'s link reaches the far end.
     pub(super) fn packet_pipe_head(&mut self, p: PortId) {
-        let port = &mut self.ports[p.index()];
-        let (_, mut packet) = port.packet_pipe.pop_front().expect("pipe event without a packet");
-        if let Some(&(next, _)) = port.packet_pipe.front() {
+        let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        let (_, mut packet) = q.pipe.pop_front().expect("pipe event without a packet");
+        if let Some(&(next, _)) = q.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         }
-        let q = port.packets.as_mut().expect("packet port");
         if q.police(packet.ip_bytes, self.now) == Verdict::Drop {
             self.packet_lost(&packet);
             return;

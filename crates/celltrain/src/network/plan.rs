@@ -22,7 +22,39 @@
 //!   that saves no event: it saves the event heap's work, and keeps the event count and the
 //!   trace hash.
 
+use super::fan_in::FanInSlot;
 use super::{Network, PortPath};
+
+/// What the plan decided for one port: how it runs and which fast paths it takes. Kept at the
+/// head of the port's record, which every cell reaching the port reads anyway (in a table of
+/// its own, each hop would read one more cache line).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct PortPlan {
+    pub(super) path: PortPath,
+    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    pub(super) carry: bool,
+    /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
+    pub(super) burst_handoff: bool,
+    /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
+    pub(super) paces_only: bool,
+    /// The fan-in group this link's pipe belongs to (see `fan_in`).
+    pub(super) fan_in: Option<FanInSlot>,
+    /// The fan-in group that keeps this port's `PortFree` events among its heads.
+    pub(super) free_in_group: Option<u32>,
+}
+
+impl PortPlan {
+    /// Before any plan: by events, with no fast path.
+    pub(super) const NONE: PortPlan = PortPlan {
+        path: PortPath::Queues,
+        carry: false,
+        burst_handoff: false,
+        paces_only: false,
+        fan_in: None,
+        free_in_group: None,
+    };
+}
 
 /// What a port's routes agree on, seen route by route (the port that feeds it, the port its
 /// cells go to next): nothing seen yet, one value, or more than one.
@@ -123,7 +155,7 @@ impl Network {
                 && port.capture.is_none()
                 && port.queue.changes().is_none()
                 && !port.queue.marks_efci();
-            port.path = match (port.single_fifo && port.packets.is_none(), analytic) {
+            port.plan.path = match (port.single_fifo && port.packets.is_none(), analytic) {
                 (true, true) => PortPath::Analytic,
                 (true, false) => PortPath::FifoEvents,
                 (false, _) => PortPath::Queues,
@@ -143,9 +175,9 @@ impl Network {
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.path == PortPath::Analytic && !port.adapter_rules;
-            port.paces_only = o.run_admission && plain && !port.carry;
-            port.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
+            let plain = port.plan.path == PortPath::Analytic && !port.adapter_rules;
+            port.plan.paces_only = o.run_admission && plain && !port.plan.carry;
+            port.plan.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
         }
         self.plan_abr_ahead();
         self.plan_fan_in();

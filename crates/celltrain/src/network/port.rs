@@ -3,6 +3,7 @@
 //! that replaces them.
 
 use super::*;
+use crate::network::plan::PortPlan;
 
 /// One direction of a link: the output port that serialises onto it and the pipe that
 /// carries cells to the far end (ns-3's device/channel split, htsim's queue/pipe).
@@ -12,10 +13,8 @@ use super::*;
 /// then the queue; what only set-up, packet mode or rare paths read comes last.
 #[repr(C)]
 pub struct Port {
-    /// Plan: how the port runs.
-    pub(super) path: PortPath,
-    /// The far end hears only from this link: cells are carried across at once (see `carry`).
-    pub(super) carry: bool,
+    /// How the port runs, as the plan chose (read by every cell that reaches it).
+    pub(super) plan: PortPlan,
     /// A `PortFree` event is pending.
     pub(super) free_pending: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
@@ -25,19 +24,11 @@ pub struct Port {
     pub(super) work_conserving: bool,
     /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
     pub(super) adapter_rules: bool,
-    /// Plan: whole bursts are handed over (see [`Network::hand_over_burst`]).
-    pub(super) burst_handoff: bool,
-    /// Plan: a frame's cells are admitted at once (see [`Network::arrive_run`]).
-    pub(super) paces_only: bool,
     /// An on/off source on this adapter may hand over a whole burst at once: the adapter
     /// carries that source's VC alone, in a buffer no burst can fill.
     pub(super) may_take_bursts: bool,
     /// A host's adapter (segmentation side) rather than a switch port.
     pub is_nic: bool,
-    /// Plan: the fan-in group this link's pipe belongs to (see `fan_in`).
-    pub(super) fan_in: Option<super::fan_in::FanInSlot>,
-    /// Plan: the fan-in group that keeps this port's `PortFree` events among its heads.
-    pub(super) free_in_group: Option<u32>,
     /// Index of the capture recording this link, if any.
     pub(super) capture: Option<u32>,
     pub delay: SimDuration,
@@ -53,20 +44,12 @@ pub struct Port {
     /// must go behind them: see `fan_in`).
     pub(super) trains_behind: bool,
     pub(crate) clock: TxClock,
-    /// Start times of the cells admitted to an analytic port that have not started yet: one by
-    /// one, then (later ones) by runs of cells put on the wire back to back (a frame queued on
-    /// a fan-in group's link, which keeps its cells as a train: see `fan_in`).
-    pub(super) starts: celltrain_core::ring::Ring<SimTime>,
-    pub(super) start_runs: VecDeque<StartRun>,
-    /// The last burst handed over whole: its cells are not in the buffer; they enter the
-    /// adapter when they start, as the source emits them.
-    pub(super) handed: HandedBurst,
+    /// An analytic port's cells admitted and not started yet (see [`Starts`]).
+    pub(super) starts: Starts,
     pub queue: OutputPort,
-    /// Packet mode: the packet FIFO that replaces the cell machinery (out of line: a cell
-    /// port's record stays small).
+    /// Packet mode: the packet FIFO that replaces the cell machinery, with its link's packets
+    /// in propagation (out of line: a cell port's record stays small).
     pub packets: Option<Box<PacketQueue>>,
-    /// Packet mode: packets in propagation, with their arrival times.
-    pub(super) packet_pipe: VecDeque<(SimTime, Packet)>,
     /// A single-FIFO port run by events: per queued cell, the earliest its adapter's rules let
     /// it start and whether it is a PDU's first cell.
     pub(super) waiting: VecDeque<fifo_events::Waiting>,
@@ -79,9 +62,6 @@ pub struct Port {
     pub from: NodeId,
     pub to: NodeId,
     pub line_rate: BitRate,
-    /// Times a cell's start time was kept behind runs, which then became one-by-one times (for
-    /// the tests: the path is taken).
-    pub(super) runs_spread: u64,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).
@@ -97,83 +77,28 @@ pub enum PortPath {
     FifoEvents,
 }
 
-/// An on/off burst handed whole to its adapter (see [`Network::hand_over_burst`]): its k-th
-/// cell starts at `start + ⌈k·424/rate⌉` (k < `cells`), the adapter's own slots from an idle
-/// start; the first `started` have been counted in.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct HandedBurst {
-    pub(crate) vc: VcId,
-    pub(crate) start: SimTime,
-    pub(crate) rate: BitRate,
-    pub(crate) cells: u32,
-    pub(crate) started: u32,
-}
-
-impl HandedBurst {
-    pub(crate) const NONE: HandedBurst =
-        HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 };
-
-    /// Cells not started yet.
-    pub(super) fn pending(&self) -> u32 {
-        self.cells - self.started
-    }
-
-    /// Counts in the cells that have started by `now` (k·424/rate ≤ now − start, as the slot's
-    /// start is a whole picosecond); returns how many were not counted before.
-    #[inline]
-    pub(super) fn release(&mut self, now: SimTime) -> u32 {
-        if self.started == self.cells || now < self.start {
-            return 0;
-        }
-        let by_now = 1 + self.rate.cell_slots_floor(now.saturating_since(self.start));
-        let started = u32::try_from(by_now.min(u64::from(self.cells))).expect("at most `cells`");
-        let passed = started - self.started;
-        self.started = started;
-        passed
-    }
-}
-
-pub(super) use celltrain_atm::port::StartRun;
+pub(crate) use super::starts::{HandedBurst, Starts};
 
 impl Port {
     /// Cells admitted to an analytic port that have not started yet.
     pub(super) fn cells_not_started(&self) -> u64 {
-        self.starts.len() as u64 + self.start_runs.iter().map(StartRun::cells_left).sum::<u64>()
+        self.starts.cells_not_started()
     }
 
     /// Whether every cell admitted to an analytic port has started.
     #[inline]
     pub(super) fn all_started(&self) -> bool {
-        self.starts.is_empty() && self.start_runs.is_empty()
-    }
-
-    /// A cell admitted to an analytic port starts at `start`.
-    #[inline(always)]
-    fn push_start(&mut self, start: SimTime) {
-        if !self.start_runs.is_empty() {
-            self.runs_to_starts();
-        }
-        self.starts.push_back(start);
-    }
-
-    /// The runs' start times join the ones kept one by one (a cell queued behind them).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn runs_to_starts(&mut self) {
-        self.runs_spread += 1;
-        for run in self.start_runs.drain(..) {
-            self.starts.extend(run.times());
-        }
+        self.starts.all_started()
     }
 
     /// The cells of the runs that have started by `now` leave the buffer.
     #[inline(never)]
     fn release_runs(&mut self, now: SimTime) {
-        while let Some(run) = self.start_runs.front_mut() {
+        while let Some(run) = self.starts.runs.front_mut() {
             if !self.queue.depart_virtual_run(run, now) {
                 break;
             }
-            self.start_runs.pop_front();
+            self.starts.runs.pop_front();
         }
     }
 
@@ -190,7 +115,7 @@ impl Port {
     #[inline]
     #[must_use]
     pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
-        let passed = self.handed.release(now);
+        let passed = self.starts.handed.release(now);
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
@@ -203,7 +128,7 @@ impl Port {
     /// registers on every arrival at every analytic port: `bench null` +7 % instructions.)
     #[inline(always)]
     pub(super) fn release_runs_started(&mut self, now: SimTime) {
-        if self.starts.is_empty() && !self.start_runs.is_empty() {
+        if self.starts.times.is_empty() && !self.starts.runs.is_empty() {
             self.release_runs(now);
         }
     }
@@ -221,14 +146,14 @@ impl Port {
         start: SimTime,
         now: SimTime,
     ) -> Result<(), celltrain_atm::DropReason> {
-        debug_assert!(RUNS || self.start_runs.is_empty());
-        let all_started = if RUNS { self.all_started() } else { self.starts.is_empty() };
+        debug_assert!(RUNS || self.starts.runs.is_empty());
+        let all_started = if RUNS { self.all_started() } else { self.starts.times.is_empty() };
         if all_started && start == now {
             self.queue.pass_through_at(cell, slot, now)
         } else if RUNS {
-            self.queue.admit_virtual(cell, slot, now).map(|()| self.push_start(start))
+            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push(start))
         } else {
-            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push_back(start))
+            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.times.push_back(start))
         }
     }
 
@@ -236,11 +161,11 @@ impl Port {
     /// kept by runs (all that `release_started` does on a port never handed a burst).
     #[inline(always)]
     pub(super) fn release_queued(&mut self, now: SimTime) {
-        while let Some(start) = self.starts.front() {
+        while let Some(start) = self.starts.times.front() {
             if start > now {
                 break;
             }
-            self.starts.pop_front();
+            self.starts.times.pop_front();
             self.queue.depart_virtual(start);
         }
     }

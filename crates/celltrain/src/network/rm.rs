@@ -75,7 +75,11 @@ impl Network {
         let (first, slot) = self.vcs[vc.index()].route[0];
         let now = self.now;
         self.release_started(first, now);
-        assert_eq!(self.ports[first.index()].handed.pending(), 0, "an RM cell sent on a VC whose adapter took a burst");
+        assert_eq!(
+            self.ports[first.index()].starts.handed.pending(),
+            0,
+            "an RM cell sent on a VC whose adapter took a burst"
+        );
         let id = self.new_rm_cell(vc, rm, now);
         let cell = Cell::rm(vc, id, out_of_rate);
         self.vcs[vc.index()].stats.cells_sent += 1;

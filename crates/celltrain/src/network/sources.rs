@@ -40,9 +40,9 @@ impl Network {
                 // An idle adapter paced at exactly the source's peak rate starts each cell of a
                 // burst as the source emits it: it may take the whole burst now.
                 let whole_burst = src.at_burst_start()
-                    && port.burst_handoff
+                    && port.plan.burst_handoff
                     && port.all_started()
-                    && port.handed.pending() == 0
+                    && port.starts.handed.pending() == 0
                     && port.clock.is_idle_at(now)
                     && port.clock.service_rate() == src.pcr;
                 // Cells that start after the run's end are never released, so a burst is cut
@@ -99,16 +99,16 @@ impl Network {
         let now = self.now;
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.all_started() && port.handed.pending() == 0, "a burst handed to a busy adapter");
-        port.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
-        if port.carry {
+        debug_assert!(port.all_started() && port.starts.handed.pending() == 0, "a burst handed to a busy adapter");
+        port.starts.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
+        if port.plan.carry {
             for _ in 0..cells {
                 let start = self.ports[p.index()].clock.free_at().max(now);
                 self.start_cell(p, cell, start);
             }
             return;
         }
-        if let Some(slot) = port.fan_in {
+        if let Some(slot) = port.plan.fan_in {
             self.fan_in_hand_over(slot, p, cell, cells);
             return;
         }
@@ -127,7 +127,7 @@ impl Network {
         cell_at: impl Fn(u32) -> Cell,
     ) {
         let now = self.now;
-        if let Some(slot) = self.ports[p.index()].fan_in {
+        if let Some(slot) = self.ports[p.index()].plan.fan_in {
             // (A frame's cells queued at the adapter: a burst handed over takes a train of its
             // own only when the pipe is empty, in `fan_in_hand_over`.)
             if queued && run.end - run.start >= 2 && self.fan_in_run_as_train(slot, p, run.clone(), &cell_at) {
@@ -137,7 +137,7 @@ impl Network {
             self.fan_in_before_push(slot, p);
         }
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.carry);
+        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.plan.carry);
         let was_empty = port.pipe.is_empty();
         let first = port.pipe.len();
         self.cell_hops += u64::from(run.end - run.start);
@@ -153,15 +153,15 @@ impl Network {
         port.clock = clock;
         if queued {
             // (On its first link a cell's start time is its entry time.)
-            if !port.start_runs.is_empty() {
-                port.runs_to_starts();
+            if !port.starts.runs.is_empty() {
+                port.starts.runs_to_times();
             }
             let Port { pipe, starts, .. } = port;
-            starts.extend(pipe.range(first..).map(|(_, cell)| cell.entered));
+            starts.times.extend(pipe.range(first..).map(|(_, cell)| cell.entered));
         }
         if was_empty {
             if let Some(&(head, _)) = port.pipe.front() {
-                match port.fan_in {
+                match port.plan.fan_in {
                     None => {
                         let place = self.empty_pipe_head_place(p, head);
                         self.queue.schedule_reserved(place, Event::PipeHead(p));
@@ -192,10 +192,10 @@ impl Network {
     #[inline(always)]
     pub(super) fn release_in_one_by_one(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
         let port = &mut ports[p.index()];
-        debug_assert!(port.start_runs.is_empty() || port.fan_in.is_some());
+        debug_assert!(port.starts.runs.is_empty() || port.plan.fan_in.is_some());
         let passed = port.release_started(now);
         if passed > 0 {
-            vcs[port.handed.vc.index()].stats.cells_sent += u64::from(passed);
+            vcs[port.starts.handed.vc.index()].stats.cells_sent += u64::from(passed);
         }
     }
 

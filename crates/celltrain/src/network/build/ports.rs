@@ -41,7 +41,6 @@ pub(super) fn ports(
                 from,
                 to,
                 line_rate: rate,
-                runs_spread: 0,
                 delay,
                 is_nic,
                 clock: TxClock::new(rate, service),
@@ -49,11 +48,10 @@ pub(super) fn ports(
                 pipe_emptied: None,
                 trains_behind: false,
                 free_pending: false,
+                plan: crate::network::plan::PortPlan::NONE,
                 single_fifo: queue.is_single_fifo(),
-                path: crate::network::PortPath::Queues,
                 er: None,
-                starts: celltrain_core::ring::Ring::default(),
-                start_runs: VecDeque::new(),
+                starts: crate::network::port::Starts::default(),
                 waiting: VecDeque::new(),
                 free_event_at: SimTime::ZERO,
                 queue,
@@ -70,7 +68,6 @@ pub(super) fn ports(
                         q
                     })
                 }),
-                packet_pipe: VecDeque::new(),
                 capture: None,
                 rules: None,
                 adapter_rules: false,
@@ -78,12 +75,6 @@ pub(super) fn ports(
                 // buffer no burst can fill, and that sends for the source alone (see
                 // `single_sender_ports`, applied below).
                 may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
-                burst_handoff: false,
-                paces_only: false,
-                handed: crate::network::HandedBurst::NONE,
-                carry: false,
-                fan_in: None,
-                free_in_group: None,
             }
         })
         .collect();

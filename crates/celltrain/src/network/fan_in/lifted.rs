@@ -27,7 +27,7 @@ impl Network {
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = port.queue.tail_drop_fifo()?;
-        debug_assert!(port.start_runs.is_empty() && port.handed.pending() == 0 && !group.frames);
+        debug_assert!(port.starts.runs.is_empty() && port.starts.handed.pending() == 0 && !group.frames);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
         let reach = Reach::of(port, *carry_before);
         // (Counters in locals, written back at the end: kept in memory, each would be stored
@@ -51,11 +51,11 @@ impl Network {
             event_count += 1;
             // Then the rest of `cross_directly`, for an ATM-layer cell (the target's single
             // pool is the cell's, whatever its VC; the cell itself, with its hop, is not made).
-            let passes = port.starts.is_empty() && start == t;
+            let passes = port.starts.times.is_empty() && start == t;
             match fifo.admit(clp, passes, t) {
                 Ok(()) => {
                     if !passes {
-                        port.starts.push_back(start);
+                        port.starts.times.push_back(start);
                     }
                     hops += 1;
                     let arrival = port.clock.start(start).later_by(reach.delay);
@@ -86,7 +86,7 @@ impl Network {
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = port.queue.lift_fifo()?;
-        debug_assert!(port.start_runs.is_empty() && port.handed.pending() == 0);
+        debug_assert!(port.starts.runs.is_empty() && port.starts.handed.pending() == 0);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
         let reach = Reach::of(port, *carry_before);
         let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
@@ -116,13 +116,13 @@ impl Network {
             event_count += 1;
             // Then the rest of `cross_directly`.
             cell.hop += 1;
-            let passes = port.starts.is_empty() && start == t;
+            let passes = port.starts.times.is_empty() && start == t;
             if fifo.admit(&cell, slot, passes, t).is_err() {
                 aside = Some((cell, None));
                 break;
             }
             if !passes {
-                port.starts.push_back(start);
+                port.starts.times.push_back(start);
             }
             hops += 1;
             let arrival = port.clock.start(start).later_by(reach.delay);
@@ -181,11 +181,11 @@ impl Reach {
 /// start, if it can be carried from there; else none (the cell goes by the general path).
 #[inline(always)]
 fn carried_start(port: &mut Port, t: SimTime, reach: Reach, mut depart: impl FnMut(SimTime)) -> Option<SimTime> {
-    while let Some(start) = port.starts.front() {
+    while let Some(start) = port.starts.times.front() {
         if start > t {
             break;
         }
-        port.starts.pop_front();
+        port.starts.times.pop_front();
         depart(start);
     }
     let start = port.clock.free_at().max(t);
