@@ -7,13 +7,17 @@
 //! Comparing (time, tie) orders by time and then FIFO among equal times; 2⁴⁰ insertions
 //! (10¹²) are more than any run makes. An event scheduled with
 //! [`schedule_first`](EventQueue::schedule_first) takes sequence 0: first in its instant, by
-//! rule.
+//! rule; one scheduled with [`schedule_last`](EventQueue::schedule_last) the last sequence a
+//! run never reaches: after every other event of its instant, by rule too.
 
 use crate::time::SimTime;
 
 /// Bits of an entry's tie word that hold the event code.
 pub const CODE_BITS: u32 = 24;
 const CODE_MASK: u64 = (1 << CODE_BITS) - 1;
+/// The sequence of places set by [`EventQueue::schedule_last`]'s rule: above any a run takes,
+/// below [`Place::after`]'s.
+const LAST_SEQ: u64 = (1 << (64 - CODE_BITS)) - 2;
 
 /// An event as the queue stores it: any value of at most 24 bits.
 pub trait EventCode: Copy {
@@ -51,6 +55,13 @@ impl Place {
     /// The same place in the order of its instant's events, moved to `time`.
     pub fn moved_to(self, time: SimTime) -> Place {
         Place(key(time.as_picos(), (self.0 as u64) & !CODE_MASK))
+    }
+
+    /// The place of an event scheduled at `time` with [`EventQueue::schedule_last`] (every
+    /// such event at one instant has this place; the queue orders them by code).
+    #[inline]
+    pub fn last(time: SimTime) -> Place {
+        Place(key(time.as_picos(), LAST_SEQ << CODE_BITS))
     }
 
     /// A place after every event due at or before `time` (and before any due later).
@@ -129,6 +140,25 @@ impl<E: EventCode> EventQueue<E> {
     pub fn schedule_first(&mut self, time: SimTime, event: E) {
         self.next_seq += 1;
         self.schedule_reserved(Place(key(time.as_picos(), 0)), event);
+    }
+
+    /// Schedules `event` at `time`, at the place [`Place::last`] of its instant: after every
+    /// event scheduled there otherwise, whenever it was scheduled (also one scheduled while
+    /// the events of that instant are handled). Among events scheduled this way at one time,
+    /// the lesser code runs first; a caller keeps at most one such event of each code pending
+    /// at a time. It counts as a place taken.
+    #[inline(always)]
+    pub fn schedule_last(&mut self, time: SimTime, event: E) {
+        let place = self.reserve_last(time);
+        self.schedule_reserved(place, event);
+    }
+
+    /// [`Place::last`] at `time`, taken as a place (for a caller that keeps the event in an
+    /// ordered structure of its own, as [`reserve`](Self::reserve)).
+    #[inline(always)]
+    pub fn reserve_last(&mut self, time: SimTime) -> Place {
+        self.next_seq += 1;
+        Place::last(time)
     }
 
     /// The place an event scheduled at `time` now would take, without scheduling one: a
@@ -370,6 +400,27 @@ mod tests {
         assert_eq!(order, vec![2, 5, 9, 4, 1, 8, 3]);
     }
 
+    /// An event scheduled last in its instant runs after every other event of that instant,
+    /// also one scheduled later (but before those of a later instant and `Place::after`);
+    /// last ones at one instant run by their codes.
+    #[test]
+    fn scheduled_last_runs_last_in_its_instant() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_picos;
+        q.schedule_last(t(7), 6);
+        q.schedule_last(t(7), 2);
+        let reserved = q.reserve(t(7));
+        q.schedule(t(7), 1u32);
+        q.schedule_first(t(7), 9);
+        q.schedule_reserved(reserved, 4);
+        q.schedule_last(t(7 + HORIZON_PICOS), 8);
+        q.schedule(t(7 + HORIZON_PICOS), 3);
+        q.schedule(t(8), 5);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+        assert_eq!(order, vec![9, 4, 1, 2, 6, 5, 3, 8]);
+        assert!(Place::last(t(7)) < Place::after(t(7)) && Place::last(t(7)) > q.reserve(t(7)));
+    }
+
     #[test]
     fn deadline_stops_pop() {
         let mut q = EventQueue::new();
@@ -482,6 +533,10 @@ mod tests {
             self.next_seq += 1;
             self.schedule_reserved(Place(key(time, 0)), code);
         }
+        fn schedule_last(&mut self, time: u64, code: u32) {
+            self.next_seq += 1;
+            self.schedule_reserved(Place(key(time, LAST_SEQ << CODE_BITS)), code);
+        }
         fn earliest(&self) -> Option<(Place, u32)> {
             let &top = self.pending.first()?;
             Some((Place(top & !u128::from(CODE_MASK)), (top as u64 & CODE_MASK) as u32))
@@ -529,11 +584,16 @@ mod tests {
             let place = r.reserve(later);
             r.schedule_reserved(place, code);
         } else if choice < s.schedule_weight + 6 {
-            // At most one pending event of each code first in its instant.
+            // At most one pending event of each code first (or last) in its instant.
             let code = u32::try_from(rng.below(8)).unwrap();
-            if !r.pending.contains(&(key(later, 0) | u128::from(code))) {
-                q.schedule_first(t(later), code);
-                r.schedule_first(later, code);
+            if rng.below(2) == 0 {
+                if !r.pending.contains(&(key(later, 0) | u128::from(code))) {
+                    q.schedule_first(t(later), code);
+                    r.schedule_first(later, code);
+                }
+            } else if !r.pending.contains(&(key(later, LAST_SEQ << CODE_BITS) | u128::from(code))) {
+                q.schedule_last(t(later), code);
+                r.schedule_last(later, code);
             }
         } else if choice < s.schedule_weight + 12 {
             // Sometimes in the past: scheduled, it is due before the event last handed out.

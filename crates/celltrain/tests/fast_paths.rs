@@ -23,6 +23,7 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
         ("analytic+runs", SimOptions { analytic_ports: true, run_admission: true, ..none }),
         ("analytic+bursts", SimOptions { analytic_ports: true, burst_handoff: true, ..none }),
         ("analytic+abr", SimOptions { analytic_ports: true, abr_ahead: true, ..none }),
+        ("queues", SimOptions { queues_ahead: true, ..none }),
         ("all", SimOptions::default()),
     ]
 }
@@ -69,6 +70,40 @@ fn assert_fast_paths_exact(file: &str, text: &str, sets: &[(String, String)], se
         }
     }
     Some(saved)
+}
+
+/// A port with queues on a link with no delay: the cell just sent reaches the far end as the
+/// transmitter comes free again, so the link's pipe empties at the instant the next departure
+/// is due, and that departure, deferred (queues ahead), must become an event again
+/// (`Network::undefer`), cell after cell. GFR's per-VC queues (virtual spacing, WF²Q+) and
+/// MSc98's switches over UBR and ABR with a backbone of no delay, against the reference.
+#[test]
+fn ports_with_queues_on_links_without_delay_give_the_reference_results() {
+    let cases = [
+        ("G2", vec![("duration", "1 s"), ("backbone_delay", "0 s")]),
+        ("G2", vec![("duration", "1 s"), ("backbone_delay", "0 s"), ("scheduler", "wfq")]),
+        ("A3", vec![("duration", "0.6 s"), ("warmup", "0.2 s"), ("frtt", "0 s")]),
+        ("A3", vec![("duration", "0.6 s"), ("warmup", "0.2 s"), ("frtt", "0 s"), ("service", "abr")]),
+    ];
+    for (name, sets) in cases {
+        let text = builtin::find(name).unwrap().text;
+        assert_fast_paths_exact(&format!("{name}.toml"), text, &owned(&sets), 1)
+            .unwrap_or_else(|| panic!("{name} {sets:?} does not compile"));
+    }
+}
+
+/// Ports with queues whose links are a fan-in group's members (two edge switches with per-VC
+/// queues feed one FIFO port that UDP crosses to its destination): the group takes their
+/// pipes' heads, so they keep their `PortFree` events (queues ahead leaves them), and the
+/// group keeps their order among its heads; against the reference at several loads.
+#[test]
+fn queued_feeders_of_a_fan_in_group_give_the_reference_results() {
+    let text = include_str!("data/queued-feeders.toml");
+    for (rate, delay) in [("10 Mbit/s", "1 ms"), ("20 Mbit/s", "0 s"), ("6 Mbit/s", "50 us")] {
+        let sets = owned(&[("rate", rate), ("delay", delay)]);
+        let saved = assert_fast_paths_exact("queued-feeders.toml", text, &sets, 3).expect("compiles");
+        assert!(saved.iter().any(|&s| s), "{rate} {delay}: some fast path applies");
+    }
 }
 
 /// TCP senders in lockstep: hosts that take no time to process (the default) answer an ACK at

@@ -87,6 +87,7 @@ impl Network {
     /// A cell arrives at a port with queues and a scheduler.
     #[inline]
     fn arrive_queued(&mut self, p: PortId, slot: u32, cell: Cell) {
+        self.settle_deferred(p, self.event_place);
         let now = self.now;
         // Two transmitters at the same rate round their slot grids independently, so a cell
         // can arrive up to a picosecond before the next slot of an idle port; it then starts
@@ -167,16 +168,26 @@ impl Network {
         if !port.queue.is_empty() {
             port.free_pending = true;
             let at = port.clock.free_at();
-            self.schedule_port_free(p, at);
+            if self.may_defer(p, at) {
+                let port = &mut self.ports[p.index()];
+                port.free_deferred = true;
+                port.free_event_at = at;
+            } else {
+                self.schedule_port_free(p, at);
+            }
         }
     }
 
     /// The transmitter of `p`, a port with queues, is to be free at `at`: its `PortFree` event,
-    /// in the queue or among its fan-in group's heads.
+    /// in the queue or among its fan-in group's heads. Its place is last in its instant, by
+    /// rule: the scheduler chooses among the cells that arrive at that instant too, whenever
+    /// either event was scheduled. (The order the events' history nearly always gave, and the
+    /// only one on the built-ins' runs; as a rule, it lets a port run without these events:
+    /// see `queues_ahead`, and docs/architecture.md for the runs it changed.)
     #[inline]
-    fn schedule_port_free(&mut self, p: PortId, at: SimTime) {
+    pub(super) fn schedule_port_free(&mut self, p: PortId, at: SimTime) {
         match self.ports[p.index()].plan.free_in_group {
-            None => self.queue.schedule(at, Event::PortFree(p)),
+            None => self.queue.schedule_last(at, Event::PortFree(p)),
             Some(g) => self.fan_in_enter_free(g, at),
         }
     }
@@ -254,9 +265,29 @@ impl Network {
         if let Some(&(next, _)) = port.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));
         } else {
-            port.pipe_emptied = Some(self.queue.reserve(self.now));
+            self.pipe_emptied(p);
         }
         self.cross(cell);
+    }
+
+    /// The pipe of `p` has emptied: the place its chain would give a next head at this instant
+    /// is kept. The departures deferred to before this instant (see `queues_ahead`), which the
+    /// events would have made before its head left, are made first: the first one's cell is the
+    /// pipe's next head, and its event takes the place it would have taken then (none is taken
+    /// in between). One due at this instant or later becomes an event again: nothing but the
+    /// pipe's heads was sure to meet the port in time.
+    #[inline]
+    fn pipe_emptied(&mut self, p: PortId) {
+        if self.ports[p.index()].free_deferred {
+            self.settle_deferred(p, self.event_place);
+            if !self.ports[p.index()].pipe.is_empty() {
+                return;
+            }
+            if self.ports[p.index()].free_deferred {
+                self.undefer(p);
+            }
+        }
+        self.ports[p.index()].pipe_emptied = Some(self.queue.reserve(self.now));
     }
 
     /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe

@@ -596,7 +596,7 @@ impl Network {
         // (A pipe's head as without the group; the target's `PortFree` at a place of its own.)
         let place = match self.fan_ins[g as usize].members.get(member as usize) {
             Some(&p) => self.empty_pipe_head_place(p, arrival),
-            None => self.queue.reserve(arrival),
+            None => self.queue.reserve_last(arrival),
         };
         let group = &mut self.fan_ins[g as usize];
         group.heads.insert(place, member);
@@ -673,6 +673,9 @@ impl Network {
             group.heads.pop_front();
             let now = head.time();
             self.now = now;
+            // (The event's place stays the `FanIn` event's: a head reaches the group's target,
+            // carried on down to destinations, and no port that defers its departures, which
+            // alone reads it.)
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
                     let train = &mut group.trains[member as usize];

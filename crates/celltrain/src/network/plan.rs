@@ -17,6 +17,8 @@
 //!   the source's rate (`Network::hand_over_burst`).
 //! - **ABR pacing ahead**: an ABR end system alone on its adapter sends the in-rate cells whose
 //!   opportunities come before any feedback can reach it, at once (`Network::abr_send_ahead`).
+//! - **Queues ahead**: a port with queues makes its departures without `PortFree` events, each
+//!   when the next event that meets the port comes (`queues_ahead`).
 //! - **Fan-in groups**: the pipes that lead to one port keep their heads in order among
 //!   themselves, with one entry in the event queue for the earliest (`fan_in`). The only one
 //!   that saves no event: it saves the event heap's work, and keeps the event count and the
@@ -42,6 +44,9 @@ pub(crate) struct PortPlan {
     pub(super) fan_in: Option<FanInSlot>,
     /// The fan-in group that keeps this port's `PortFree` events among its heads.
     pub(super) free_in_group: Option<u32>,
+    /// A port with queues whose departures wait for the next event that meets the port (see
+    /// `queues_ahead`).
+    pub(super) defers: bool,
 }
 
 impl PortPlan {
@@ -53,6 +58,7 @@ impl PortPlan {
         paces_only: false,
         fan_in: None,
         free_in_group: None,
+        defers: false,
     };
 }
 
@@ -87,6 +93,9 @@ pub struct SimOptions {
     /// head through the target in one step (see `fan_in_direct`). Exact to the event count
     /// and trace hash, as `fan_in`.
     pub direct_crossing: bool,
+    /// A port with queues sends without `PortFree` events while its link carries cells: each
+    /// departure is made when the next event that meets the port comes (`queues_ahead`).
+    pub queues_ahead: bool,
 }
 
 impl Default for SimOptions {
@@ -99,6 +108,7 @@ impl Default for SimOptions {
             abr_ahead: true,
             fan_in: true,
             direct_crossing: true,
+            queues_ahead: true,
         }
     }
 }
@@ -114,6 +124,7 @@ impl SimOptions {
             abr_ahead: false,
             fan_in: false,
             direct_crossing: false,
+            queues_ahead: false,
         }
     }
 }
@@ -181,6 +192,7 @@ impl Network {
         }
         self.plan_abr_ahead();
         self.plan_fan_in();
+        self.plan_queues_ahead();
         self.refresh_carry_bound();
     }
 }

@@ -15,8 +15,11 @@ use crate::network::plan::PortPlan;
 pub struct Port {
     /// How the port runs, as the plan chose (read by every cell that reaches it).
     pub(super) plan: PortPlan,
-    /// A `PortFree` event is pending.
+    /// A `PortFree` event is pending (or, `free_deferred`, its departure).
     pub(super) free_pending: bool,
+    /// The next departure waits for the next event that meets the port, due at
+    /// `free_event_at`, without an event (see `queues_ahead`).
+    pub(super) free_deferred: bool,
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
     pub(super) single_fifo: bool,
     /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
@@ -33,7 +36,8 @@ pub struct Port {
     pub(super) capture: Option<u32>,
     pub delay: SimDuration,
     /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
-    /// due at another time is stale, overtaken by a departure made before an arrival).
+    /// due at another time is stale, overtaken by a departure made before an arrival), or the
+    /// deferred departure.
     pub(super) free_event_at: SimTime,
     /// Cells in propagation, with their arrival times at the far end (increasing).
     pub(super) pipe: VecDeque<(SimTime, Cell)>,

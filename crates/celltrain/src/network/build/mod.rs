@@ -661,6 +661,7 @@ impl NetworkBuilder {
             frames: FrameArena::default(),
             queue,
             now: SimTime::ZERO,
+            event_place: celltrain_core::Place::after(SimTime::ZERO),
             warmup,
             end: SimTime::ZERO + self.duration,
             trace: TraceHash::default(),

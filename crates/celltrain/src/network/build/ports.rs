@@ -48,6 +48,7 @@ pub(super) fn ports(
                 pipe_emptied: None,
                 trains_behind: false,
                 free_pending: false,
+                free_deferred: false,
                 plan: crate::network::plan::PortPlan::NONE,
                 single_fifo: queue.is_single_fifo(),
                 er: None,
