@@ -313,7 +313,9 @@ impl Network {
             by_flight = by_flight.min(earliest);
         }
         // Any cell at all reaches the end system by its feed port: those on the link first,
-        // and one not yet on it the link's delay from now at the earliest.
+        // and one not yet on it the link's delay from now at the earliest. (A feed port with
+        // queues may hold departures deferred, `queues_ahead`: their cells go behind those on
+        // the link, which is never empty meanwhile, so its first cell still comes first.)
         let mut by_feed = now;
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];

@@ -71,7 +71,7 @@ impl Network {
         }
     }
 
-    #[cold]
+    /// (Out of line, but not cold: at a busy port nearly every arrival makes one.)
     #[inline(never)]
     fn make_deferred(&mut self, p: PortId, place: Place) {
         let now = self.now;
