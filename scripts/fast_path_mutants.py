@@ -57,13 +57,13 @@ muts=[
  ("lifted frames: a lost cell not counted", "crates/celltrain/src/network/fan_in/lifted.rs", "Some((cell, None)) => self.cell_lost(cell),", "Some((_, None)) => {}"),
  ("lifted frames: the policy not put back", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "        self.pools[self.fifo_pool as usize].acceptance = fifo.acceptance;\n", "", ["-p", "celltrain-atm", "a_lifted_fifo"]),
  ("lifted frames: the policy not asked", "crates/celltrain-atm/src/port/tail_drop_fifo.rs", "acceptance.admit_counting(cell, now, at, || 0)", "if at.pool_cells < at.capacity_cells { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) }", ["-p", "celltrain-atm", "a_lifted_fifo"]),
- ("queues ahead: arrivals before due departures", "crates/celltrain/src/network/cell_path.rs", "        self.settle_deferred(p, self.event_place);\n        let now = self.now;\n        // Two transmitters", "        let now = self.now;\n        // Two transmitters"),
- ("queues ahead: the pipe's last head leaves before due departures", "crates/celltrain/src/network/cell_path.rs", "            self.settle_deferred(p, self.event_place);\n            if !self.ports[p.index()].pipe.is_empty() {\n                return;\n            }\n", ""),
+ ("queues ahead: arrivals before due departures", "crates/celltrain/src/network/cell_path.rs", "        self.settle_deferred(p);\n        let now = self.now;\n        // Two transmitters", "        let now = self.now;\n        // Two transmitters"),
+ ("queues ahead: the pipe's last head leaves before due departures", "crates/celltrain/src/network/cell_path.rs", "            self.settle_deferred(p);\n            if !self.ports[p.index()].pipe.is_empty() {\n                return;\n            }\n", ""),
  ("queues ahead: a departure due as the pipe empties stays deferred", "crates/celltrain/src/network/cell_path.rs", "                self.undefer(p);\n", ""),
  ("queues ahead: a carried link's port defers too", "crates/celltrain/src/network/queues_ahead.rs", "                && !port.plan.carry\n", ""),
  ("queues ahead: a fan-in group's member defers too", "crates/celltrain/src/network/queues_ahead.rs", "                && port.plan.fan_in.is_none()\n", ""),
- ("queues ahead: departures due at an event's instant before it", "crates/celltrain/src/network/queues_ahead.rs", "Place::last(port.free_event_at) >= place", "port.free_event_at > place.time()"),
- ("queues ahead: the window opens before due departures", "crates/celltrain/src/network/mod.rs", "        self.settle_all_deferred(self.event_place);\n", ""),
+ ("queues ahead: departures due at an event's instant before it", "crates/celltrain/src/network/queues_ahead.rs", "if !port.free_deferred || port.free_event_at >= before {", "if !port.free_deferred || port.free_event_at > before {"),
+ ("queues ahead: the window opens before due departures", "crates/celltrain/src/network/mod.rs", "        self.settle_all_deferred(now);\n", ""),
 ]
 # (Not here, being equivalent: the lifted frames loop's settling of a frame whose end was lost.
 # Its cell has cells of its frame behind it in the train, so it is never the frame's last

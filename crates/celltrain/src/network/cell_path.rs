@@ -87,7 +87,7 @@ impl Network {
     /// A cell arrives at a port with queues and a scheduler.
     #[inline]
     fn arrive_queued(&mut self, p: PortId, slot: u32, cell: Cell) {
-        self.settle_deferred(p, self.event_place);
+        self.settle_deferred(p);
         let now = self.now;
         // Two transmitters at the same rate round their slot grids independently, so a cell
         // can arrive up to a picosecond before the next slot of an idle port; it then starts
@@ -279,7 +279,7 @@ impl Network {
     #[inline]
     fn pipe_emptied(&mut self, p: PortId) {
         if self.ports[p.index()].free_deferred {
-            self.settle_deferred(p, self.event_place);
+            self.settle_deferred(p);
             if !self.ports[p.index()].pipe.is_empty() {
                 return;
             }

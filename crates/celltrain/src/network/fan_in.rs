@@ -673,9 +673,6 @@ impl Network {
             group.heads.pop_front();
             let now = head.time();
             self.now = now;
-            // (The event's place stays the `FanIn` event's: a head reaches the group's target,
-            // carried on down to destinations, and no port that defers its departures, which
-            // alone reads it.)
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
                     let train = &mut group.trains[member as usize];

@@ -78,7 +78,7 @@ impl Network {
     /// Port `p` as it is now, before it is observed: the cells whose start has come have left,
     /// whichever way the port runs.
     pub(super) fn settle_port(&mut self, p: PortId) {
-        self.settle_deferred(p, self.event_place);
+        self.settle_deferred(p);
         let now = self.now;
         self.release_started(p, now);
         self.settle_due_fifo(p);

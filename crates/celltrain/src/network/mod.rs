@@ -345,8 +345,6 @@ pub struct Network {
     frames: FrameArena<Packet>,
     queue: EventQueue<Event>,
     now: SimTime,
-    /// The place of the event being handled (see `queues_ahead`).
-    event_place: celltrain_core::Place,
     warmup: SimTime,
     end: SimTime,
     trace: TraceHash,
@@ -404,7 +402,6 @@ impl Network {
         while let Some((place, event)) = self.queue.pop_placed_until(self.end) {
             let now = place.time();
             self.now = now;
-            self.event_place = place;
             if let Event::FanIn(g) = event {
                 // (Not an event of the run: it hands out pipe heads, each counted as one.)
                 self.fan_in_due(g, place);
@@ -433,7 +430,7 @@ impl Network {
             }
         }
         self.now = self.end;
-        self.settle_all_deferred(celltrain_core::Place::after(self.end));
+        self.settle_all_deferred(self.end + SimDuration::from_picos(1));
         let end = self.end;
         self.release_all(end);
         let _ = progress(Progress { now: self.end, end: self.end, events: self.events });
@@ -593,7 +590,7 @@ impl Network {
         // Cells starting exactly now count in the window: the opening was scheduled before any
         // event of the run, so the source event that would emit a handed-over cell now, or the
         // port-free event that would start a queued one, comes after it.
-        self.settle_all_deferred(self.event_place);
+        self.settle_all_deferred(now);
         self.release_all(SimTime::from_picos(now.as_picos().saturating_sub(1)));
         for port in &mut self.ports {
             port.queue.open_window(now);

@@ -27,7 +27,6 @@
 use super::{Network, PortPath};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::SimTime;
-use celltrain_core::Place;
 
 impl Network {
     /// Decides which ports with queues defer their departures (after the other plans). Not one
@@ -62,23 +61,23 @@ impl Network {
         port.plan.defers
     }
 
-    /// Makes the departures of `p` due before the event being handled (at `place`), in order:
-    /// each as its `PortFree` event would.
+    /// Makes the departures of `p` due before the event being handled, in order: each as its
+    /// `PortFree` event would. Last in its instant by rule, a departure comes before an event
+    /// exactly when it is due at an earlier instant.
     #[inline]
-    pub(super) fn settle_deferred(&mut self, p: PortId, place: Place) {
+    pub(super) fn settle_deferred(&mut self, p: PortId) {
         if self.ports[p.index()].free_deferred {
-            self.make_deferred(p, place);
+            self.make_deferred(p, self.now);
         }
     }
 
     /// (Out of line, but not cold: at a busy port nearly every arrival makes one.)
     #[inline(never)]
-    fn make_deferred(&mut self, p: PortId, place: Place) {
+    fn make_deferred(&mut self, p: PortId, before: SimTime) {
         let now = self.now;
-        debug_assert!(place.time() == now || place == Place::after(self.end), "settled at the event's own time");
         loop {
             let port = &mut self.ports[p.index()];
-            if !port.free_deferred || Place::last(port.free_event_at) >= place {
+            if !port.free_deferred || port.free_event_at >= before {
                 break;
             }
             port.free_deferred = false;
@@ -101,10 +100,12 @@ impl Network {
         self.schedule_port_free(p, at);
     }
 
-    /// Every port's departures due before `place` (an observation of the whole network).
-    pub(super) fn settle_all_deferred(&mut self, place: Place) {
+    /// Every port's departures due before `before` (an observation of the whole network).
+    pub(super) fn settle_all_deferred(&mut self, before: SimTime) {
         for i in 0..self.ports.len() {
-            self.settle_deferred(PortId::from_index(i), place);
+            if self.ports[i].free_deferred {
+                self.make_deferred(PortId::from_index(i), before);
+            }
         }
     }
 }

@@ -661,7 +661,6 @@ impl NetworkBuilder {
             frames: FrameArena::default(),
             queue,
             now: SimTime::ZERO,
-            event_place: celltrain_core::Place::after(SimTime::ZERO),
             warmup,
             end: SimTime::ZERO + self.duration,
             trace: TraceHash::default(),
