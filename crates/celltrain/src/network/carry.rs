@@ -195,14 +195,12 @@ impl Network {
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
         // is due) is only counted where it lands: what `cross` and `receive` would do.
-        if cell.kind == CellKind::Raw && cell.hop > 0 {
-            let vc = &mut self.vcs[cell.vc.index()];
-            if usize::from(cell.hop) + 1 == vc.route.len() {
-                vc.stats.cells_delivered += 1;
-                vc.record_delay(cell.entered, arrival);
-                self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
-                return;
-            }
+        if cell.kind == CellKind::Raw
+            && cell.hop > 0
+            && usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len()
+        {
+            self.land_raw(p, &cell, arrival);
+            return;
         }
         let now = self.now;
         self.cross_at(p, cell, arrival);
@@ -210,10 +208,8 @@ impl Network {
     }
 
     /// An ATM-layer cell carried across `p`, its VC's last link, lands at its destination at
-    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event. For a
-    /// fan-in group's direct crossing; `carry` keeps its own copy of these lines (calling this
-    /// from there made the compiler lay out the carried path of `bench null` otherwise, 1.8 %
-    /// more instructions).
+    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event (for
+    /// `carry` and a fan-in group's direct crossing).
     #[inline(always)]
     pub(super) fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
         land_raw_in(&mut self.vcs, &mut self.trace, p, cell.vc, cell.entered, arrival);
