@@ -355,10 +355,7 @@ impl Network {
                 _ => unreachable!("data waits and no turned-around cell does"),
             };
             // As `arrive` would take it at `at`: straight through the idle adapter.
-            match self.ports[first.index()].queue.pass_through_at(&cell, slot, at) {
-                Ok(()) => self.start_cell(first, cell, at),
-                Err(_) => self.cell_lost(cell),
-            }
+            self.pass_or_lose(first, slot, cell, at, at);
         }
     }
 

@@ -42,7 +42,7 @@ impl Network {
             debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
             let start = head_start(port.timing_rules(), port.clock.free_at(), &waiting);
             if start == now {
-                self.pass_or_lose(p, slot, cell, now);
+                self.pass_or_lose(p, slot, cell, now, now);
                 return;
             }
             Some(start)
