@@ -491,13 +491,9 @@ impl Network {
             self.put_run_on_wire(p, 0..cells, false, |_| cell);
             return;
         }
-        let port = &mut self.ports[p.index()];
-        let clock = port.clock.clone();
-        port.clock.start_run(cells, now);
-        self.cell_hops += u64::from(cells);
-        // (Every VC on a member's link goes on to the group's target.)
-        let next_slot = self.vcs[cell.vc.index()].route[usize::from(cell.hop) + 1].1;
-        let train = Train::new(clock, now, port.delay, cell, cells, next_slot);
+        let next_slot = self.next_slot(&cell);
+        let clock = self.start_train_on_wire(p, cells);
+        let train = Train::new(clock, now, self.ports[p.index()].delay, cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
         let group = &mut self.fan_ins[slot.group as usize];
         group.trains[slot.member as usize] = train;
@@ -505,6 +501,26 @@ impl Network {
         if let Some(arrival) = arrival {
             self.fan_in_enter(slot, arrival);
         }
+    }
+
+    /// `cells` cells go on the wire of `p`, a member of a group, back to back from now, as a
+    /// train: the transmitter's clock steps past them all at once (`start_run`, the arithmetic
+    /// `put_run_on_wire` does cell by cell) and they are counted as cell-hops. Returns the
+    /// clock as it stood, from which the train makes each cell's times.
+    #[inline(always)]
+    fn start_train_on_wire(&mut self, p: PortId, cells: u32) -> TxClock {
+        let port = &mut self.ports[p.index()];
+        let clock = port.clock.clone();
+        port.clock.start_run(cells, self.now);
+        self.cell_hops += u64::from(cells);
+        clock
+    }
+
+    /// The slot at the group's target of the VC of `cell`, on a member's link. (Every VC on a
+    /// member's link goes on to the group's target.)
+    #[inline(always)]
+    fn next_slot(&self, cell: &Cell) -> u32 {
+        self.vcs[cell.vc.index()].route[usize::from(cell.hop) + 1].1
     }
 
     /// A cell is about to be put in the empty pipe of `p`, a member of a group: a train the
@@ -551,8 +567,8 @@ impl Network {
         let cells = run.end - run.start;
         let first = cell_at(run.start);
         let cells_of = [first, cell_at(run.start + 1), cell_at(run.end - 1)];
-        let next_slot = self.vcs[first.vc.index()].route[usize::from(first.hop) + 1].1;
-        let port = &mut self.ports[p.index()];
+        let next_slot = self.next_slot(&first);
+        let port = &self.ports[p.index()];
         let Some((train, marks)) = Train::frame(cells_of, port.clock.clone(), now, port.delay, cells, next_slot) else {
             return false;
         };
@@ -564,8 +580,8 @@ impl Network {
                 .all(|((_, made), j)| made == Cell { entered: made.entered, ..cell_at(j) }),
             "a run's cells follow from its first, second and last"
         );
-        port.clock.start_run(cells, now);
-        self.cell_hops += u64::from(cells);
+        self.start_train_on_wire(p, cells);
+        let port = &mut self.ports[p.index()];
         port.starts.runs.push_back(train.start_times());
         let group = &mut self.fan_ins[slot.group as usize];
         debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
