@@ -1,6 +1,6 @@
 """Exactness check between two builds: every built-in scenario (the short runs of the golden
-test, `crates/celltrain/tests/scenarios.rs`), T1 as a packet network and with Vegas-AFR, A3, A4
-and A12-ubr over ABR, and the peer twins (2 s), each run by both binaries; prints, per run,
+test, `crates/celltrain/tests/scenarios.rs`), T1 as a packet network and with Vegas-AFR, A3, A4,
+A12-ubr, A5-udp and A7-udp over ABR, and the peer twins (2 s), each run by both binaries; prints, per run,
 whether the whole summary (less `wall_s` and `version`) is the same, and which fields differ.
 
     python benches/same_results.py [--results-only] [--only NAME ...] OLD NEW
@@ -56,7 +56,7 @@ def runs(binary: str) -> list[tuple[str, str, list[str]]]:
     out = [(n, n, SHORT.get(n, DEFAULT_SHORT)) for n in builtins(binary)]
     out.append(("T1 packet", "T1", SHORT["T1"] + ["mode=packet"]))
     out.append(("T1 vegas-afr", "T1", SHORT["T1"] + ["variant=vegas-afr"]))
-    out += [(f"{n} abr", n, SHORT.get(n, DEFAULT_SHORT) + ["service=abr"]) for n in ("A3", "A4", "A12-ubr")]
+    out += [(f"{n} abr", n, SHORT.get(n, DEFAULT_SHORT) + ["service=abr"]) for n in ("A3", "A4", "A12-ubr", "A5-udp", "A7-udp")]
     for twin in sorted(TWINS.glob("*.toml")):
         out.append((f"twin {twin.stem}", str(twin), ["duration=2 s"]))
     return out

@@ -337,6 +337,7 @@ fn every_builtin_gives_the_reference_results_on_every_fast_path() {
         ("A3", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
         ("A4", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
         ("A7-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
+        ("A1-udp", vec![("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")]),
         ("A12-ubr", vec![("duration", "1 s"), ("warmup", "0.3 s"), ("service", "abr")]),
         ("T1", vec![("duration", "1 s"), ("variant", "vegas-afr"), ("buffer", "1000 cells")]),
         // The GFR designs and schedulers the built-ins do not default to.
@@ -1094,6 +1095,34 @@ fn time_series_give_the_reference_samples() {
     let a12 = with_record(&builtin_text("A12-ubr"), "interval = \"1 ms\"");
     found.extend(compare("a12-series", &a12, &[("duration", "0.5 s"), ("warmup", "0.1 s")], false).0);
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// ABR VCs' data cells carried to their destination while their RM cells go by the pipe's
+/// events (`carry`, data only): UDP and TCP over ABR, sampled so often that the bound holds data cells
+/// back in the pipe among RM cells (the next data cell carried takes them first, and an RM
+/// cell left at the head takes its event); and with EFCI marked on the way, where no data cell
+/// is carried (a marked cell would pass the RM cell that is to take its indication back).
+#[test]
+fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
+    let carry = option_sets().iter().position(|(label, _)| *label == "carry").expect("a carry set");
+    let a5 = builtin_text("A5-udp");
+    let sets = [("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
+    let saved = assert_fast_paths_exact("a5-abr.toml", &a5, &owned(&sets), 1).expect("compiles");
+    assert!(saved[carry], "no data cell of an ABR VC was carried");
+    // TCP over ABR into hosts that queue segments for processing: the destination's end system
+    // sends on the paired VC (acknowledgements or data) at its own opportunities, where an RM
+    // cell turned around early would take a turn it has not yet got.
+    let a3 = [("duration", "0.6 s"), ("warmup", "0.1 s"), ("service", "abr"), ("processing", "100 us")];
+    let saved = assert_fast_paths_exact("a3-abr.toml", &builtin_text("A3"), &owned(&a3), 1).expect("compiles");
+    assert!(saved[carry], "no data cell of A3's ABR VCs was carried");
+    let sampled = with_record(&a5, "interval = \"173 us\"\nports = [\"sw2->dst1\", \"sw1->sw2\"]");
+    let (found, _) = compare("a5-abr-series", &sampled, &sets, false);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let marked =
+        a5.replace("averaging_interval = \"1 ms\"", "averaging_interval = \"1 ms\"\nefci_threshold = \"20 cells\"");
+    assert_ne!(marked, a5, "the switches' table has moved");
+    let saved = assert_fast_paths_exact("a5-abr-efci.toml", &marked, &owned(&sets), 1).expect("compiles");
+    assert!(!saved[carry], "data cells carried past RM cells on a route that marks EFCI");
 }
 
 /// UDP senders at the router's own rate into one packet link whose buffer they overfill, with

@@ -21,9 +21,20 @@
 //! the trace hash and the event count change. Carrying stops at the next observation of the
 //! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
 //! sample can see a cell early, and behind any cell still in the pipe, so cells keep their order.
+//!
+//! **Data only.** The last link of ABR VCs carries their data cells so, and their RM cells by
+//! the pipe's events, when their delivery is otherwise as above: a forward RM cell is turned
+//! around by the destination's end system, whose state the paired VC's events read, so it must
+//! arrive in time order; a data cell only counts, joins its frame (a UDP flow's, or a TCP
+//! segment queued for its host's processing) and tells the destination its EFCI bit, which no
+//! port on the VC's route sets (none marks EFCI): it has no consequence for the RM cells it
+//! passes. The pipe then holds the RM cells (and data cells held back by the bound, which the
+//! next data cell carried takes first). An RM cell's `PipeHead` event on its VC's last link is
+//! last in its instant by rule, with fast paths or without ([`rm_head_last`]): its
+//! place no longer follows from the data cells before it, which leave the pipe early.
 
 use super::plan::Sole;
-use super::{Adaptation, FlowKind, Hop, Network, PortPath};
+use super::{Adaptation, Event, FlowKind, Hop, Network, PortPath};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
@@ -38,6 +49,7 @@ impl Network {
         let n = self.ports.len();
         for port in &mut self.ports {
             port.plan.carry = false;
+            port.plan.carry_data = false;
         }
         if !self.options.carry_ahead {
             return;
@@ -82,6 +94,16 @@ impl Network {
                     && (self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
             })
             .collect();
+        // ABR VCs whose data cells may be carried to their destination (see the module's
+        // "Data only"): delivered where the others would be, and no port on the way sets EFCI.
+        let abr_data_safe: Vec<bool> = (0..self.vcs.len())
+            .map(|v| {
+                let vc = &self.vcs[v];
+                vc.category == ServiceCategory::Abr
+                    && (vc.adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
+                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())
+            })
+            .collect();
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
             feeder[q.index()] == Sole::One(from)
@@ -92,6 +114,9 @@ impl Network {
         };
         let mut carry = vec![true; n];
         let mut used = vec![false; n];
+        // Links that end every VC on them, each safe or ABR with safe data, one at least ABR.
+        let mut data_only = vec![true; n];
+        let mut ends_abr = vec![false; n];
         for (v, vc) in self.vcs.iter().enumerate() {
             for (h, &(p, _)) in vc.route.iter().enumerate() {
                 used[p.index()] = true;
@@ -100,6 +125,9 @@ impl Network {
                     None => terminal_safe[v],
                 };
                 carry[p.index()] &= ok;
+                let last = h + 1 == vc.route.len();
+                data_only[p.index()] &= last && (terminal_safe[v] || abr_data_safe[v]);
+                ends_abr[p.index()] |= abr_data_safe[v];
             }
             // A policer that reads backward RM cells decides on the VC's cells and the feedback
             // together, in time order: a cell carried to it early could be judged before
@@ -107,6 +135,7 @@ impl Network {
             // carried today, its destination turning RM cells around: this keeps it so.)
             if vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()) {
                 carry[vc.route[0].0.index()] = false;
+                data_only[vc.route[0].0.index()] = false;
             }
         }
         // A carried cell must never put an event on the queue: one scheduled when the cell is
@@ -132,6 +161,9 @@ impl Network {
         for (i, port) in self.ports.iter_mut().enumerate() {
             // (Packet ports are on no VC's route, so never used.)
             port.plan.carry = carry[i] && used[i];
+            // (A carried link ends no ABR VC; a captured one writes each cell as it starts,
+            // whichever way it is carried.)
+            port.plan.carry_data = !port.plan.carry && used[i] && data_only[i] && ends_abr[i];
         }
     }
 
@@ -204,6 +236,44 @@ impl Network {
         }
         let now = self.now;
         self.cross_at(p, cell, arrival);
+        self.now = now;
+    }
+
+    /// A data cell of an ABR VC put on the wire of `p`, its VC's last link (`carry_data`),
+    /// arriving at `arrival` before the bound: its destination handles it now, as at its
+    /// arrival time, behind the data cells held back in the pipe.
+    #[inline]
+    pub(super) fn carry_data(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if self.ports[p.index()].data_in_pipe {
+            self.carry_pipe_data(p);
+        }
+        let now = self.now;
+        self.cross_at(p, cell, arrival);
+        self.now = now;
+    }
+
+    /// Carries the data cells of the pipe of `p` (held back by an earlier bound), leaving its
+    /// RM cells. A head carried leaves its event stale (it finds a later head, or none), and
+    /// the RM cell now at the head takes its event, last in its instant by rule.
+    #[cold]
+    #[inline(never)]
+    fn carry_pipe_data(&mut self, p: PortId) {
+        let port = &mut self.ports[p.index()];
+        port.data_in_pipe = false;
+        let head_before = port.pipe.front().map(|&(arrival, _)| arrival);
+        let data: Vec<(SimTime, Cell)> =
+            port.pipe.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).copied().collect();
+        port.pipe.retain(|(_, cell)| cell.kind == CellKind::Rm);
+        if let Some(&(head, _)) = port.pipe.front() {
+            if Some(head) != head_before {
+                self.queue.schedule_last(head, Event::PipeHead(p));
+            }
+        }
+        let now = self.now;
+        for (arrival, cell) in data {
+            debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
+            self.cross_at(p, cell, arrival);
+        }
         self.now = now;
     }
 
@@ -283,4 +353,11 @@ pub(super) fn land_raw_in(
 #[inline(always)]
 pub(super) fn lands_inside_frame(vcs: &[super::Vc], cell: &Cell) -> bool {
     cell.kind == CellKind::Aal5 && !cell.end_of_frame && vcs[cell.vc.index()].reassembly_timeout.is_none()
+}
+
+/// Whether the `PipeHead` event of `cell`, heading a pipe, is last in its instant by rule: an
+/// RM cell on its VC's last link (see the module's "Data only").
+#[inline(always)]
+pub(super) fn rm_head_last(vcs: &[super::Vc], cell: &Cell) -> bool {
+    cell.kind == CellKind::Rm && usize::from(cell.hop) + 1 == vcs[cell.vc.index()].route.len()
 }

@@ -4,6 +4,7 @@
 //! How a port runs — analytic, a FIFO by events, or queues by events — is its plan's
 //! [`PortPath`](super::PortPath).
 
+use super::carry::rm_head_last;
 use super::*;
 use celltrain_core::Place;
 
@@ -235,11 +236,19 @@ impl Network {
             return;
         }
         let port = &mut self.ports[p.index()];
+        if port.plan.carry_data && cell.kind != CellKind::Rm {
+            if arrival < self.carry_before {
+                self.carry_data(p, cell, arrival);
+                return;
+            }
+            port.data_in_pipe = true;
+        }
         if port.pipe.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.plan.fan_in {
                 None => {
                     let place = self.empty_pipe_head_place(p, arrival);
+                    let place = if rm_head_last(&self.vcs, &cell) { Place::last(arrival) } else { place };
                     self.queue.schedule_reserved(place, Event::PipeHead(p));
                 }
                 Some(slot) => self.fan_in_push(slot, p, arrival),
@@ -261,8 +270,12 @@ impl Network {
         // stalls store forwarding.)
         let (_, cell) = *port.pipe.front().expect("pipe head checked");
         port.pipe.pop_front();
-        if let Some(&(next, _)) = port.pipe.front() {
-            self.queue.schedule(next, Event::PipeHead(p));
+        if let Some(&(next, ref behind)) = port.pipe.front() {
+            if rm_head_last(&self.vcs, behind) {
+                self.queue.schedule_last(next, Event::PipeHead(p));
+            } else {
+                self.queue.schedule(next, Event::PipeHead(p));
+            }
         } else {
             self.pipe_emptied(p);
         }

@@ -10,7 +10,7 @@
 //!   start time its queue gives it, so it needs no events (`Network::arrive`); so does a
 //!   drop-tail packet FIFO on a link with a delay (`Network::packet_arrive`).
 //! - **Carrying ahead**: a link whose far end hears only from it hands its cells over at once
-//!   (`carry`).
+//!   (`carry`); the last link of ABR VCs hands over their data cells (`carry`, data only).
 //! - **Run admission**: a frame's cells reaching an adapter that only paces are admitted in one
 //!   step (`Network::arrive_run`).
 //! - **Burst hand-off**: an on/off source's burst is handed whole to an idle adapter paced at
@@ -36,6 +36,9 @@ pub(crate) struct PortPlan {
     pub(super) path: PortPath,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     pub(super) carry: bool,
+    /// The link ends ABR VCs: their data cells are carried across at once, their RM cells go
+    /// by the pipe's events (see `carry`).
+    pub(super) carry_data: bool,
     /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
@@ -54,6 +57,7 @@ impl PortPlan {
     pub(super) const NONE: PortPlan = PortPlan {
         path: PortPath::Queues,
         carry: false,
+        carry_data: false,
         burst_handoff: false,
         paces_only: false,
         fan_in: None,

@@ -47,6 +47,9 @@ pub struct Port {
     /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
     /// must go behind them: see `fan_in`).
     pub(super) trains_behind: bool,
+    /// A link whose data cells are carried (`PortPlan::carry_data`): a data cell held back by
+    /// the carrying bound may be in the pipe (the next one carried must go behind it).
+    pub(super) data_in_pipe: bool,
     pub(crate) clock: TxClock,
     /// An analytic port's cells admitted and not started yet (see [`Starts`]).
     pub(super) starts: Starts,
