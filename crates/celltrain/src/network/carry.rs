@@ -30,7 +30,7 @@
 //! port on the VC's route sets (none marks EFCI): it has no consequence for the RM cells it
 //! passes. The pipe then holds the RM cells (and data cells held back by the bound, which the
 //! next data cell carried takes first). An RM cell's `PipeHead` event on its VC's last link is
-//! last in its instant by rule, with fast paths or without ([`rm_head_last`]): its
+//! last in its instant by rule, with fast paths or without (`PortPlan::rm_heads_last`): its
 //! place no longer follows from the data cells before it, which leave the pipe early.
 
 use super::plan::Sole;
@@ -47,13 +47,9 @@ impl Network {
     /// Decides which links are carried ahead (after build, and again when captures open).
     pub(super) fn plan_carry(&mut self) {
         let n = self.ports.len();
-        for port in &mut self.ports {
-            port.plan.carry = false;
-            port.plan.carry_data = false;
-        }
-        if !self.options.carry_ahead {
-            return;
-        }
+        // (Which links end ABR VCs whose data cells may be carried is decided with carrying
+        // off too: their RM cells' events keep the same rule either way.)
+        let on = self.options.carry_ahead;
         // The port that feeds each port, if exactly one does (its own node feeding it counts
         // as another feeder).
         let mut feeder = vec![Sole::Unseen; n];
@@ -160,10 +156,11 @@ impl Network {
         }
         for (i, port) in self.ports.iter_mut().enumerate() {
             // (Packet ports are on no VC's route, so never used.)
-            port.plan.carry = carry[i] && used[i];
-            // (A carried link ends no ABR VC; a captured one writes each cell as it starts,
-            // whichever way it is carried.)
-            port.plan.carry_data = !port.plan.carry && used[i] && data_only[i] && ends_abr[i];
+            // (A link carried whole ends no ABR VC.)
+            let whole = carry[i] && used[i];
+            port.plan.rm_heads_last = !whole && used[i] && data_only[i] && ends_abr[i];
+            port.plan.carry_data = on && port.plan.rm_heads_last;
+            port.plan.carry = on && (whole || port.plan.carry_data);
         }
     }
 
@@ -222,6 +219,10 @@ impl Network {
     /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe
     /// (they arrive no later, and were held back by an earlier bound) go first.
     pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if self.ports[p.index()].plan.carry_data {
+            self.carry_into_abr_ends(p, cell, arrival);
+            return;
+        }
         if !self.ports[p.index()].pipe.is_empty() {
             self.carry_pipe(p);
         }
@@ -239,12 +240,17 @@ impl Network {
         self.now = now;
     }
 
-    /// A data cell of an ABR VC put on the wire of `p`, its VC's last link (`carry_data`),
-    /// arriving at `arrival` before the bound: its destination handles it now, as at its
-    /// arrival time, behind the data cells held back in the pipe.
-    #[inline]
-    pub(super) fn carry_data(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if self.ports[p.index()].data_in_pipe {
+    /// [`carry`](Self::carry) on a link that carries data cells only (the last of ABR VCs): an
+    /// RM cell goes into the pipe; a data cell reaches its destination now, as at its arrival
+    /// time, behind the data cells held back in the pipe. (Out of line: the links that carry
+    /// every cell pay a test for it, no more.)
+    #[inline(never)]
+    fn carry_into_abr_ends(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if cell.kind == CellKind::Rm {
+            self.put_in_pipe(p, cell, arrival);
+            return;
+        }
+        if !self.ports[p.index()].pipe.is_empty() {
             self.carry_pipe_data(p);
         }
         let now = self.now;
@@ -259,7 +265,10 @@ impl Network {
     #[inline(never)]
     fn carry_pipe_data(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        port.data_in_pipe = false;
+        if port.data_carried_under == self.carry_before {
+            return; // (RM cells only, as nearly always)
+        }
+        port.data_carried_under = self.carry_before;
         let head_before = port.pipe.front().map(|&(arrival, _)| arrival);
         let data: Vec<(SimTime, Cell)> =
             port.pipe.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).copied().collect();
@@ -355,9 +364,3 @@ pub(super) fn lands_inside_frame(vcs: &[super::Vc], cell: &Cell) -> bool {
     cell.kind == CellKind::Aal5 && !cell.end_of_frame && vcs[cell.vc.index()].reassembly_timeout.is_none()
 }
 
-/// Whether the `PipeHead` event of `cell`, heading a pipe, is last in its instant by rule: an
-/// RM cell on its VC's last link (see the module's "Data only").
-#[inline(always)]
-pub(super) fn rm_head_last(vcs: &[super::Vc], cell: &Cell) -> bool {
-    cell.kind == CellKind::Rm && usize::from(cell.hop) + 1 == vcs[cell.vc.index()].route.len()
-}

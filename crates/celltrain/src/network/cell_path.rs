@@ -4,7 +4,6 @@
 //! How a port runs — analytic, a FIFO by events, or queues by events — is its plan's
 //! [`PortPath`](super::PortPath).
 
-use super::carry::rm_head_last;
 use super::*;
 use celltrain_core::Place;
 
@@ -235,20 +234,22 @@ impl Network {
             self.carry(p, cell, arrival);
             return;
         }
+        self.put_in_pipe(p, cell, arrival);
+    }
+
+    /// `cell`, put on the wire of `p`, goes into the link's pipe, to reach the far end at
+    /// `arrival` by the pipe's events.
+    #[inline(always)]
+    pub(super) fn put_in_pipe(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let port = &mut self.ports[p.index()];
-        if port.plan.carry_data && cell.kind != CellKind::Rm {
-            if arrival < self.carry_before {
-                self.carry_data(p, cell, arrival);
-                return;
-            }
-            port.data_in_pipe = true;
-        }
         if port.pipe.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.plan.fan_in {
                 None => {
+                    // (An RM cell at its VC's end: last in its instant, by rule.)
+                    let last = port.plan.rm_heads_last && cell.kind == CellKind::Rm;
                     let place = self.empty_pipe_head_place(p, arrival);
-                    let place = if rm_head_last(&self.vcs, &cell) { Place::last(arrival) } else { place };
+                    let place = if last { Place::last(arrival) } else { place };
                     self.queue.schedule_reserved(place, Event::PipeHead(p));
                 }
                 Some(slot) => self.fan_in_push(slot, p, arrival),
@@ -271,7 +272,7 @@ impl Network {
         let (_, cell) = *port.pipe.front().expect("pipe head checked");
         port.pipe.pop_front();
         if let Some(&(next, ref behind)) = port.pipe.front() {
-            if rm_head_last(&self.vcs, behind) {
+            if port.plan.rm_heads_last && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {
                 self.queue.schedule(next, Event::PipeHead(p));

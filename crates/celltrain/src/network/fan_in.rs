@@ -450,7 +450,7 @@ impl Network {
             if let (Sole::One(q), false, true) = (*n, port.plan.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
                 let runs = matches!(target.plan.path, PortPath::Analytic | PortPath::Queues);
-                if runs && target.plan.carry && target.packets.is_none() {
+                if runs && target.plan.carry && !target.plan.carry_data && target.packets.is_none() {
                     feeders[q.index()].push(p);
                 }
             }

@@ -62,6 +62,7 @@ impl Network {
         let plain = self.options.direct_crossing
             && target.plan.path == PortPath::Analytic
             && target.plan.carry
+            && !target.plan.carry_data
             && !target.adapter_rules
             && target.capture.is_none()
             && !target.plan.burst_handoff

@@ -36,9 +36,12 @@ pub(crate) struct PortPlan {
     pub(super) path: PortPath,
     /// The far end hears only from this link: cells are carried across at once (see `carry`).
     pub(super) carry: bool,
-    /// The link ends ABR VCs: their data cells are carried across at once, their RM cells go
+    /// Of the cells, the data cells only are carried: the link ends ABR VCs, whose RM cells go
     /// by the pipe's events (see `carry`).
     pub(super) carry_data: bool,
+    /// The link ends ABR VCs whose data cells may be carried (whether they are or not): an RM
+    /// cell's `PipeHead` event is last in its instant, by rule (see `carry`).
+    pub(super) rm_heads_last: bool,
     /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
@@ -58,6 +61,7 @@ impl PortPlan {
         path: PortPath::Queues,
         carry: false,
         carry_data: false,
+        rm_heads_last: false,
         burst_handoff: false,
         paces_only: false,
         fan_in: None,

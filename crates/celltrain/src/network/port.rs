@@ -47,9 +47,10 @@ pub struct Port {
     /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
     /// must go behind them: see `fan_in`).
     pub(super) trains_behind: bool,
-    /// A link whose data cells are carried (`PortPlan::carry_data`): a data cell held back by
-    /// the carrying bound may be in the pipe (the next one carried must go behind it).
-    pub(super) data_in_pipe: bool,
+    /// A link that carries data cells only (`PortPlan::carry_data`): the carrying bound under
+    /// which its pipe held no data cell, the last time a cell was carried (under a later one,
+    /// data cells held back by the earlier may wait among the pipe's RM cells).
+    pub(super) data_carried_under: SimTime,
     pub(crate) clock: TxClock,
     /// An analytic port's cells admitted and not started yet (see [`Starts`]).
     pub(super) starts: Starts,

@@ -31,8 +31,8 @@ use celltrain_core::time::SimTime;
 impl Network {
     /// Decides which ports with queues defer their departures (after the other plans). Not one
     /// whose link is carried ahead (its cells reach the far end as they start: a departure made
-    /// late would reach it late; that takes in a fan-in group's target, and a link whose data
-    /// cells are carried, whose pipe may be empty behind a departure), nor one whose link is
+    /// late would reach it late; that takes in a fan-in group's target, and a link that carries
+    /// data cells only, whose pipe may be empty behind a departure), nor one whose link is
     /// a fan-in group's member (the group takes its pipe's heads), a captured or recorded one.
     pub(super) fn plan_queues_ahead(&mut self) {
         debug_assert!(self.ports.iter().all(|p| !p.free_deferred), "planned with departures deferred");
@@ -42,7 +42,6 @@ impl Network {
                 && port.plan.path == PortPath::Queues
                 && port.packets.is_none()
                 && !port.plan.carry
-                && !port.plan.carry_data
                 && port.plan.fan_in.is_none()
                 && port.capture.is_none()
                 && port.queue.changes().is_none();

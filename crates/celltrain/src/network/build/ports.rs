@@ -47,7 +47,7 @@ pub(super) fn ports(
                 pipe: VecDeque::new(),
                 pipe_emptied: None,
                 trains_behind: false,
-                data_in_pipe: false,
+                data_carried_under: SimTime::MAX,
                 free_pending: false,
                 free_deferred: false,
                 plan: crate::network::plan::PortPlan::NONE,
