@@ -223,7 +223,7 @@ impl Network {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].pipe.is_empty() {
+        if !self.ports[p.index()].pipe.cells.is_empty() {
             self.carry_pipe(p);
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
@@ -250,7 +250,7 @@ impl Network {
             self.put_in_pipe(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].pipe.is_empty() {
+        if !self.ports[p.index()].pipe.cells.is_empty() {
             self.carry_pipe_data(p);
         }
         let now = self.now;
@@ -265,15 +265,15 @@ impl Network {
     #[inline(never)]
     fn carry_pipe_data(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.data_carried_under == self.carry_before {
+        if port.pipe.data_carried_under == self.carry_before {
             return; // (RM cells only, as nearly always)
         }
-        port.data_carried_under = self.carry_before;
-        let head_before = port.pipe.front().map(|&(arrival, _)| arrival);
+        port.pipe.data_carried_under = self.carry_before;
+        let head_before = port.pipe.cells.front().map(|&(arrival, _)| arrival);
         let data: Vec<(SimTime, Cell)> =
-            port.pipe.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).copied().collect();
-        port.pipe.retain(|(_, cell)| cell.kind == CellKind::Rm);
-        if let Some(&(head, _)) = port.pipe.front() {
+            port.pipe.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).copied().collect();
+        port.pipe.cells.retain(|(_, cell)| cell.kind == CellKind::Rm);
+        if let Some(&(head, _)) = port.pipe.cells.front() {
             if Some(head) != head_before {
                 self.queue.schedule_last(head, Event::PipeHead(p));
             }
@@ -330,7 +330,7 @@ impl Network {
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
         let now = self.now;
-        while let Some((arrival, cell)) = self.ports[p.index()].pipe.pop_front() {
+        while let Some((arrival, cell)) = self.ports[p.index()].pipe.cells.pop_front() {
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
             self.cross_at(p, cell, arrival);
         }
@@ -363,4 +363,3 @@ pub(super) fn land_raw_in(
 pub(super) fn lands_inside_frame(vcs: &[super::Vc], cell: &Cell) -> bool {
     cell.kind == CellKind::Aal5 && !cell.end_of_frame && vcs[cell.vc.index()].reassembly_timeout.is_none()
 }
-

@@ -76,7 +76,7 @@ impl Network {
                 // trains (behind the link's cells): they go in as cells first. (Only such a
                 // link, a paced adapter's, takes frames as trains; here, not in `start_cell`, on
                 // the path of every cell, where the test cost `bench null` 1 %.)
-                if RUNS && self.ports[p.index()].trains_behind {
+                if RUNS && self.ports[p.index()].pipe.trains_behind {
                     let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
                     self.fan_in_before_push(group, p);
                 }
@@ -242,7 +242,7 @@ impl Network {
     #[inline(always)]
     pub(super) fn put_in_pipe(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let port = &mut self.ports[p.index()];
-        if port.pipe.is_empty() {
+        if port.pipe.cells.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.plan.fan_in {
                 None => {
@@ -256,22 +256,25 @@ impl Network {
             }
         }
         // (Trains behind the pipe's cells went in as cells first: see `arrive_analytic_at`.)
-        debug_assert!(!self.ports[p.index()].trains_behind, "a cell put on a link before the trains behind its cells");
-        self.ports[p.index()].pipe.push_back((arrival, cell));
+        debug_assert!(
+            !self.ports[p.index()].pipe.trains_behind,
+            "a cell put on a link before the trains behind its cells"
+        );
+        self.ports[p.index()].pipe.cells.push_back((arrival, cell));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if port.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+        if port.pipe.cells.front().is_none_or(|&(arrival, _)| arrival > self.now) {
             return;
         }
         // (Copied out whole, then dropped from the pipe: `pop_front`'s `Option` is copied in
         // pieces that overlap around the cell's niche byte, and reading those back as words
         // stalls store forwarding.)
-        let (_, cell) = *port.pipe.front().expect("pipe head checked");
-        port.pipe.pop_front();
-        if let Some(&(next, ref behind)) = port.pipe.front() {
+        let (_, cell) = *port.pipe.cells.front().expect("pipe head checked");
+        port.pipe.cells.pop_front();
+        if let Some(&(next, ref behind)) = port.pipe.cells.front() {
             if port.plan.rm_heads_last && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {
@@ -293,22 +296,22 @@ impl Network {
     fn pipe_emptied(&mut self, p: PortId) {
         if self.ports[p.index()].free_deferred {
             self.settle_deferred(p);
-            if !self.ports[p.index()].pipe.is_empty() {
+            if !self.ports[p.index()].pipe.cells.is_empty() {
                 return;
             }
             if self.ports[p.index()].free_deferred {
                 self.undefer(p);
             }
         }
-        self.ports[p.index()].pipe_emptied = Some(self.queue.reserve(self.now));
+        self.ports[p.index()].pipe.emptied = Some(self.queue.reserve(self.now));
     }
 
     /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe
     /// of `p`, stands among the events of its instant: at the place the pipe's chain kept if the
-    /// pipe emptied at this instant (see `Port::pipe_emptied`), else at a place of its own.
+    /// pipe emptied at this instant (see `Pipe::emptied`), else at a place of its own.
     #[inline]
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
-        match self.ports[p.index()].pipe_emptied.take() {
+        match self.ports[p.index()].pipe.emptied.take() {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
             _ => self.queue.reserve(arrival),
         }

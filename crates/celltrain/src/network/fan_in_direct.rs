@@ -112,7 +112,7 @@ impl Network {
         // cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
-        if port.pipe.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
+        if port.pipe.cells.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
             self.cell_hops += 1;
             let arrival = port.clock.start(start) + port.delay;
             if !FRAMES || cell.kind == CellKind::Raw {

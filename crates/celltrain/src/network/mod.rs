@@ -21,6 +21,7 @@ pub mod packet_conditioning;
 mod packet_port;
 pub(crate) mod packet_priority;
 mod pdu_gap;
+mod pipe;
 mod plan;
 mod port;
 mod queues_ahead;
@@ -556,7 +557,7 @@ impl Network {
         // (Before the handed-over cells not started are taken off below: they are in trains.)
         self.fan_in_cells_in_trains(&mut cells);
         for port in &self.ports {
-            for (_, cell) in &port.pipe {
+            for (_, cell) in &port.pipe.cells {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the

@@ -3,6 +3,7 @@
 //! that replaces them.
 
 use super::*;
+use crate::network::pipe::Pipe;
 use crate::network::plan::PortPlan;
 
 /// One direction of a link: the output port that serialises onto it and the pipe that
@@ -39,18 +40,8 @@ pub struct Port {
     /// due at another time is stale, overtaken by a departure made before an arrival), or the
     /// deferred departure.
     pub(super) free_event_at: SimTime,
-    /// Cells in propagation, with their arrival times at the far end (increasing).
-    pub(super) pipe: VecDeque<(SimTime, Cell)>,
-    /// The place a next head's event would have taken in the pipe's chain, when the pipe
-    /// emptied (kept for a cell put on the link at that same instant).
-    pub(super) pipe_emptied: Option<celltrain_core::Place>,
-    /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
-    /// must go behind them: see `fan_in`).
-    pub(super) trains_behind: bool,
-    /// A link that carries data cells only (`PortPlan::carry_data`): the carrying bound under
-    /// which its pipe held no data cell, the last time a cell was carried (under a later one,
-    /// data cells held back by the earlier may wait among the pipe's RM cells).
-    pub(super) data_carried_under: SimTime,
+    /// The cells in propagation towards the far end (see [`Pipe`]).
+    pub(super) pipe: Pipe,
     pub(crate) clock: TxClock,
     /// An analytic port's cells admitted and not started yet (see [`Starts`]).
     pub(super) starts: Starts,

@@ -138,15 +138,15 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.plan.carry);
-        let was_empty = port.pipe.is_empty();
-        let first = port.pipe.len();
+        let was_empty = port.pipe.cells.is_empty();
+        let first = port.pipe.cells.len();
         self.cell_hops += u64::from(run.end - run.start);
         // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
         // keeps the clock in registers, and the start times follow in one `extend` (twin b -2.4 %,
         // A4 -2.3 % instructions).
         let mut clock = port.clock.clone();
         let delay = port.delay;
-        port.pipe.extend(run.map(|j| {
+        port.pipe.cells.extend(run.map(|j| {
             let (start, end) = on_wire(&mut clock, now);
             (end + delay, Cell { entered: start, ..cell_at(j) })
         }));
@@ -157,10 +157,10 @@ impl Network {
                 port.starts.runs_to_times();
             }
             let Port { pipe, starts, .. } = port;
-            starts.times.extend(pipe.range(first..).map(|(_, cell)| cell.entered));
+            starts.times.extend(pipe.cells.range(first..).map(|(_, cell)| cell.entered));
         }
         if was_empty {
-            if let Some(&(head, _)) = port.pipe.front() {
+            if let Some(&(head, _)) = port.pipe.cells.front() {
                 match port.plan.fan_in {
                     None => {
                         let place = self.empty_pipe_head_place(p, head);

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::network::pdu_gap::PduGap;
+use crate::network::pipe::Pipe;
 
 pub(super) fn ports(
     nb: &NetworkBuilder,
@@ -44,10 +45,7 @@ pub(super) fn ports(
                 delay,
                 is_nic,
                 clock: TxClock::new(rate, service),
-                pipe: VecDeque::new(),
-                pipe_emptied: None,
-                trains_behind: false,
-                data_carried_under: SimTime::MAX,
+                pipe: Pipe::new(),
                 free_pending: false,
                 free_deferred: false,
                 plan: crate::network::plan::PortPlan::NONE,

@@ -168,7 +168,7 @@ struct Reach {
 impl Reach {
     fn of(port: &Port, carry_before: SimTime) -> Reach {
         Reach {
-            pipe_empty: port.pipe.is_empty(),
+            pipe_empty: port.pipe.cells.is_empty(),
             line_cell_time: port.clock.line_cell_time(),
             delay: port.delay,
             carry_before,

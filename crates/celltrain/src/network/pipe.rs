@@ -1,0 +1,30 @@
+//! A link's pipe: the cells in propagation towards the far end, and what the fast paths keep
+//! about them (the place a next head would take, trains waiting behind, data cells held back).
+
+use celltrain_atm::cell::Cell;
+use celltrain_core::time::SimTime;
+use celltrain_core::Place;
+use std::collections::VecDeque;
+
+/// The cells on one direction of a link, in order of arrival at the far end.
+#[derive(Debug)]
+pub(crate) struct Pipe {
+    /// Cells in propagation, with their arrival times at the far end (increasing).
+    pub(super) cells: VecDeque<(SimTime, Cell)>,
+    /// The place a next head's event would have taken in the pipe's chain, when the pipe
+    /// emptied (kept for a cell put on the link at that same instant).
+    pub(super) emptied: Option<Place>,
+    /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
+    /// must go behind them: see `fan_in`).
+    pub(super) trains_behind: bool,
+    /// A link that carries data cells only (`PortPlan::carry_data`): the carrying bound under
+    /// which the pipe held no data cell, the last time a cell was carried (under a later one,
+    /// data cells held back by the earlier may wait among the pipe's RM cells).
+    pub(super) data_carried_under: SimTime,
+}
+
+impl Pipe {
+    pub(super) fn new() -> Self {
+        Pipe { cells: VecDeque::new(), emptied: None, trains_behind: false, data_carried_under: SimTime::MAX }
+    }
+}
