@@ -28,26 +28,28 @@ impl AbrRate {
         if cells_per_s >= Self::MAX.cells_per_sec() {
             return Self::MAX;
         }
-        // log2 in floating point can land one off next to a power of two: settle it exactly.
-        let mut e = cells_per_s.log2().floor().clamp(0.0, 31.0) as i32;
-        if f64::from(e).exp2() > cells_per_s {
-            e -= 1;
-        } else if e < 31 && f64::from(e + 1).exp2() <= cells_per_s {
-            e += 1;
-        }
-        let m = ((cells_per_s / f64::from(e).exp2() - 1.0) * 512.0).floor().clamp(0.0, 511.0) as u16;
-        AbrRate((1 << 14) | ((e as u16) << 9) | m)
+        // A double is 2^E · (1 + F/2^52): for 1 ≤ rate < 2^32, e is E exactly, and m, the
+        // floor of (rate/2^e − 1)·512, is the top 9 bits of F (no rounding: read, not computed).
+        let bits = cells_per_s.to_bits();
+        let e = ((bits >> F64_FRACTION_BITS) & 0x7ff) as u16 - F64_EXPONENT_BIAS;
+        let m = ((bits >> (F64_FRACTION_BITS - 9)) & 0x1ff) as u16;
+        AbrRate((1 << 14) | (e << 9) | m)
     }
 
     pub fn cells_per_sec(self) -> f64 {
         if self.0 & (1 << 14) == 0 {
             return 0.0;
         }
-        let e = i32::from((self.0 >> 9) & 0x1f);
-        let m = f64::from(self.0 & 0x1ff);
-        f64::from(e).exp2() * (1.0 + m / 512.0)
+        // 2^e · (1 + m/512), exact: written as a double's exponent and fraction.
+        let e = u64::from((self.0 >> 9) & 0x1f) + u64::from(F64_EXPONENT_BIAS);
+        let m = u64::from(self.0 & 0x1ff);
+        f64::from_bits((e << F64_FRACTION_BITS) | (m << (F64_FRACTION_BITS - 9)))
     }
 }
+
+/// A double's fraction bits, and its exponent's bias (IEEE 754 binary64).
+const F64_FRACTION_BITS: u32 = 52;
+const F64_EXPONENT_BIAS: u16 = 1023;
 
 /// DIR: which way an RM cell travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +170,45 @@ mod tests {
             let y = AbrRate::from_cells_per_sec(x);
             assert!(y.cells_per_sec() <= x && x < AbrRate(y.0 + 1).cells_per_sec().max(x * (1.0 + 1e-12)));
             assert_eq!(AbrRate::from_cells_per_sec(y.cells_per_sec()), y, "a coded rate codes to itself");
+        }
+    }
+
+    /// The format read and written as a double's bits gives what its definition's arithmetic
+    /// gives: every code decodes to 2^e · (1 + m/512), and every rate (each code's value, a
+    /// hair either side, and random rates) codes to the floor that log2 and division find.
+    #[test]
+    fn rate_format_bits_agree_with_the_arithmetic() {
+        let decode = |code: u16| {
+            let (e, m) = (i32::from((code >> 9) & 0x1f), f64::from(code & 0x1ff));
+            f64::from(e).exp2() * (1.0 + m / 512.0)
+        };
+        let encode = |x: f64| {
+            if x.is_nan() || x < 1.0 {
+                return 0;
+            }
+            if x >= decode(AbrRate::MAX.0) {
+                return AbrRate::MAX.0;
+            }
+            let mut e = x.log2().floor().clamp(0.0, 31.0) as i32;
+            if f64::from(e).exp2() > x {
+                e -= 1;
+            } else if e < 31 && f64::from(e + 1).exp2() <= x {
+                e += 1;
+            }
+            let m = ((x / f64::from(e).exp2() - 1.0) * 512.0).floor().clamp(0.0, 511.0) as u16;
+            (1 << 14) | ((e as u16) << 9) | m
+        };
+        for code in (1u16 << 14)..=AbrRate::MAX.0 {
+            let value = decode(code);
+            assert_eq!(AbrRate(code).cells_per_sec(), value, "{code:#06x}");
+            for x in [value, value * (1.0 - 1e-15), value * (1.0 + 1e-15), value.next_up(), value.next_down()] {
+                assert_eq!(AbrRate::from_cells_per_sec(x).0, encode(x), "{x} cells/s");
+            }
+        }
+        let mut rng = RngStream::derive(2, "abr-rate-bits");
+        for _ in 0..100_000 {
+            let x = (rng.uniform() * 34.0 - 1.0).exp2();
+            assert_eq!(AbrRate::from_cells_per_sec(x).0, encode(x), "{x} cells/s");
         }
     }
 
