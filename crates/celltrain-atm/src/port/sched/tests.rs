@@ -166,3 +166,43 @@ fn wrr_quanta_keep_small_ratios_and_cap_large_ones() {
     let q = quanta(&[10_000_000, 2_000_000, 1]);
     assert_eq!(q, vec![MAX_QUANTUM as u32, 13, 1]);
 }
+
+/// Virtual spacing keeps its backlogged queues in a heap: it serves what the definition's scan
+/// serves (the least stamp, ties to the lower queue), over random arrivals and services with
+/// ties of stamps, against a scan written out here.
+#[test]
+fn virtual_spacing_serves_the_least_stamp_as_a_scan_would() {
+    use celltrain_core::rng::RngStream;
+    let weights: Vec<u64> = vec![1, 2, 2, 3, 6, 1, 4, 12];
+    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: weights.clone() }, weights.len());
+    // The scan, with the scheduler's own δ_i (checked by the vectors above).
+    let spacing = super::weights::spacings(&weights);
+    let (mut stamps, mut spacing_time) = (vec![None::<u64>; weights.len()], 0u64);
+    let mut backlog = vec![0u32; weights.len()];
+    let mut rng = RngStream::derive(5, "virtual-spacing-heap");
+    let now = SimTime::ZERO;
+    for step in 0..20_000 {
+        if rng.uniform() < 0.45 {
+            let q = (rng.uniform() * weights.len() as f64) as usize;
+            backlog[q] += 1;
+            vs.on_enqueue(q as u16, 4, backlog[q] == 1, now);
+            if backlog[q] == 1 {
+                stamps[q] = Some(spacing_time + spacing[q]);
+            }
+            continue;
+        }
+        let expected = (0..weights.len()).filter_map(|q| stamps[q].map(|s| (s, q))).min();
+        match (vs.pick(now), expected) {
+            (Pick::Empty, None) => {}
+            (Pick::Queue(q), Some((stamp, want))) => {
+                assert_eq!(usize::from(q), want, "step {step}");
+                let q = usize::from(q);
+                backlog[q] -= 1;
+                spacing_time = stamp;
+                stamps[q] = (backlog[q] > 0).then_some(stamp + spacing[q]);
+                vs.on_dequeue(q as u16, backlog[q] == 0, now);
+            }
+            (got, want) => panic!("step {step}: {got:?} against {want:?}"),
+        }
+    }
+}

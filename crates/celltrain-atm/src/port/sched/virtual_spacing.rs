@@ -7,28 +7,26 @@
 
 use super::{CellScheduler, Pick};
 use celltrain_core::time::SimTime;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-/// A backlogged queue and the stamp of its head cell (kept together: `pick` scans them).
-#[derive(Clone, Copy, Debug)]
-struct Backlogged {
-    stamp: u64,
-    queue: u16,
-}
+/// A backlogged queue as the heap holds it: the stamp of its head cell, then the queue, least
+/// first (so the order is the service order, ties to the lower queue: keys are unique).
+type Backlogged = Reverse<(u64, u16)>;
 
 #[derive(Clone, Debug)]
 pub struct VirtualSpacing {
     /// Per queue: δ_i (see `weights`).
     spacing: Vec<u64>,
-    backlogged: Vec<Backlogged>,
-    /// Index in `backlogged` of the queue `pick` answered (its dequeue follows at once).
-    picked: usize,
+    /// The backlogged queues, the next to serve at the top.
+    backlogged: BinaryHeap<Backlogged>,
     /// SpacT: the stamp of the cell served last.
     spacing_time: u64,
 }
 
 impl VirtualSpacing {
     pub fn new(spacing: Vec<u64>) -> Self {
-        VirtualSpacing { spacing, backlogged: Vec::new(), picked: 0, spacing_time: 0 }
+        VirtualSpacing { spacing, backlogged: BinaryHeap::new(), spacing_time: 0 }
     }
 }
 
@@ -40,35 +38,30 @@ impl CellScheduler for VirtualSpacing {
         if was_empty {
             // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
             let stamp = self.spacing_time + self.spacing[usize::from(queue)];
-            self.backlogged.push(Backlogged { stamp, queue });
+            self.backlogged.push(Reverse((stamp, queue)));
         }
     }
 
     #[inline(never)]
     fn pick(&mut self, _now: SimTime) -> Pick {
-        let (mut s_best, mut q_best, mut i_best) = (u64::MAX, u16::MAX, usize::MAX);
-        for (i, b) in self.backlogged.iter().enumerate() {
-            if b.stamp < s_best || (b.stamp == s_best && b.queue < q_best) {
-                (s_best, q_best, i_best) = (b.stamp, b.queue, i);
-            }
+        match self.backlogged.peek() {
+            Some(&Reverse((_, queue))) => Pick::Queue(queue),
+            None => Pick::Empty,
         }
-        if i_best == usize::MAX {
-            return Pick::Empty;
-        }
-        self.picked = i_best;
-        Pick::Queue(q_best)
     }
 
+    /// (The queue `pick` answered: its dequeue follows at once.)
     #[inline(never)]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
-        let i = self.picked;
-        debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");
-        let b = &mut self.backlogged[i];
-        self.spacing_time = b.stamp;
+        let mut top = self.backlogged.peek_mut().expect("dequeued from a scheduler with nothing backlogged");
+        let Reverse((stamp, picked)) = *top;
+        debug_assert_eq!(picked, queue, "dequeued from a queue that was not picked");
+        self.spacing_time = stamp;
         if now_empty {
-            self.backlogged.swap_remove(i);
+            std::collections::binary_heap::PeekMut::pop(top);
         } else {
-            b.stamp += self.spacing[usize::from(queue)];
+            // (The new stamp sinks to its place as `top` is dropped.)
+            top.0 .0 = stamp + self.spacing[usize::from(queue)];
         }
     }
 }
