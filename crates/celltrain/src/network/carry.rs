@@ -30,7 +30,7 @@
 //! port on the VC's route sets (none marks EFCI): it has no consequence for the RM cells it
 //! passes. The pipe then holds the RM cells (and data cells held back by the bound, which the
 //! next data cell carried takes first). An RM cell's `PipeHead` event on its VC's last link is
-//! last in its instant by rule, with fast paths or without (`PortPlan::rm_heads_last`): its
+//! last in its instant by rule, with fast paths or without (`PortPlan::abr_last_link`): its
 //! place no longer follows from the data cells before it, which leave the pipe early.
 
 use super::plan::Sole;
@@ -158,9 +158,8 @@ impl Network {
             // (Packet ports are on no VC's route, so never used.)
             // (A link carried whole ends no ABR VC.)
             let whole = carry[i] && used[i];
-            port.plan.rm_heads_last = !whole && used[i] && data_only[i] && ends_abr[i];
-            port.plan.carry_data = on && port.plan.rm_heads_last;
-            port.plan.carry = on && (whole || port.plan.carry_data);
+            port.plan.abr_last_link = !whole && used[i] && data_only[i] && ends_abr[i];
+            port.plan.carry = on && (whole || port.plan.abr_last_link);
         }
     }
 
@@ -219,7 +218,7 @@ impl Network {
     /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe
     /// (they arrive no later, and were held back by an earlier bound) go first.
     pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if self.ports[p.index()].plan.carry_data {
+        if self.ports[p.index()].plan.abr_last_link {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }
@@ -235,9 +234,7 @@ impl Network {
             self.land_raw(p, &cell, arrival);
             return;
         }
-        let now = self.now;
-        self.cross_at(p, cell, arrival);
-        self.now = now;
+        self.cross_ahead(p, cell, arrival);
     }
 
     /// [`carry`](Self::carry) on a link that carries data cells only (the last of ABR VCs): an
@@ -253,9 +250,7 @@ impl Network {
         if !self.ports[p.index()].pipe.cells.is_empty() {
             self.carry_pipe_data(p);
         }
-        let now = self.now;
-        self.cross_at(p, cell, arrival);
-        self.now = now;
+        self.cross_ahead(p, cell, arrival);
     }
 
     /// Carries the data cells of the pipe of `p` (held back by an earlier bound), leaving its
@@ -312,6 +307,13 @@ impl Network {
     /// with a reassembly timer: by the general path.
     #[inline(never)]
     fn land_other_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        self.cross_ahead(p, cell, arrival);
+    }
+
+    /// The far end of `p` handles `cell` now, as at its arrival time `arrival` (the clock is
+    /// set back after).
+    #[inline(always)]
+    fn cross_ahead(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let now = self.now;
         self.cross_at(p, cell, arrival);
         self.now = now;

@@ -247,7 +247,7 @@ impl Network {
             match port.plan.fan_in {
                 None => {
                     // (An RM cell at its VC's end: last in its instant, by rule.)
-                    let last = port.plan.rm_heads_last && cell.kind == CellKind::Rm;
+                    let last = port.plan.abr_last_link && cell.kind == CellKind::Rm;
                     let place = self.empty_pipe_head_place(p, arrival);
                     let place = if last { Place::last(arrival) } else { place };
                     self.queue.schedule_reserved(place, Event::PipeHead(p));
@@ -275,7 +275,7 @@ impl Network {
         let (_, cell) = *port.pipe.cells.front().expect("pipe head checked");
         port.pipe.cells.pop_front();
         if let Some(&(next, ref behind)) = port.pipe.cells.front() {
-            if port.plan.rm_heads_last && behind.kind == CellKind::Rm {
+            if port.plan.abr_last_link && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {
                 self.queue.schedule(next, Event::PipeHead(p));

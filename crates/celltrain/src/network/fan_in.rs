@@ -450,7 +450,7 @@ impl Network {
             if let (Sole::One(q), false, true) = (*n, port.plan.carry, port.packets.is_none()) {
                 let target = &self.ports[q.index()];
                 let runs = matches!(target.plan.path, PortPath::Analytic | PortPath::Queues);
-                if runs && target.plan.carry && !target.plan.carry_data && target.packets.is_none() {
+                if runs && target.plan.carry && !target.plan.abr_last_link && target.packets.is_none() {
                     feeders[q.index()].push(p);
                 }
             }
@@ -755,6 +755,8 @@ impl Network {
                 None => {
                     // The target's transmitter is free: what `port_free` does for a cell port
                     // with queues, which the plan makes every target that keeps its events here.
+                    // (Its two lines, not a call: `port_free`'s questions in this loop cost E1
+                    // 0.6 % and A4 0.8 % more instructions.)
                     let target = group.target;
                     self.count_event(now, Event::PortFree(target));
                     let port = &mut self.ports[target.index()];

@@ -62,7 +62,7 @@ impl Network {
         let plain = self.options.direct_crossing
             && target.plan.path == PortPath::Analytic
             && target.plan.carry
-            && !target.plan.carry_data
+            && !target.plan.abr_last_link
             && !target.adapter_rules
             && target.capture.is_none()
             && !target.plan.burst_handoff

@@ -17,7 +17,7 @@ pub(crate) struct Pipe {
     /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
     /// must go behind them: see `fan_in`).
     pub(super) trains_behind: bool,
-    /// A link that carries data cells only (`PortPlan::carry_data`): the carrying bound under
+    /// A link that carries data cells only (`PortPlan::abr_last_link`): the carrying bound under
     /// which the pipe held no data cell, the last time a cell was carried (under a later one,
     /// data cells held back by the earlier may wait among the pipe's RM cells).
     pub(super) data_carried_under: SimTime,

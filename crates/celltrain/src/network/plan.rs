@@ -34,14 +34,13 @@ use super::{Network, PortPath};
 #[repr(C)]
 pub(crate) struct PortPlan {
     pub(super) path: PortPath,
-    /// The far end hears only from this link: cells are carried across at once (see `carry`).
+    /// The far end hears only from this link: cells are carried across at once (see `carry`;
+    /// on an `abr_last_link`, its data cells).
     pub(super) carry: bool,
-    /// Of the cells, the data cells only are carried: the link ends ABR VCs, whose RM cells go
-    /// by the pipe's events (see `carry`).
-    pub(super) carry_data: bool,
-    /// The link ends ABR VCs whose data cells may be carried (whether they are or not): an RM
-    /// cell's `PipeHead` event is last in its instant, by rule (see `carry`).
-    pub(super) rm_heads_last: bool,
+    /// The last link of ABR VCs whose data cells may be carried (see `carry`, "Data only"):
+    /// carried, it carries those alone, its RM cells going by the pipe's events; carried or not,
+    /// an RM cell's `PipeHead` event is last in its instant, by rule.
+    pub(super) abr_last_link: bool,
     /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
@@ -60,8 +59,7 @@ impl PortPlan {
     pub(super) const NONE: PortPlan = PortPlan {
         path: PortPath::Queues,
         carry: false,
-        carry_data: false,
-        rm_heads_last: false,
+        abr_last_link: false,
         burst_handoff: false,
         paces_only: false,
         fan_in: None,
