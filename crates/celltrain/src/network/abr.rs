@@ -116,6 +116,8 @@ pub(crate) struct AbrEndSpec {
 #[derive(Default)]
 pub struct AbrSystem {
     pub ends: Vec<AbrEnd>,
+    /// The fields of the RM cells in flight.
+    pub(super) rm_cells: celltrain_atm::abr::RmArena,
     /// Per VC: its end system's index, or `u32::MAX`.
     of_vc: Vec<u32>,
     /// RM cells dropped on the way (by a buffer or a policer), since the start.
@@ -160,7 +162,14 @@ impl AbrSystem {
                 counts: AbrEndCounts::default(),
             })
             .collect();
-        AbrSystem { ends, of_vc, rm_cells_lost: 0, ideal_backward: false, watching: false }
+        AbrSystem {
+            ends,
+            rm_cells: Default::default(),
+            of_vc,
+            rm_cells_lost: 0,
+            ideal_backward: false,
+            watching: false,
+        }
     }
 
     /// RM cell `id` of `vc`, leaving its VC's source at `sent` at the earliest, is in flight.

@@ -200,8 +200,8 @@ impl Network {
     /// network (window opening, sample) or just past the end.
     pub(super) fn refresh_carry_bound(&mut self) {
         let mut bound = self.end + SimDuration::from_picos(1);
-        if !self.window_open {
-            bound = bound.min(self.warmup);
+        if !self.measure.window_open {
+            bound = bound.min(self.measure.warmup);
         }
         if let Some(next) = self.recorder.next_sample() {
             bound = bound.min(next);
@@ -286,7 +286,7 @@ impl Network {
     /// `carry` and a fan-in group's direct crossing).
     #[inline(always)]
     pub(super) fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
-        land_raw_in(&mut self.vcs, &mut self.trace, p, cell.vc, cell.entered, arrival);
+        land_raw_in(&mut self.vcs, &mut self.tally.trace, p, cell.vc, cell.entered, arrival);
     }
 
     /// An AAL5 cell carried across `p`, its VC's last link, reaches its destination at
@@ -296,7 +296,7 @@ impl Network {
     #[inline(always)]
     pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if lands_inside_frame(&self.vcs, &cell) {
-            self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+            self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
             self.receive_inner_cell(cell, arrival);
             return;
         }
@@ -323,7 +323,7 @@ impl Network {
     #[inline]
     fn cross_at(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         self.now = arrival;
-        self.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+        self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
         self.cross(cell);
     }
 

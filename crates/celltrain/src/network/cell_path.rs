@@ -145,7 +145,7 @@ impl Network {
             let port = &mut self.ports[p.index()];
             if k < cells && port.queue.admit_virtual_run(slot, cells - k, any_clp1, now) {
                 // Every cell waits for the one before it: each starts when the transmitter is free.
-                self.run_admitted_cells += u64::from(cells - k);
+                self.tally.run_admitted_cells += u64::from(cells - k);
                 self.put_run_on_wire(p, k..cells, true, cell_at);
                 return;
             }
@@ -224,7 +224,7 @@ impl Network {
             }
         }
         let port = &mut self.ports[p.index()];
-        self.cell_hops += 1;
+        self.tally.cell_hops += 1;
         let end = port.clock.start(at);
         if port.adapter_rules {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);

@@ -76,7 +76,7 @@ impl Network {
             Reassembly::Delivered(frame) => {
                 // A frame delivered whole has every cell received, this one last.
                 debug_assert!(frame == cell.frame && last_of_frame, "a frame delivered with cells outstanding");
-                self.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
+                self.tally.trace.fold(self.now, TRACE_DELIVERY, cell.vc.0);
                 vc.stats.frames_delivered += 1;
                 let mut packet = self.frames.release(frame);
                 // The VC's far end reached: the packet goes on along its route.
@@ -96,7 +96,7 @@ impl Network {
     pub(super) fn cell_lost(&mut self, cell: Cell) {
         // Drops and frame outcomes are folded too: two policies can produce the same event
         // timing while losing different cells.
-        count_lost(&mut self.trace, &mut self.vcs, self.now, cell.vc);
+        count_lost(&mut self.tally.trace, &mut self.vcs, self.now, cell.vc);
         match cell.kind {
             CellKind::Aal5 => {
                 if let Some(packet) = self.frames.account_dropped(cell.frame) {

@@ -512,7 +512,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let clock = port.clock.clone();
         port.clock.start_run(cells, self.now);
-        self.cell_hops += u64::from(cells);
+        self.tally.cell_hops += u64::from(cells);
         clock
     }
 

@@ -113,7 +113,7 @@ impl Network {
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
         if port.pipe.cells.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
-            self.cell_hops += 1;
+            self.tally.cell_hops += 1;
             let arrival = port.clock.start(start) + port.delay;
             if !FRAMES || cell.kind == CellKind::Raw {
                 self.land_raw(q, &cell, arrival);

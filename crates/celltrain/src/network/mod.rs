@@ -31,6 +31,7 @@ mod record_parts;
 mod rm;
 mod sources;
 mod starts;
+mod tally;
 mod tcp;
 #[cfg(test)]
 mod tests;
@@ -69,6 +70,7 @@ use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use celltrain_core::{EventQueue, TraceHash};
 use std::collections::VecDeque;
+use tally::{Measure, Tally};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -346,31 +348,19 @@ pub struct Network {
     frames: FrameArena<Packet>,
     queue: EventQueue<Event>,
     now: SimTime,
-    warmup: SimTime,
+    /// When the run ends.
     end: SimTime,
-    trace: TraceHash,
-    events: u64,
-    /// Cells put on a link, summed over links, since the start (not reset at warm-up).
-    cell_hops: u64,
-    /// Packet mode: packets put on a link, summed over links, since the start.
-    packet_hops: u64,
-    /// The port whose capacity defines the theoretical maximum goodput.
-    bottleneck: Option<PortId>,
-    /// A TCP sender's silence longer than this ends a burst of segments.
-    burst_gap: SimDuration,
+    /// The run's events, hops and trace hash.
+    tally: Tally,
+    /// The measurement window, the bottleneck and the burst gap.
+    measure: Measure,
     /// Captures and time series.
     recorder: Recorder,
     /// The fast paths the run may take (see `plan`).
     options: SimOptions,
     /// Cells arriving before this instant may be carried ahead.
     carry_before: SimTime,
-    /// The measurement window has opened.
-    window_open: bool,
-    /// Cells admitted that way, since the start.
-    run_admitted_cells: u64,
-    /// The fields of the RM cells in flight.
-    rm_cells: celltrain_atm::abr::RmArena,
-    /// The ABR end systems.
+    /// The ABR end systems and the RM cells in flight.
     abr: AbrSystem,
     /// Plan: the pipes that lead to one port, sharing one entry in the event queue.
     fan_ins: Vec<fan_in::FanIn>,
@@ -399,7 +389,7 @@ impl Network {
     /// (a few milliseconds of wall time); when it answers `Break` (Ctrl-C) the run stops there
     /// and returns false: the network is then mid-run and its counters are no run's results.
     pub fn run_interruptible(&mut self, progress: &mut dyn FnMut(Progress) -> std::ops::ControlFlow<()>) -> bool {
-        let mut next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
+        let mut next_progress = self.tally.events + self.tally.cell_hops + PROGRESS_EVERY;
         while let Some((place, event)) = self.queue.pop_placed_until(self.end) {
             let now = place.time();
             self.now = now;
@@ -423,9 +413,9 @@ impl Network {
                 Event::AbrSend(v) => self.abr_send(v),
                 Event::FanIn(_) => unreachable!("handled above"),
             }
-            if self.events + self.cell_hops >= next_progress {
-                next_progress = self.events + self.cell_hops + PROGRESS_EVERY;
-                if progress(Progress { now, end: self.end, events: self.events }).is_break() {
+            if self.tally.events + self.tally.cell_hops >= next_progress {
+                next_progress = self.tally.events + self.tally.cell_hops + PROGRESS_EVERY;
+                if progress(Progress { now, end: self.end, events: self.tally.events }).is_break() {
                     return false;
                 }
             }
@@ -434,16 +424,14 @@ impl Network {
         self.settle_all_deferred(self.end + SimDuration::from_picos(1));
         let end = self.end;
         self.release_all(end);
-        let _ = progress(Progress { now: self.end, end: self.end, events: self.events });
+        let _ = progress(Progress { now: self.end, end: self.end, events: self.tally.events });
         true
     }
 
     /// An event of the run is handled at `now`: it is counted and folded into the trace.
     #[inline(always)]
     fn count_event(&mut self, now: SimTime, event: Event) {
-        let (kind, target) = event.trace_key();
-        self.trace.fold(now, kind, target);
-        self.events += 1;
+        self.tally.event(now, event);
     }
 
     /// The `PortFree` event of `p` at `now`.
@@ -492,7 +480,7 @@ impl Network {
     }
     /// When the measurement window opens.
     pub fn warmup(&self) -> SimTime {
-        self.warmup
+        self.measure.warmup
     }
     /// When the run ends.
     pub fn end(&self) -> SimTime {
@@ -500,7 +488,7 @@ impl Network {
     }
     /// The port whose capacity defines the theoretical maximum goodput.
     pub fn bottleneck(&self) -> Option<PortId> {
-        self.bottleneck
+        self.measure.bottleneck
     }
     /// Captures and time series.
     pub fn recorder(&self) -> &Recorder {
@@ -517,22 +505,22 @@ impl Network {
 
     /// Cells admitted to adapters in runs since the start (see [`SimOptions::run_admission`]).
     pub fn run_admitted_cells(&self) -> u64 {
-        self.run_admitted_cells
+        self.tally.run_admitted_cells
     }
 
     pub fn events(&self) -> u64 {
-        self.events
+        self.tally.events
     }
 
     /// Cells moved across one link, summed over links, since the start of the run (cells
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
-        self.cell_hops
+        self.tally.cell_hops
             - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.starts.handed.pending())).sum::<u64>()
     }
 
     pub fn trace_hash(&self) -> u64 {
-        self.trace.value()
+        self.tally.trace.value()
     }
 
     /// AAL5 frames still in flight (some cells neither dropped nor received).
@@ -542,7 +530,7 @@ impl Network {
 
     /// Packet mode: packets moved across one link, summed over links, since the start.
     pub fn packet_hops(&self) -> u64 {
-        self.packet_hops
+        self.tally.packet_hops
     }
 
     /// Packets in packet-mode buffers and on links.
@@ -614,7 +602,7 @@ impl Network {
         for conn in &mut self.conns {
             conn.stats_at_window = tcp::lifetime_stats(conn);
         }
-        self.window_open = true;
+        self.measure.window_open = true;
         self.refresh_carry_bound();
     }
 }

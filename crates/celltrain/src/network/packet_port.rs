@@ -421,7 +421,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
         let (arrival, started) = q.arrive_analytic(&packet, now);
-        self.packet_hops += started;
+        self.tally.packet_hops += started;
         match arrival {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
@@ -437,7 +437,7 @@ impl Network {
     pub(super) fn release_packets(&mut self, p: PortId, now: SimTime) {
         if let Some(q) = self.ports[p.index()].packets.as_mut() {
             if q.analytic {
-                self.packet_hops += q.release(now);
+                self.tally.packet_hops += q.release(now);
             }
         }
     }
@@ -476,7 +476,7 @@ impl Network {
     #[inline(always)]
     fn packet_send(&mut self, p: PortId, packet: Packet) {
         let now = self.now;
-        self.packet_hops += 1;
+        self.tally.packet_hops += 1;
         let port = &mut self.ports[p.index()];
         if let Some(i) = port.capture {
             let from = port.from;
@@ -515,7 +515,7 @@ impl Network {
 
     /// A packet reaches the destination host of its route.
     pub(super) fn packet_receive(&mut self, packet: Packet) {
-        self.trace.fold(self.now, TRACE_DELIVERY, packet.route.0);
+        self.tally.trace.fold(self.now, TRACE_DELIVERY, packet.route.0);
         self.capture(self.routes[packet.route.index()].dst, &packet);
         let flow = &mut self.flows[packet.flow.index()];
         let delay_ps = self.now.saturating_since(packet.sent_at).as_picos();
@@ -538,7 +538,7 @@ impl Network {
     }
 
     pub(super) fn packet_lost(&mut self, packet: &Packet) {
-        self.trace.fold(self.now, TRACE_DROP, packet.route.0);
+        self.tally.trace.fold(self.now, TRACE_DROP, packet.route.0);
         self.flows[packet.flow.index()].packet_settled(packet.counted, true);
     }
 }

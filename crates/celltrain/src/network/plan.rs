@@ -141,7 +141,7 @@ impl Network {
     /// # Panics
     /// If the run has started.
     pub fn set_options(&mut self, options: SimOptions) {
-        assert_eq!(self.events, 0, "fast paths are chosen before the run");
+        assert_eq!(self.tally.events, 0, "fast paths are chosen before the run");
         self.options = options;
         self.plan();
     }

@@ -35,7 +35,7 @@ impl Network {
     /// # Panics
     /// If the run has started, or `interval` is zero.
     pub fn set_explicit_rate(&mut self, p: PortId, algorithm: ExplicitRate, interval: SimDuration) {
-        assert_eq!(self.events, 0, "an explicit-rate algorithm is set before the run");
+        assert_eq!(self.tally.events, 0, "an explicit-rate algorithm is set before the run");
         assert!(!interval.is_zero(), "an averaging interval must be positive");
         let port = &mut self.ports[p.index()];
         let first = port.er.is_none();
@@ -90,7 +90,7 @@ impl Network {
     /// earliest, stored for its flight (and its flight bounded for the paired end system's
     /// pacing ahead: `AbrSystem::rm_sent`).
     pub(super) fn new_rm_cell(&mut self, vc: VcId, rm: RmCell, sent: SimTime) -> RmId {
-        let id = self.rm_cells.insert(rm);
+        let id = self.abr.rm_cells.insert(rm);
         self.abr.rm_sent(vc, id, sent);
         id
     }
@@ -98,12 +98,12 @@ impl Network {
     /// RM cell `id` of `vc` ends its flight (delivered or lost): its fields.
     pub(super) fn retire_rm_cell(&mut self, vc: VcId, id: RmId) -> RmCell {
         self.abr.rm_gone(vc, id);
-        self.rm_cells.remove(id)
+        self.abr.rm_cells.remove(id)
     }
 
     /// RM cells in flight (sent, neither delivered nor dropped).
     pub fn rm_cells_in_flight(&self) -> usize {
-        self.rm_cells.live()
+        self.abr.rm_cells.live()
     }
 
     /// An RM cell reaches port `p`, where its VC has `slot`: the port's algorithm, if it has
@@ -129,7 +129,7 @@ impl Network {
         let id = cell.rm_id()?;
         let v = self.abr.ends[self.abr.of(cell.vc)?].watched_by?;
         let last = usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len();
-        (last && self.rm_cells.get(id).dir == RmDirection::Backward).then_some(v)
+        (last && self.abr.rm_cells.get(id).dir == RmDirection::Backward).then_some(v)
     }
 
     /// A backward RM cell with `v`'s feedback is offered to the port towards `v`'s source: if
@@ -137,7 +137,7 @@ impl Network {
     /// link loses nothing). One the port refuses never reaches the source, so it is not shown.
     fn arrive_watched(&mut self, v: VcId, p: PortId, slot: u32, cell: Cell) {
         let id = cell.rm_id().expect("an RM cell");
-        let feedback = RmFeedback::from(self.rm_cells.get(id));
+        let feedback = RmFeedback::from(self.abr.rm_cells.get(id));
         let w = cell.vc.index();
         let dropped = self.vcs[w].stats.cells_dropped;
         self.arrive(p, slot, cell);
@@ -153,7 +153,7 @@ impl Network {
     /// port its feedback is for, at the same switch.
     fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
         let Some(id) = cell.rm_id() else { return };
-        let (p, slot, forward) = match self.rm_cells.get(id).dir {
+        let (p, slot, forward) = match self.abr.rm_cells.get(id).dir {
             RmDirection::Forward => (p, slot, true),
             RmDirection::Backward => match self.abr_feedback_port(cell.vc, cell.hop) {
                 Some((q, s)) => (q, s, false),
@@ -167,7 +167,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let Some(er) = &mut port.er else { return };
         let context = RmContext { now: self.now, slot, queue_cells: port.queue.occupancy() };
-        let rm = self.rm_cells.get_mut(id);
+        let rm = self.abr.rm_cells.get_mut(id);
         if forward {
             er.algorithm.on_forward_rm(&context, rm);
         } else {

@@ -72,7 +72,7 @@ impl Network {
 
     /// Datagram `seq` of UDP flow `flow` leaves its host now.
     fn send_datagram(&mut self, flow: FlowId, seq: u64, app_bytes: u64) {
-        let (now, window_open) = (self.now, self.window_open);
+        let (now, window_open) = (self.now, self.measure.window_open);
         let f = &mut self.flows[flow.index()];
         f.stats.packets_sent += 1;
         let packet = Packet {
@@ -140,7 +140,7 @@ impl Network {
         debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.plan.carry);
         let was_empty = port.pipe.cells.is_empty();
         let first = port.pipe.cells.len();
-        self.cell_hops += u64::from(run.end - run.start);
+        self.tally.cell_hops += u64::from(run.end - run.start);
         // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
         // keeps the clock in registers, and the start times follow in one `extend` (twin b -2.4 %,
         // A4 -2.3 % instructions).

@@ -274,7 +274,7 @@ impl Network {
         let conn = &self.conns[c.index()];
         let flow = conn.flow;
         let data = segment.payload_len > 0 && !matches!(conn.app, App::Sink);
-        let counted = data && self.window_open;
+        let counted = data && self.measure.window_open;
         if data {
             let now = self.now;
             let timeouts = conn.stats_before.timeouts + conn.endpoint.stats().timeouts;
@@ -282,7 +282,7 @@ impl Network {
             s.packets_sent += 1;
             s.burst_segments += 1;
             match s.last_data_at {
-                Some(last) if now.saturating_since(last) <= self.burst_gap => s.burst_len += 1,
+                Some(last) if now.saturating_since(last) <= self.measure.burst_gap => s.burst_len += 1,
                 Some(last) => {
                     s.close_burst();
                     s.burst_len = 1;

@@ -42,7 +42,7 @@ use celltrain_core::rng::RngStream;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use celltrain_core::units::CELL_BITS;
-use celltrain_core::{EventQueue, TraceHash};
+use celltrain_core::EventQueue;
 use celltrain_tcp::{SeqNum, TcpConfig, TcpEndpoint, TimerGranularity};
 use std::collections::VecDeque;
 use std::collections::{BTreeMap, BTreeSet};
@@ -661,20 +661,12 @@ impl NetworkBuilder {
             frames: FrameArena::default(),
             queue,
             now: SimTime::ZERO,
-            warmup,
             end: SimTime::ZERO + self.duration,
-            trace: TraceHash::default(),
-            events: 0,
-            cell_hops: 0,
-            packet_hops: 0,
-            bottleneck,
-            burst_gap: self.burst_gap,
+            tally: Default::default(),
+            measure: super::tally::Measure { warmup, window_open: false, bottleneck, burst_gap: self.burst_gap },
             recorder,
             options: super::SimOptions::default(),
             carry_before: SimTime::ZERO,
-            window_open: false,
-            run_admitted_cells: 0,
-            rm_cells: Default::default(),
             abr: Default::default(),
             fan_ins: Vec::new(),
         };

@@ -22,7 +22,7 @@ impl Network {
     /// instructions for the lifted counts, 4 % fewer again for the locals; benches/README.md.)
     #[inline(never)]
     pub(super) fn cross_trains(&mut self, g: u32, bound: Place, turns: u32) -> Option<u32> {
-        let Network { fan_ins, ports, vcs, queue, trace, events, cell_hops, now, carry_before, .. } = self;
+        let Network { fan_ins, ports, vcs, queue, tally, now, carry_before, .. } = self;
         let group = &mut fan_ins[g as usize];
         let q = group.target;
         let port = &mut ports[q.index()];
@@ -32,7 +32,7 @@ impl Network {
         let reach = Reach::of(port, *carry_before);
         // (Counters in locals, written back at the end: kept in memory, each would be stored
         // again after every write the compiler cannot tell apart from it.)
-        let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
+        let (mut hash, mut event_count, mut hops, mut clock_now) = (tally.trace, tally.events, tally.cell_hops, *now);
         let mut turn = 0;
         while let Some((head, member, train)) = lifted_head(&group.heads, &mut group.trains, bound, turn, turns) {
             let t = head.time();
@@ -64,7 +64,7 @@ impl Network {
                 Err(_) => count_lost(&mut hash, vcs, t, vc),
             }
         }
-        (*trace, *events, *cell_hops, *now) = (hash, event_count, hops, clock_now);
+        (tally.trace, tally.events, tally.cell_hops, *now) = (hash, event_count, hops, clock_now);
         port.queue.put_tail_drop_fifo(&fifo);
         group.lifted_out += u64::from(turn);
         Some(turn)
@@ -81,7 +81,7 @@ impl Network {
     /// path (nothing the loop does schedules an event, so the bound holds).
     #[inline(never)]
     pub(super) fn cross_frame_trains(&mut self, g: u32, bound: Place, turns: u32) -> Option<u32> {
-        let Network { fan_ins, ports, vcs, frames, queue, trace, events, cell_hops, now, carry_before, .. } = self;
+        let Network { fan_ins, ports, vcs, frames, queue, tally, now, carry_before, .. } = self;
         let group = &mut fan_ins[g as usize];
         let q = group.target;
         let port = &mut ports[q.index()];
@@ -89,7 +89,7 @@ impl Network {
         debug_assert!(port.starts.runs.is_empty() && port.starts.handed.pending() == 0);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
         let reach = Reach::of(port, *carry_before);
-        let (mut hash, mut event_count, mut hops, mut clock_now) = (*trace, *events, *cell_hops, *now);
+        let (mut hash, mut event_count, mut hops, mut clock_now) = (tally.trace, tally.events, tally.cell_hops, *now);
         let scheduled = queue.schedules();
         let mut turn = 0;
         let mut aside = None;
@@ -139,7 +139,7 @@ impl Network {
                 break;
             }
         }
-        (*trace, *events, *cell_hops, *now) = (hash, event_count, hops, clock_now);
+        (tally.trace, tally.events, tally.cell_hops, *now) = (hash, event_count, hops, clock_now);
         debug_assert_eq!(queue.schedules(), scheduled);
         port.queue.put_lifted_fifo(fifo);
         group.lifted_out += u64::from(turn);
