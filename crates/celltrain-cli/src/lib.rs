@@ -598,5 +598,9 @@ fn bench(
     if let Some(n) = bottleneck_packets.filter(|&n| n > 0) {
         outln!("  bottleneck: {n} packets = {:.3} M packets/s", n as f64 / wall / 1e6)?;
     }
+    // (An internetwork, LANs behind routers on an ATM backbone: its cells are most of its work.)
+    if packets > 0 && cells > 0 {
+        outln!("  cells: {cells} cell-hops = {:.2} M cell-hops/s", cells as f64 / wall / 1e6)?;
+    }
     Ok(())
 }

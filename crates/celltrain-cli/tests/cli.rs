@@ -332,3 +332,24 @@ fn gcra_train_calculator() {
     assert_eq!(bad.status.code(), Some(2), "SCR above PCR is bad input");
     assert_eq!(stderr(&bad).lines().count(), 1);
 }
+
+/// `bench` on an internetwork (LANs behind edge routers on an ATM backbone) reports its
+/// packet-hops first, as a packet network's, and then its cells, which are most of its work;
+/// a cell network reports its cells alone.
+#[test]
+fn bench_reports_an_internetworks_cells_beside_its_packets() {
+    let count = |text: &str, unit: &str| -> u64 {
+        let at = text.find(&format!(" {unit}")).unwrap_or_else(|| panic!("no {unit} in {text}"));
+        text[..at].rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let out = celltrain(&["bench", "A10-udp", "--set", "duration=20 ms", "--set", "warmup=5 ms", "--repeat", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(count(first, "packet-hops,") > 0, "{text}");
+    let cells = text.lines().find(|l| l.trim_start().starts_with("cells: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(count(cells, "cell-hops") > count(first, "packet-hops,"), "{text}");
+    let out = celltrain(&["bench", "A4", "--set", "duration=20 ms", "--set", "warmup=5 ms", "--repeat", "1"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(count(&text, "cell-hops,") > 0 && !text.contains("cells: "), "{text}");
+}
