@@ -14,7 +14,8 @@ its cells between the two, its TCP waiting out a timer meanwhile, the figure is 
 whole, start-up included, and is marked so.) Over ABR: every built-in whose
 parameters include `service`, once more with `service = "abr"`.
 
-The default figure is CPU time (user + system, from `wait4`), the median of `--rounds` rounds;
+The default figure is CPU time (user + system, from `wait4`), the median of `--rounds` rounds,
+on runs five times as long (1 s and 6 s; 10 s and 60 s);
 `--instructions` counts instructions under callgrind instead (one run each), which a shared
 machine does not move. Packet networks are listed and skipped; an internetwork (LANs behind
 routers on an ATM backbone) is measured per cell-hop, its packets' work included, and marked so.
@@ -84,6 +85,9 @@ def per_hop(binary: str, name: str, sets: list[str], warmup: bool, rounds: int, 
     """(Cost per cell-hop of a built-in once going (see the module's text), whether it carries
     packets too, whether the figure is the long run's whole), or None for a packet network."""
     short, long = ("0.2 s", "1.2 s") if warmup else ("2 s", "10 s")
+    if not instructions:
+        # (CPU time is read in scheduler ticks: runs of a tenth of a second would be noise.)
+        short, long = ("1 s", "6 s") if warmup else ("10 s", "60 s")
     extra = ["--set", "warmup=0.1 s"] if warmup else []
     for s in sets:
         extra += ["--set", s]
@@ -117,7 +121,8 @@ def main() -> None:
         cost, n, _ = measure(args.binary, ["null", "--seconds", seconds], args.instructions)
         return cost, n
 
-    runs = [null_cost(s) for s in ("0.2", "1.2") for _ in range(1 if args.instructions else args.rounds)]
+    lengths = ("0.2", "1.2") if args.instructions else ("1", "6")
+    runs = [null_cost(s) for s in lengths for _ in range(1 if args.instructions else args.rounds)]
     half = len(runs) // 2
     short = statistics.median(c for c, _ in runs[:half])
     long = statistics.median(c for c, _ in runs[half:])
