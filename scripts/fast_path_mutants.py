@@ -16,7 +16,7 @@ muts=[
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
  ("fan-in: heads handed out past other events", "crates/celltrain/src/network/fan_in.rs", "        let mut bound = self.queue.earliest_place().map_or(end, |next| next.min(end));", "        let mut bound = end;"),
  ("fan-in: a pipe's next head filed last", "crates/celltrain/src/network/fan_in.rs", "            if before.0 < place {", "            if true {"),
- ("direct: cell-hops not counted", "crates/celltrain/src/network/fan_in_direct.rs", "            self.cell_hops += 1;\n", ""),
+ ("direct: cell-hops not counted", "crates/celltrain/src/network/fan_in_direct.rs", "            self.tally.cell_hops += 1;\n", ""),
  ("direct: carried past the observation bound", "crates/celltrain/src/network/fan_in_direct.rs", "if port.pipe.cells.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {", "if port.pipe.cells.is_empty() {"),
  ("direct: policed VCs too", "crates/celltrain/src/network/fan_in_direct.rs", " && (h != 1 || vc.policer.is_none())", ""),
  ("direct: VCs that go on too", "crates/celltrain/src/network/fan_in_direct.rs", "                    h + 1 == vc.route.len() && ", "                    h < vc.route.len() && "),
