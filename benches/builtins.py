@@ -3,23 +3,25 @@ that compare ABR with UBR and GFR.1 with GFR.2 on one network (the speed issue's
 cell-level built-in at least half of the null pipeline's cell-hops per second; A3 and A5-udp over
 ABR, and G2, at most 1.25 times A3, A5-udp and G1 per cell-hop).
 
-    python benches/builtins.py [--rounds 3] [--instructions] [--only NAME ...] BINARY
+    python benches/builtins.py [--rounds 3] [--instructions] [--only NAME]... BINARY
 
-BINARY is the command-line tool. Each built-in runs `celltrain bench NAME` twice, for a short
-and a long simulated time (0.2 s and 1.2 s after a 0.1 s warm-up where it has one; 2 s and 10 s for
-those without a warm-up, whose TCP waits out coarse timers), and the figure is the difference
-of the two divided by the difference of their cell-hops: what a cell-hop costs once the run is
-going, without start-up, set-up and the first slow start. (Where the run moves fewer than half
-its cells between the two, its TCP waiting out a timer meanwhile, the figure is the long run's
-whole, start-up included, and is marked so.) Over ABR: every built-in whose
-parameters include `service`, once more with `service = "abr"`; A5-udp also with its sources
-paced below their fair share, under both services.
+BINARY is the command-line tool. Each built-in runs `celltrain bench NAME` for a short and a
+long simulated time (a `duration` of 0.2 s and 1.2 s, with a 0.1 s warm-up where the built-in
+has one; 2 s and 10 s for those without, BKD97's runs and L1-atm, whose TCP waits out coarse
+timers), and the figure is the difference of the two runs' costs divided by the difference of
+their cell-hops: what a cell-hop costs once the run is going, without the process's start-up,
+the scenario's set-up and the first slow start. Where the run moves fewer than half its cells
+between the two (its TCP waiting out a timer meanwhile), the difference is taken from a 1 ms
+run instead, so start-up is still left out but the first slow start is in, and the row says so.
+Over ABR: every built-in whose parameters include `service`, once more with `service = "abr"`;
+A5-udp also with its sources paced below their fair share, under both services.
 
 The default figure is CPU time (user + system, from `wait4`), the median of `--rounds` rounds,
-on runs five times as long (1 s and 6 s; 10 s and 60 s);
-`--instructions` counts instructions under callgrind instead (one run each), which a shared
-machine does not move. Packet networks are listed and skipped; an internetwork (LANs behind
-routers on an ATM backbone) is measured per cell-hop, its packets' work included, and marked so.
+on runs five or six times as long (1 s and 6 s; 10 s and 60 s); it is only as steady as the
+machine is quiet. `--instructions` counts instructions under callgrind instead (one run each),
+which a shared machine does not move. Packet networks are listed and skipped; an internetwork
+(LANs behind routers on an ATM backbone) is measured per cell-hop, its packets' work included,
+and marked so. A built-in whose run fails is reported, with its error, and the rest go on.
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import tempfile
 
 HOPS = re.compile(r": (\d+) (cell|packet)-hops, (\d+) events")
 # An internetwork's cells, on a line of their own after its packet-hops.
 CELLS = re.compile(r"cells: (\d+) cell-hops")
 REFS = re.compile(r"refs:\s+([\d,]+)")
+
+
+class RunFailed(Exception):
+    """A `bench` run that failed, with what it said."""
 
 
 def builtins(binary: str) -> list[str]:
@@ -58,24 +63,27 @@ def accepts(binary: str, name: str, sets: list[str]) -> bool:
 
 
 def measure(binary: str, args: list[str], instructions: bool) -> tuple[float, int, str]:
-    """(CPU seconds or instructions, hops, "cell" or "packet") of one `bench` run."""
+    """(CPU seconds or instructions, cell-hops, "cell", "cells and packets" or "packet") of one
+    `bench` run; raises `RunFailed`."""
     cmd = [binary, "bench", *args, "--repeat", "1"]
     if instructions:
         with tempfile.NamedTemporaryFile() as out:
             cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *cmd]
             done = subprocess.run(cmd, capture_output=True, text=True)
-        cost = float(REFS.search(done.stderr).group(1).replace(",", "")) if done.returncode == 0 else 0.0
-        text, code = done.stdout, done.returncode
+        text, err, code = done.stdout, done.stderr, done.returncode
+        refs = REFS.search(err)
+        cost = float(refs.group(1).replace(",", "")) if refs else None
     else:
         child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         text = child.stdout.read().decode()
-        child.stderr.read()
+        err = child.stderr.read().decode()
         _, status, usage = os.wait4(child.pid, 0)
         code = os.waitstatus_to_exitcode(status)
         cost = usage.ru_utime + usage.ru_stime
     found = HOPS.search(text)
-    if code != 0 or not found:
-        sys.exit(f"error: {' '.join(cmd)} exited {code}: {text.strip()}")
+    if code != 0 or not found or cost is None:
+        said = [line for line in (err + text).splitlines() if line.strip() and not line.startswith("==")]
+        raise RunFailed(f"{' '.join(args)} exited {code}: {said[-1] if said else 'no output'}")
     cells = CELLS.search(text)
     if cells:
         return cost, int(cells.group(1)), "cells and packets"
@@ -84,28 +92,37 @@ def measure(binary: str, args: list[str], instructions: bool) -> tuple[float, in
 
 def per_hop(binary: str, name: str, sets: list[str], warmup: bool, rounds: int, instructions: bool):
     """(Cost per cell-hop of a built-in once going (see the module's text), whether it carries
-    packets too, whether the figure is the long run's whole), or None for a packet network."""
-    short, long = ("0.2 s", "1.2 s") if warmup else ("2 s", "10 s")
-    if not instructions:
+    packets too, whether it was taken from a 1 ms run), or None for a packet network."""
+    if instructions:
+        short, long = ("0.2 s", "1.2 s") if warmup else ("2 s", "10 s")
+    else:
         # (CPU time is read in scheduler ticks: runs of a tenth of a second would be noise.)
         short, long = ("1 s", "6 s") if warmup else ("10 s", "60 s")
-    extra = ["--set", "warmup=0.1 s"] if warmup else []
-    for s in sets:
-        extra += ["--set", s]
-    costs = {short: [], long: []}
-    hops = {}
+    overrides = [arg for s in sets for arg in ("--set", s)]
+
+    def run(duration: str, warmup_for: str | None = "0.1 s") -> tuple[float, int, str]:
+        warm = ["--set", f"warmup={warmup_for}"] if warmup and warmup_for else []
+        return measure(binary, [name, "--set", f"duration={duration}", *warm, *overrides], instructions)
+
+    costs: dict[str, list[float]] = {short: [], long: []}
+    hops: dict[str, int] = {}
+    unit = "cell"
     for _ in range(1 if instructions else rounds):
         for d in (short, long):
-            cost, n, unit = measure(binary, [name, "--set", f"duration={d}", *extra], instructions)
+            cost, n, unit = run(d)
             if unit == "packet":
                 return None
             costs[d].append(cost)
             hops[d] = n
-    extra_hops = hops[long] - hops[short]
-    if 2 * extra_hops < hops[long]:
-        return statistics.median(costs[long]) / hops[long], unit != "cell", True
-    cost = (statistics.median(costs[long]) - statistics.median(costs[short])) / extra_hops
-    return cost, unit != "cell", False
+    from_start = 2 * (hops[long] - hops[short]) < hops[long]
+    if from_start:
+        # (The run idles between the two lengths: from a 1 ms run, whose warm-up must be shorter.)
+        tiny = [run("1 ms", "0.5 ms") for _ in range(1 if instructions else rounds)]
+        short_cost, short_hops = statistics.median(c for c, _, _ in tiny), tiny[0][1]
+    else:
+        short_cost, short_hops = statistics.median(costs[short]), hops[short]
+    cost = (statistics.median(costs[long]) - short_cost) / (hops[long] - short_hops)
+    return cost, unit != "cell", from_start
 
 
 def main() -> None:
@@ -113,49 +130,54 @@ def main() -> None:
     ap.add_argument("binary")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--instructions", action="store_true", help="instructions under callgrind, not CPU time")
-    ap.add_argument("--only", action="append", help="these built-ins only (and null)")
+    ap.add_argument("--only", action="append", metavar="NAME", help="this built-in only (repeatable; null is always run)")
     args = ap.parse_args()
     unit = "instructions" if args.instructions else "ns"
     scale = 1.0 if args.instructions else 1e9
 
-    def null_cost(seconds: str) -> tuple[float, int]:
-        cost, n, _ = measure(args.binary, ["null", "--seconds", seconds], args.instructions)
-        return cost, n
-
-    lengths = ("0.2", "1.2") if args.instructions else ("1", "6")
-    runs = [null_cost(s) for s in lengths for _ in range(1 if args.instructions else args.rounds)]
-    half = len(runs) // 2
-    short = statistics.median(c for c, _ in runs[:half])
-    long = statistics.median(c for c, _ in runs[half:])
-    null = (long - short) / (runs[-1][1] - runs[0][1]) * scale
+    # The null pipeline, its short and long runs alternated as the built-ins' are.
+    short_len, long_len = ("0.2", "1.2") if args.instructions else ("1", "6")
+    null_runs: dict[str, list[tuple[float, int, str]]] = {short_len: [], long_len: []}
+    for _ in range(1 if args.instructions else args.rounds):
+        for seconds in (short_len, long_len):
+            null_runs[seconds].append(measure(args.binary, ["null", "--seconds", seconds], args.instructions))
+    short = statistics.median(c for c, _, _ in null_runs[short_len])
+    long = statistics.median(c for c, _, _ in null_runs[long_len])
+    null = (long - short) / (null_runs[long_len][0][1] - null_runs[short_len][0][1]) * scale
     print(f"| run | {unit} per cell-hop | null's / this (target ≥ 0.5) |")
     print("|---|---|---|")
     print(f"| null | {null:.1f} | 1.000 |")
+
     figures = {}
+
+    def row(name: str, label: str, sets: list[str], warmup: bool) -> None:
+        try:
+            found = per_hop(args.binary, name, sets, warmup, args.rounds, args.instructions)
+        except RunFailed as failed:
+            print(f"| {name}{label} | FAILED: {failed} | |", flush=True)
+            return
+        if found is None:
+            print(f"| {name}{label} | (a packet network: skipped) | |", flush=True)
+            return
+        cost, packets, from_start = found
+        figures[name + label] = cost * scale
+        note = " (with its LANs' packets)" if packets else ""
+        note += " (from 1 ms: the run idles between its lengths)" if from_start else ""
+        print(f"| {name}{label}{note} | {cost * scale:.1f} | {null / (cost * scale):.3f} |", flush=True)
+
     for name in args.only or builtins(args.binary):
         warmup = accepts(args.binary, name, ["warmup=0.5 ms"])
-        variants = [("", [])]
+        row(name, "", [], warmup)
         if accepts(args.binary, name, ["service=abr"] + (["warmup=0.5 ms"] if warmup else [])):
-            variants.append((" over ABR", ["service=abr"]))
-        for label, sets in variants:
-            found = per_hop(args.binary, name, sets, warmup, args.rounds, args.instructions)
-            if found is None:
-                print(f"| {name}{label} | (a packet network: skipped) | |")
-                continue
-            cost, packets, whole = found
-            figures[name + label] = cost * scale
-            note = " (with its LANs' packets)" if packets else ""
-            note += " (the long run whole: idle between)" if whole else ""
-            print(f"| {name}{label}{note} | {cost * scale:.1f} | {null / (cost * scale):.3f} |", flush=True)
+            row(name, " over ABR", ["service=abr"], warmup)
     if "A5-udp" in figures:
-        # Greedy UDP over UBR loses most cells at the first switch's EPD (cheap hops); paced
-        # below its fair share (149.76 Mbit/s over 10 sources) it crosses the same hops as
-        # over ABR, which then compares the two services' cost per hop, not two mixes of hops.
+        # Greedy UDP over UBR loses most cells at the first switch's EPD; paced below its fair
+        # share (149.76 Mbit/s over 10 sources) it crosses the same hops as over ABR (there
+        # with RM cells besides), so the pair compares the services' cost per hop, not two
+        # mixes of hops.
         paced = "udp_rate=13 Mbit/s"
-        for label, sets in ((" at 13 Mbit/s", [paced]), (" over ABR at 13 Mbit/s", [paced, "service=abr"])):
-            cost, _, _ = per_hop(args.binary, "A5-udp", sets, True, args.rounds, args.instructions)
-            figures["A5-udp" + label] = cost * scale
-            print(f"| A5-udp{label} | {cost * scale:.1f} | {null / (cost * scale):.3f} |", flush=True)
+        row("A5-udp", " at 13 Mbit/s", [paced], True)
+        row("A5-udp", " over ABR at 13 Mbit/s", [paced, "service=abr"], True)
     pairs = [
         ("A3 over ABR", "A3"),
         ("A5-udp over ABR", "A5-udp"),

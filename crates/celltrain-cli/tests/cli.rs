@@ -350,6 +350,7 @@ fn bench_reports_an_internetworks_cells_beside_its_packets() {
     let cells = text.lines().find(|l| l.trim_start().starts_with("cells: ")).unwrap_or_else(|| panic!("{text}"));
     assert!(count(cells, "cell-hops") > count(first, "packet-hops,"), "{text}");
     let out = celltrain(&["bench", "A4", "--set", "duration=20 ms", "--set", "warmup=5 ms", "--repeat", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(count(&text, "cell-hops,") > 0 && !text.contains("cells: "), "{text}");
 }

@@ -112,7 +112,7 @@ pub(crate) struct AbrEndSpec {
     pub(crate) alone_on_adapter: bool,
 }
 
-/// Every ABR end system, and which VC has which.
+/// Every ABR end system, which VC has which, and the fields of the RM cells in flight.
 #[derive(Default)]
 pub struct AbrSystem {
     pub ends: Vec<AbrEnd>,

@@ -350,7 +350,7 @@ pub struct Network {
     now: SimTime,
     /// When the run ends.
     end: SimTime,
-    /// The run's events, hops and trace hash.
+    /// The run's events, hops, cells admitted in runs and trace hash.
     tally: Tally,
     /// The measurement window, the bottleneck and the burst gap.
     measure: Measure,

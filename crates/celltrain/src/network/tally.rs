@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// The run's own counters: its events and cell or packet hops, and the trace hash they fold
-/// into (the fingerprint two runs are compared by).
+/// The run's own counters: its events, its cell and packet hops, the cells admitted to
+/// adapters in runs, and the trace hash the events fold into (the fingerprint two runs are
+/// compared by).
 #[derive(Default)]
 pub(super) struct Tally {
     pub(super) trace: TraceHash,
