@@ -41,6 +41,13 @@ pub struct Cell {
     pub entered: SimTime,
 }
 
+/// A placeholder (what the empty slots of a ring of cells hold): a raw cell of VC 0.
+impl Default for Cell {
+    fn default() -> Cell {
+        Cell::raw(VcId(0))
+    }
+}
+
 /// The frame id carried by cells that belong to no frame.
 pub const NO_FRAME: FrameId = FrameId(u32::MAX);
 

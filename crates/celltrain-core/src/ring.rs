@@ -1,6 +1,7 @@
 //! A queue of copyable values in a ring whose length is a power of two: the index of a place
 //! is masked (where `VecDeque`'s is compared and wrapped), which the compiler knows to be in
-//! bounds. For the start times an analytic port keeps, pushed and popped once a cell.
+//! bounds. For the start times an analytic port keeps and the cells in a link's pipe, pushed
+//! and popped once a cell.
 
 /// A first-in, first-out queue of `T`, grown by doubling.
 #[derive(Clone, Debug)]
@@ -39,6 +40,38 @@ impl<T: Copy + Default> Ring<T> {
         (self.len > 0).then(|| self.slots[self.first])
     }
 
+    /// The newest value.
+    #[inline]
+    pub fn back(&self) -> Option<T> {
+        (self.len > 0).then(|| self.slots[self.at(self.first + self.len - 1)])
+    }
+
+    /// The values from the `skip`-th oldest on, oldest first.
+    #[inline]
+    pub fn iter_from(&self, skip: usize) -> impl Iterator<Item = T> + '_ {
+        (skip..self.len).map(move |k| self.slots[self.at(self.first + k)])
+    }
+
+    /// The values, oldest first.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = T> + '_ {
+        self.iter_from(0)
+    }
+
+    /// Keeps the values `keep` accepts, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        let mut kept = 0;
+        for k in 0..self.len {
+            let value = self.slots[self.at(self.first + k)];
+            if keep(&value) {
+                let to = self.at(self.first + kept);
+                self.slots[to] = value;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Drops the oldest value (there is one).
     #[inline]
     pub fn pop_front(&mut self) {
@@ -71,7 +104,13 @@ impl<T: Copy + Default> Ring<T> {
 }
 
 impl<T: Copy + Default> Extend<T> for Ring<T> {
+    /// Room for as many as the values say they are first, then each written in turn.
+    #[inline]
     fn extend<I: IntoIterator<Item = T>>(&mut self, values: I) {
+        let values = values.into_iter();
+        while self.slots.len() < self.len + values.size_hint().0 {
+            self.grow();
+        }
         for value in values {
             self.push_back(value);
         }
@@ -83,7 +122,8 @@ mod tests {
     use super::*;
     use std::collections::VecDeque;
 
-    /// Against `VecDeque`: pushes and pops in random runs, through wrap-arounds and growth.
+    /// Against `VecDeque`: pushes, runs pushed at once, pops and retains in random runs,
+    /// through wrap-arounds and growth, read from both ends and in order.
     #[test]
     fn the_ring_is_a_fifo() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -96,11 +136,21 @@ mod tests {
         let mut ring: Ring<u64> = Ring::default();
         let mut reference = VecDeque::new();
         for step in 0..20_000u64 {
-            if draw(5) < 3 {
+            let choice = draw(10);
+            if choice < 5 {
                 for k in 0..draw(40) {
                     ring.push_back(step * 100 + k);
                     reference.push_back(step * 100 + k);
                 }
+            } else if choice == 5 {
+                // (A run at once: room made first, from the run's own count.)
+                let n = draw(70);
+                ring.extend((0..n).map(|k| step * 100 + k));
+                reference.extend((0..n).map(|k| step * 100 + k));
+            } else if choice == 6 {
+                let by = draw(4) + 2;
+                ring.retain(|v| v % by != 0);
+                reference.retain(|v| v % by != 0);
             } else {
                 for _ in 0..draw(40) {
                     assert_eq!(ring.front(), reference.front().copied());
@@ -111,6 +161,10 @@ mod tests {
             }
             assert_eq!((ring.len(), ring.is_empty()), (reference.len(), reference.is_empty()));
             assert_eq!(ring.front(), reference.front().copied());
+            assert_eq!(ring.back(), reference.back().copied());
+            let skip = draw(reference.len() as u64 + 2) as usize;
+            assert!(ring.iter_from(skip).eq(reference.iter().skip(skip).copied()));
+            assert!(ring.iter().eq(reference.iter().copied()));
         }
     }
 }

@@ -329,7 +329,7 @@ impl Network {
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];
             by_feed = now + port.delay;
-            if let Some(&(arrival, _)) = port.pipe.cells.front() {
+            if let Some((arrival, _)) = port.pipe.cells.front() {
                 by_feed = by_feed.min(arrival);
             }
         }

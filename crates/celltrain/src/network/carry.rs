@@ -264,11 +264,10 @@ impl Network {
             return; // (RM cells only, as nearly always)
         }
         port.pipe.data_carried_under = self.carry_before;
-        let head_before = port.pipe.cells.front().map(|&(arrival, _)| arrival);
-        let data: Vec<(SimTime, Cell)> =
-            port.pipe.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).copied().collect();
+        let head_before = port.pipe.cells.front().map(|(arrival, _)| arrival);
+        let data: Vec<(SimTime, Cell)> = port.pipe.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).collect();
         port.pipe.cells.retain(|(_, cell)| cell.kind == CellKind::Rm);
-        if let Some(&(head, _)) = port.pipe.cells.front() {
+        if let Some((head, _)) = port.pipe.cells.front() {
             if Some(head) != head_before {
                 self.queue.schedule_last(head, Event::PipeHead(p));
             }
@@ -332,7 +331,8 @@ impl Network {
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
         let now = self.now;
-        while let Some((arrival, cell)) = self.ports[p.index()].pipe.cells.pop_front() {
+        while let Some((arrival, cell)) = self.ports[p.index()].pipe.cells.front() {
+            self.ports[p.index()].pipe.cells.pop_front();
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
             self.cross_at(p, cell, arrival);
         }

@@ -266,15 +266,15 @@ impl Network {
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if port.pipe.cells.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+        if port.pipe.cells.front().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
         }
-        // (Copied out whole, then dropped from the pipe: `pop_front`'s `Option` is copied in
-        // pieces that overlap around the cell's niche byte, and reading those back as words
-        // stalls store forwarding.)
-        let (_, cell) = *port.pipe.cells.front().expect("pipe head checked");
+        // (Copied out whole, then dropped from the pipe: an `Option` of the cell returned by a pop
+        // is copied in pieces that overlap around the cell's niche byte, and reading those back
+        // as words stalls store forwarding.)
+        let (_, cell) = port.pipe.cells.front().expect("pipe head checked");
         port.pipe.cells.pop_front();
-        if let Some(&(next, ref behind)) = port.pipe.cells.front() {
+        if let Some((next, behind)) = port.pipe.cells.front() {
             if port.plan.abr_last_link && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {

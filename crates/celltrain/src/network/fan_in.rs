@@ -721,9 +721,9 @@ impl Network {
                         }
                     } else {
                         // (Copied out whole, then dropped: see `pipe_head`.)
-                        let (_, cell) = *pipe.front().expect("a head is its pipe's or its train's");
+                        let (_, cell) = pipe.front().expect("a head is its pipe's or its train's");
                         pipe.pop_front();
-                        match pipe.front().map(|&(t, _)| t) {
+                        match pipe.front().map(|(t, _)| t) {
                             Some(next) => (cell, Some(next), None),
                             None if WAY != DIRECT_CELLS && self.ports[p.index()].pipe.trains_behind => {
                                 // The frames behind the cells come next.

@@ -545,7 +545,7 @@ impl Network {
         // (Before the handed-over cells not started are taken off below: they are in trains.)
         self.fan_in_cells_in_trains(&mut cells);
         for port in &self.ports {
-            for (_, cell) in &port.pipe.cells {
+            for (_, cell) in port.pipe.cells.iter() {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the

@@ -2,15 +2,15 @@
 //! about them (the place a next head would take, trains waiting behind, data cells held back).
 
 use celltrain_atm::cell::Cell;
+use celltrain_core::ring::Ring;
 use celltrain_core::time::SimTime;
 use celltrain_core::Place;
-use std::collections::VecDeque;
 
 /// The cells on one direction of a link, in order of arrival at the far end.
 #[derive(Debug)]
 pub(crate) struct Pipe {
     /// Cells in propagation, with their arrival times at the far end (increasing).
-    pub(super) cells: VecDeque<(SimTime, Cell)>,
+    pub(super) cells: Ring<(SimTime, Cell)>,
     /// The place a next head's event would have taken in the pipe's chain, when the pipe
     /// emptied (kept for a cell put on the link at that same instant).
     pub(super) emptied: Option<Place>,
@@ -25,6 +25,6 @@ pub(crate) struct Pipe {
 
 impl Pipe {
     pub(super) fn new() -> Self {
-        Pipe { cells: VecDeque::new(), emptied: None, trains_behind: false, data_carried_under: SimTime::MAX }
+        Pipe { cells: Ring::default(), emptied: None, trains_behind: false, data_carried_under: SimTime::MAX }
     }
 }

@@ -56,7 +56,7 @@ impl Network {
     pub(super) fn may_defer(&self, p: PortId, at: SimTime) -> bool {
         let port = &self.ports[p.index()];
         debug_assert!(
-            !port.plan.defers || (at > self.now && port.pipe.cells.back().is_some_and(|&(arrival, _)| arrival >= at)),
+            !port.plan.defers || (at > self.now && port.pipe.cells.back().is_some_and(|(arrival, _)| arrival >= at)),
             "a departure deferred into an empty pipe"
         );
         port.plan.defers

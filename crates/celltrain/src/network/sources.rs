@@ -157,10 +157,10 @@ impl Network {
                 port.starts.runs_to_times();
             }
             let Port { pipe, starts, .. } = port;
-            starts.times.extend(pipe.cells.range(first..).map(|(_, cell)| cell.entered));
+            starts.times.extend(pipe.cells.iter_from(first).map(|(_, cell)| cell.entered));
         }
         if was_empty {
-            if let Some(&(head, _)) = port.pipe.cells.front() {
+            if let Some((head, _)) = port.pipe.cells.front() {
                 match port.plan.fan_in {
                     None => {
                         let place = self.empty_pipe_head_place(p, head);
