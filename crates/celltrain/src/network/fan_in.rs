@@ -741,7 +741,7 @@ impl Network {
                         // (As `pipe_head` keeps it.)
                         None => self.ports[p.index()].pipe.emptied = Some(self.queue.reserve(now)),
                     }
-                    self.count_event(now, Event::PipeHead(p));
+                    self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();
                     if WAY == DIRECT_FRAMES {
                         self.cross_directly::<true>(target, cell, slot);
@@ -758,7 +758,7 @@ impl Network {
                     // (Its two lines, not a call: `port_free`'s questions in this loop cost E1
                     // 0.6 % and A4 0.8 % more instructions.)
                     let target = group.target;
-                    self.count_event(now, Event::PortFree(target));
+                    self.tally.event(now, Event::PortFree(target));
                     let port = &mut self.ports[target.index()];
                     debug_assert!(port.plan.path == PortPath::Queues && port.packets.is_none());
                     port.free_pending = false;

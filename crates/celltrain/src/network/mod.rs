@@ -398,7 +398,7 @@ impl Network {
                 self.fan_in_due(g, place);
                 continue;
             }
-            self.count_event(now, event);
+            self.tally.event(now, event);
             match event {
                 Event::PortFree(p) => self.port_free(p, now),
                 Event::PipeHead(p) if self.ports[p.index()].packets.is_some() => self.packet_pipe_head(p),
@@ -426,12 +426,6 @@ impl Network {
         self.release_all(end);
         let _ = progress(Progress { now: self.end, end: self.end, events: self.tally.events });
         true
-    }
-
-    /// An event of the run is handled at `now`: it is counted and folded into the trace.
-    #[inline(always)]
-    fn count_event(&mut self, now: SimTime, event: Event) {
-        self.tally.event(now, event);
     }
 
     /// The `PortFree` event of `p` at `now`.
