@@ -35,7 +35,7 @@ pub fn text(net: &Network) -> String {
             }
         };
         let policy = if p.packets.is_some() { "tail-drop" } else { p.queue.policy_name() };
-        let (rate, delay) = (p.line_rate.to_string(), p.delay.to_string());
+        let (rate, delay) = (p.line_rate.to_string(), p.delay().to_string());
         let _ = writeln!(out, "  {:<20} {rate:>16} {delay:>12} {buffer:>16}  {policy}", p.name);
     }
     if !net.vcs().is_empty() {
@@ -80,7 +80,7 @@ pub fn dot(net: &Network) -> String {
         let (from, to) = (&net.nodes()[p.from.index()].name, &net.nodes()[p.to.index()].name);
         let hot = net.bottleneck().is_some_and(|b| b.index() == i);
         let style = if hot { ", color=red, penwidth=2" } else { "" };
-        let label = quote(&format!("{} / {}", p.line_rate, p.delay));
+        let label = quote(&format!("{} / {}", p.line_rate, p.delay()));
         let _ = writeln!(out, "  {} -> {} [label={label}{style}];", quote(from), quote(to));
     }
     out.push_str("}\n");

@@ -112,7 +112,7 @@ fn queued_feeders_of_a_fan_in_group_give_the_reference_results() {
 /// links of no delay a cell arrives as the adapter starts the next, so whether the link's pipe
 /// was empty then depends on which of the two events comes first, which the analytic adapter
 /// (a frame's cells put on the link at once) cannot see. A pipe that empties keeps its chain's
-/// place for a cell put on the link at the same instant (`Pipe::emptied`), so the order
+/// place for a cell put on the link at the same instant (`Link::emptied`), so the order
 /// is the chain's either way. Peer twin b with no processing time, drawn: every fast path
 /// against the reference (before, 16 draws out of 16 differed in the cells' delays).
 #[test]

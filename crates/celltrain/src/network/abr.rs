@@ -328,8 +328,8 @@ impl Network {
         let mut by_feed = now;
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];
-            by_feed = now + port.delay;
-            if let Some((arrival, _)) = port.pipe.cells.front() {
+            by_feed = now + port.link.delay;
+            if let Some((arrival, _)) = port.link.cells.front() {
                 by_feed = by_feed.min(arrival);
             }
         }
@@ -341,7 +341,7 @@ impl Network {
             let end = &mut self.abr.ends[a];
             let Some(at) = end.in_rate_at() else { break };
             let port = &self.ports[first.index()];
-            let adapter_idle = port.all_started() && port.clock.free_at() <= at;
+            let adapter_idle = port.all_started() && port.tx.clock.free_at() <= at;
             if at >= horizon
                 || end.data.is_empty()
                 || end.turnaround.is_waiting()
@@ -376,7 +376,7 @@ impl Network {
             end.route_delay = self.vcs[end.vc.index()]
                 .route
                 .iter()
-                .fold(SimDuration::ZERO, |t, &(p, _)| t + self.ports[p.index()].delay);
+                .fold(SimDuration::ZERO, |t, &(p, _)| t + self.ports[p.index()].link.delay);
             // A source whose ACR changes are recorded takes each opportunity by its event, so
             // that every change is noted at its own instant.
             let recorded = changes.is_some_and(|log| log.records_acr_of(end.vc));
@@ -388,8 +388,8 @@ impl Network {
                 && end.alone_on_adapter
                 && end.feed.is_some()
                 && adapter.plan.path == super::PortPath::Analytic
-                && !adapter.adapter_rules
-                && adapter.capture.is_none();
+                && !adapter.facts.adapter_rules
+                && adapter.link.capture.is_none();
         }
     }
 

@@ -104,8 +104,8 @@ impl Network {
             let port = &ports[q.index()];
             feeder[q.index()] == Sole::One(from)
                 && port.plan.path == PortPath::Analytic
-                && !port.adapter_rules
-                && port.capture.is_none()
+                && !port.facts.adapter_rules
+                && port.link.capture.is_none()
                 && port.packets.is_none()
         };
         let mut carry = vec![true; n];
@@ -222,7 +222,7 @@ impl Network {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].pipe.cells.is_empty() {
+        if !self.ports[p.index()].link.cells.is_empty() {
             self.carry_pipe(p);
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
@@ -247,7 +247,7 @@ impl Network {
             self.put_in_pipe(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].pipe.cells.is_empty() {
+        if !self.ports[p.index()].link.cells.is_empty() {
             self.carry_pipe_data(p);
         }
         self.cross_ahead(p, cell, arrival);
@@ -260,14 +260,14 @@ impl Network {
     #[inline(never)]
     fn carry_pipe_data(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.pipe.data_carried_under == self.carry_before {
+        if port.link.data_carried_under == self.carry_before {
             return; // (RM cells only, as nearly always)
         }
-        port.pipe.data_carried_under = self.carry_before;
-        let head_before = port.pipe.cells.front().map(|(arrival, _)| arrival);
-        let data: Vec<(SimTime, Cell)> = port.pipe.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).collect();
-        port.pipe.cells.retain(|(_, cell)| cell.kind == CellKind::Rm);
-        if let Some((head, _)) = port.pipe.cells.front() {
+        port.link.data_carried_under = self.carry_before;
+        let head_before = port.link.cells.front().map(|(arrival, _)| arrival);
+        let data: Vec<(SimTime, Cell)> = port.link.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).collect();
+        port.link.cells.retain(|(_, cell)| cell.kind == CellKind::Rm);
+        if let Some((head, _)) = port.link.cells.front() {
             if Some(head) != head_before {
                 self.queue.schedule_last(head, Event::PipeHead(p));
             }
@@ -331,8 +331,8 @@ impl Network {
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
         let now = self.now;
-        while let Some((arrival, cell)) = self.ports[p.index()].pipe.cells.front() {
-            self.ports[p.index()].pipe.cells.pop_front();
+        while let Some((arrival, cell)) = self.ports[p.index()].link.cells.front() {
+            self.ports[p.index()].link.cells.pop_front();
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
             self.cross_at(p, cell, arrival);
         }

@@ -14,7 +14,7 @@ impl Network {
     pub(super) fn adapter_start(port: &mut Port, cell: &Cell, now: SimTime) -> SimTime {
         let rules = port.rules.as_mut().expect("an adapter with rules");
         let not_before = rules.not_before(now);
-        rules.start(port.clock.free_at(), not_before, Self::first_of_pdu(cell))
+        rules.start(port.tx.clock.free_at(), not_before, Self::first_of_pdu(cell))
     }
 
     /// A PDU's first cell: the one the gap between PDUs applies to.
@@ -68,15 +68,18 @@ impl Network {
             Self::release_in_one_by_one(&mut self.ports, &mut self.vcs, p, now);
         }
         let port = &mut self.ports[p.index()];
-        let start =
-            if port.adapter_rules { Self::adapter_start(port, &cell, now) } else { port.clock.free_at().max(now) };
+        let start = if port.facts.adapter_rules {
+            Self::adapter_start(port, &cell, now)
+        } else {
+            port.tx.clock.free_at().max(now)
+        };
         match port.admit_analytic::<RUNS>(&cell, slot, start, now) {
             Ok(()) => {
                 // A cell goes on a fan-in group's link behind the frames that wait there as
                 // trains (behind the link's cells): they go in as cells first. (Only such a
                 // link, a paced adapter's, takes frames as trains; here, not in `start_cell`, on
                 // the path of every cell, where the test cost `bench null` 1 %.)
-                if RUNS && self.ports[p.index()].pipe.trains_behind {
+                if RUNS && self.ports[p.index()].link.trains_behind {
                     let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
                     self.fan_in_before_push(group, p);
                 }
@@ -96,10 +99,10 @@ impl Network {
         // on that slot without an event (exact to the picosecond, and no queueing decision
         // can intervene: the port holds nothing else).
         let port = &mut self.ports[p.index()];
-        let transmitter_free = now + ROUNDING_SLACK >= port.clock.free_at();
-        if !port.free_pending && transmitter_free && port.work_conserving {
+        let transmitter_free = now + ROUNDING_SLACK >= port.tx.clock.free_at();
+        if !port.tx.free_pending && transmitter_free && port.facts.work_conserving {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
-            let at = now.max(port.clock.free_at());
+            let at = now.max(port.tx.clock.free_at());
             self.pass_or_lose(p, slot, cell, now, at);
             return;
         }
@@ -107,11 +110,11 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        if !port.free_pending {
-            port.free_pending = true;
+        if !port.tx.free_pending {
+            port.tx.free_pending = true;
             // (An idle transmitter's `free_at` is past when a scheduler that is not
             // work-conserving holds the cell.)
-            let at = port.clock.free_at().max(now);
+            let at = port.tx.clock.free_at().max(now);
             self.schedule_port_free(p, at);
         }
     }
@@ -136,7 +139,7 @@ impl Network {
             while k < cells {
                 self.release_started(p, now);
                 let port = &mut self.ports[p.index()];
-                if !port.all_started() || port.clock.free_at() > now {
+                if !port.all_started() || port.tx.clock.free_at() > now {
                     break;
                 }
                 self.arrive(p, slot, cell_at(k));
@@ -161,16 +164,16 @@ impl Network {
             self.wait_for_scheduler(p);
             return;
         };
-        let at = self.now.max(self.ports[p.index()].clock.free_at());
+        let at = self.now.max(self.ports[p.index()].tx.clock.free_at());
         self.start_cell(p, cell, at);
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
-            port.free_pending = true;
-            let at = port.clock.free_at();
+            port.tx.free_pending = true;
+            let at = port.tx.clock.free_at();
             if self.may_defer(p, at) {
                 let port = &mut self.ports[p.index()];
-                port.free_deferred = true;
-                port.free_event_at = at;
+                port.tx.free_deferred = true;
+                port.tx.free_event_at = at;
             } else {
                 self.schedule_port_free(p, at);
             }
@@ -200,7 +203,7 @@ impl Network {
         match port.queue.dequeue(self.now) {
             Next::Empty => {}
             Next::NotBefore(t) => {
-                port.free_pending = true;
+                port.tx.free_pending = true;
                 self.schedule_port_free(p, t);
             }
             Next::Cell(_) => unreachable!("the scheduler sends what it refused a moment ago"),
@@ -218,18 +221,18 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         if cell.end_of_frame && cell.kind == CellKind::Aal5 {
-            if let Some(i) = port.capture {
+            if let Some(i) = port.link.capture {
                 let (packet, from) = (self.frames.get(cell.frame).payload, port.from);
                 self.capture_into(i as usize, &packet, from);
             }
         }
         let port = &mut self.ports[p.index()];
         self.tally.cell_hops += 1;
-        let end = port.clock.start(at);
-        if port.adapter_rules {
+        let end = port.tx.clock.start(at);
+        if port.facts.adapter_rules {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
-        let arrival = end + port.delay;
+        let arrival = end + port.link.delay;
         if self.may_carry(p, arrival) {
             self.carry(p, cell, arrival);
             return;
@@ -242,7 +245,7 @@ impl Network {
     #[inline(always)]
     pub(super) fn put_in_pipe(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let port = &mut self.ports[p.index()];
-        if port.pipe.cells.is_empty() {
+        if port.link.cells.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.plan.fan_in {
                 None => {
@@ -257,24 +260,24 @@ impl Network {
         }
         // (Trains behind the pipe's cells went in as cells first: see `arrive_analytic_at`.)
         debug_assert!(
-            !self.ports[p.index()].pipe.trains_behind,
+            !self.ports[p.index()].link.trains_behind,
             "a cell put on a link before the trains behind its cells"
         );
-        self.ports[p.index()].pipe.cells.push_back((arrival, cell));
+        self.ports[p.index()].link.cells.push_back((arrival, cell));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if port.pipe.cells.front().is_none_or(|(arrival, _)| arrival > self.now) {
+        if port.link.cells.front().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
         }
         // (Copied out whole, then dropped from the pipe: an `Option` of the cell returned by a pop
         // is copied in pieces that overlap around the cell's niche byte, and reading those back
         // as words stalls store forwarding.)
-        let (_, cell) = port.pipe.cells.front().expect("pipe head checked");
-        port.pipe.cells.pop_front();
-        if let Some((next, behind)) = port.pipe.cells.front() {
+        let (_, cell) = port.link.cells.front().expect("pipe head checked");
+        port.link.cells.pop_front();
+        if let Some((next, behind)) = port.link.cells.front() {
             if port.plan.abr_last_link && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {
@@ -294,24 +297,24 @@ impl Network {
     /// pipe's heads was sure to meet the port in time.
     #[inline]
     fn pipe_emptied(&mut self, p: PortId) {
-        if self.ports[p.index()].free_deferred {
+        if self.ports[p.index()].tx.free_deferred {
             self.settle_deferred(p);
-            if !self.ports[p.index()].pipe.cells.is_empty() {
+            if !self.ports[p.index()].link.cells.is_empty() {
                 return;
             }
-            if self.ports[p.index()].free_deferred {
+            if self.ports[p.index()].tx.free_deferred {
                 self.undefer(p);
             }
         }
-        self.ports[p.index()].pipe.emptied = Some(self.queue.reserve(self.now));
+        self.ports[p.index()].link.emptied = Some(self.queue.reserve(self.now));
     }
 
     /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe
     /// of `p`, stands among the events of its instant: at the place the pipe's chain kept if the
-    /// pipe emptied at this instant (see `Pipe::emptied`), else at a place of its own.
+    /// pipe emptied at this instant (see `Link::emptied`), else at a place of its own.
     #[inline]
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
-        match self.ports[p.index()].pipe.emptied.take() {
+        match self.ports[p.index()].link.emptied.take() {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
             _ => self.queue.reserve(arrival),
         }

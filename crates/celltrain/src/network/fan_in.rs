@@ -30,7 +30,7 @@
 //! as peer twin `b`), with the cells' index counting up and the last one's marks kept beside the
 //! train ([`Marks`]), and the adapter keeps the cells' start times as a run of its clock's slots
 //! (`StartRun`), not one by one. A frame's train goes behind the pipe's cells and the trains
-//! already there (`Pipe::trains_behind`); a cell put on the link behind them turns them into
+//! already there (`Link::trains_behind`); a cell put on the link behind them turns them into
 //! cells first, and a start time kept one by one behind runs turns them into times. A pipe
 //! holds cells, then frames' trains, or a train at its head, then frames' trains: the cell path
 //! asks about trains only when it finds a pipe empty or the flag set, where a paced adapter
@@ -80,7 +80,7 @@ pub(crate) struct FanIn {
     trains: Vec<Option<Train>>,
     marks: Vec<Marks>,
     /// Per member, the frames behind that train or behind the pipe's cells (see
-    /// `Pipe::trains_behind`), in order.
+    /// `Link::trains_behind`), in order.
     later: Vec<VecDeque<(Train, Marks)>>,
     /// The non-empty pipes' heads (by member), with the places their `PipeHead` events would
     /// have, in order.
@@ -420,7 +420,7 @@ impl Network {
     /// the run, keeps the groups once cells are under way, and only asks again whether each
     /// crosses its target directly).
     pub(super) fn plan_fan_in(&mut self) {
-        if self.ports.iter().any(|p| !p.pipe.cells.is_empty() || p.free_pending)
+        if self.ports.iter().any(|p| !p.link.cells.is_empty() || p.tx.free_pending)
             || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
             for g in 0..self.fan_ins.len() {
@@ -487,13 +487,13 @@ impl Network {
     pub(super) fn fan_in_hand_over(&mut self, slot: FanInSlot, p: PortId, cell: Cell, cells: u32) {
         let now = self.now;
         let train = &self.fan_ins[slot.group as usize].trains[slot.member as usize];
-        if !self.ports[p.index()].pipe.cells.is_empty() || train.is_some() {
+        if !self.ports[p.index()].link.cells.is_empty() || train.is_some() {
             self.put_run_on_wire(p, 0..cells, false, |_| cell);
             return;
         }
         let next_slot = self.next_slot(&cell);
         let clock = self.start_train_on_wire(p, cells);
-        let train = Train::new(clock, now, self.ports[p.index()].delay, cell, cells, next_slot);
+        let train = Train::new(clock, now, self.ports[p.index()].link.delay, cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
         let group = &mut self.fan_ins[slot.group as usize];
         group.trains[slot.member as usize] = train;
@@ -510,8 +510,8 @@ impl Network {
     #[inline(always)]
     fn start_train_on_wire(&mut self, p: PortId, cells: u32) -> TxClock {
         let port = &mut self.ports[p.index()];
-        let clock = port.clock.clone();
-        port.clock.start_run(cells, self.now);
+        let clock = port.tx.clock.clone();
+        port.tx.clock.start_run(cells, self.now);
         self.tally.cell_hops += u64::from(cells);
         clock
     }
@@ -529,7 +529,7 @@ impl Network {
     #[inline(never)]
     pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, arrival: SimTime) {
         self.fan_in_before_push(slot, p);
-        if self.ports[p.index()].pipe.cells.is_empty() {
+        if self.ports[p.index()].link.cells.is_empty() {
             self.fan_in_enter(slot, arrival);
         }
     }
@@ -542,12 +542,12 @@ impl Network {
         group.trains_spread +=
             u64::from(group.trains[slot.member as usize].is_some()) + group.later[slot.member as usize].len() as u64;
         if let Some(train) = group.trains[slot.member as usize].take() {
-            port.pipe.cells.extend(train.into_cells(group.marks[slot.member as usize]));
+            port.link.cells.extend(train.into_cells(group.marks[slot.member as usize]));
         }
         for (train, marks) in group.later[slot.member as usize].drain(..) {
-            port.pipe.cells.extend(train.into_cells(marks));
+            port.link.cells.extend(train.into_cells(marks));
         }
-        port.pipe.trains_behind = false;
+        port.link.trains_behind = false;
     }
 
     /// A frame's cells `cell_at(j)`, j in `run` (two or more), admitted to the buffer of `p`, a
@@ -569,7 +569,9 @@ impl Network {
         let cells_of = [first, cell_at(run.start + 1), cell_at(run.end - 1)];
         let next_slot = self.next_slot(&first);
         let port = &self.ports[p.index()];
-        let Some((train, marks)) = Train::frame(cells_of, port.clock.clone(), now, port.delay, cells, next_slot) else {
+        let Some((train, marks)) =
+            Train::frame(cells_of, port.tx.clock.clone(), now, port.link.delay, cells, next_slot)
+        else {
             return false;
         };
         debug_assert!(
@@ -588,8 +590,8 @@ impl Network {
         group.frame_trains += 1;
         let m = slot.member as usize;
         // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
-        if !port.pipe.cells.is_empty() {
-            port.pipe.trains_behind = true;
+        if !port.link.cells.is_empty() {
+            port.link.trains_behind = true;
             group.later[m].push_back((train, marks));
         } else if group.trains[m].is_none() {
             let head = train.head.0;
@@ -692,7 +694,7 @@ impl Network {
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
                     let train = &mut group.trains[member as usize];
-                    let pipe = &mut self.ports[p.index()].pipe.cells;
+                    let pipe = &mut self.ports[p.index()].link.cells;
                     // (A pipe holds cells, then frames as trains, or a train at its head, then
                     // frames. Directly crossed groups are fed by trains (twin `a`: on/off
                     // bursts; twin `b`: frames), the others mostly by cells: each looks first
@@ -725,9 +727,9 @@ impl Network {
                         pipe.pop_front();
                         match pipe.front().map(|(t, _)| t) {
                             Some(next) => (cell, Some(next), None),
-                            None if WAY != DIRECT_CELLS && self.ports[p.index()].pipe.trains_behind => {
+                            None if WAY != DIRECT_CELLS && self.ports[p.index()].link.trains_behind => {
                                 // The frames behind the cells come next.
-                                self.ports[p.index()].pipe.trains_behind = false;
+                                self.ports[p.index()].link.trains_behind = false;
                                 (cell, group.next_train(member as usize), None)
                             }
                             None => (cell, None, None),
@@ -739,7 +741,7 @@ impl Network {
                             group.heads.insert(place, member);
                         }
                         // (As `pipe_head` keeps it.)
-                        None => self.ports[p.index()].pipe.emptied = Some(self.queue.reserve(now)),
+                        None => self.ports[p.index()].link.emptied = Some(self.queue.reserve(now)),
                     }
                     self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();
@@ -761,7 +763,7 @@ impl Network {
                     self.tally.event(now, Event::PortFree(target));
                     let port = &mut self.ports[target.index()];
                     debug_assert!(port.plan.path == PortPath::Queues && port.packets.is_none());
-                    port.free_pending = false;
+                    port.tx.free_pending = false;
                     let taken = self.queue.schedules();
                     self.transmit(target);
                     taken

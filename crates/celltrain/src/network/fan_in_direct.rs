@@ -63,8 +63,8 @@ impl Network {
             && target.plan.path == PortPath::Analytic
             && target.plan.carry
             && !target.plan.abr_last_link
-            && !target.adapter_rules
-            && target.capture.is_none()
+            && !target.facts.adapter_rules
+            && target.link.capture.is_none()
             && !target.plan.burst_handoff
             && target.starts.handed.pending() == 0;
         let direct = plain
@@ -100,7 +100,7 @@ impl Network {
         // `arrive_analytic`, for a port without adapter rules or a handed burst.
         let port = &mut self.ports[q.index()];
         port.release_queued(now);
-        let start = port.clock.free_at().max(now);
+        let start = port.tx.clock.free_at().max(now);
         if port.admit_analytic::<false>(&cell, slot, start, now).is_err() {
             self.cell_lost(cell);
             return;
@@ -112,9 +112,9 @@ impl Network {
         // cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
-        if port.pipe.cells.is_empty() && start + port.clock.line_cell_time() + port.delay < self.carry_before {
+        if port.link.cells.is_empty() && start + port.tx.clock.line_cell_time() + port.link.delay < self.carry_before {
             self.tally.cell_hops += 1;
-            let arrival = port.clock.start(start) + port.delay;
+            let arrival = port.tx.clock.start(start) + port.link.delay;
             if !FRAMES || cell.kind == CellKind::Raw {
                 self.land_raw(q, &cell, arrival);
             } else {

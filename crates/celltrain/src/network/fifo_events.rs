@@ -29,18 +29,18 @@ impl Network {
         let port = &mut self.ports[p.index()];
         let waiting = Waiting {
             not_before: match &mut port.rules {
-                Some(rules) if port.adapter_rules => rules.not_before(now),
+                Some(rules) if port.facts.adapter_rules => rules.not_before(now),
                 _ => now,
             },
             first_of_pdu: Self::first_of_pdu(&cell),
             end_of_frame: cell.end_of_frame,
         };
         // An idle port starts the cell now, or times it as its new head.
-        let head_at = if port.free_pending {
+        let head_at = if port.tx.free_pending {
             None
         } else {
             debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
-            let start = head_start(port.timing_rules(), port.clock.free_at(), &waiting);
+            let start = head_start(port.timing_rules(), port.tx.clock.free_at(), &waiting);
             if start == now {
                 self.pass_or_lose(p, slot, cell, now, now);
                 return;
@@ -60,8 +60,8 @@ impl Network {
     /// The head cell of single-FIFO port `p` starts at `start`: a `PortFree` event then.
     fn time_head(&mut self, p: PortId, start: SimTime) {
         let port = &mut self.ports[p.index()];
-        port.free_pending = true;
-        port.free_event_at = start;
+        port.tx.free_pending = true;
+        port.tx.free_event_at = start;
         self.queue.schedule(start, Event::PortFree(p));
     }
 
@@ -69,8 +69,8 @@ impl Network {
     /// observed or offered a cell: an analytic port has made it already.
     pub(super) fn settle_due_fifo(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.plan.path == PortPath::FifoEvents && port.free_pending && port.free_event_at <= self.now {
-            port.free_pending = false;
+        if port.plan.path == PortPath::FifoEvents && port.tx.free_pending && port.tx.free_event_at <= self.now {
+            port.tx.free_pending = false;
             self.transmit_fifo(p);
         }
     }
@@ -97,7 +97,7 @@ impl Network {
         self.start_cell(p, cell, now);
         let port = &self.ports[p.index()];
         if let Some(next) = port.waiting.front() {
-            let start = head_start(port.timing_rules(), port.clock.free_at(), next);
+            let start = head_start(port.timing_rules(), port.tx.clock.free_at(), next);
             self.time_head(p, start);
         }
     }
@@ -105,7 +105,7 @@ impl Network {
     /// The transmitter of a single-FIFO port run by events as it will be once every queued
     /// cell has started (what an analytic port's own clock is now).
     pub(super) fn clock_after_queue(port: &Port) -> TxClock {
-        let mut clock = port.clock.clone();
+        let mut clock = port.tx.clock.clone();
         let mut rules = port.timing_rules().cloned();
         for w in &port.waiting {
             let start = head_start(rules.as_ref(), clock.free_at(), w);

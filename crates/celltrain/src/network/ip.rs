@@ -23,7 +23,7 @@ impl Network {
             return false;
         }
         let clock =
-            if port.plan.path == PortPath::FifoEvents { Self::clock_after_queue(port) } else { port.clock.clone() };
+            if port.plan.path == PortPath::FifoEvents { Self::clock_after_queue(port) } else { port.tx.clock.clone() };
         self.ports[p.index()].rules.as_mut().expect("checked").tags_pdu(clock, now, cells)
     }
 

@@ -17,11 +17,11 @@ mod fan_in_direct;
 mod fifo_events;
 mod host_timing;
 mod ip;
+mod link;
 pub mod packet_conditioning;
 mod packet_port;
 pub(crate) mod packet_priority;
 mod pdu_gap;
-mod pipe;
 mod plan;
 mod port;
 mod queues_ahead;
@@ -35,6 +35,7 @@ mod tally;
 mod tcp;
 #[cfg(test)]
 mod tests;
+mod transmitter;
 
 pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
@@ -186,7 +187,7 @@ impl Vc {
             .map(|&(p, _)| {
                 let port = &ports[p.index()];
                 let wire = port.line_rate.cell_time_ceil().as_picos().saturating_sub(1);
-                port.delay.as_picos().saturating_add(wire)
+                port.link.delay.as_picos().saturating_add(wire)
             })
             .fold(0, u64::saturating_add);
         SimDuration::from_picos(ps)
@@ -434,15 +435,15 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if port.plan.path == PortPath::FifoEvents {
             // (An event overtaken by a departure before an arrival is stale.)
-            if port.free_pending && port.free_event_at == now {
-                port.free_pending = false;
+            if port.tx.free_pending && port.tx.free_event_at == now {
+                port.tx.free_pending = false;
                 self.transmit_fifo(p);
             }
         } else {
             if port.packets.is_some() {
                 self.settle_due_packet(p);
             } else {
-                port.free_pending = false;
+                port.tx.free_pending = false;
                 self.transmit(p);
             }
         }
@@ -539,7 +540,7 @@ impl Network {
         // (Before the handed-over cells not started are taken off below: they are in trains.)
         self.fan_in_cells_in_trains(&mut cells);
         for port in &self.ports {
-            for (_, cell) in port.pipe.cells.iter() {
+            for (_, cell) in port.link.cells.iter() {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the

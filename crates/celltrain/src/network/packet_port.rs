@@ -382,7 +382,7 @@ impl Network {
         self.settle_due_packet(p);
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if !port.free_pending && now >= q.busy_until && q.settled_on_arrival(packet.ip_bytes, now) {
+        if !port.tx.free_pending && now >= q.busy_until && q.settled_on_arrival(packet.ip_bytes, now) {
             // Idle, so nothing queued (a queued packet keeps a free event pending).
             if q.pass(&packet, now) {
                 self.packet_send(p, packet);
@@ -401,12 +401,12 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if port.free_pending {
+        if port.tx.free_pending {
             return;
         }
         // (A departure due now was made first: the transmitter is busy.)
         debug_assert!(now < q.busy_until, "a free transmitter passes an arriving packet");
-        port.free_pending = true;
+        port.tx.free_pending = true;
         let at = q.busy_until;
         self.queue.schedule(at, Event::PortFree(p));
     }
@@ -426,7 +426,7 @@ impl Network {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
                 debug_assert!(!q.pipe.is_empty(), "the packet before it is on the link");
-                q.pipe.push_back((done + port.delay, packet));
+                q.pipe.push_back((done + port.link.delay, packet));
             }
             Arrival::Refused => self.packet_lost(&packet),
         }
@@ -450,8 +450,8 @@ impl Network {
     #[inline]
     pub(super) fn settle_due_packet(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.free_pending && self.now >= port.packets.as_ref().expect("packet port").busy_until {
-            port.free_pending = false;
+        if port.tx.free_pending && self.now >= port.packets.as_ref().expect("packet port").busy_until {
+            port.tx.free_pending = false;
             self.packet_transmit(p);
         }
     }
@@ -463,7 +463,7 @@ impl Network {
         let q = port.packets.as_mut().expect("packet port");
         let Some(head_bytes) = q.head_bytes() else { return };
         if !q.clear_to_send(head_bytes, now) {
-            port.free_pending = true;
+            port.tx.free_pending = true;
             let at = q.busy_until;
             self.queue.schedule(at, Event::PortFree(p));
             return;
@@ -478,7 +478,7 @@ impl Network {
         let now = self.now;
         self.tally.packet_hops += 1;
         let port = &mut self.ports[p.index()];
-        if let Some(i) = port.capture {
+        if let Some(i) = port.link.capture {
             let from = port.from;
             self.capture_into(i as usize, &packet, from);
         }
@@ -487,13 +487,13 @@ impl Network {
         let done = q.busy_until.max(now) + q.tx_time_cached(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
-        let arrival = done + port.delay;
+        let arrival = done + port.link.delay;
         if q.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
         q.pipe.push_back((arrival, packet));
         if more {
-            port.free_pending = true;
+            port.tx.free_pending = true;
             self.queue.schedule(done, Event::PortFree(p));
         }
     }

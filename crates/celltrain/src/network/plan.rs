@@ -169,10 +169,10 @@ impl Network {
             // So does a link whose queue's changes are recorded: the fast paths would skip steps.
             // A port that marks EFCI changes the cells it holds: by events too.
             let analytic = o.analytic_ports
-                && port.capture.is_none()
+                && port.link.capture.is_none()
                 && port.queue.changes().is_none()
                 && !port.queue.marks_efci();
-            port.plan.path = match (port.single_fifo && port.packets.is_none(), analytic) {
+            port.plan.path = match (port.facts.single_fifo && port.packets.is_none(), analytic) {
                 (true, true) => PortPath::Analytic,
                 (true, false) => PortPath::FifoEvents,
                 (false, _) => PortPath::Queues,
@@ -180,7 +180,7 @@ impl Network {
             // A packet FIFO runs analytically on a link with a delay: a packet put on the link
             // before its start then finds the one before it still there at that start, so that
             // its `PipeHead` event is scheduled as by events (see `packet_arrive_analytic`).
-            let delayed = !port.delay.is_zero();
+            let delayed = !port.link.delay.is_zero();
             if let Some(q) = &mut port.packets {
                 // (Planned before the run: a port that changed its path mid-run would leave
                 // the packets it had started analytically uncounted.)
@@ -192,9 +192,9 @@ impl Network {
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.plan.path == PortPath::Analytic && !port.adapter_rules;
+            let plain = port.plan.path == PortPath::Analytic && !port.facts.adapter_rules;
             port.plan.paces_only = o.run_admission && plain && !port.plan.carry;
-            port.plan.burst_handoff = o.burst_handoff && plain && port.may_take_bursts;
+            port.plan.burst_handoff = o.burst_handoff && plain && port.facts.may_take_bursts;
         }
         self.plan_abr_ahead();
         self.plan_fan_in();

@@ -1,48 +1,28 @@
-//! One direction of a link at the ATM layer: the output port (a host adapter or a switch port),
-//! its transmitter, the pipe of cells in propagation, and, in packet mode, the packet queue
-//! that replaces them.
+//! One direction of a link at the ATM layer: the output port (a host adapter or a switch port)
+//! by its parts — the plan's choices, what the port is, its transmitter (`transmitter.rs`), the
+//! link it drives with the pipe of cells in propagation (`link.rs`), its queue — and, in packet
+//! mode, the packet queue that replaces the cell machinery.
 
 use super::*;
-use crate::network::pipe::Pipe;
+use crate::network::link::Link;
 use crate::network::plan::PortPlan;
+use crate::network::transmitter::Transmitter;
 
 /// One direction of a link: the output port that serialises onto it and the pipe that
 /// carries cells to the far end (ns-3's device/channel split, htsim's queue/pipe).
 ///
 /// Laid out in the order written (`repr(C)`), what a cell or packet reads at every hop first:
-/// the plan's flags, the pipe and the transmitter's clock share the record's first cache lines,
-/// then the queue; what only set-up, packet mode or rare paths read comes last.
+/// the plan's flags, the port's facts, the transmitter and the link share the record's first
+/// cache lines, then the queue; what only set-up, packet mode or rare paths read comes last.
 #[repr(C)]
 pub struct Port {
     /// How the port runs, as the plan chose (read by every cell that reaches it).
     pub(super) plan: PortPlan,
-    /// A `PortFree` event is pending (or, `free_deferred`, its departure).
-    pub(super) free_pending: bool,
-    /// The next departure waits for the next event that meets the port, due at
-    /// `free_event_at`, without an event (see `queues_ahead`).
-    pub(super) free_deferred: bool,
-    /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
-    pub(super) single_fifo: bool,
-    /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
-    /// still have to wait for it).
-    pub(super) work_conserving: bool,
-    /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
-    pub(super) adapter_rules: bool,
-    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
-    /// carries that source's VC alone, in a buffer no burst can fill.
-    pub(super) may_take_bursts: bool,
-    /// A host's adapter (segmentation side) rather than a switch port.
-    pub is_nic: bool,
-    /// Index of the capture recording this link, if any.
-    pub(super) capture: Option<u32>,
-    pub delay: SimDuration,
-    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
-    /// due at another time is stale, overtaken by a departure made before an arrival), or the
-    /// deferred departure.
-    pub(super) free_event_at: SimTime,
-    /// The cells in propagation towards the far end (see [`Pipe`]).
-    pub(super) pipe: Pipe,
-    pub(crate) clock: TxClock,
+    /// What the port is, fixed when the network is built.
+    pub facts: PortFacts,
+    pub(crate) tx: Transmitter,
+    /// The link the port drives: its delay, its capture and the cells in propagation.
+    pub(super) link: Link,
     /// An analytic port's cells admitted and not started yet (see [`Starts`]).
     pub(super) starts: Starts,
     pub queue: OutputPort,
@@ -63,6 +43,25 @@ pub struct Port {
     pub line_rate: BitRate,
 }
 
+/// What a port is and how its queue serves, fixed when the network is built: the plan reads
+/// them, the cell path the few it must.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct PortFacts {
+    /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
+    pub(super) single_fifo: bool,
+    /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
+    /// still have to wait for it).
+    pub(super) work_conserving: bool,
+    /// The adapter's rules decide its cells' start times (a shaper or a PDU gap).
+    pub(super) adapter_rules: bool,
+    /// An on/off source on this adapter may hand over a whole burst at once: the adapter
+    /// carries that source's VC alone, in a buffer no burst can fill.
+    pub(super) may_take_bursts: bool,
+    /// A host's adapter (segmentation side) rather than a switch port.
+    pub is_nic: bool,
+}
+
 /// How an ATM output port runs (chosen by the plan, see `plan`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PortPath {
@@ -79,6 +78,11 @@ pub enum PortPath {
 pub(crate) use super::starts::{HandedBurst, Starts};
 
 impl Port {
+    /// The propagation delay of the link the port drives.
+    pub fn delay(&self) -> SimDuration {
+        self.link.delay
+    }
+
     /// Cells admitted to an analytic port that have not started yet.
     pub(super) fn cells_not_started(&self) -> u64 {
         self.starts.cells_not_started()
@@ -104,7 +108,7 @@ impl Port {
     /// The adapter's rules when they time its cells (a shaper or a PDU gap).
     #[inline]
     pub(super) fn timing_rules(&self) -> Option<&AdapterRules> {
-        self.rules.as_deref().filter(|_| self.adapter_rules)
+        self.rules.as_deref().filter(|_| self.facts.adapter_rules)
     }
 
     /// Analytic ports: the cells whose start time has come leave the buffer, but those kept

@@ -35,7 +35,7 @@ impl Network {
     /// data cells only, whose pipe may be empty behind a departure), nor one whose link is
     /// a fan-in group's member (the group takes its pipe's heads), a captured or recorded one.
     pub(super) fn plan_queues_ahead(&mut self) {
-        debug_assert!(self.ports.iter().all(|p| !p.free_deferred), "planned with departures deferred");
+        debug_assert!(self.ports.iter().all(|p| !p.tx.free_deferred), "planned with departures deferred");
         let on = self.options.queues_ahead;
         for port in &mut self.ports {
             port.plan.defers = on
@@ -43,7 +43,7 @@ impl Network {
                 && port.packets.is_none()
                 && !port.plan.carry
                 && port.plan.fan_in.is_none()
-                && port.capture.is_none()
+                && port.link.capture.is_none()
                 && port.queue.changes().is_none();
             debug_assert!(!port.plan.defers || port.plan.free_in_group.is_none(), "a group's target is carried");
         }
@@ -56,7 +56,7 @@ impl Network {
     pub(super) fn may_defer(&self, p: PortId, at: SimTime) -> bool {
         let port = &self.ports[p.index()];
         debug_assert!(
-            !port.plan.defers || (at > self.now && port.pipe.cells.back().is_some_and(|(arrival, _)| arrival >= at)),
+            !port.plan.defers || (at > self.now && port.link.cells.back().is_some_and(|(arrival, _)| arrival >= at)),
             "a departure deferred into an empty pipe"
         );
         port.plan.defers
@@ -67,7 +67,7 @@ impl Network {
     /// exactly when it is due at an earlier instant.
     #[inline]
     pub(super) fn settle_deferred(&mut self, p: PortId) {
-        if self.ports[p.index()].free_deferred {
+        if self.ports[p.index()].tx.free_deferred {
             self.make_deferred(p, self.now);
         }
     }
@@ -78,12 +78,12 @@ impl Network {
         let now = self.now;
         loop {
             let port = &mut self.ports[p.index()];
-            if !port.free_deferred || port.free_event_at >= before {
+            if !port.tx.free_deferred || port.tx.free_event_at >= before {
                 break;
             }
-            port.free_deferred = false;
-            port.free_pending = false;
-            self.now = port.free_event_at;
+            port.tx.free_deferred = false;
+            port.tx.free_pending = false;
+            self.now = port.tx.free_event_at;
             self.transmit(p);
         }
         self.now = now;
@@ -95,8 +95,8 @@ impl Network {
     #[inline(never)]
     pub(super) fn undefer(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        port.free_deferred = false;
-        let at = port.free_event_at;
+        port.tx.free_deferred = false;
+        let at = port.tx.free_event_at;
         debug_assert!(at >= self.now, "a deferred departure due before the pipe emptied");
         self.schedule_port_free(p, at);
     }
@@ -104,7 +104,7 @@ impl Network {
     /// Every port's departures due before `before` (an observation of the whole network).
     pub(super) fn settle_all_deferred(&mut self, before: SimTime) {
         for i in 0..self.ports.len() {
-            if self.ports[i].free_deferred {
+            if self.ports[i].tx.free_deferred {
                 self.make_deferred(PortId::from_index(i), before);
             }
         }

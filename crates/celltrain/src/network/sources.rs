@@ -43,8 +43,8 @@ impl Network {
                     && port.plan.burst_handoff
                     && port.all_started()
                     && port.starts.handed.pending() == 0
-                    && port.clock.is_idle_at(now)
-                    && port.clock.service_rate() == src.pcr;
+                    && port.tx.clock.is_idle_at(now)
+                    && port.tx.clock.service_rate() == src.pcr;
                 // Cells that start after the run's end are never released, so a burst is cut
                 // there: memory is bounded by the run, not by the burst (an "on" of 1000 s in
                 // a 60 ms run). A run too long for that bound in a u32 goes cell by cell.
@@ -100,10 +100,10 @@ impl Network {
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
         debug_assert!(port.all_started() && port.starts.handed.pending() == 0, "a burst handed to a busy adapter");
-        port.starts.handed = HandedBurst { vc, start: now, rate: port.clock.service_rate(), cells, started: 0 };
+        port.starts.handed = HandedBurst { vc, start: now, rate: port.tx.clock.service_rate(), cells, started: 0 };
         if port.plan.carry {
             for _ in 0..cells {
-                let start = self.ports[p.index()].clock.free_at().max(now);
+                let start = self.ports[p.index()].tx.clock.free_at().max(now);
                 self.start_cell(p, cell, start);
             }
             return;
@@ -137,30 +137,30 @@ impl Network {
             self.fan_in_before_push(slot, p);
         }
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.capture.is_none() && !port.adapter_rules && !port.plan.carry);
-        let was_empty = port.pipe.cells.is_empty();
-        let first = port.pipe.cells.len();
+        debug_assert!(port.link.capture.is_none() && !port.facts.adapter_rules && !port.plan.carry);
+        let was_empty = port.link.cells.is_empty();
+        let first = port.link.cells.len();
         self.tally.cell_hops += u64::from(run.end - run.start);
         // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
         // keeps the clock in registers, and the start times follow in one `extend` (twin b -2.4 %,
         // A4 -2.3 % instructions).
-        let mut clock = port.clock.clone();
-        let delay = port.delay;
-        port.pipe.cells.extend(run.map(|j| {
+        let mut clock = port.tx.clock.clone();
+        let delay = port.link.delay;
+        port.link.cells.extend(run.map(|j| {
             let (start, end) = on_wire(&mut clock, now);
             (end + delay, Cell { entered: start, ..cell_at(j) })
         }));
-        port.clock = clock;
+        port.tx.clock = clock;
         if queued {
             // (On its first link a cell's start time is its entry time.)
             if !port.starts.runs.is_empty() {
                 port.starts.runs_to_times();
             }
-            let Port { pipe, starts, .. } = port;
-            starts.times.extend(pipe.cells.iter_from(first).map(|(_, cell)| cell.entered));
+            let Port { link, starts, .. } = port;
+            starts.times.extend(link.cells.iter_from(first).map(|(_, cell)| cell.entered));
         }
         if was_empty {
-            if let Some((head, _)) = port.pipe.cells.front() {
+            if let Some((head, _)) = port.link.cells.front() {
                 match port.plan.fan_in {
                     None => {
                         let place = self.empty_pipe_head_place(p, head);

@@ -3,8 +3,10 @@
 //! preventive tagging).
 
 use super::*;
+use crate::network::link::Link;
 use crate::network::pdu_gap::PduGap;
-use crate::network::pipe::Pipe;
+use crate::network::port::PortFacts;
+use crate::network::transmitter::Transmitter;
 
 pub(super) fn ports(
     nb: &NetworkBuilder,
@@ -38,22 +40,25 @@ pub(super) fn ports(
                 OutputPort::with_parts(&config, &vcs_on_port[i], scheduler, |k| buffer_stream(nb.seed, &name, k));
             Port {
                 name,
-                work_conserving: queue.is_work_conserving(),
                 from,
                 to,
                 line_rate: rate,
-                delay,
-                is_nic,
-                clock: TxClock::new(rate, service),
-                pipe: Pipe::new(),
-                free_pending: false,
-                free_deferred: false,
+                facts: PortFacts {
+                    single_fifo: queue.is_single_fifo(),
+                    work_conserving: queue.is_work_conserving(),
+                    adapter_rules: false,
+                    // A whole on/off burst may be handed over at once only to an adapter whose
+                    // buffer no burst can fill, and that sends for the source alone (see
+                    // `single_sender_ports`, applied below).
+                    may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
+                    is_nic,
+                },
+                tx: Transmitter::new(TxClock::new(rate, service)),
+                link: Link::new(delay),
                 plan: crate::network::plan::PortPlan::NONE,
-                single_fifo: queue.is_single_fifo(),
                 er: None,
                 starts: crate::network::port::Starts::default(),
                 waiting: VecDeque::new(),
-                free_event_at: SimTime::ZERO,
                 queue,
                 packets: medium.is_packet().then(|| {
                     let (bytes, count) = node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
@@ -68,13 +73,7 @@ pub(super) fn ports(
                         q
                     })
                 }),
-                capture: None,
                 rules: None,
-                adapter_rules: false,
-                // A whole on/off burst may be handed over at once only to an adapter whose
-                // buffer no burst can fill, and that sends for the source alone (see
-                // `single_sender_ports`, applied below).
-                may_take_bursts: is_nic && node.port.buffer_cells >= DEFAULT_NIC_BUFFER_CELLS,
             }
         })
         .collect();
@@ -85,10 +84,10 @@ pub(super) fn ports(
 /// Each adapter's rules: the PDU gap, shaping and preventive tagging (single-FIFO adapters
 /// only: a cell's start time is then known when it reaches the head of the queue).
 fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<(), BuildError> {
-    for port in ports.iter_mut().filter(|p| p.is_nic) {
+    for port in ports.iter_mut().filter(|p| p.facts.is_nic) {
         let node = &nb.nodes[port.from.index()];
         if let Some(gap) = node.pdu_gap {
-            if !port.single_fifo {
+            if !port.facts.single_fifo {
                 return Err(BuildError::about(
                     Subject::Host(node.name.clone()),
                     Field::Adapter,
@@ -101,7 +100,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
     }
     for (i, port) in ports.iter_mut().enumerate() {
         let node = &nb.nodes[port.from.index()];
-        if !(node.shaping || node.tagging) || !port.is_nic {
+        if !(node.shaping || node.tagging) || !port.facts.is_nic {
             continue;
         }
         let Some(vc) = vcs.iter().find(|v| v.route[0].0.index() == i) else { continue };
@@ -114,7 +113,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
                 format!("shapes, but VC '{}' has no traffic contract", vc.name),
             ));
         };
-        if !port.single_fifo {
+        if !port.facts.single_fifo {
             return Err(BuildError::about(
                 Subject::Host(node.name.clone()),
                 Field::Adapter,
@@ -138,7 +137,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
         }
     }
     for port in ports.iter_mut() {
-        port.adapter_rules = port.rules.as_ref().is_some_and(|r| r.times_cells());
+        port.facts.adapter_rules = port.rules.as_ref().is_some_and(|r| r.times_cells());
     }
     Ok(())
 }
@@ -148,11 +147,11 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
 pub(super) fn mark_single_senders(ports: &mut [Port], flows: &[Flow], routes: &[Route], vcs: &[Vc]) {
     let alone = single_sender_ports(ports.len(), flows, routes, vcs);
     for (port, alone) in ports.iter_mut().zip(alone) {
-        port.may_take_bursts &= alone;
+        port.facts.may_take_bursts &= alone;
     }
     // An ABR VC's RM cells take turns with its data cells at the adapter.
     for vc in vcs.iter().filter(|v| v.category == ServiceCategory::Abr) {
-        ports[vc.route[0].0.index()].may_take_bursts = false;
+        ports[vc.route[0].0.index()].facts.may_take_bursts = false;
     }
 }
 

@@ -58,7 +58,7 @@ impl Network {
                         port.starts.times.push_back(start);
                     }
                     hops += 1;
-                    let arrival = port.clock.start(start).later_by(reach.delay);
+                    let arrival = port.tx.clock.start(start).later_by(reach.delay);
                     land_raw_in(vcs, &mut hash, q, vc, entered, arrival);
                 }
                 Err(_) => count_lost(&mut hash, vcs, t, vc),
@@ -125,7 +125,7 @@ impl Network {
                 port.starts.times.push_back(start);
             }
             hops += 1;
-            let arrival = port.clock.start(start).later_by(reach.delay);
+            let arrival = port.tx.clock.start(start).later_by(reach.delay);
             if !inner {
                 land_raw_in(vcs, &mut hash, q, cell.vc, cell.entered, arrival);
                 continue;
@@ -168,9 +168,9 @@ struct Reach {
 impl Reach {
     fn of(port: &Port, carry_before: SimTime) -> Reach {
         Reach {
-            pipe_empty: port.pipe.cells.is_empty(),
-            line_cell_time: port.clock.line_cell_time(),
-            delay: port.delay,
+            pipe_empty: port.link.cells.is_empty(),
+            line_cell_time: port.tx.clock.line_cell_time(),
+            delay: port.link.delay,
             carry_before,
         }
     }
@@ -188,7 +188,7 @@ fn carried_start(port: &mut Port, t: SimTime, reach: Reach, mut depart: impl FnM
         port.starts.times.pop_front();
         depart(start);
     }
-    let start = port.clock.free_at().max(t);
+    let start = port.tx.clock.free_at().max(t);
     (reach.pipe_empty && start.later_by(reach.line_cell_time).later_by(reach.delay) < reach.carry_before)
         .then_some(start)
 }
