@@ -100,7 +100,7 @@ impl Network {
         // can intervene: the port holds nothing else).
         let port = &mut self.ports[p.index()];
         let transmitter_free = now + ROUNDING_SLACK >= port.tx.clock.free_at();
-        if !port.tx.free_pending && transmitter_free && port.facts.work_conserving {
+        if !port.tx.waits() && transmitter_free && port.facts.work_conserving {
             debug_assert!(port.queue.is_empty(), "no free event pending, yet cells queued");
             let at = now.max(port.tx.clock.free_at());
             self.pass_or_lose(p, slot, cell, now, at);
@@ -110,11 +110,11 @@ impl Network {
             self.cell_lost(cell);
             return;
         }
-        if !port.tx.free_pending {
-            port.tx.free_pending = true;
+        if !port.tx.waits() {
             // (An idle transmitter's `free_at` is past when a scheduler that is not
             // work-conserving holds the cell.)
             let at = port.tx.clock.free_at().max(now);
+            port.tx.await_event(at);
             self.schedule_port_free(p, at);
         }
     }
@@ -168,13 +168,11 @@ impl Network {
         self.start_cell(p, cell, at);
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
-            port.tx.free_pending = true;
             let at = port.tx.clock.free_at();
             if self.may_defer(p, at) {
-                let port = &mut self.ports[p.index()];
-                port.tx.free_deferred = true;
-                port.tx.free_event_at = at;
+                self.ports[p.index()].tx.defer(at);
             } else {
+                self.ports[p.index()].tx.await_event(at);
                 self.schedule_port_free(p, at);
             }
         }
@@ -203,7 +201,7 @@ impl Network {
         match port.queue.dequeue(self.now) {
             Next::Empty => {}
             Next::NotBefore(t) => {
-                port.tx.free_pending = true;
+                port.tx.await_event(t);
                 self.schedule_port_free(p, t);
             }
             Next::Cell(_) => unreachable!("the scheduler sends what it refused a moment ago"),
@@ -297,12 +295,12 @@ impl Network {
     /// pipe's heads was sure to meet the port in time.
     #[inline]
     fn pipe_emptied(&mut self, p: PortId) {
-        if self.ports[p.index()].tx.free_deferred {
+        if self.ports[p.index()].tx.is_deferred() {
             self.settle_deferred(p);
             if !self.ports[p.index()].link.cells.is_empty() {
                 return;
             }
-            if self.ports[p.index()].tx.free_deferred {
+            if self.ports[p.index()].tx.is_deferred() {
                 self.undefer(p);
             }
         }

@@ -420,7 +420,7 @@ impl Network {
     /// the run, keeps the groups once cells are under way, and only asks again whether each
     /// crosses its target directly).
     pub(super) fn plan_fan_in(&mut self) {
-        if self.ports.iter().any(|p| !p.link.cells.is_empty() || p.tx.free_pending)
+        if self.ports.iter().any(|p| !p.link.cells.is_empty() || p.tx.waits())
             || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
             for g in 0..self.fan_ins.len() {
@@ -763,7 +763,7 @@ impl Network {
                     self.tally.event(now, Event::PortFree(target));
                     let port = &mut self.ports[target.index()];
                     debug_assert!(port.plan.path == PortPath::Queues && port.packets.is_none());
-                    port.tx.free_pending = false;
+                    port.tx.departs();
                     let taken = self.queue.schedules();
                     self.transmit(target);
                     taken

@@ -36,7 +36,7 @@ impl Network {
             end_of_frame: cell.end_of_frame,
         };
         // An idle port starts the cell now, or times it as its new head.
-        let head_at = if port.tx.free_pending {
+        let head_at = if port.tx.waits() {
             None
         } else {
             debug_assert!(port.queue.is_empty(), "cells queued, yet no free event pending");
@@ -60,8 +60,7 @@ impl Network {
     /// The head cell of single-FIFO port `p` starts at `start`: a `PortFree` event then.
     fn time_head(&mut self, p: PortId, start: SimTime) {
         let port = &mut self.ports[p.index()];
-        port.tx.free_pending = true;
-        port.tx.free_event_at = start;
+        port.tx.await_event(start);
         self.queue.schedule(start, Event::PortFree(p));
     }
 
@@ -69,8 +68,8 @@ impl Network {
     /// observed or offered a cell: an analytic port has made it already.
     pub(super) fn settle_due_fifo(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.plan.path == PortPath::FifoEvents && port.tx.free_pending && port.tx.free_event_at <= self.now {
-            port.tx.free_pending = false;
+        if port.plan.path == PortPath::FifoEvents && port.tx.event_due_by(self.now) {
+            port.tx.departs();
             self.transmit_fifo(p);
         }
     }

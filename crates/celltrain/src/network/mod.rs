@@ -435,15 +435,15 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if port.plan.path == PortPath::FifoEvents {
             // (An event overtaken by a departure before an arrival is stale.)
-            if port.tx.free_pending && port.tx.free_event_at == now {
-                port.tx.free_pending = false;
+            if port.tx.event_is_due(now) {
+                port.tx.departs();
                 self.transmit_fifo(p);
             }
         } else {
             if port.packets.is_some() {
                 self.settle_due_packet(p);
             } else {
-                port.tx.free_pending = false;
+                port.tx.departs();
                 self.transmit(p);
             }
         }

@@ -382,7 +382,7 @@ impl Network {
         self.settle_due_packet(p);
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if !port.tx.free_pending && now >= q.busy_until && q.settled_on_arrival(packet.ip_bytes, now) {
+        if !port.tx.waits() && now >= q.busy_until && q.settled_on_arrival(packet.ip_bytes, now) {
             // Idle, so nothing queued (a queued packet keeps a free event pending).
             if q.pass(&packet, now) {
                 self.packet_send(p, packet);
@@ -401,13 +401,13 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         let q = port.packets.as_mut().expect("packet port");
-        if port.tx.free_pending {
+        if port.tx.waits() {
             return;
         }
         // (A departure due now was made first: the transmitter is busy.)
         debug_assert!(now < q.busy_until, "a free transmitter passes an arriving packet");
-        port.tx.free_pending = true;
         let at = q.busy_until;
+        port.tx.await_event(at);
         self.queue.schedule(at, Event::PortFree(p));
     }
 
@@ -450,8 +450,8 @@ impl Network {
     #[inline]
     pub(super) fn settle_due_packet(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.tx.free_pending && self.now >= port.packets.as_ref().expect("packet port").busy_until {
-            port.tx.free_pending = false;
+        if port.tx.waits() && self.now >= port.packets.as_ref().expect("packet port").busy_until {
+            port.tx.departs();
             self.packet_transmit(p);
         }
     }
@@ -463,8 +463,8 @@ impl Network {
         let q = port.packets.as_mut().expect("packet port");
         let Some(head_bytes) = q.head_bytes() else { return };
         if !q.clear_to_send(head_bytes, now) {
-            port.tx.free_pending = true;
             let at = q.busy_until;
+            port.tx.await_event(at);
             self.queue.schedule(at, Event::PortFree(p));
             return;
         }
@@ -493,7 +493,7 @@ impl Network {
         }
         q.pipe.push_back((arrival, packet));
         if more {
-            port.tx.free_pending = true;
+            port.tx.await_event(done);
             self.queue.schedule(done, Event::PortFree(p));
         }
     }

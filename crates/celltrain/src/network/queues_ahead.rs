@@ -10,8 +10,8 @@
 //! or changes the port: a cell arriving there, an RM cell reading its explicit-rate state, a
 //! sample, the window's opening, the run's end — and the pipe's last cell leaving.
 //!
-//! Such a port keeps its next departure pending (`Port::free_deferred`, due at
-//! `free_event_at`), and each of those events first makes the departures due before it, in
+//! Such a port keeps its next departure deferred (`Transmitter::defer`, with the time it is
+//! due), and each of those events first makes the departures due before it, in
 //! the order of the event queue: a `PortFree` event has its place last in its instant, by
 //! rule (`schedule_port_free`), so the departures due before an event are those due at an
 //! earlier instant. The cell sent before a departure is still in the pipe when it is due (it
@@ -35,7 +35,7 @@ impl Network {
     /// data cells only, whose pipe may be empty behind a departure), nor one whose link is
     /// a fan-in group's member (the group takes its pipe's heads), a captured or recorded one.
     pub(super) fn plan_queues_ahead(&mut self) {
-        debug_assert!(self.ports.iter().all(|p| !p.tx.free_deferred), "planned with departures deferred");
+        debug_assert!(self.ports.iter().all(|p| !p.tx.is_deferred()), "planned with departures deferred");
         let on = self.options.queues_ahead;
         for port in &mut self.ports {
             port.plan.defers = on
@@ -67,7 +67,7 @@ impl Network {
     /// exactly when it is due at an earlier instant.
     #[inline]
     pub(super) fn settle_deferred(&mut self, p: PortId) {
-        if self.ports[p.index()].tx.free_deferred {
+        if self.ports[p.index()].tx.is_deferred() {
             self.make_deferred(p, self.now);
         }
     }
@@ -76,14 +76,8 @@ impl Network {
     #[inline(never)]
     fn make_deferred(&mut self, p: PortId, before: SimTime) {
         let now = self.now;
-        loop {
-            let port = &mut self.ports[p.index()];
-            if !port.tx.free_deferred || port.tx.free_event_at >= before {
-                break;
-            }
-            port.tx.free_deferred = false;
-            port.tx.free_pending = false;
-            self.now = port.tx.free_event_at;
+        while let Some(at) = self.ports[p.index()].tx.take_deferred_before(before) {
+            self.now = at;
             self.transmit(p);
         }
         self.now = now;
@@ -94,9 +88,7 @@ impl Network {
     #[cold]
     #[inline(never)]
     pub(super) fn undefer(&mut self, p: PortId) {
-        let port = &mut self.ports[p.index()];
-        port.tx.free_deferred = false;
-        let at = port.tx.free_event_at;
+        let at = self.ports[p.index()].tx.undefer();
         debug_assert!(at >= self.now, "a deferred departure due before the pipe emptied");
         self.schedule_port_free(p, at);
     }
@@ -104,7 +96,7 @@ impl Network {
     /// Every port's departures due before `before` (an observation of the whole network).
     pub(super) fn settle_all_deferred(&mut self, before: SimTime) {
         for i in 0..self.ports.len() {
-            if self.ports[i].tx.free_deferred {
+            if self.ports[i].tx.is_deferred() {
                 self.make_deferred(PortId::from_index(i), before);
             }
         }

@@ -1,6 +1,6 @@
-//! A port's transmitter: the clock that sets each cell's start on the wire, and the departure
-//! event it waits for, if any (a `PortFree` event, or a departure deferred to the next event
-//! that meets the port: see `queues_ahead`).
+//! A port's transmitter: the clock that sets each cell's start on the wire, and what its next
+//! departure waits for (a `PortFree` event, or the next event that meets the port: see
+//! `queues_ahead`).
 
 use celltrain_atm::port::TxClock;
 use celltrain_core::time::SimTime;
@@ -9,20 +9,88 @@ use celltrain_core::time::SimTime;
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct Transmitter {
-    /// A `PortFree` event is pending (or, `free_deferred`, its departure).
-    pub(super) free_pending: bool,
-    /// The next departure waits for the next event that meets the port, due at
-    /// `free_event_at`, without an event (see `queues_ahead`).
-    pub(super) free_deferred: bool,
-    /// When the pending `PortFree` event is due (a single-FIFO port run by events: an event
-    /// due at another time is stale, overtaken by a departure made before an arrival), or the
-    /// deferred departure.
-    pub(super) free_event_at: SimTime,
+    next: Departure,
     pub(crate) clock: TxClock,
+}
+
+/// What a transmitter's next departure waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Departure {
+    /// Nothing: the port holds no cell it could send.
+    Idle,
+    /// Its `PortFree` event, due at this time (in the event queue, or among a fan-in group's
+    /// heads). On a single FIFO run by events, an event due at another time is stale: a
+    /// departure made before an arrival overtook it.
+    Event(SimTime),
+    /// The next event that meets the port, which makes first the departures due before it
+    /// (`queues_ahead`): none is scheduled.
+    Deferred(SimTime),
 }
 
 impl Transmitter {
     pub(super) fn new(clock: TxClock) -> Self {
-        Transmitter { free_pending: false, free_deferred: false, free_event_at: SimTime::ZERO, clock }
+        Transmitter { next: Departure::Idle, clock }
+    }
+
+    /// A departure is to come, by an event or deferred.
+    #[inline(always)]
+    pub(super) fn waits(&self) -> bool {
+        self.next != Departure::Idle
+    }
+
+    /// The next departure is the `PortFree` event the caller schedules at `at`.
+    #[inline(always)]
+    pub(super) fn await_event(&mut self, at: SimTime) {
+        self.next = Departure::Event(at);
+    }
+
+    /// The awaited departure is being made (its event fired, or it was due): nothing is
+    /// awaited until the caller says what comes next.
+    #[inline(always)]
+    pub(super) fn departs(&mut self) {
+        self.next = Departure::Idle;
+    }
+
+    /// Whether the `PortFree` event due at `now` is the one awaited (else it is stale).
+    #[inline]
+    pub(super) fn event_is_due(&self, now: SimTime) -> bool {
+        self.next == Departure::Event(now)
+    }
+
+    /// Whether an event awaited is due by `now`.
+    #[inline]
+    pub(super) fn event_due_by(&self, now: SimTime) -> bool {
+        matches!(self.next, Departure::Event(at) if at <= now)
+    }
+
+    /// The next departure, due at `at`, waits for the next event that meets the port.
+    #[inline]
+    pub(super) fn defer(&mut self, at: SimTime) {
+        self.next = Departure::Deferred(at);
+    }
+
+    #[inline(always)]
+    pub(super) fn is_deferred(&self) -> bool {
+        matches!(self.next, Departure::Deferred(_))
+    }
+
+    /// The deferred departure, if it is due before `before`: it is then being made.
+    #[inline]
+    pub(super) fn take_deferred_before(&mut self, before: SimTime) -> Option<SimTime> {
+        match self.next {
+            Departure::Deferred(at) if at < before => {
+                self.next = Departure::Idle;
+                Some(at)
+            }
+            _ => None,
+        }
+    }
+
+    /// The deferred departure becomes an event (the caller schedules it): its time.
+    #[inline]
+    pub(super) fn undefer(&mut self) -> SimTime {
+        let Departure::Deferred(at) = self.next else { panic!("no departure deferred") };
+        self.next = Departure::Event(at);
+        at
     }
 }
