@@ -14,7 +14,7 @@ pub mod panic_report;
 pub mod python_front;
 
 use celltrain::metrics::Summary;
-use celltrain::network::Progress;
+use celltrain::network::{Progress, SimOptions};
 use celltrain::scenario::{self, Compiled, ScenarioError};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -81,6 +81,10 @@ enum Command {
         /// reference the fast paths are tested against: the same results, more events, slower).
         #[arg(long)]
         reference: bool,
+        /// Turn one fast path off (repeatable): the same results, by more events; what each is
+        /// worth on a scenario (`bench --without`).
+        #[arg(long, value_name = "FAST_PATH", value_parser = fast_path_names())]
+        without: Vec<String>,
     },
     /// Validate a scenario without running it.
     Check {
@@ -140,6 +144,9 @@ enum Command {
         /// No fast path (see `run --reference`).
         #[arg(long)]
         reference: bool,
+        /// Turn one fast path off (repeatable; see `run --without`).
+        #[arg(long, value_name = "FAST_PATH", value_parser = fast_path_names())]
+        without: Vec<String>,
     },
 }
 
@@ -309,21 +316,39 @@ fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
     Ok(scenario::compile(&args.scenario, &overrides, args.seed)?)
 }
 
-/// `--pipe-events`: no carrying ahead; `--reference`: no fast path at all.
-fn choose_fast_paths(network: &mut celltrain::network::Network, pipe_events: bool, reference: bool) {
-    if reference {
-        network.set_options(celltrain::network::SimOptions::reference());
-    } else if pipe_events {
-        network.set_carry_ahead(false);
+/// The fast paths `--without` takes, each with what it does.
+fn fast_path_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        SimOptions::NAMES.map(|(name, help)| clap::builder::PossibleValue::new(name).help(help)),
+    )
+}
+
+/// `--pipe-events`: no carrying ahead; `--reference`: no fast path at all; `--without NAME`:
+/// not that one.
+fn choose_fast_paths(
+    network: &mut celltrain::network::Network,
+    pipe_events: bool,
+    reference: bool,
+    without: &[String],
+) {
+    let mut options = if reference { SimOptions::reference() } else { network.options() };
+    if pipe_events {
+        options.carry_ahead = false;
+    }
+    for name in without {
+        options = options.without(name).expect("a name clap accepted");
+    }
+    if options != network.options() {
+        network.set_options(options);
     }
 }
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { mut scenario, out, json, pcap, record, quiet, ports, pipe_events, reference } => {
+        Command::Run { mut scenario, out, json, pcap, record, quiet, ports, pipe_events, reference, without } => {
             scenario.set.extend(record_shortcuts(&pcap, record.as_deref()));
             let mut compiled = compile(&scenario)?;
-            choose_fast_paths(&mut compiled.network, pipe_events, reference);
+            choose_fast_paths(&mut compiled.network, pipe_events, reference, &without);
             let io_err = |dir: &PathBuf, e: std::io::Error| Failure::Other(format!("{}: {e}", dir.display()));
             // Written into a staging directory, moved into place whole at the end (found
             // unwritable before the run starts).
@@ -416,8 +441,8 @@ fn execute(command: Command) -> Result<(), Failure> {
             out!("{}", String::from_utf8_lossy(&buf))?;
             Ok(())
         }
-        Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference } => {
-            bench(&scenario, &set, repeat.max(1), hops, seconds, (pipe_events, reference))
+        Command::Bench { scenario, set, repeat, hops, seconds, pipe_events, reference, without } => {
+            bench(&scenario, &set, repeat.max(1), hops, seconds, (pipe_events, reference, &without))
         }
         Command::Cac { command } => {
             let report = cac::run(command).map_err(Failure::Input)?;
@@ -565,7 +590,7 @@ fn bench(
     repeat: u32,
     hops: u32,
     seconds: f64,
-    (pipe_events, reference): (bool, bool),
+    (pipe_events, reference, without): (bool, bool, &[String]),
 ) -> Result<(), Failure> {
     let overrides = parse_sets(sets)?;
     // (wall, cell-hops, packet-hops, events, packets out of the bottleneck port)
@@ -576,7 +601,7 @@ fn bench(
         } else {
             scenario::compile(scenario, &overrides, None)?.network
         };
-        choose_fast_paths(&mut network, pipe_events, reference);
+        choose_fast_paths(&mut network, pipe_events, reference, without);
         let started = Instant::now();
         network.run(&mut |_| {});
         let wall = started.elapsed().as_secs_f64();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{celltrain, root, stderr};
+use common::{celltrain, json, root, stderr};
 use std::path::Path;
 use std::process::Command;
 
@@ -353,4 +353,32 @@ fn bench_reports_an_internetworks_cells_beside_its_packets() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(count(&text, "cell-hops,") > 0 && !text.contains("cells: "), "{text}");
+}
+
+/// `--without NAME` turns one fast path off: the same results, and the same events where the
+/// fast path saves none (fan-in groups keep every event's place), more where it does
+/// (carrying ahead); an unknown name is refused with the names there are.
+#[test]
+fn a_fast_path_turned_off_gives_the_same_results() {
+    let run = |extra: &[&str]| {
+        let args = [&["run", "benches/twins/a-onoff-mux.toml", "--set", "duration=50 ms", "--json", "--quiet"], extra];
+        let out = celltrain(&args.concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut summary = json(&out);
+        summary.as_object_mut().unwrap().remove("wall_s");
+        summary
+    };
+    let plain = run(&[]);
+    assert_eq!(run(&["--without", "fan-in"]), plain);
+    let mut carried = run(&["--without", "carry"]);
+    assert!(carried["events"].as_u64() > plain["events"].as_u64(), "carrying saved no event");
+    let object = carried.as_object_mut().unwrap();
+    for key in ["events", "trace_hash"] {
+        object.insert(key.into(), plain[key].clone());
+    }
+    assert_eq!(carried, plain);
+    let out = celltrain(&["bench", "A4", "--without", "carry-ahead"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = stderr(&out);
+    assert!(text.contains("'carry-ahead'") && text.contains("queues-ahead"), "{text}");
 }

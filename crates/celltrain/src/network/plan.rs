@@ -120,6 +120,37 @@ impl Default for SimOptions {
 }
 
 impl SimOptions {
+    /// The fast paths by name (`celltrain run --without NAME`), each with what it does.
+    pub const NAMES: [(&'static str, &'static str); 8] = [
+        ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events"),
+        ("carry", "links whose far end hears only from them hand their cells over at once"),
+        ("runs", "a frame's cells reaching an adapter that only paces are admitted in one step"),
+        ("bursts", "an on/off burst is handed whole to an idle adapter"),
+        ("abr-ahead", "ABR end systems send the cells no feedback can change at once"),
+        ("fan-in", "the pipes that lead to one port share one entry in the event queue"),
+        ("direct", "a fan-in group hands each head through its target in one step"),
+        ("queues-ahead", "ports with queues send without PortFree events"),
+    ];
+
+    /// These options with the fast path named `name` (one of [`NAMES`](Self::NAMES)) off, or
+    /// none if there is no such fast path.
+    pub fn without(self, name: &str) -> Option<Self> {
+        let mut o = self;
+        let field = match name {
+            "analytic" => &mut o.analytic_ports,
+            "carry" => &mut o.carry_ahead,
+            "runs" => &mut o.run_admission,
+            "bursts" => &mut o.burst_handoff,
+            "abr-ahead" => &mut o.abr_ahead,
+            "fan-in" => &mut o.fan_in,
+            "direct" => &mut o.direct_crossing,
+            "queues-ahead" => &mut o.queues_ahead,
+            _ => return None,
+        };
+        *field = false;
+        Some(o)
+    }
+
     /// No fast path: every cell by events, the reference the fast paths are tested against.
     pub const fn reference() -> Self {
         SimOptions {
@@ -200,5 +231,26 @@ impl Network {
         self.plan_fan_in();
         self.plan_queues_ahead();
         self.refresh_carry_bound();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SimOptions;
+
+    /// Each name turns off one fast path of its own, an unknown name none, and all of them
+    /// together leave the reference.
+    #[test]
+    fn each_fast_path_is_turned_off_by_its_name() {
+        let all = SimOptions::default();
+        let mut off = all;
+        for (name, _) in SimOptions::NAMES {
+            let one = all.without(name).expect("a fast path's name");
+            assert_ne!(one, all, "{name} turned nothing off");
+            assert_ne!(off.without(name), Some(off), "{name} turns off what another name did");
+            off = off.without(name).unwrap();
+        }
+        assert_eq!(off, SimOptions::reference());
+        assert_eq!(all.without("carry-ahead"), None);
     }
 }
