@@ -114,7 +114,7 @@ pub fn compile_source(
 /// only for some designs (ABR's, GFR's, RED's), so an unknown key's message would otherwise
 /// name only those the table's own design asked for.
 #[rustfmt::skip]
-const SWITCH_KEYS: &[&str] = &[
+pub(super) const SWITCH_KEYS: &[&str] = &[
     "name", "names", "count", "buffer", "reserved", "discard", "epd_threshold", "epd_excess",
     "epd_keep_eom", "fairness_z", "mtu", "queueing", "clp1_threshold", "efci_threshold", "cac", "explicit_rate", "target_queue",
     "target_utilization", "averaging_interval", "binary_thresholds", "ni_threshold", "scheduler",
@@ -160,6 +160,7 @@ fn read_switches(
                 added.push(n);
             }
             super::abr::read_switch_abr(&v, b, &added)?;
+            super::switch_port::check_conditional_keys(&v)?;
             v.expect(SWITCH_KEYS);
             v.finish()?;
         }

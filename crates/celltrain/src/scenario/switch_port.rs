@@ -98,13 +98,70 @@ fn only_with(v: &TableView<'_>, key: &str, policies: &[&str]) -> Result<(), Scen
     if !v.contains(key) {
         return Ok(());
     }
-    let names: Vec<String> = policies.iter().map(|p| format!("\"{p}\"")).collect();
-    let names = match names.split_last() {
+    Err(v.key_error(key, format!("only applies with discard = {}", alternatives(policies))))
+}
+
+/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+fn alternatives(values: &[&str]) -> String {
+    let quoted: Vec<String> = values.iter().map(|p| format!("\"{p}\"")).collect();
+    match quoted.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
-    };
-    Err(v.key_error(key, format!("only applies with discard = {names}")))
+    }
+}
+
+/// The GFR designs: each checks every GFR threshold given, so that the design can be a
+/// scenario parameter while the file carries the thresholds of each.
+const GFR: &[&str] = &super::gfr::DESIGNS;
+
+/// The switch keys that apply only with some values of another key: the key, the key it goes
+/// with, and the values it applies with (none: any value). Read where the design they belong to
+/// is chosen; one given where nothing reads it is named with what it goes with, rather than as
+/// an unknown key of a table whose keys it is among (`check_conditional_keys`).
+#[rustfmt::skip]
+pub(super) const CONDITIONAL_KEYS: &[(&str, &str, Option<&[&str]>)] = &[
+    ("epd_threshold", "discard", Some(THRESHOLDED)),
+    ("epd_excess", "discard", Some(THRESHOLDED)),
+    ("epd_keep_eom", "discard", Some(&["epd"])),
+    ("fairness_z", "discard", Some(FAIR_SHARE)),
+    ("low_threshold", "discard", Some(GFR)),
+    ("high_threshold", "discard", Some(GFR)),
+    ("vc_threshold", "discard", Some(GFR)),
+    ("vc_low_threshold", "discard", Some(GFR)),
+    ("vc_high_threshold", "discard", Some(GFR)),
+    ("red_min_th", "discard", Some(GFR)),
+    ("red_max_th", "discard", Some(GFR)),
+    ("red_max_p", "discard", Some(GFR)),
+    ("red_weight", "discard", Some(GFR)),
+    ("red_idle_unit", "discard", Some(GFR)),
+    ("averaging_interval", "explicit_rate", None),
+    ("target_queue", "explicit_rate", Some(&["erica+"])),
+    ("target_utilization", "explicit_rate", Some(&["erica", "erica+"])),
+    ("binary_thresholds", "explicit_rate", Some(&["binary"])),
+    ("ni_threshold", "explicit_rate", Some(&["binary"])),
+];
+
+/// An error for the first key of [`CONDITIONAL_KEYS`] a switch gives where the key it goes with
+/// does not call for it (`discard` is `"tail-drop"` when not given).
+pub(super) fn check_conditional_keys(v: &TableView<'_>) -> Result<(), ScenarioError> {
+    for &(key, on, values) in CONDITIONAL_KEYS {
+        if !v.contains(key) {
+            continue;
+        }
+        let given = match v.opt_str(on)? {
+            None if on == "discard" => Some("tail-drop"),
+            given => given,
+        };
+        let message = match (given, values) {
+            (Some(_), None) => continue,
+            (Some(g), Some(values)) if values.contains(&g) => continue,
+            (_, None) => format!("only applies with {on}"),
+            (_, Some(values)) => format!("only applies with {on} = {}", alternatives(values)),
+        };
+        return Err(v.key_error(key, message));
+    }
+    Ok(())
 }
 
 /// The threshold of an EPD-like policy (`epd_threshold` in cells or as a share of the pool,

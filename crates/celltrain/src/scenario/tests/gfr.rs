@@ -94,6 +94,50 @@ fn design_mistakes_name_their_key() {
     assert!(e.contains("red_min_th") && e.contains("below red_max_th"), "{e}");
     let e = error(&scenario("discard = \"epd\"\nlow_threshold = \"20 cells\"", GFR2));
     assert!(e.contains("low_threshold"), "a GFR key on another design is refused: {e}");
+    assert!(e.contains("only applies with discard = \"gfr-fifo\", \"per-vc-threshold\" or \"frame-red\""), "{e}");
     let e = error(&scenario("scheduler = \"fifo\"", GFR2));
     assert!(e.contains("scheduler"), "{e}");
+}
+
+/// A switch key that belongs to another design than the one chosen is named with what it goes
+/// with, not as an unknown key of a table whose keys it is among.
+#[test]
+fn a_key_of_another_design_says_what_it_goes_with() {
+    let cases = [
+        (
+            "low_threshold = \"20 cells\"",
+            "low_threshold: only applies with discard = \"gfr-fifo\", \"per-vc-threshold\" or \"frame-red\"",
+        ),
+        (
+            "discard = \"gfr-fifo\"\nlow_threshold = \"20 cells\"\nfairness_z = 0.5",
+            "fairness_z: only applies with discard = \"selective-drop\" or \"fba\"",
+        ),
+        (
+            "explicit_rate = \"binary\"\nbinary_thresholds = [\"50 cells\", \"20 cells\"]\ntarget_queue = \"10 cells\"",
+            "target_queue: only applies with explicit_rate = \"erica+\"",
+        ),
+        (
+            "explicit_rate = \"erica\"\nni_threshold = \"10 cells\"",
+            "ni_threshold: only applies with explicit_rate = \"binary\"",
+        ),
+        (
+            "explicit_rate = \"binary\"\nbinary_thresholds = [\"50 cells\", \"20 cells\"]\ntarget_utilization = 0.9",
+            "target_utilization: only applies with explicit_rate = \"erica\" or \"erica+\"",
+        ),
+    ];
+    for (switch, expected) in cases {
+        let e = error(&scenario(switch, GFR2));
+        assert!(e.contains(expected) && !e.contains("unknown key"), "{switch}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
+/// Every key that goes with another is a switch key.
+#[test]
+fn conditional_switch_keys_are_switch_keys() {
+    for (key, on, _) in super::super::switch_port::CONDITIONAL_KEYS {
+        for k in [key, on] {
+            assert!(super::super::model::SWITCH_KEYS.contains(k), "{k} is no switch key");
+        }
+    }
 }
