@@ -106,6 +106,16 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
     Ok(())
 }
 
+/// A switch's explicit-rate keys, with the algorithms that take each (none: every one). One
+/// given with another algorithm is named with those that take it, rather than as an unknown key.
+pub(super) const EXPLICIT_RATE_KEYS: [(&str, Option<&[&str]>); 5] = [
+    ("averaging_interval", None),
+    ("target_queue", Some(&["erica+"])),
+    ("target_utilization", Some(&["erica", "erica+"])),
+    ("binary_thresholds", Some(&["binary"])),
+    ("ni_threshold", Some(&["binary"])),
+];
+
 /// A `[[switch]]`'s explicit-rate keys, for the switches it names.
 pub(super) fn read_switch_abr(
     v: &TableView<'_>,
@@ -114,13 +124,20 @@ pub(super) fn read_switch_abr(
 ) -> Result<(), ScenarioError> {
     let names: Vec<&str> = EXPLICIT_RATE_NAMES.iter().flat_map(|names| names.iter().copied()).collect();
     let Some(kind) = v.opt_keyword("explicit_rate", &names)? else {
-        for key in ["target_queue", "target_utilization", "averaging_interval", "binary_thresholds", "ni_threshold"] {
+        for (key, _) in EXPLICIT_RATE_KEYS {
             if v.contains(key) {
                 return Err(v.key_error(key, "only applies with explicit_rate"));
             }
         }
         return Ok(());
     };
+    for (key, takers) in EXPLICIT_RATE_KEYS {
+        if v.contains(key) && takers.is_some_and(|t| !t.contains(&kind)) {
+            let message =
+                format!("only applies with explicit_rate = {}", super::switch_port::alternatives(takers.unwrap()));
+            return Err(v.key_error(key, message));
+        }
+    }
     let interval = v.opt_duration("averaging_interval")?.unwrap_or(SimDuration::from_millis(1));
     if interval.is_zero() {
         return Err(v.key_error("averaging_interval", "must be positive"));

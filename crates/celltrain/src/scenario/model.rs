@@ -160,7 +160,6 @@ fn read_switches(
                 added.push(n);
             }
             super::abr::read_switch_abr(&v, b, &added)?;
-            super::switch_port::check_conditional_keys(&v)?;
             v.expect(SWITCH_KEYS);
             v.finish()?;
         }

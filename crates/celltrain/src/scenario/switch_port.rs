@@ -6,7 +6,8 @@ use super::model::positive_u32;
 use super::{ScenarioError, TableView};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{
-    DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig, DEFAULT_FAIRNESS_Z, DISCARD_NAMES,
+    DiscardConfig, DiscardPolicy, EpdConfig, EpdThreshold, FairShareConfig, DEFAULT_FAIRNESS_Z, DISCARD_NAMES,
+    DISCARD_POLICIES,
 };
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
@@ -26,6 +27,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
     }
     let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
     let discard = v.opt_keyword("discard", DISCARD_NAMES)?.unwrap_or("tail-drop");
+    check_discard_keys(v, discard)?;
     if super::gfr::DESIGNS.contains(&discard) {
         let per_vc_queues =
             if v.contains("queueing") { per_vc(v)? } else { super::gfr::queues_per_vc_by_default(discard) };
@@ -48,7 +50,6 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
     };
     let config = match discard {
         "epd" => {
-            only_with(v, "fairness_z", FAIR_SHARE)?;
             let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::MSc98 { mtu_cells })?;
             policy(match v.opt_bool("epd_keep_eom")? {
                 // The Fore switch of LRP97 keeps a refused frame's last cell (EOM).
@@ -57,7 +58,6 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             })
         }
         "selective-drop" | "fba" => {
-            only_with(v, "epd_keep_eom", &["epd"])?;
             let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::Fraction(FAIR_SHARE_THRESHOLD))?;
             let z = v.opt_float("fairness_z")?.unwrap_or(DEFAULT_FAIRNESS_Z);
             if !(z > 0.0 && z.is_finite()) {
@@ -66,14 +66,7 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
             let share = FairShareConfig { threshold, z };
             policy(if discard == "fba" { DiscardConfig::Fba(share) } else { DiscardConfig::SelectiveDrop(share) })
         }
-        other => {
-            for key in ["epd_threshold", "epd_excess"] {
-                only_with(v, key, THRESHOLDED)?;
-            }
-            only_with(v, "epd_keep_eom", &["epd"])?;
-            only_with(v, "fairness_z", FAIR_SHARE)?;
-            policy(if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop })
-        }
+        other => policy(if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop }),
     };
     Ok(PortConfig {
         reserved: reserved(v)?,
@@ -84,84 +77,31 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
     })
 }
 
-/// The policies that refuse frames above a threshold given as EPD's is (`epd_threshold`,
-/// `epd_excess`), and those of them that weigh each VC's share.
-const THRESHOLDED: &[&str] = &["epd", "selective-drop", "fba"];
-const FAIR_SHARE: &[&str] = &["selective-drop", "fba"];
-
 /// Selective Drop's and FBA's threshold R when none is given: 90 % of the pool (Goyal et al.'s
 /// UBR+ simulations).
 const FAIR_SHARE_THRESHOLD: f64 = 0.9;
 
-/// An error if `key` is given while `discard` is none of `policies`.
-fn only_with(v: &TableView<'_>, key: &str, policies: &[&str]) -> Result<(), ScenarioError> {
-    if !v.contains(key) {
-        return Ok(());
+/// An error for the first key of another policy's a switch gives with `discard` (each policy
+/// declares its keys in its file, `AcceptancePolicy::KEYS`): it names the policies that take it.
+fn check_discard_keys(v: &TableView<'_>, discard: &str) -> Result<(), ScenarioError> {
+    let chosen = DISCARD_POLICIES.iter().find(|p| p.name == discard).expect("one of the policies' names");
+    for key in DISCARD_POLICIES.iter().flat_map(|p| p.keys) {
+        if v.contains(key) && !chosen.keys.contains(key) {
+            let takers: Vec<&str> = DiscardPolicy::taking(key).collect();
+            return Err(v.key_error(key, format!("only applies with discard = {}", alternatives(&takers))));
+        }
     }
-    Err(v.key_error(key, format!("only applies with discard = {}", alternatives(policies))))
+    Ok(())
 }
 
 /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
-fn alternatives(values: &[&str]) -> String {
+pub(super) fn alternatives(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|p| format!("\"{p}\"")).collect();
     match quoted.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     }
-}
-
-/// The GFR designs: each checks every GFR threshold given, so that the design can be a
-/// scenario parameter while the file carries the thresholds of each.
-const GFR: &[&str] = &super::gfr::DESIGNS;
-
-/// The switch keys that apply only with some values of another key: the key, the key it goes
-/// with, and the values it applies with (none: any value). Read where the design they belong to
-/// is chosen; one given where nothing reads it is named with what it goes with, rather than as
-/// an unknown key of a table whose keys it is among (`check_conditional_keys`).
-#[rustfmt::skip]
-pub(super) const CONDITIONAL_KEYS: &[(&str, &str, Option<&[&str]>)] = &[
-    ("epd_threshold", "discard", Some(THRESHOLDED)),
-    ("epd_excess", "discard", Some(THRESHOLDED)),
-    ("epd_keep_eom", "discard", Some(&["epd"])),
-    ("fairness_z", "discard", Some(FAIR_SHARE)),
-    ("low_threshold", "discard", Some(GFR)),
-    ("high_threshold", "discard", Some(GFR)),
-    ("vc_threshold", "discard", Some(GFR)),
-    ("vc_low_threshold", "discard", Some(GFR)),
-    ("vc_high_threshold", "discard", Some(GFR)),
-    ("red_min_th", "discard", Some(GFR)),
-    ("red_max_th", "discard", Some(GFR)),
-    ("red_max_p", "discard", Some(GFR)),
-    ("red_weight", "discard", Some(GFR)),
-    ("red_idle_unit", "discard", Some(GFR)),
-    ("averaging_interval", "explicit_rate", None),
-    ("target_queue", "explicit_rate", Some(&["erica+"])),
-    ("target_utilization", "explicit_rate", Some(&["erica", "erica+"])),
-    ("binary_thresholds", "explicit_rate", Some(&["binary"])),
-    ("ni_threshold", "explicit_rate", Some(&["binary"])),
-];
-
-/// An error for the first key of [`CONDITIONAL_KEYS`] a switch gives where the key it goes with
-/// does not call for it (`discard` is `"tail-drop"` when not given).
-pub(super) fn check_conditional_keys(v: &TableView<'_>) -> Result<(), ScenarioError> {
-    for &(key, on, values) in CONDITIONAL_KEYS {
-        if !v.contains(key) {
-            continue;
-        }
-        let given = match v.opt_str(on)? {
-            None if on == "discard" => Some("tail-drop"),
-            given => given,
-        };
-        let message = match (given, values) {
-            (Some(_), None) => continue,
-            (Some(g), Some(values)) if values.contains(&g) => continue,
-            (_, None) => format!("only applies with {on}"),
-            (_, Some(values)) => format!("only applies with {on} = {}", alternatives(values)),
-        };
-        return Err(v.key_error(key, message));
-    }
-    Ok(())
 }
 
 /// The threshold of an EPD-like policy (`epd_threshold` in cells or as a share of the pool,

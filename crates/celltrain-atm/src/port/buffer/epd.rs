@@ -36,6 +36,7 @@ pub struct Epd {
 
 impl AcceptancePolicy for Epd {
     const NAME: &'static str = "epd";
+    const KEYS: &'static [&'static str] = &[super::THRESHOLD_KEYS[0], super::THRESHOLD_KEYS[1], "epd_keep_eom"];
 
     fn report_name(&self) -> &'static str {
         if self.keep_refused_eom {

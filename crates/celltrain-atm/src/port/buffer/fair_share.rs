@@ -128,6 +128,7 @@ impl<R: FairShareRule> FairShareDrop<R> {
 
 impl<R: FairShareRule> AcceptancePolicy for FairShareDrop<R> {
     const NAME: &'static str = R::NAME;
+    const KEYS: &'static [&'static str] = &[super::THRESHOLD_KEYS[0], super::THRESHOLD_KEYS[1], "fairness_z"];
     const READS_VC_CELLS: bool = true;
     const WATCHES_DEPARTURES: bool = true;
 

@@ -61,6 +61,7 @@ impl FrameRed {
 
 impl AcceptancePolicy for FrameRed {
     const NAME: &'static str = "frame-red";
+    const KEYS: &'static [&'static str] = super::GFR_KEYS;
     const NEEDS_KEYS: bool = true;
     const READS_VC_CELLS: bool = true;
 

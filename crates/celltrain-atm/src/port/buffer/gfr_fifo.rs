@@ -25,6 +25,7 @@ impl GfrFifo {
 
 impl AcceptancePolicy for GfrFifo {
     const NAME: &'static str = "gfr-fifo";
+    const KEYS: &'static [&'static str] = super::GFR_KEYS;
     const NEEDS_KEYS: bool = true;
 
     /// Thresholds are "refuse at or above", as EPD's.

@@ -101,6 +101,10 @@ pub struct Departure {
 pub trait AcceptancePolicy {
     /// The name `discard = "..."` takes.
     const NAME: &'static str;
+    /// The switch keys of the policy's own (`docs/scenarios.md`), beside the port's (buffer,
+    /// reserved pools, queueing, CLP = 1 and EFCI thresholds): a scenario that gives one with
+    /// another policy is told which policies take it.
+    const KEYS: &'static [&'static str] = &[];
     /// Whether a scenario must give keys of the policy's own (thresholds with no default).
     const NEEDS_KEYS: bool = false;
     const READS_VC_CELLS: bool = false;
@@ -238,15 +242,40 @@ macro_rules! acceptance_policies {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DiscardPolicy {
     pub name: &'static str,
+    /// See [`AcceptancePolicy::KEYS`].
+    pub keys: &'static [&'static str],
     /// See [`AcceptancePolicy::NEEDS_KEYS`].
     pub needs_keys: bool,
 }
 
 impl DiscardPolicy {
     const fn of<P: AcceptancePolicy>() -> Self {
-        DiscardPolicy { name: P::NAME, needs_keys: P::NEEDS_KEYS }
+        DiscardPolicy { name: P::NAME, keys: P::KEYS, needs_keys: P::NEEDS_KEYS }
+    }
+
+    /// The policies that take switch key `key`, in the table's order.
+    pub fn taking(key: &str) -> impl Iterator<Item = &'static str> + '_ {
+        DISCARD_POLICIES.iter().filter(move |p| p.keys.contains(&key)).map(|p| p.name)
     }
 }
+
+/// The keys of an EPD-like threshold: in cells or as a share of the pool, or MTUs below it.
+pub(crate) const THRESHOLD_KEYS: [&str; 2] = ["epd_threshold", "epd_excess"];
+
+/// The GFR designs' keys. Each design checks every one given, so that the design can be a
+/// scenario parameter while the file carries the thresholds of each.
+pub(crate) const GFR_KEYS: &[&str] = &[
+    "low_threshold",
+    "high_threshold",
+    "vc_threshold",
+    "vc_low_threshold",
+    "vc_high_threshold",
+    "red_min_th",
+    "red_max_th",
+    "red_max_p",
+    "red_weight",
+    "red_idle_unit",
+];
 
 acceptance_policies! {
     inline: TailDrop(TailDrop), Ppd(Ppd), Epd(Epd);

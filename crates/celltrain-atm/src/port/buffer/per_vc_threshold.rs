@@ -29,6 +29,7 @@ impl PerVcThreshold {
 
 impl AcceptancePolicy for PerVcThreshold {
     const NAME: &'static str = "per-vc-threshold";
+    const KEYS: &'static [&'static str] = super::GFR_KEYS;
     const NEEDS_KEYS: bool = true;
     const READS_VC_CELLS: bool = true;
 

@@ -132,12 +132,12 @@ fn a_key_of_another_design_says_what_it_goes_with() {
     }
 }
 
-/// Every key that goes with another is a switch key.
+/// Every key a discard policy or an explicit-rate algorithm takes is a switch key.
 #[test]
-fn conditional_switch_keys_are_switch_keys() {
-    for (key, on, _) in super::super::switch_port::CONDITIONAL_KEYS {
-        for k in [key, on] {
-            assert!(super::super::model::SWITCH_KEYS.contains(k), "{k} is no switch key");
-        }
+fn policies_keys_are_switch_keys() {
+    use celltrain_atm::port::buffer::DISCARD_POLICIES;
+    let policies = DISCARD_POLICIES.iter().flat_map(|p| p.keys.iter());
+    for key in policies.chain(super::super::abr::EXPLICIT_RATE_KEYS.iter().map(|(k, _)| k)) {
+        assert!(super::super::model::SWITCH_KEYS.contains(key), "{key} is no switch key");
     }
 }
