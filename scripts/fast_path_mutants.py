@@ -62,7 +62,7 @@ muts=[
  ("queues ahead: a departure due as the pipe empties stays deferred", "crates/celltrain/src/network/cell_path.rs", "                self.undefer(p);\n", ""),
  ("queues ahead: a carried link's port defers too", "crates/celltrain/src/network/queues_ahead.rs", "                && !port.plan.carry\n", ""),
  ("queues ahead: a fan-in group's member defers too", "crates/celltrain/src/network/queues_ahead.rs", "                && port.plan.fan_in.is_none()\n", ""),
- ("queues ahead: departures due at an event's instant before it", "crates/celltrain/src/network/transmitter.rs", "            Departure::Deferred(at) if at < before => {", "            Departure::Deferred(at) if at <= before => {"),
+ ("queues ahead: departures due at an event's instant before it", "crates/celltrain/src/network/transmitter.rs", "            NextDeparture::Deferred(at) if at < before => {", "            NextDeparture::Deferred(at) if at <= before => {"),
  ("queues ahead: the window opens before due departures", "crates/celltrain/src/network/mod.rs", "        self.settle_all_deferred(now);\n", ""),
  ("carry data: RM cells carried too", "crates/celltrain/src/network/carry.rs", "        if cell.kind == CellKind::Rm {\n            self.put_in_pipe(p, cell, arrival);\n            return;\n        }\n", ""),
  ("carry data: data cells held back in the pipe passed", "crates/celltrain/src/network/carry.rs", "        if !self.ports[p.index()].link.cells.is_empty() {\n            self.carry_pipe_data(p);\n        }\n", ""),

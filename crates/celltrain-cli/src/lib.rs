@@ -81,8 +81,8 @@ enum Command {
         /// reference the fast paths are tested against: the same results, more events, slower).
         #[arg(long)]
         reference: bool,
-        /// Turn one fast path off (repeatable): the same results, by more events; what each is
-        /// worth on a scenario (`bench --without`).
+        /// Turn one fast path off (repeatable): the same results (by more events, but for
+        /// fan-in and direct); what each is worth on a scenario (`bench --without`).
         #[arg(long, value_name = "FAST_PATH", value_parser = fast_path_names())]
         without: Vec<String>,
     },
@@ -319,7 +319,7 @@ fn compile(args: &ScenarioArgs) -> Result<Compiled, Failure> {
 /// The fast paths `--without` takes, each with what it does.
 fn fast_path_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        SimOptions::NAMES.map(|(name, help)| clap::builder::PossibleValue::new(name).help(help)),
+        SimOptions::FAST_PATHS.map(|(name, help, _)| clap::builder::PossibleValue::new(name).help(help)),
     )
 }
 

@@ -120,34 +120,34 @@ impl Default for SimOptions {
 }
 
 impl SimOptions {
-    /// The fast paths by name (`celltrain run --without NAME`), each with what it does.
-    pub const NAMES: [(&'static str, &'static str); 8] = [
-        ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events"),
-        ("carry", "links whose far end hears only from them hand their cells over at once"),
-        ("runs", "a frame's cells reaching an adapter that only paces are admitted in one step"),
-        ("bursts", "an on/off burst is handed whole to an idle adapter"),
-        ("abr-ahead", "ABR end systems send the cells no feedback can change at once"),
-        ("fan-in", "the pipes that lead to one port share one entry in the event queue"),
-        ("direct", "a fan-in group hands each head through its target in one step"),
-        ("queues-ahead", "ports with queues send without PortFree events"),
+    /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
+    /// switch.
+    #[allow(clippy::type_complexity)]
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 8] = [
+        ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
+            &mut o.analytic_ports
+        }),
+        ("carry", "links whose far end hears only from them hand their cells over at once", |o| &mut o.carry_ahead),
+        ("runs", "a frame's cells reaching an adapter that only paces are admitted in one step", |o| {
+            &mut o.run_admission
+        }),
+        ("bursts", "an on/off burst is handed whole to an idle adapter", |o| &mut o.burst_handoff),
+        ("abr-ahead", "ABR end systems send the cells no feedback can change at once", |o| &mut o.abr_ahead),
+        ("fan-in", "the pipes that lead to one port share one entry in the event queue (same events)", |o| {
+            &mut o.fan_in
+        }),
+        ("direct", "a fan-in group hands each head through its target in one step (same events)", |o| {
+            &mut o.direct_crossing
+        }),
+        ("queues-ahead", "ports with queues send without PortFree events", |o| &mut o.queues_ahead),
     ];
 
-    /// These options with the fast path named `name` (one of [`NAMES`](Self::NAMES)) off, or
-    /// none if there is no such fast path.
+    /// These options with the fast path named `name` (one of [`FAST_PATHS`](Self::FAST_PATHS))
+    /// off, or none if there is no such fast path.
     pub fn without(self, name: &str) -> Option<Self> {
+        let (_, _, switch) = Self::FAST_PATHS.iter().find(|(n, ..)| *n == name)?;
         let mut o = self;
-        let field = match name {
-            "analytic" => &mut o.analytic_ports,
-            "carry" => &mut o.carry_ahead,
-            "runs" => &mut o.run_admission,
-            "bursts" => &mut o.burst_handoff,
-            "abr-ahead" => &mut o.abr_ahead,
-            "fan-in" => &mut o.fan_in,
-            "direct" => &mut o.direct_crossing,
-            "queues-ahead" => &mut o.queues_ahead,
-            _ => return None,
-        };
-        *field = false;
+        *switch(&mut o) = false;
         Some(o)
     }
 
@@ -244,7 +244,7 @@ mod tests {
     fn each_fast_path_is_turned_off_by_its_name() {
         let all = SimOptions::default();
         let mut off = all;
-        for (name, _) in SimOptions::NAMES {
+        for (name, ..) in SimOptions::FAST_PATHS {
             let one = all.without(name).expect("a fast path's name");
             assert_ne!(one, all, "{name} turned nothing off");
             assert_ne!(off.without(name), Some(off), "{name} turns off what another name did");

@@ -19,7 +19,7 @@ pub struct Port {
     /// How the port runs, as the plan chose (read by every cell that reaches it).
     pub(super) plan: PortPlan,
     /// What the port is, fixed when the network is built.
-    pub facts: PortFacts,
+    pub(crate) facts: PortFacts,
     pub(crate) tx: Transmitter,
     /// The link the port drives: its delay, its capture and the cells in propagation.
     pub(super) link: Link,
@@ -47,7 +47,7 @@ pub struct Port {
 /// them, the cell path the few it must.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-pub struct PortFacts {
+pub(crate) struct PortFacts {
     /// Every VC shares one FIFO queue: each cell's start time is known when it arrives.
     pub(super) single_fifo: bool,
     /// The scheduler sends whenever a cell is queued (else a cell reaching an idle port may
@@ -59,7 +59,7 @@ pub struct PortFacts {
     /// carries that source's VC alone, in a buffer no burst can fill.
     pub(super) may_take_bursts: bool,
     /// A host's adapter (segmentation side) rather than a switch port.
-    pub is_nic: bool,
+    pub(super) is_nic: bool,
 }
 
 /// How an ATM output port runs (chosen by the plan, see `plan`).

@@ -9,14 +9,15 @@ use celltrain_core::time::SimTime;
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct Transmitter {
-    next: Departure,
+    next: NextDeparture,
     pub(crate) clock: TxClock,
 }
 
 /// What a transmitter's next departure waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Departure {
-    /// Nothing: the port holds no cell it could send.
+enum NextDeparture {
+    /// No departure awaited: the port holds no cell, or (an analytic port) its cells' starts
+    /// are known and need no event.
     Idle,
     /// Its `PortFree` event, due at this time (in the event queue, or among a fan-in group's
     /// heads). On a single FIFO run by events, an event due at another time is stale: a
@@ -29,57 +30,57 @@ enum Departure {
 
 impl Transmitter {
     pub(super) fn new(clock: TxClock) -> Self {
-        Transmitter { next: Departure::Idle, clock }
+        Transmitter { next: NextDeparture::Idle, clock }
     }
 
     /// A departure is to come, by an event or deferred.
     #[inline(always)]
     pub(super) fn waits(&self) -> bool {
-        self.next != Departure::Idle
+        self.next != NextDeparture::Idle
     }
 
     /// The next departure is the `PortFree` event the caller schedules at `at`.
     #[inline(always)]
     pub(super) fn await_event(&mut self, at: SimTime) {
-        self.next = Departure::Event(at);
+        self.next = NextDeparture::Event(at);
     }
 
     /// The awaited departure is being made (its event fired, or it was due): nothing is
     /// awaited until the caller says what comes next.
     #[inline(always)]
     pub(super) fn departs(&mut self) {
-        self.next = Departure::Idle;
+        self.next = NextDeparture::Idle;
     }
 
     /// Whether the `PortFree` event due at `now` is the one awaited (else it is stale).
     #[inline]
     pub(super) fn event_is_due(&self, now: SimTime) -> bool {
-        self.next == Departure::Event(now)
+        self.next == NextDeparture::Event(now)
     }
 
     /// Whether an event awaited is due by `now`.
     #[inline]
     pub(super) fn event_due_by(&self, now: SimTime) -> bool {
-        matches!(self.next, Departure::Event(at) if at <= now)
+        matches!(self.next, NextDeparture::Event(at) if at <= now)
     }
 
     /// The next departure, due at `at`, waits for the next event that meets the port.
     #[inline]
     pub(super) fn defer(&mut self, at: SimTime) {
-        self.next = Departure::Deferred(at);
+        self.next = NextDeparture::Deferred(at);
     }
 
     #[inline(always)]
     pub(super) fn is_deferred(&self) -> bool {
-        matches!(self.next, Departure::Deferred(_))
+        matches!(self.next, NextDeparture::Deferred(_))
     }
 
     /// The deferred departure, if it is due before `before`: it is then being made.
     #[inline]
     pub(super) fn take_deferred_before(&mut self, before: SimTime) -> Option<SimTime> {
         match self.next {
-            Departure::Deferred(at) if at < before => {
-                self.next = Departure::Idle;
+            NextDeparture::Deferred(at) if at < before => {
+                self.next = NextDeparture::Idle;
                 Some(at)
             }
             _ => None,
@@ -89,8 +90,8 @@ impl Transmitter {
     /// The deferred departure becomes an event (the caller schedules it): its time.
     #[inline]
     pub(super) fn undefer(&mut self) -> SimTime {
-        let Departure::Deferred(at) = self.next else { panic!("no departure deferred") };
-        self.next = Departure::Event(at);
+        let NextDeparture::Deferred(at) = self.next else { panic!("no departure deferred") };
+        self.next = NextDeparture::Event(at);
         at
     }
 }
