@@ -39,9 +39,11 @@ impl Transmitter {
         self.next != NextDeparture::Idle
     }
 
-    /// The next departure is the `PortFree` event the caller schedules at `at`.
+    /// The next departure is the `PortFree` event the caller schedules at `at` (none was
+    /// awaited: debug builds check it).
     #[inline(always)]
     pub(super) fn await_event(&mut self, at: SimTime) {
+        debug_assert_eq!(self.next, NextDeparture::Idle, "a departure awaited twice");
         self.next = NextDeparture::Event(at);
     }
 
@@ -64,9 +66,11 @@ impl Transmitter {
         matches!(self.next, NextDeparture::Event(at) if at <= now)
     }
 
-    /// The next departure, due at `at`, waits for the next event that meets the port.
+    /// The next departure, due at `at`, waits for the next event that meets the port (none was
+    /// awaited).
     #[inline]
     pub(super) fn defer(&mut self, at: SimTime) {
+        debug_assert_eq!(self.next, NextDeparture::Idle, "a departure deferred while another is awaited");
         self.next = NextDeparture::Deferred(at);
     }
 
