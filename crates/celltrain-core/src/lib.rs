@@ -21,6 +21,7 @@
 pub mod change_trace;
 pub mod event_queue;
 pub mod ids;
+pub mod keys;
 pub mod ring;
 pub mod rng;
 pub mod time;
@@ -29,6 +30,7 @@ pub mod units;
 
 pub use change_trace::{ChangeTrace, RowPool};
 pub use event_queue::{EventCode, EventQueue, Place};
+pub use keys::Keys;
 pub use rng::RngStream;
 pub use time::{SimDuration, SimTime};
 pub use trace::TraceHash;

@@ -5,8 +5,10 @@
 //! fair share. ERICA+ replaces the constant target utilisation by a function of the queue,
 //! which over-allocates while the queue is below its target and drains it above.
 
+use super::explicit_rate::{ExplicitRateAlgorithm, IntervalLoad, RmContext};
 use super::rm::{AbrRate, RmCell};
 use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::Keys;
 
 /// ERICA+'s queue control: the target capacity is f(Q) times the ABR capacity, with
 /// f(Q) = b·Q0 / ((b − 1)·Q + Q0) up to the target queue Q0 (from b down to 1) and
@@ -196,6 +198,48 @@ impl Erica {
         };
         let er = self.explicit_rate(ccr);
         rm.limit_er(AbrRate::from_cells_per_sec(er));
+    }
+}
+
+impl ExplicitRateAlgorithm for Erica {
+    const NAMES: &'static [&'static str] = &["erica", "erica+"];
+    const KEYS: &'static [(&'static str, &'static [&'static str])] =
+        &[("target_queue", &["erica+"]), ("target_utilization", &["erica", "erica+"])];
+
+    /// ERICA+ needs its target queue; the target utilisation U defaults to 0.9.
+    fn read<K: Keys>(name: &str, keys: &K) -> Result<Self, K::Error> {
+        let mut config = if name == "erica+" {
+            let q = keys
+                .cells("target_queue")?
+                .ok_or_else(|| keys.key_error("explicit_rate", "erica+ needs target_queue".into()))?;
+            EricaConfig::erica_plus(q as f64)
+        } else {
+            EricaConfig::erica()
+        };
+        if let Some(u) = keys.number("target_utilization")? {
+            config.target_utilization = u;
+        }
+        config.validate().map_err(|e| keys.key_error("target_utilization", e))?;
+        Ok(Erica::new(config))
+    }
+
+    fn report_name(&self) -> &'static str {
+        Self::NAMES[usize::from(self.config().queue_control.is_some())]
+    }
+
+    #[inline]
+    fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        self.note_ccr(context.now, context.slot, rm);
+    }
+
+    #[inline]
+    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
+        self.limit_backward(context.slot, rm);
+    }
+
+    #[inline]
+    fn on_interval(&mut self, load: &IntervalLoad) {
+        self.end_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells);
     }
 }
 

@@ -13,6 +13,7 @@
 use super::erica::{Erica, EricaConfig};
 use super::rm::RmCell;
 use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::Keys;
 
 /// What the algorithm sees of the port when an RM cell crosses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +74,23 @@ impl BinaryMarking {
 ///   with the load measured over it ([`on_interval`](Self::on_interval)).
 /// - It may only lower an RM cell's ER and set its CI and NI bits (never raise a rate another
 ///   switch has lowered), and keeps only its own state.
+/// - The algorithm's file owns its configuration: the switch keys it reads
+///   ([`KEYS`](Self::KEYS)), their defaults and validation, and the algorithm built from them
+///   ([`read`](Self::read)). (`averaging_interval`, the port's measurement, is every
+///   algorithm's.)
 ///
 /// A new algorithm is a file implementing this trait and one line in the table of
 /// [`ExplicitRate`] (`explicit_rate_algorithms!` below).
-pub trait ExplicitRateAlgorithm {
+pub trait ExplicitRateAlgorithm: Sized {
     /// The names `explicit_rate = "..."` takes for it.
     const NAMES: &'static [&'static str];
+    /// The switch keys of the algorithm's own, each with the names that take it: a scenario
+    /// that gives one with another algorithm is told which take it.
+    const KEYS: &'static [(&'static str, &'static [&'static str])] = &[];
+
+    /// The algorithm for `explicit_rate = name` (one of [`NAMES`](Self::NAMES)), from a
+    /// switch's keys, with their defaults, validated.
+    fn read<K: Keys>(name: &str, keys: &K) -> Result<Self, K::Error>;
 
     /// The name in reports (the configured variant).
     fn report_name(&self) -> &'static str {
@@ -107,33 +119,33 @@ pub struct NoExplicitRate;
 
 impl ExplicitRateAlgorithm for NoExplicitRate {
     const NAMES: &'static [&'static str] = &["none"];
-}
 
-impl ExplicitRateAlgorithm for Erica {
-    const NAMES: &'static [&'static str] = &["erica", "erica+"];
-
-    fn report_name(&self) -> &'static str {
-        Self::NAMES[usize::from(self.config().queue_control.is_some())]
-    }
-
-    #[inline]
-    fn on_forward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
-        self.note_ccr(context.now, context.slot, rm);
-    }
-
-    #[inline]
-    fn on_backward_rm(&mut self, context: &RmContext, rm: &mut RmCell) {
-        self.limit_backward(context.slot, rm);
-    }
-
-    #[inline]
-    fn on_interval(&mut self, load: &IntervalLoad) {
-        self.end_interval(load.now, load.interval, load.input_cells, load.abr_capacity, load.queue_cells);
+    fn read<K: Keys>(_name: &str, _keys: &K) -> Result<Self, K::Error> {
+        Ok(NoExplicitRate)
     }
 }
 
 impl ExplicitRateAlgorithm for BinaryMarking {
     const NAMES: &'static [&'static str] = &["binary"];
+    const KEYS: &'static [(&'static str, &'static [&'static str])] =
+        &[("binary_thresholds", &["binary"]), ("ni_threshold", &["binary"])];
+
+    /// `binary_thresholds = [high, low]` is required; `ni_threshold` is optional (no NI
+    /// marking without it).
+    fn read<K: Keys>(_name: &str, keys: &K) -> Result<Self, K::Error> {
+        let key = "binary_thresholds";
+        let thresholds =
+            keys.cell_list(key)?.ok_or_else(|| keys.key_error(key, format!("missing required key '{key}'")))?;
+        let [high, low] = thresholds[..] else {
+            return Err(keys.key_error(key, "give [high, low] queue thresholds".into()));
+        };
+        if low > high {
+            return Err(keys.key_error(key, "the low threshold is above the high one".into()));
+        }
+        let cells = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        let ni_cells = keys.cells("ni_threshold")?.map(cells);
+        Ok(BinaryMarking { high_cells: cells(high), low_cells: cells(low), ni_cells, congested: false })
+    }
 
     #[inline]
     fn on_forward_rm(&mut self, context: &RmContext, _rm: &mut RmCell) {
@@ -153,6 +165,11 @@ impl ExplicitRateAlgorithm for BinaryMarking {
 /// A boxed algorithm (kept out of the port's record) is the algorithm.
 impl<A: ExplicitRateAlgorithm> ExplicitRateAlgorithm for Box<A> {
     const NAMES: &'static [&'static str] = A::NAMES;
+    const KEYS: &'static [(&'static str, &'static [&'static str])] = A::KEYS;
+
+    fn read<K: Keys>(name: &str, keys: &K) -> Result<Self, K::Error> {
+        A::read(name, keys).map(Box::new)
+    }
 
     fn report_name(&self) -> &'static str {
         (**self).report_name()
@@ -186,7 +203,19 @@ macro_rules! explicit_rate_algorithms {
         /// Every name `explicit_rate = "..."` takes, in the table's order.
         pub const EXPLICIT_RATE_NAMES: &[&[&str]] = &[$(<$t as ExplicitRateAlgorithm>::NAMES,)+];
 
+        /// Every algorithm's own keys, each with the names that take it, in the table's order.
+        pub const EXPLICIT_RATE_KEYS: &[&[(&str, &[&str])]] = &[$(<$t as ExplicitRateAlgorithm>::KEYS,)+];
+
         impl ExplicitRate {
+            /// The algorithm `explicit_rate = name` names, read from a switch's keys (None for
+            /// a name no algorithm takes).
+            pub fn read<K: Keys>(name: &str, keys: &K) -> Option<Result<Self, K::Error>> {
+                $(if <$t as ExplicitRateAlgorithm>::NAMES.contains(&name) {
+                    return Some(<$t as ExplicitRateAlgorithm>::read(name, keys).map(Self::$variant));
+                })+
+                None
+            }
+
             /// The algorithm's name for reports.
             pub fn name(&self) -> &'static str {
                 match self {

@@ -17,7 +17,8 @@ pub mod source;
 pub use destination::{Turnaround, TurnaroundCounts};
 pub use erica::{Erica, EricaConfig, EricaState, QueueControl};
 pub use explicit_rate::{
-    BinaryMarking, ExplicitRate, ExplicitRateAlgorithm, IntervalLoad, NoExplicitRate, RmContext, EXPLICIT_RATE_NAMES,
+    BinaryMarking, ExplicitRate, ExplicitRateAlgorithm, IntervalLoad, NoExplicitRate, RmContext, EXPLICIT_RATE_KEYS,
+    EXPLICIT_RATE_NAMES,
 };
 pub use rm::{AbrRate, RmArena, RmCell, RmDirection, RmId};
 pub use source::{AbrParams, AbrSource, AbrSourceCounts, InRate};

@@ -63,7 +63,7 @@ impl PortConfig {
         PortConfig {
             buffer_cells,
             reserved: Vec::new(),
-            discard: DiscardConfig::TailDrop,
+            discard: DiscardConfig::TailDrop(()),
             per_vc_queues: false,
             clp1_threshold: None,
             efci_threshold: None,

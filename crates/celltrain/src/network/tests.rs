@@ -1,5 +1,5 @@
 use super::*;
-use celltrain_atm::port::buffer::{DiscardConfig, EpdThreshold};
+use celltrain_atm::port::buffer::{DiscardConfig, EpdConfig, EpdThreshold};
 use celltrain_atm::port::PortConfig;
 
 const OC3: BitRate = BitRate::from_bps(149_760_000);
@@ -73,7 +73,7 @@ fn assert_port_identities(net: &Network) {
 
 #[test]
 fn one_greedy_udp_source_reaches_the_theoretical_goodput() {
-    let mut net = two_node(1, DiscardConfig::TailDrop, 100, 1100);
+    let mut net = two_node(1, DiscardConfig::TailDrop(()), 100, 1100);
     run(&mut net);
     assert_port_identities(&net);
     let delivered = net.flows[0].stats.bytes_delivered as f64 * 8.0;
@@ -87,7 +87,7 @@ fn one_greedy_udp_source_reaches_the_theoretical_goodput() {
 #[test]
 fn cells_are_conserved_per_vc() {
     // No warm-up, so counters cover the whole run.
-    let mut net = two_node(3, DiscardConfig::TailDrop, 0, 200);
+    let mut net = two_node(3, DiscardConfig::TailDrop(()), 0, 200);
     run(&mut net);
     assert_port_identities(&net);
     let sent: u64 = net.vcs.iter().map(|v| v.stats.cells_sent).sum();
@@ -104,8 +104,9 @@ fn cells_are_conserved_per_vc() {
 #[test]
 fn tail_drop_wastes_bandwidth_that_epd_saves() {
     let paced = Some(BitRate::from_bps(60_000_000));
-    let mut tail = two_node_paced(5, DiscardConfig::TailDrop, 200, 1200, paced);
-    let mut epd = two_node_paced(5, DiscardConfig::Epd(EpdThreshold::MSc98 { mtu_cells: 192 }), 200, 1200, paced);
+    let mut tail = two_node_paced(5, DiscardConfig::TailDrop(()), 200, 1200, paced);
+    let mut epd =
+        two_node_paced(5, DiscardConfig::Epd(EpdConfig::new(EpdThreshold::MSc98 { mtu_cells: 192 })), 200, 1200, paced);
     run(&mut tail);
     run(&mut epd);
     assert_port_identities(&tail);
@@ -124,13 +125,13 @@ fn tail_drop_wastes_bandwidth_that_epd_saves() {
 #[test]
 fn same_seed_same_trace() {
     let paced = Some(BitRate::from_bps(100_000_000));
-    let mut a = two_node_paced(3, DiscardConfig::Ppd, 10, 60, paced);
-    let mut b = two_node_paced(3, DiscardConfig::Ppd, 10, 60, paced);
+    let mut a = two_node_paced(3, DiscardConfig::Ppd(()), 10, 60, paced);
+    let mut b = two_node_paced(3, DiscardConfig::Ppd(()), 10, 60, paced);
     run(&mut a);
     run(&mut b);
     assert_eq!(a.trace_hash(), b.trace_hash());
     assert_eq!(a.events(), b.events());
-    let mut c = two_node_paced(3, DiscardConfig::TailDrop, 10, 60, paced);
+    let mut c = two_node_paced(3, DiscardConfig::TailDrop(()), 10, 60, paced);
     run(&mut c);
     assert_ne!(a.trace_hash(), c.trace_hash());
 }
@@ -177,7 +178,7 @@ fn build_errors_are_reported_not_panicked() {
 /// per-port table would need 576 million entries) build and run.
 #[test]
 fn many_vcs_over_many_ports_need_no_dense_tables() {
-    let mut net = two_node(12_000, DiscardConfig::TailDrop, 0, 1);
+    let mut net = two_node(12_000, DiscardConfig::TailDrop(()), 0, 1);
     assert_eq!(net.vcs.len(), 12_000);
     assert!(net.ports.len() >= 48_000, "{} ports", net.ports.len());
     run(&mut net);
@@ -313,7 +314,7 @@ fn build_errors_name_their_field() {
 fn rm_cells_cross_and_intervals_tick() {
     use celltrain_atm::abr::{AbrRate, ExplicitRate, RmCell};
     let run = |er: bool, rm_cells: usize| {
-        let mut net = two_node(2, DiscardConfig::TailDrop, 0, 10);
+        let mut net = two_node(2, DiscardConfig::TailDrop(()), 0, 10);
         let trunk = net.ports.iter().position(|p| p.name == "sw1->sw2").map(PortId::from_index).unwrap();
         if er {
             net.set_explicit_rate(trunk, ExplicitRate::default(), SimDuration::from_millis(1));

@@ -32,7 +32,7 @@
 
 use super::{ScenarioError, TableView};
 use crate::network::NetworkBuilder;
-use celltrain_atm::abr::{AbrParams, BinaryMarking, EricaConfig, ExplicitRate, EXPLICIT_RATE_NAMES};
+use celltrain_atm::abr::{AbrParams, ExplicitRate, EXPLICIT_RATE_KEYS, EXPLICIT_RATE_NAMES};
 use celltrain_atm::contract::{DgcraContract, DgcraError};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::NodeId;
@@ -106,84 +106,44 @@ pub(super) fn read_abr(root: &TableView<'_>, b: &mut NetworkBuilder) -> Result<(
     Ok(())
 }
 
-/// A switch's explicit-rate keys, with the algorithms that take each (none: every one). One
-/// given with another algorithm is named with those that take it, rather than as an unknown key.
-pub(super) const EXPLICIT_RATE_KEYS: [(&str, Option<&[&str]>); 5] = [
-    ("averaging_interval", None),
-    ("target_queue", Some(&["erica+"])),
-    ("target_utilization", Some(&["erica", "erica+"])),
-    ("binary_thresholds", Some(&["binary"])),
-    ("ni_threshold", Some(&["binary"])),
-];
-
-/// A `[[switch]]`'s explicit-rate keys, for the switches it names.
+/// A `[[switch]]`'s explicit-rate keys, for the switches it names: `explicit_rate`,
+/// `averaging_interval` (the port's measurement, every algorithm's) and the chosen algorithm's
+/// own, which its file reads (`ExplicitRateAlgorithm::read`). A key of another algorithm is
+/// named with those that take it, rather than as an unknown key.
 pub(super) fn read_switch_abr(
     v: &TableView<'_>,
     b: &mut NetworkBuilder,
     switches: &[NodeId],
 ) -> Result<(), ScenarioError> {
     let names: Vec<&str> = EXPLICIT_RATE_NAMES.iter().flat_map(|names| names.iter().copied()).collect();
+    let own_keys = || EXPLICIT_RATE_KEYS.iter().flat_map(|keys| keys.iter());
     let Some(kind) = v.opt_keyword("explicit_rate", &names)? else {
-        for (key, _) in EXPLICIT_RATE_KEYS {
+        for key in std::iter::once(AVERAGING_INTERVAL).chain(own_keys().map(|(key, _)| *key)) {
             if v.contains(key) {
                 return Err(v.key_error(key, "only applies with explicit_rate"));
             }
         }
         return Ok(());
     };
-    for (key, takers) in EXPLICIT_RATE_KEYS {
-        if v.contains(key) && takers.is_some_and(|t| !t.contains(&kind)) {
-            let message =
-                format!("only applies with explicit_rate = {}", super::switch_port::alternatives(takers.unwrap()));
+    for (key, takers) in own_keys() {
+        if v.contains(key) && !takers.contains(&kind) {
+            let message = format!("only applies with explicit_rate = {}", super::switch_port::alternatives(takers));
             return Err(v.key_error(key, message));
         }
     }
-    let interval = v.opt_duration("averaging_interval")?.unwrap_or(SimDuration::from_millis(1));
+    let interval = v.opt_duration(AVERAGING_INTERVAL)?.unwrap_or(SimDuration::from_millis(1));
     if interval.is_zero() {
-        return Err(v.key_error("averaging_interval", "must be positive"));
+        return Err(v.key_error(AVERAGING_INTERVAL, "must be positive"));
     }
-    let algorithm = match kind {
-        "none" => ExplicitRate::default(),
-        "binary" => {
-            let t = v.req("binary_thresholds")?.as_array()?;
-            let [high, low] = t.as_slice() else {
-                return Err(v.key_error("binary_thresholds", "give [high, low] queue thresholds"));
-            };
-            let (high, low) = (high.cells()?, low.cells()?);
-            if low > high {
-                return Err(v.key_error("binary_thresholds", "the low threshold is above the high one"));
-            }
-            let cells = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-            let ni_cells = v.opt_cells("ni_threshold")?.map(cells);
-            ExplicitRate::Binary(BinaryMarking {
-                high_cells: cells(high),
-                low_cells: cells(low),
-                ni_cells,
-                congested: false,
-            })
-        }
-        _ => {
-            let mut config = match kind {
-                "erica+" => {
-                    let q = v
-                        .opt_cells("target_queue")?
-                        .ok_or_else(|| v.key_error("explicit_rate", "erica+ needs target_queue"))?;
-                    EricaConfig::erica_plus(q as f64)
-                }
-                _ => EricaConfig::erica(),
-            };
-            if let Some(u) = v.opt_float("target_utilization")? {
-                config.target_utilization = u;
-            }
-            config.validate().map_err(|e| v.key_error("target_utilization", e))?;
-            ExplicitRate::erica(config)
-        }
-    };
+    let algorithm = ExplicitRate::read(kind, v).expect("one of the algorithms' names")?;
     for &s in switches {
         b.set_explicit_rate(s, algorithm.clone(), interval).map_err(|e| v.key_error("explicit_rate", e.message))?;
     }
     Ok(())
 }
+
+/// The averaging interval of a port's explicit-rate measurement (every algorithm's).
+pub(super) const AVERAGING_INTERVAL: &str = "averaging_interval";
 
 /// ABR conformance on a `vc = { category = "abr", conformance = "abr", tau2, tau3, cdvt }`
 /// table: a DGCRA at the VC's first switch (`docs/abr.md`). `tau2` (the most delay from a

@@ -452,3 +452,41 @@ impl<'a> NodeView<'a> {
         }
     }
 }
+
+/// A model component's keys (a buffer policy's, an explicit-rate algorithm's), read from a
+/// scenario table: each value as the scenario's typed accessors read it.
+impl celltrain_core::Keys for TableView<'_> {
+    type Error = ScenarioError;
+
+    fn contains(&self, key: &str) -> bool {
+        TableView::contains(self, key)
+    }
+    fn text(&self, key: &str) -> Result<Option<&str>, ScenarioError> {
+        self.opt_str(key)
+    }
+    fn flag(&self, key: &str) -> Result<Option<bool>, ScenarioError> {
+        self.opt_bool(key)
+    }
+    fn number(&self, key: &str) -> Result<Option<f64>, ScenarioError> {
+        self.opt_float(key)
+    }
+    fn fraction(&self, key: &str) -> Result<Option<f64>, ScenarioError> {
+        self.opt_fraction(key)
+    }
+    fn cells(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        self.opt_cells(key)
+    }
+    fn cell_list(&self, key: &str) -> Result<Option<Vec<u64>>, ScenarioError> {
+        let Some(node) = self.get(key) else { return Ok(None) };
+        node.as_array()?.iter().map(NodeView::cells).collect::<Result<_, _>>().map(Some)
+    }
+    fn duration(&self, key: &str) -> Result<Option<SimDuration>, ScenarioError> {
+        self.opt_duration(key)
+    }
+    fn key_error(&self, key: &str, message: String) -> ScenarioError {
+        TableView::key_error(self, key, message)
+    }
+    fn error(&self, message: String) -> ScenarioError {
+        TableView::error(self, message)
+    }
+}

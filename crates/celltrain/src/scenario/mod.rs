@@ -51,7 +51,6 @@ pub mod access;
 mod admission;
 mod apps;
 mod conditioning;
-mod epd_pools;
 pub mod error;
 pub mod expand;
 mod gfr;

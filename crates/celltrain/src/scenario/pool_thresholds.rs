@@ -4,7 +4,8 @@
 //! shared buffer when read (above it is an error); a reserved pool smaller than a threshold is
 //! legal — the threshold was meant for the shared pool — but the rule then never acts in that
 //! pool before it is full, which a reader of the results should know: a warning names the pool.
-//! (EPD's threshold is a rule resolved per pool and checked there: `epd_pools`.)
+//! (EPD's threshold is a rule resolved per pool and checked there, by its policy:
+//! `celltrain_atm::port::buffer`'s `threshold` module.)
 
 use super::{expand, Loaded, ScenarioError, TableView};
 

@@ -1,13 +1,12 @@
-//! A `[[switch]]`'s output-port configuration: buffer, reserved pools, discard policy (tail
-//! drop, PPD, EPD and its thresholds, Selective Drop and FBA, the GFR designs), queueing and the
-//! CLP = 1 threshold.
+//! A `[[switch]]`'s output-port configuration: buffer, reserved pools, queueing, the CLP = 1
+//! and EFCI thresholds, and the discard policy, whose own keys its file reads
+//! (`celltrain_atm::port::buffer`).
 
 use super::model::positive_u32;
 use super::{ScenarioError, TableView};
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{
-    DiscardConfig, DiscardPolicy, EpdConfig, EpdThreshold, FairShareConfig, DEFAULT_FAIRNESS_Z, DISCARD_NAMES,
-    DISCARD_POLICIES,
+    AcceptancePolicy, DiscardConfig, DiscardPolicy, PortShape, TailDrop, DISCARD_NAMES, DISCARD_POLICIES,
 };
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
@@ -17,8 +16,9 @@ const DEFAULT_BUFFER_CELLS: u64 = 8192;
 /// Default IP MTU for EPD thresholds written in MTUs (Classical IP over ATM, RFC 1626).
 const DEFAULT_MTU_BYTES: u64 = 9180;
 
-/// The output-port configuration of a switch: `buffer`, `discard`, `epd_threshold`,
-/// `epd_excess`, `mtu`, `queueing`, `reserved`.
+/// The output-port configuration of a switch: `buffer`, `discard` and the policy's own keys
+/// (read by the policy's file, `AcceptancePolicy::read_config`), `mtu`, `queueing`,
+/// `reserved`, `clp1_threshold`, `efci_threshold`.
 pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError> {
     let buffer = positive_u32(v, "buffer", v.opt_cells("buffer")?.unwrap_or(DEFAULT_BUFFER_CELLS))?;
     let mtu = v.opt_bytes("mtu")?.unwrap_or(DEFAULT_MTU_BYTES);
@@ -26,60 +26,20 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
         return Err(v.key_error("mtu", format!("{mtu} bytes does not fit an AAL5 frame")));
     }
     let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
-    let discard = v.opt_keyword("discard", DISCARD_NAMES)?.unwrap_or("tail-drop");
+    let discard = v.opt_keyword("discard", DISCARD_NAMES)?.unwrap_or(TailDrop::NAME);
     check_discard_keys(v, discard)?;
-    if super::gfr::DESIGNS.contains(&discard) {
-        let per_vc_queues =
-            if v.contains("queueing") { per_vc(v)? } else { super::gfr::queues_per_vc_by_default(discard) };
-        return Ok(PortConfig {
-            buffer_cells: buffer,
-            reserved: reserved(v)?,
-            discard: super::gfr::discard(v, discard, buffer, mtu_cells)?,
-            per_vc_queues,
-            clp1_threshold: clp1_threshold(v, buffer)?,
-            efci_threshold: efci_threshold(v, buffer)?,
-        });
-    }
-    let policy = |discard| PortConfig {
-        buffer_cells: buffer,
-        reserved: Vec::new(),
-        discard,
-        per_vc_queues: false,
-        clp1_threshold: None,
-        efci_threshold: None,
-    };
-    let config = match discard {
-        "epd" => {
-            let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::MSc98 { mtu_cells })?;
-            policy(match v.opt_bool("epd_keep_eom")? {
-                // The Fore switch of LRP97 keeps a refused frame's last cell (EOM).
-                Some(true) => DiscardConfig::EpdWith(EpdConfig { threshold, keep_refused_eom: true }),
-                _ => DiscardConfig::Epd(threshold),
-            })
-        }
-        "selective-drop" | "fba" => {
-            let threshold = epd_threshold(v, buffer, mtu_cells, EpdThreshold::Fraction(FAIR_SHARE_THRESHOLD))?;
-            let z = v.opt_float("fairness_z")?.unwrap_or(DEFAULT_FAIRNESS_Z);
-            if !(z > 0.0 && z.is_finite()) {
-                return Err(v.key_error("fairness_z", "must be a positive number (Z, the share of a fair share)"));
-            }
-            let share = FairShareConfig { threshold, z };
-            policy(if discard == "fba" { DiscardConfig::Fba(share) } else { DiscardConfig::SelectiveDrop(share) })
-        }
-        other => policy(if other == "ppd" { DiscardConfig::Ppd } else { DiscardConfig::TailDrop }),
-    };
+    let shape = PortShape { buffer_cells: buffer, mtu_cells };
+    let discard = DiscardConfig::read(discard, v, shape).expect("one of the policies' names")?;
+    let per_vc_queues = if v.contains("queueing") { per_vc(v)? } else { discard.queues_per_vc_by_default() };
     Ok(PortConfig {
-        reserved: reserved(v)?,
-        per_vc_queues: per_vc(v)?,
+        buffer_cells: buffer,
+        reserved: reserved(v, &discard)?,
+        discard,
+        per_vc_queues,
         clp1_threshold: clp1_threshold(v, buffer)?,
         efci_threshold: efci_threshold(v, buffer)?,
-        ..config
     })
 }
-
-/// Selective Drop's and FBA's threshold R when none is given: 90 % of the pool (Goyal et al.'s
-/// UBR+ simulations).
-const FAIR_SHARE_THRESHOLD: f64 = 0.9;
 
 /// An error for the first key of another policy's a switch gives with `discard` (each policy
 /// declares its keys in its file, `AcceptancePolicy::KEYS`): it names the policies that take it.
@@ -102,40 +62,6 @@ pub(super) fn alternatives(values: &[&str]) -> String {
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     }
-}
-
-/// The threshold of an EPD-like policy (`epd_threshold` in cells or as a share of the pool,
-/// "auto", or `epd_excess` MTUs below the pool's size; `default` when neither is given),
-/// checked against every pool of the port.
-fn epd_threshold(
-    v: &TableView<'_>,
-    buffer: u32,
-    mtu_cells: u32,
-    default: EpdThreshold,
-) -> Result<EpdThreshold, ScenarioError> {
-    let threshold = match (v.opt_str("epd_threshold")?, v.opt_float("epd_excess")?) {
-        (Some(_), Some(_)) => {
-            return Err(v.key_error("epd_excess", "give either epd_threshold or epd_excess, not both"))
-        }
-        (None, Some(b)) => {
-            if b.is_nan() || b < 0.0 {
-                return Err(v.key_error("epd_excess", "must be ≥ 0 (MTUs below the buffer size)"));
-            }
-            EpdThreshold::ExcessMtus { b, mtu_cells }
-        }
-        (Some("auto"), None) => EpdThreshold::MSc98 { mtu_cells },
-        (None, None) => default,
-        (Some(text), None) => {
-            let node = v.req("epd_threshold")?;
-            if text.trim_end().ends_with('%') {
-                EpdThreshold::Fraction(node.fraction()?)
-            } else {
-                EpdThreshold::Cells(u32::try_from(node.cells()?).unwrap_or(u32::MAX))
-            }
-        }
-    };
-    super::epd_pools::check(v, threshold, buffer)?;
-    Ok(threshold)
 }
 
 /// `clp1_threshold = "6000 cells"`: CLP = 1 cells are refused from that occupancy on.
@@ -163,8 +89,10 @@ fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
     Ok(v.opt_keyword("queueing", &["fifo", "per-vc", "priority"])?.unwrap_or("fifo") == "per-vc")
 }
 
-/// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own.
-fn reserved(v: &TableView<'_>) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
+/// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own, each
+/// checked against the port's buffer acceptance policy (a threshold that suits the shared pool
+/// may not suit a small reserved one: the error names the pool's key).
+fn reserved(v: &TableView<'_>, discard: &DiscardConfig) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
     let Some(t) = v.opt_table("reserved")? else {
         return Ok(Vec::new());
     };
@@ -174,6 +102,9 @@ fn reserved(v: &TableView<'_>) -> Result<Vec<(ServiceCategory, u32)>, ScenarioEr
             t.key_error(&key.name, "unknown service category (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)")
         })?;
         let cells = positive_u32(&t, &key.name, node.cells()?)?;
+        if let Some(problem) = discard.pool_problem(v, cells) {
+            return Err(t.key_error(&key.name, problem));
+        }
         out.push((cat, cells));
     }
     Ok(out)

@@ -8,10 +8,13 @@
 //! ACTS Project EXPERT"), so that a receiver whose previous frame lost its own EOM upstream
 //! closes that damaged frame here instead of merging it with the next good one.
 
-use super::{AcceptancePolicy, Admission, Occupancy};
+use super::threshold::{self, EpdThreshold, THRESHOLD_KEYS};
+use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::{Cell, CellKind};
 use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EpdState {
@@ -25,6 +28,24 @@ enum EpdState {
     DroppingPpd,
 }
 
+/// EPD with its options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpdConfig {
+    pub threshold: EpdThreshold,
+    /// Keep the last cell (EOM) of a frame refused at its first cell, when there is room (the
+    /// Fore ASX-200 of Lorang, Renger, Pettersen et al., "Experiments on Integrated Traffic
+    /// Control for ATM in the ACTS Project EXPERT", does). Off: the whole refused frame is
+    /// dropped.
+    pub keep_refused_eom: bool,
+}
+
+impl EpdConfig {
+    /// EPD at `threshold`, dropping a refused frame whole.
+    pub const fn new(threshold: EpdThreshold) -> Self {
+        EpdConfig { threshold, keep_refused_eom: false }
+    }
+}
+
 /// EPD with per-VC frame state.
 #[derive(Clone, Debug)]
 pub struct Epd {
@@ -36,7 +57,22 @@ pub struct Epd {
 
 impl AcceptancePolicy for Epd {
     const NAME: &'static str = "epd";
-    const KEYS: &'static [&'static str] = &[super::THRESHOLD_KEYS[0], super::THRESHOLD_KEYS[1], "epd_keep_eom"];
+    const KEYS: &'static [&'static str] = &[THRESHOLD_KEYS[0], THRESHOLD_KEYS[1], "epd_keep_eom"];
+    type Config = EpdConfig;
+
+    /// The threshold by default: MSc98's min{0.8·B, B − 3·MTU}.
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<EpdConfig, K::Error> {
+        let threshold = threshold::read(keys, port, EpdThreshold::MSc98 { mtu_cells: port.mtu_cells })?;
+        Ok(EpdConfig { threshold, keep_refused_eom: keys.flag("epd_keep_eom")?.unwrap_or(false) })
+    }
+
+    fn pool_problem<K: Keys>(config: &EpdConfig, keys: &K, capacity: u32) -> Option<String> {
+        threshold::pool_problem(config.threshold, keys, capacity)
+    }
+
+    fn build(config: EpdConfig, vcs: usize, capacity: u32, _rng: RngStream) -> Self {
+        Epd::new(vcs, config.threshold.cells_in(capacity)).keeping_refused_eom(config.keep_refused_eom)
+    }
 
     fn report_name(&self) -> &'static str {
         if self.keep_refused_eom {

@@ -16,15 +16,30 @@
 //! shows every departure to a policy that reads per-VC counts, so the count is exact on every path.
 
 use super::frame_gate::FrameGates;
-use super::{AcceptancePolicy, Admission, Departure, Occupancy, UNKNOWN_SLOT};
+use super::threshold::{self, EpdThreshold, THRESHOLD_KEYS};
+use super::{AcceptancePolicy, Admission, Departure, Occupancy, PortShape, UNKNOWN_SLOT};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
 use std::marker::PhantomData;
 
 /// The fairness parameter Z when a scenario does not give it (Goyal et al. report 0.8 as a good
 /// value for both schemes).
 pub const DEFAULT_FAIRNESS_Z: f64 = 0.8;
+
+/// The threshold R when a scenario does not give it: 90 % of the pool (Goyal et al.'s UBR+
+/// simulations).
+const DEFAULT_THRESHOLD: f64 = 0.9;
+
+/// Selective Drop's and FBA's parameters: the threshold R (resolved per pool, as EPD's) and
+/// the fairness parameter Z.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FairShareConfig {
+    pub threshold: EpdThreshold,
+    pub z: f64,
+}
 
 /// What Selective Drop and FBA share: the thresholds, the frame gates and the active VCs.
 #[derive(Clone, Debug)]
@@ -128,7 +143,25 @@ impl<R: FairShareRule> FairShareDrop<R> {
 
 impl<R: FairShareRule> AcceptancePolicy for FairShareDrop<R> {
     const NAME: &'static str = R::NAME;
-    const KEYS: &'static [&'static str] = &[super::THRESHOLD_KEYS[0], super::THRESHOLD_KEYS[1], "fairness_z"];
+    const KEYS: &'static [&'static str] = &[THRESHOLD_KEYS[0], THRESHOLD_KEYS[1], "fairness_z"];
+    type Config = FairShareConfig;
+
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<FairShareConfig, K::Error> {
+        let threshold = threshold::read(keys, port, EpdThreshold::Fraction(DEFAULT_THRESHOLD))?;
+        let z = keys.number("fairness_z")?.unwrap_or(DEFAULT_FAIRNESS_Z);
+        if !(z > 0.0 && z.is_finite()) {
+            return Err(keys.key_error("fairness_z", "must be a positive number (Z, the share of a fair share)".into()));
+        }
+        Ok(FairShareConfig { threshold, z })
+    }
+
+    fn pool_problem<K: Keys>(config: &FairShareConfig, keys: &K, capacity: u32) -> Option<String> {
+        threshold::pool_problem(config.threshold, keys, capacity)
+    }
+
+    fn build(config: FairShareConfig, vcs: usize, capacity: u32, _rng: RngStream) -> Self {
+        Self::new(vcs, config.threshold.cells_in(capacity), capacity, config.z)
+    }
     const READS_VC_CELLS: bool = true;
     const WATCHES_DEPARTURES: bool = true;
 

@@ -14,12 +14,14 @@
 //! serves this buffer alone, at its line rate, whenever it holds cells.
 
 use super::frame_gate::FrameGates;
+use super::gfr_keys::{need, Thresholds, GFR_KEYS};
 use super::red::{Red, RedParams};
-use super::{AcceptancePolicy, Admission, Occupancy};
+use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
 
 /// Frame-level RED's configuration: RED on the whole buffer and each VC's two thresholds
 /// (the same for every VC; BN01 leaves them to the implementer).
@@ -61,8 +63,26 @@ impl FrameRed {
 
 impl AcceptancePolicy for FrameRed {
     const NAME: &'static str = "frame-red";
-    const KEYS: &'static [&'static str] = super::GFR_KEYS;
+    const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    const QUEUES_PER_VC: bool = true;
+    type Config = FrameRedConfig;
+
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<FrameRedConfig, K::Error> {
+        let t = Thresholds::read(keys, port)?;
+        let red = t.red.ok_or_else(|| {
+            keys.error(format!("discard = \"{}\" needs `red_min_th`, `red_max_th` and `red_max_p`", Self::NAME))
+        })?;
+        Ok(FrameRedConfig {
+            red,
+            vc_low_cells: need(keys, Self::NAME, t.vc_low, "vc_low_threshold")?,
+            vc_high_cells: need(keys, Self::NAME, t.vc_high, "vc_high_threshold")?,
+        })
+    }
+
+    fn build(config: FrameRedConfig, vcs: usize, _capacity: u32, rng: RngStream) -> Self {
+        FrameRed::new(vcs, config, rng)
+    }
     const READS_VC_CELLS: bool = true;
 
     fn admit(&mut self, cell: &Cell, now: SimTime, at: Occupancy) -> Admission {

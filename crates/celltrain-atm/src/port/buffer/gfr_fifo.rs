@@ -5,10 +5,20 @@
 //! not eligible (GFR.2).
 
 use super::frame_gate::FrameGates;
-use super::{AcceptancePolicy, Admission, Occupancy};
+use super::gfr_keys::{need, Thresholds, GFR_KEYS};
+use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
+
+/// The simple switch's two thresholds on the buffer's occupancy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GfrFifoConfig {
+    pub low_cells: u32,
+    pub high_cells: u32,
+}
 
 #[derive(Clone, Debug)]
 pub struct GfrFifo {
@@ -25,8 +35,22 @@ impl GfrFifo {
 
 impl AcceptancePolicy for GfrFifo {
     const NAME: &'static str = "gfr-fifo";
-    const KEYS: &'static [&'static str] = super::GFR_KEYS;
+    const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    type Config = GfrFifoConfig;
+
+    /// The high threshold by default one MTU below the buffer (BN01: it only keeps whole
+    /// frames out of a full buffer), and never below the low one.
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<GfrFifoConfig, K::Error> {
+        let t = Thresholds::read(keys, port)?;
+        let low_cells = need(keys, Self::NAME, t.low, "low_threshold")?;
+        let high_cells = t.high.unwrap_or_else(|| port.buffer_cells.saturating_sub(port.mtu_cells).max(low_cells));
+        Ok(GfrFifoConfig { low_cells, high_cells })
+    }
+
+    fn build(config: GfrFifoConfig, vcs: usize, _capacity: u32, _rng: RngStream) -> Self {
+        GfrFifo::new(vcs, config.low_cells, config.high_cells)
+    }
 
     /// Thresholds are "refuse at or above", as EPD's.
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {

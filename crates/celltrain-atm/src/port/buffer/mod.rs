@@ -10,31 +10,35 @@
 //! occupancies are kept by the port, the one writer of pools and queues. Each policy implements [`AcceptancePolicy`]
 //! (its contract); dispatch is by an enum declared from one table.
 
-mod config;
 mod epd;
 mod fair_share;
 mod frame_gate;
 mod frame_red;
 mod gfr_fifo;
+mod gfr_keys;
 mod per_vc_threshold;
 mod ppd;
 mod red;
 mod tail_drop;
 #[cfg(test)]
 mod tests;
+mod threshold;
 
 use crate::cell::Cell;
 pub use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
-pub use config::{DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig};
-pub use epd::Epd;
-pub use fair_share::{Fba, SelectiveDrop, DEFAULT_FAIRNESS_Z};
+use celltrain_core::Keys;
+pub use epd::{Epd, EpdConfig};
+pub use fair_share::{FairShareConfig, Fba, SelectiveDrop, DEFAULT_FAIRNESS_Z};
 pub use frame_red::{FrameRed, FrameRedConfig};
-pub use gfr_fifo::GfrFifo;
-pub use per_vc_threshold::PerVcThreshold;
+pub use gfr_fifo::{GfrFifo, GfrFifoConfig};
+pub use per_vc_threshold::{PerVcThreshold, PerVcThresholdConfig};
 pub use ppd::Ppd;
 pub use red::{Red, RedParams};
+use std::fmt;
 pub use tail_drop::TailDrop;
+pub use threshold::EpdThreshold;
 
 /// The decision for one arriving cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,9 +100,15 @@ pub struct Departure {
 ///   pool has room and keeps no state; a run of cells that fits may then be admitted at once and
 ///   a run that never waited counted in and out without being shown to it.
 ///
+/// - The policy's file owns its configuration: the scenario keys it reads
+///   ([`KEYS`](Self::KEYS)), their defaults and their validation
+///   ([`read_config`](Self::read_config)), and the policy built from them
+///   ([`build`](Self::build)).
+///
 /// A new policy is a file here implementing this trait and one line in the table of
-/// [`BufferAcceptance`] (`acceptance_policies!` below).
-pub trait AcceptancePolicy {
+/// [`BufferAcceptance`] (`acceptance_policies!` below), which declares [`DiscardConfig`] and
+/// the list of policies ([`DISCARD_POLICIES`]) from the same line.
+pub trait AcceptancePolicy: Sized {
     /// The name `discard = "..."` takes.
     const NAME: &'static str;
     /// The switch keys of the policy's own (`docs/scenarios.md`), beside the port's (buffer,
@@ -107,11 +117,32 @@ pub trait AcceptancePolicy {
     const KEYS: &'static [&'static str] = &[];
     /// Whether a scenario must give keys of the policy's own (thresholds with no default).
     const NEEDS_KEYS: bool = false;
+    /// Whether the port queues per VC when the scenario does not say (`queueing`): the
+    /// policies designed for a fair scheduler.
+    const QUEUES_PER_VC: bool = false;
     const READS_VC_CELLS: bool = false;
     /// Whether [`on_departure`](Self::on_departure) does anything (only such a policy is
     /// called there; it must also declare `READS_VC_CELLS`, which has departures watched).
     const WATCHES_DEPARTURES: bool = false;
     const ACCEPTS_WHILE_ROOM: bool = false;
+
+    /// The policy's configuration, as a port's keys give it.
+    type Config: Clone + Copy + fmt::Debug + PartialEq;
+
+    /// Reads the policy's keys from a port's table, with their defaults, and validates them
+    /// against the port's shared pool.
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<Self::Config, K::Error>;
+
+    /// What is wrong with `config` for a reserved pool of `capacity` cells, if anything (a
+    /// threshold that suits the shared pool may not suit a small reserved one).
+    fn pool_problem<K: Keys>(config: &Self::Config, keys: &K, capacity: u32) -> Option<String> {
+        let _ = (config, keys, capacity);
+        None
+    }
+
+    /// The policy for a pool of `capacity` cells shared by `vcs` VCs, with its own random
+    /// stream (which most policies drop).
+    fn build(config: Self::Config, vcs: usize, capacity: u32, rng: RngStream) -> Self;
 
     /// The name in reports (the configured variant, where the policy has options).
     fn report_name(&self) -> &'static str {
@@ -142,6 +173,52 @@ macro_rules! acceptance_policies {
         pub enum BufferAcceptance {
             $($inline($inline_t),)+
             $($boxed(Box<$boxed_t>),)+
+        }
+
+        /// The buffer acceptance policy of a port, as configured: one variant per policy,
+        /// holding its configuration.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum DiscardConfig {
+            $($inline(<$inline_t as AcceptancePolicy>::Config),)+
+            $($boxed(<$boxed_t as AcceptancePolicy>::Config),)+
+        }
+
+        impl DiscardConfig {
+            /// Reads the keys of policy `name` (one of [`DISCARD_NAMES`]; None for another).
+            pub fn read<K: Keys>(name: &str, keys: &K, port: PortShape) -> Option<Result<Self, K::Error>> {
+                $(if name == <$inline_t as AcceptancePolicy>::NAME {
+                    return Some(<$inline_t as AcceptancePolicy>::read_config(keys, port).map(Self::$inline));
+                })+
+                $(if name == <$boxed_t as AcceptancePolicy>::NAME {
+                    return Some(<$boxed_t as AcceptancePolicy>::read_config(keys, port).map(Self::$boxed));
+                })+
+                None
+            }
+
+            /// See [`AcceptancePolicy::pool_problem`].
+            pub fn pool_problem<K: Keys>(&self, keys: &K, capacity: u32) -> Option<String> {
+                match self {
+                    $(Self::$inline(c) => <$inline_t as AcceptancePolicy>::pool_problem(c, keys, capacity),)+
+                    $(Self::$boxed(c) => <$boxed_t as AcceptancePolicy>::pool_problem(c, keys, capacity),)+
+                }
+            }
+
+            /// See [`AcceptancePolicy::QUEUES_PER_VC`].
+            pub fn queues_per_vc_by_default(&self) -> bool {
+                match self {
+                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::QUEUES_PER_VC,)+
+                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::QUEUES_PER_VC,)+
+                }
+            }
+
+            /// Builds the policy for a pool of `capacity` cells shared by `vcs` VCs, handing it
+            /// its own random stream.
+            pub fn build(self, vcs: usize, capacity: u32, rng: RngStream) -> BufferAcceptance {
+                match self {
+                    $(Self::$inline(c) => BufferAcceptance::$inline(<$inline_t as AcceptancePolicy>::build(c, vcs, capacity, rng)),)+
+                    $(Self::$boxed(c) => BufferAcceptance::$boxed(Box::new(<$boxed_t as AcceptancePolicy>::build(c, vcs, capacity, rng))),)+
+                }
+            }
         }
 
         /// Every policy's name, as `discard = "..."` takes it, in the table's order.
@@ -259,23 +336,13 @@ impl DiscardPolicy {
     }
 }
 
-/// The keys of an EPD-like threshold: in cells or as a share of the pool, or MTUs below it.
-pub(crate) const THRESHOLD_KEYS: [&str; 2] = ["epd_threshold", "epd_excess"];
-
-/// The GFR designs' keys. Each design checks every one given, so that the design can be a
-/// scenario parameter while the file carries the thresholds of each.
-pub(crate) const GFR_KEYS: &[&str] = &[
-    "low_threshold",
-    "high_threshold",
-    "vc_threshold",
-    "vc_low_threshold",
-    "vc_high_threshold",
-    "red_min_th",
-    "red_max_th",
-    "red_max_p",
-    "red_weight",
-    "red_idle_unit",
-];
+/// What a policy's keys are read against: the port's shared pool, and the MTU that the
+/// thresholds' defaults are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortShape {
+    pub buffer_cells: u32,
+    pub mtu_cells: u32,
+}
 
 acceptance_policies! {
     inline: TailDrop(TailDrop), Ppd(Ppd), Epd(Epd);

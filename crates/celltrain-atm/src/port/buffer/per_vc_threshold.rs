@@ -8,10 +8,21 @@
 //! test: under GFR.1 the switch does not see which frames are eligible.
 
 use super::frame_gate::FrameGates;
-use super::{AcceptancePolicy, Admission, Occupancy};
+use super::gfr_keys::{need, Thresholds, GFR_KEYS};
+use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
+
+/// The design's global low and high thresholds and its per-VC threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerVcThresholdConfig {
+    pub low_cells: u32,
+    pub high_cells: u32,
+    pub vc_cells: u32,
+}
 
 #[derive(Clone, Debug)]
 pub struct PerVcThreshold {
@@ -29,8 +40,23 @@ impl PerVcThreshold {
 
 impl AcceptancePolicy for PerVcThreshold {
     const NAME: &'static str = "per-vc-threshold";
-    const KEYS: &'static [&'static str] = super::GFR_KEYS;
+    const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    const QUEUES_PER_VC: bool = true;
+    type Config = PerVcThresholdConfig;
+
+    fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<PerVcThresholdConfig, K::Error> {
+        let t = Thresholds::read(keys, port)?;
+        Ok(PerVcThresholdConfig {
+            low_cells: need(keys, Self::NAME, t.low, "low_threshold")?,
+            high_cells: need(keys, Self::NAME, t.high, "high_threshold")?,
+            vc_cells: need(keys, Self::NAME, t.vc, "vc_threshold")?,
+        })
+    }
+
+    fn build(config: PerVcThresholdConfig, vcs: usize, _capacity: u32, _rng: RngStream) -> Self {
+        PerVcThreshold::new(vcs, config.low_cells, config.high_cells, config.vc_cells)
+    }
     const READS_VC_CELLS: bool = true;
 
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {

@@ -3,10 +3,12 @@
 //! its end-of-frame cell, which is kept (if there is room) so that the receiver delimits the
 //! damaged frame and does not merge it with the next one.
 
-use super::{AcceptancePolicy, Admission, Occupancy};
+use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::{Cell, CellKind};
 use crate::drop_reason::DropReason;
+use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
+use celltrain_core::Keys;
 
 /// PPD with per-VC "this frame already lost a cell" state.
 #[derive(Clone, Debug)]
@@ -17,6 +19,15 @@ pub struct Ppd {
 
 impl AcceptancePolicy for Ppd {
     const NAME: &'static str = "ppd";
+    type Config = ();
+
+    fn read_config<K: Keys>(_keys: &K, _port: PortShape) -> Result<(), K::Error> {
+        Ok(())
+    }
+
+    fn build((): (), vcs: usize, _capacity: u32, _rng: RngStream) -> Self {
+        Ppd::new(vcs)
+    }
 
     #[inline(always)]
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {

@@ -6,7 +6,7 @@ use crate::port::buffer::{Admission, BufferAcceptance, EpdConfig, Occupancy};
 use celltrain_core::rng::RngStream;
 
 fn epd(threshold: u32, keep_refused_eom: bool) -> DiscardConfig {
-    DiscardConfig::EpdWith(EpdConfig { threshold: EpdThreshold::Cells(threshold), keep_refused_eom })
+    DiscardConfig::Epd(EpdConfig { threshold: EpdThreshold::Cells(threshold), keep_refused_eom })
 }
 
 /// A FIFO port whose VCs are counted one by one.
@@ -109,7 +109,7 @@ fn rm_cells_pass_frame_aware_policies_without_touching_frames() {
     assert_eq!(offer(&mut p, rm, now), Ok(()));
     assert_eq!(offer(&mut p, cell(0, 0, 1, true), now), Err(DropReason::EarlyPacketDiscard));
     // PPD discarding a frame: an RM cell neither ends the frame nor is discarded with it.
-    let mut q = port(2, DiscardConfig::Ppd, 2);
+    let mut q = port(2, DiscardConfig::Ppd(()), 2);
     offer(&mut q, cell(1, 7, 0, false), now).unwrap();
     offer(&mut q, cell(0, 0, 0, false), now).unwrap();
     assert_eq!(offer(&mut q, cell(0, 0, 1, false), now), Err(DropReason::BufferFull));
@@ -141,7 +141,7 @@ fn a_policy_sees_the_time_and_both_occupancies() {
     let c = cell(2, 2, 1, true);
     let shown = Occupancy { slot: 2, pool_cells: p.pool_cells(0), capacity_cells: 9, vc_cells: p.vc_cells(2) };
     assert!(shown.has_room());
-    let mut tail_drop = DiscardConfig::TailDrop.build(3, 9, RngStream::derive(0, "t"));
+    let mut tail_drop = DiscardConfig::TailDrop(()).build(3, 9, RngStream::derive(0, "t"));
     assert_eq!(tail_drop.admit(&c, now, shown), Admission::Accept);
     assert_eq!(tail_drop.admit(&c, now, Occupancy { pool_cells: 9, ..shown }), Admission::Drop(DropReason::BufferFull));
     assert!(matches!(tail_drop, BufferAcceptance::TailDrop(_)) && tail_drop.accepts_while_room());

@@ -9,16 +9,17 @@ use crate::port::buffer::EpdConfig;
 use celltrain_core::rng::RngStream;
 use std::collections::VecDeque;
 
-/// The legacy port's configuration and the new port's (the same policy, sometimes spelt with
-/// the options form), and the VCs' categories.
+/// The legacy port's configuration and the new port's (the same policy), and the VCs'
+/// categories.
 fn random_setup(rng: &mut RngStream) -> (PortConfig, PortConfig, Vec<ServiceCategory>) {
     let threshold = EpdThreshold::Cells(rng.below(24) as u32);
-    let (old, new) = match rng.below(4) {
-        0 => (DiscardConfig::TailDrop, DiscardConfig::TailDrop),
-        1 => (DiscardConfig::Ppd, DiscardConfig::Ppd),
-        2 => (DiscardConfig::Epd(threshold), DiscardConfig::Epd(threshold)),
-        _ => (DiscardConfig::Epd(threshold), DiscardConfig::EpdWith(EpdConfig { threshold, keep_refused_eom: false })),
+    // (EPD in half the rounds, as when its options had a form of their own.)
+    let discard = match rng.below(4) {
+        0 => DiscardConfig::TailDrop(()),
+        1 => DiscardConfig::Ppd(()),
+        _ => DiscardConfig::Epd(EpdConfig::new(threshold)),
     };
+    let (old, new) = (discard, discard);
     let categories = [ServiceCategory::Cbr, ServiceCategory::NrtVbr, ServiceCategory::Abr, ServiceCategory::Ubr];
     let vcs = (0..1 + rng.below(5)).map(|_| categories[rng.below(4) as usize]).collect();
     let config = PortConfig {

@@ -36,7 +36,7 @@ fn fill(port: &mut OutputPort, vc: u32, n: u16) {
 fn simple_switch_vector_5d() {
     // LBO = 50, HBO = 90: at Q = 60 a CLP = 1 frame is refused and a CLP = 0 frame accepted;
     // at Q = 95 a CLP = 0 frame is refused.
-    let mut p = port(DiscardConfig::GfrFifo { low_cells: 50, high_cells: 90 }, 200, 3);
+    let mut p = port(DiscardConfig::GfrFifo(GfrFifoConfig { low_cells: 50, high_cells: 90 }), 200, 3);
     fill(&mut p, 0, 60);
     assert_eq!(frame(&mut p, 1, 1, 4, true), 0, "CLP = 1 at 60 ≥ LBO: refused whole");
     assert_eq!(p.stats.dropped[DropReason::ClpThreshold as usize], 4);
@@ -48,7 +48,7 @@ fn simple_switch_vector_5d() {
 
 #[test]
 fn simple_switch_decides_at_the_first_cell_only() {
-    let mut p = port(DiscardConfig::GfrFifo { low_cells: 10, high_cells: 20 }, 24, 2);
+    let mut p = port(DiscardConfig::GfrFifo(GfrFifoConfig { low_cells: 10, high_cells: 20 }), 24, 2);
     fill(&mut p, 0, 8);
     // A CLP = 1 frame starting at 8 < 10 is accepted whole although it crosses the low
     // threshold; a CLP = 0 frame starting at 18 < 20 runs into the full buffer (24): PPD
@@ -65,7 +65,8 @@ fn simple_switch_decides_at_the_first_cell_only() {
 #[test]
 fn per_vc_threshold_switch_frame_by_frame() {
     // Low 10, high 20, per-VC threshold 5, buffer 40.
-    let mut p = port(DiscardConfig::PerVcThreshold { low_cells: 10, high_cells: 20, vc_cells: 5 }, 40, 3);
+    let mut p =
+        port(DiscardConfig::PerVcThreshold(PerVcThresholdConfig { low_cells: 10, high_cells: 20, vc_cells: 5 }), 40, 3);
     assert_eq!(frame(&mut p, 1, 1, 3, true), 3, "below low: CLP = 1 accepted");
     fill(&mut p, 0, 9); // 12 cells
     assert_eq!(frame(&mut p, 1, 2, 3, true), 0, "at or above low: CLP = 1 refused");

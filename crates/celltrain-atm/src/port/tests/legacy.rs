@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use super::super::buffer::{Admission, DiscardConfig, DropReason};
+use super::super::buffer::{Admission, DiscardConfig, DropReason, EpdConfig};
 use super::super::PortStats;
 use crate::category::ServiceCategory;
 use crate::cell::Cell;
@@ -121,15 +121,15 @@ impl BufferPolicy for Epd {
 
 fn build(config: DiscardConfig, vcs: usize, capacity: u32) -> Box<dyn BufferPolicy> {
     match config {
-        DiscardConfig::TailDrop => Box::new(TailDrop),
-        DiscardConfig::Ppd => Box::new(Ppd::new(vcs)),
-        DiscardConfig::Epd(t) => {
+        DiscardConfig::TailDrop(()) => Box::new(TailDrop),
+        DiscardConfig::Ppd(()) => Box::new(Ppd::new(vcs)),
+        DiscardConfig::Epd(EpdConfig { threshold: t, keep_refused_eom: false }) => {
             let cells = u32::try_from(t.resolve(capacity).clamp(0, i64::from(capacity))).unwrap_or(0);
             Box::new(Epd::new(vcs, cells))
         }
-        DiscardConfig::EpdWith(_)
-        | DiscardConfig::GfrFifo { .. }
-        | DiscardConfig::PerVcThreshold { .. }
+        DiscardConfig::Epd(_)
+        | DiscardConfig::GfrFifo(_)
+        | DiscardConfig::PerVcThreshold(_)
         | DiscardConfig::FrameRed(_)
         | DiscardConfig::SelectiveDrop(_)
         | DiscardConfig::Fba(_) => unimplemented!("not in the old port"),

@@ -6,9 +6,10 @@ mod acceptance;
 mod equivalence;
 mod fair_share;
 mod gfr;
+pub(crate) mod keys;
 mod legacy;
 
-use super::buffer::{DiscardConfig, DropReason, EpdThreshold};
+use super::buffer::{DiscardConfig, DropReason, EpdConfig, EpdThreshold, GfrFifoConfig, PerVcThresholdConfig};
 use super::*;
 use crate::cell::CellKind;
 use celltrain_core::ids::{FrameId, VcId};
@@ -66,17 +67,17 @@ fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
 
 #[test]
 fn vector_3a_tail_drop() {
-    assert_eq!(run_3a(DiscardConfig::TailDrop), vec![(6, 0), (3, 3), (3, 3)]);
+    assert_eq!(run_3a(DiscardConfig::TailDrop(())), vec![(6, 0), (3, 3), (3, 3)]);
 }
 
 #[test]
 fn vector_3a_ppd_keeps_the_end_of_frame_cell() {
-    assert_eq!(run_3a(DiscardConfig::Ppd), vec![(6, 0), (2, 4), (4, 2)]);
+    assert_eq!(run_3a(DiscardConfig::Ppd(())), vec![(6, 0), (2, 4), (4, 2)]);
 }
 
 #[test]
 fn vector_3a_epd() {
-    assert_eq!(run_3a(DiscardConfig::Epd(EpdThreshold::Cells(2))), vec![(6, 0), (0, 6), (6, 0)]);
+    assert_eq!(run_3a(DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(2)))), vec![(6, 0), (0, 6), (6, 0)]);
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
     let config = PortConfig {
         buffer_cells: 5,
         reserved: vec![],
-        discard: DiscardConfig::Epd(EpdThreshold::Cells(2)),
+        discard: DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(2))),
         per_vc_queues: false,
         clp1_threshold: None,
         efci_threshold: None,
@@ -127,7 +128,7 @@ fn strict_priority_and_round_robin() {
     let config = PortConfig {
         buffer_cells: 100,
         reserved: vec![(ServiceCategory::NrtVbr, 10)],
-        discard: DiscardConfig::TailDrop,
+        discard: DiscardConfig::TailDrop(()),
         per_vc_queues: true,
         clp1_threshold: None,
         efci_threshold: None,
@@ -187,11 +188,15 @@ fn tx_clock_does_not_drift_and_paces() {
 #[test]
 fn policies_keep_their_promises_on_random_streams() {
     use celltrain_core::rng::RngStream;
-    for (round, discard) in [DiscardConfig::TailDrop, DiscardConfig::Ppd, DiscardConfig::Epd(EpdThreshold::Cells(20))]
-        .iter()
-        .cycle()
-        .take(30)
-        .enumerate()
+    for (round, discard) in [
+        DiscardConfig::TailDrop(()),
+        DiscardConfig::Ppd(()),
+        DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(20))),
+    ]
+    .iter()
+    .cycle()
+    .take(30)
+    .enumerate()
     {
         let mut rng = RngStream::derive(round as u64, "policy");
         let config = PortConfig {
@@ -218,7 +223,7 @@ fn policies_keep_their_promises_on_random_streams() {
                 if reason == DropReason::EarlyPacketDiscard && index == 0 {
                     assert!(occupancy >= 20, "EPD refused a frame below the threshold");
                 }
-            } else if dropped_before && !eof && !matches!(discard, DiscardConfig::TailDrop) {
+            } else if dropped_before && !eof && !matches!(discard, DiscardConfig::TailDrop(())) {
                 panic!("{discard:?} accepted a middle cell of a damaged frame");
             }
             if index == 0 && result.is_ok() {
@@ -265,9 +270,9 @@ fn a_run_admitted_at_once_is_as_single_admissions() {
     let (mut taken, mut refused) = (0, 0);
     for round in 0..2000u32 {
         let discard = match rng.below(3) {
-            0 => DiscardConfig::TailDrop,
-            1 => DiscardConfig::Ppd,
-            _ => DiscardConfig::Epd(EpdThreshold::Cells(6)),
+            0 => DiscardConfig::TailDrop(()),
+            1 => DiscardConfig::Ppd(()),
+            _ => DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(6))),
         };
         let category = if rng.below(2) == 0 { ServiceCategory::Ubr } else { ServiceCategory::NrtVbr };
         let config = PortConfig {
@@ -382,7 +387,7 @@ fn a_tail_drop_fifo_counts_as_its_port() {
         let config = PortConfig {
             buffer_cells: 1 + rng.below(12) as u32,
             reserved: if rng.below(2) == 0 { vec![] } else { vec![(ServiceCategory::NrtVbr, 5)] },
-            discard: DiscardConfig::TailDrop,
+            discard: DiscardConfig::TailDrop(()),
             per_vc_queues: false,
             clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
             efci_threshold: None,
@@ -428,7 +433,8 @@ fn a_tail_drop_fifo_counts_as_its_port() {
         );
     }
     assert!(passed > 1000 && dropped > 1000 && clp_dropped > 1000, "{passed} {dropped} {clp_dropped}");
-    let epd = PortConfig { discard: DiscardConfig::Epd(EpdThreshold::Cells(6)), ..PortConfig::fifo(12) };
+    let epd =
+        PortConfig { discard: DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(6))), ..PortConfig::fifo(12) };
     assert!(OutputPort::new(&epd, &[ServiceCategory::Ubr]).tail_drop_fifo().is_none());
     let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);
     watched.record_changes(celltrain_core::RowPool::new(100));
@@ -450,10 +456,12 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
         let kind = (round % 4) as usize;
         let buffer_cells = 4 + rng.below(16) as u32;
         let discard = match kind {
-            0 => DiscardConfig::TailDrop,
-            1 => DiscardConfig::Ppd,
-            2 => DiscardConfig::Epd(EpdThreshold::Cells(1 + rng.below(u64::from(buffer_cells)) as u32)),
-            _ => DiscardConfig::GfrFifo { low_cells: buffer_cells / 3, high_cells: buffer_cells * 2 / 3 },
+            0 => DiscardConfig::TailDrop(()),
+            1 => DiscardConfig::Ppd(()),
+            2 => DiscardConfig::Epd(EpdConfig::new(EpdThreshold::Cells(1 + rng.below(u64::from(buffer_cells)) as u32))),
+            _ => {
+                DiscardConfig::GfrFifo(GfrFifoConfig { low_cells: buffer_cells / 3, high_cells: buffer_cells * 2 / 3 })
+            }
         };
         let config = PortConfig {
             buffer_cells,
@@ -514,7 +522,7 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
             "{kind}: {passed:?} {queued:?} {dropped:?}"
         );
     }
-    let per_vc = DiscardConfig::PerVcThreshold { low_cells: 4, high_cells: 8, vc_cells: 2 };
+    let per_vc = DiscardConfig::PerVcThreshold(PerVcThresholdConfig { low_cells: 4, high_cells: 8, vc_cells: 2 });
     let per_vc = PortConfig { discard: per_vc, ..PortConfig::fifo(12) };
     assert!(OutputPort::new(&per_vc, &[ServiceCategory::Ubr]).lift_fifo().is_none());
     let mut watched = OutputPort::new(&PortConfig::fifo(12), &[ServiceCategory::Ubr]);

@@ -132,20 +132,24 @@ fn a_key_of_another_design_says_what_it_goes_with() {
     }
 }
 
-/// Every key a discard policy or an explicit-rate algorithm takes is a switch key, and every
-/// algorithm named as taking one is an algorithm.
+/// Every key a discard policy or an explicit-rate algorithm takes is a switch key, and an
+/// algorithm's key is taken only by names of that algorithm.
 #[test]
 fn policies_keys_are_switch_keys() {
+    use celltrain_atm::abr::{EXPLICIT_RATE_KEYS, EXPLICIT_RATE_NAMES};
     use celltrain_atm::port::buffer::DISCARD_POLICIES;
     let policies = DISCARD_POLICIES.iter().flat_map(|p| p.keys.iter());
-    for key in policies.chain(super::super::abr::EXPLICIT_RATE_KEYS.iter().map(|(k, _)| k)) {
+    let algorithms = EXPLICIT_RATE_KEYS.iter().flat_map(|keys| keys.iter().map(|(k, _)| k));
+    for key in policies.chain(algorithms).chain([&super::super::abr::AVERAGING_INTERVAL]) {
         assert!(super::super::model::SWITCH_KEYS.contains(key), "{key} is no switch key");
     }
-    let algorithms: Vec<&str> =
-        celltrain_atm::abr::EXPLICIT_RATE_NAMES.iter().flat_map(|names| names.iter().copied()).collect();
-    for (key, takers) in super::super::abr::EXPLICIT_RATE_KEYS {
-        for name in takers.into_iter().flatten() {
-            assert!(algorithms.contains(name), "{key} goes with {name}, which is no algorithm");
+    assert_eq!(EXPLICIT_RATE_KEYS.len(), EXPLICIT_RATE_NAMES.len());
+    for (keys, names) in EXPLICIT_RATE_KEYS.iter().zip(EXPLICIT_RATE_NAMES) {
+        for (key, takers) in keys.iter() {
+            assert!(
+                !takers.is_empty() && takers.iter().all(|t| names.contains(t)),
+                "{key}: {takers:?} not of {names:?}"
+            );
         }
     }
 }

@@ -1,0 +1,189 @@
+//! The policies read their own keys (`AcceptancePolicy::read_config`,
+//! `ExplicitRateAlgorithm::read`) from any `Keys`: here a plain list, with no scenario file,
+//! against their documented defaults and checks.
+
+use crate::abr::{BinaryMarking, ExplicitRate};
+use crate::port::buffer::{
+    DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig, GfrFifoConfig, PerVcThresholdConfig, PortShape,
+    DEFAULT_FAIRNESS_Z,
+};
+use celltrain_core::time::SimDuration;
+use celltrain_core::Keys;
+
+/// A value as a scenario would give it.
+#[derive(Clone, Debug)]
+pub(crate) enum Value {
+    Text(&'static str),
+    Flag(bool),
+    Number(f64),
+    Cells(u64),
+    CellList(Vec<u64>),
+}
+
+/// Keys from a list; an error is `key: message`, or `(table): message`.
+pub(crate) struct ListKeys(pub Vec<(&'static str, Value)>);
+
+impl ListKeys {
+    fn value(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    fn wrong(key: &str, v: &Value) -> String {
+        format!("{key}: wrong kind of value {v:?}")
+    }
+}
+
+impl Keys for ListKeys {
+    type Error = String;
+
+    fn contains(&self, key: &str) -> bool {
+        self.value(key).is_some()
+    }
+    fn text(&self, key: &str) -> Result<Option<&str>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Text(t)) => Ok(Some(t)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn flag(&self, key: &str) -> Result<Option<bool>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Flag(b)) => Ok(Some(*b)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn number(&self, key: &str) -> Result<Option<f64>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Number(x)) => Ok(Some(*x)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn fraction(&self, key: &str) -> Result<Option<f64>, String> {
+        match self.value(key) {
+            Some(Value::Text(t)) => {
+                let percent: f64 = t.trim_end_matches('%').trim().parse().map_err(|_| format!("{key}: {t}"))?;
+                Ok(Some(percent / 100.0))
+            }
+            _ => self.number(key),
+        }
+    }
+    fn cells(&self, key: &str) -> Result<Option<u64>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Cells(n)) => Ok(Some(*n)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn cell_list(&self, key: &str) -> Result<Option<Vec<u64>>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::CellList(l)) => Ok(Some(l.clone())),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn duration(&self, key: &str) -> Result<Option<SimDuration>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn key_error(&self, key: &str, message: String) -> String {
+        format!("{key}: {message}")
+    }
+    fn error(&self, message: String) -> String {
+        format!("(table): {message}")
+    }
+}
+
+/// A port of 1000 cells whose MTU is 192 cells (9180 bytes).
+const PORT: PortShape = PortShape { buffer_cells: 1000, mtu_cells: 192 };
+
+fn discard(name: &str, keys: Vec<(&'static str, Value)>) -> Result<DiscardConfig, String> {
+    DiscardConfig::read(name, &ListKeys(keys), PORT).expect("a policy's name")
+}
+
+#[test]
+fn epd_reads_its_threshold_and_option_with_msc98s_default() {
+    use Value::*;
+    let epd = |threshold, keep| Ok(DiscardConfig::Epd(EpdConfig { threshold, keep_refused_eom: keep }));
+    assert_eq!(discard("epd", vec![]), epd(EpdThreshold::MSc98 { mtu_cells: 192 }, false));
+    assert_eq!(
+        discard("epd", vec![("epd_threshold", Text("auto"))]),
+        epd(EpdThreshold::MSc98 { mtu_cells: 192 }, false)
+    );
+    assert_eq!(discard("epd", vec![("epd_threshold", Text("80 %"))]), epd(EpdThreshold::Fraction(0.8), false));
+    assert_eq!(
+        discard("epd", vec![("epd_excess", Number(1.5)), ("epd_keep_eom", Flag(true))]),
+        epd(EpdThreshold::ExcessMtus { b: 1.5, mtu_cells: 192 }, true)
+    );
+    let both = discard("epd", vec![("epd_excess", Number(1.0)), ("epd_threshold", Text("auto"))]);
+    assert_eq!(both, Err("epd_excess: give either epd_threshold or epd_excess, not both".into()));
+    // 1000 − 6·192 < 0: below zero in the shared pool.
+    let below = discard("epd", vec![("epd_excess", Number(6.0))]).unwrap_err();
+    assert!(below.starts_with("epd_excess: EPD threshold of -152 cells is below zero"), "{below}");
+}
+
+#[test]
+fn a_reserved_pool_is_checked_against_the_rule() {
+    let keys = ListKeys(vec![]);
+    let auto = discard("epd", vec![]).unwrap();
+    // min{0.8·500, 500 − 576} < 0 in a pool of 500 cells; no key given: the hint says how.
+    let problem = auto.pool_problem(&keys, 500).expect("below zero");
+    assert!(problem.contains("below zero") && problem.contains("80 %"), "{problem}");
+    assert_eq!(auto.pool_problem(&keys, 1000), None);
+    let share = discard("selective-drop", vec![]).unwrap();
+    assert_eq!(share.pool_problem(&keys, 10), None, "90 % of any pool is in it");
+    assert_eq!(discard("gfr-fifo", vec![("low_threshold", Value::Cells(10))]).unwrap().pool_problem(&keys, 1), None);
+}
+
+#[test]
+fn fair_share_policies_default_to_90_percent_and_goyals_z() {
+    let config = FairShareConfig { threshold: EpdThreshold::Fraction(0.9), z: DEFAULT_FAIRNESS_Z };
+    assert_eq!(discard("fba", vec![]), Ok(DiscardConfig::Fba(config)));
+    assert_eq!(discard("selective-drop", vec![]), Ok(DiscardConfig::SelectiveDrop(config)));
+    let zero = discard("fba", vec![("fairness_z", Value::Number(0.0))]).unwrap_err();
+    assert!(zero.starts_with("fairness_z: must be a positive number"), "{zero}");
+}
+
+#[test]
+fn gfr_designs_need_their_thresholds_and_check_every_one_given() {
+    use Value::*;
+    assert_eq!(discard("gfr-fifo", vec![]), Err("(table): discard = \"gfr-fifo\" needs `low_threshold`".into()));
+    // The high threshold defaults to an MTU below the buffer.
+    assert_eq!(
+        discard("gfr-fifo", vec![("low_threshold", Cells(100))]),
+        Ok(DiscardConfig::GfrFifo(GfrFifoConfig { low_cells: 100, high_cells: 808 }))
+    );
+    // A per-VC threshold the design does not use is still checked.
+    let above = discard("gfr-fifo", vec![("low_threshold", Cells(100)), ("vc_threshold", Cells(2000))]).unwrap_err();
+    assert_eq!(above, "vc_threshold: 2000 cells is above the buffer of 1000 cells");
+    let keys = vec![("low_threshold", Cells(100)), ("high_threshold", Cells(500)), ("vc_threshold", Cells(20))];
+    let per_vc = discard("per-vc-threshold", keys).unwrap();
+    assert_eq!(
+        per_vc,
+        DiscardConfig::PerVcThreshold(PerVcThresholdConfig { low_cells: 100, high_cells: 500, vc_cells: 20 })
+    );
+    assert!(per_vc.queues_per_vc_by_default() && !discard("epd", vec![]).unwrap().queues_per_vc_by_default());
+    let red = discard("frame-red", vec![("red_min_th", Cells(100)), ("red_max_th", Cells(200))]).unwrap_err();
+    assert_eq!(red, "red_max_p: missing required key 'red_max_p'");
+}
+
+#[test]
+fn explicit_rate_algorithms_read_their_keys() {
+    use Value::*;
+    let read = |name, keys| ExplicitRate::read(name, &ListKeys(keys)).expect("an algorithm's name");
+    assert!(matches!(read("none", vec![]), Ok(ExplicitRate::None(_))));
+    assert_eq!(read("erica+", vec![]).unwrap_err(), "explicit_rate: erica+ needs target_queue");
+    let erica = read("erica", vec![("target_utilization", Number(0.95))]).unwrap();
+    assert!(matches!(&erica, ExplicitRate::Erica(e) if e.config().target_utilization == 0.95), "{erica:?}");
+    assert!(read("erica", vec![("target_utilization", Number(1.5))]).unwrap_err().starts_with("target_utilization:"));
+    let binary = read("binary", vec![("binary_thresholds", CellList(vec![300, 100])), ("ni_threshold", Cells(200))]);
+    let expected = BinaryMarking { high_cells: 300, low_cells: 100, ni_cells: Some(200), congested: false };
+    assert!(matches!(binary, Ok(ExplicitRate::Binary(b)) if b == expected));
+    let one = read("binary", vec![("binary_thresholds", CellList(vec![300]))]).unwrap_err();
+    assert_eq!(one, "binary_thresholds: give [high, low] queue thresholds");
+    assert_eq!(read("binary", vec![]).unwrap_err(), "binary_thresholds: missing required key 'binary_thresholds'");
+    assert!(ExplicitRate::read("fast", &ListKeys(vec![])).is_none());
+}

@@ -1,0 +1,34 @@
+//! What a model component reads of its scenario table: typed values of its own keys, and
+//! errors that point at a key. The scenario reader implements [`Keys`]; a component's file
+//! (a buffer acceptance policy, an explicit-rate algorithm) names its keys, reads them with
+//! their defaults and validates them, and never sees the scenario's syntax.
+
+use crate::time::SimDuration;
+
+/// A table of keys, as a component reads it. Each `Option` is None when the key is absent;
+/// a key present with a value of the wrong kind is an error pointing at it.
+pub trait Keys {
+    /// An error that names the table, the line and the key.
+    type Error;
+
+    fn contains(&self, key: &str) -> bool;
+    /// A string.
+    fn text(&self, key: &str) -> Result<Option<&str>, Self::Error>;
+    /// `true` or `false`.
+    fn flag(&self, key: &str) -> Result<Option<bool>, Self::Error>;
+    /// A finite number (integers accepted).
+    fn number(&self, key: &str) -> Result<Option<f64>, Self::Error>;
+    /// A fraction in 0..=1: `0.8` or `"80 %"`.
+    fn fraction(&self, key: &str) -> Result<Option<f64>, Self::Error>;
+    /// A cell count: `"8192 cells"` or an integer.
+    fn cells(&self, key: &str) -> Result<Option<u64>, Self::Error>;
+    /// A list of cell counts: `["1000 cells", "500 cells"]`.
+    fn cell_list(&self, key: &str) -> Result<Option<Vec<u64>>, Self::Error>;
+    /// A duration with its unit: `"1 ms"`.
+    fn duration(&self, key: &str) -> Result<Option<SimDuration>, Self::Error>;
+
+    /// An error about `key` of this table.
+    fn key_error(&self, key: &str, message: String) -> Self::Error;
+    /// An error about the table as a whole.
+    fn error(&self, message: String) -> Self::Error;
+}
