@@ -23,9 +23,14 @@
 //! ```
 
 use crate::abr::{AbrRate, RmCell};
+use crate::category::ServiceCategory;
 use crate::cell::{Cell, CellKind};
-use crate::contract::{Clp, Dgcra, Eligibility, Fgcra, GfrContract, GfrError, Upc, UpcAction};
-use celltrain_core::time::SimTime;
+use crate::contract::{
+    Clp, Dgcra, DgcraContract, Eligibility, Fgcra, GfrContract, GfrError, TrafficDescriptor, Upc, UpcAction,
+};
+use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::{BitRate, Keys};
+use std::fmt;
 
 /// What a policer sees of an arriving cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,11 +85,28 @@ impl From<&RmCell> for RmFeedback {
 ///   from the source meanwhile); never one earlier than a cell already shown. The others are
 ///   shown nothing, and the network does no work for them.
 ///
+/// - Its contract's file owns the contract's VC keys: it reads them for the conformance
+///   definitions it polices ([`read_contract`](Self::read_contract)), with their defaults and
+///   validation, and refuses them on a VC whose definition is another's
+///   ([`refuse_keys`](Self::refuse_keys)).
+///
 /// A new policer is a file implementing this trait and one line in the table of [`Policer`]
-/// (`policers!` below).
+/// (`policers!` below), which declares [`PolicerContract`] from the same line.
 pub trait IngressPolicer {
     /// The policer's name in reports.
     const NAME: &'static str;
+    /// The conformance definitions it polices, as a VC's `conformance` key names them.
+    const CONFORMANCE: &'static [&'static str];
+    /// Its contract, as a VC's keys give it.
+    type Contract: Clone + Copy + fmt::Debug + PartialEq;
+
+    /// The contract of `conformance` (one of [`CONFORMANCE`](Self::CONFORMANCE)) from a VC's
+    /// keys.
+    fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<Self::Contract, K::Error>;
+
+    /// A VC whose conformance definition is not one of this policer's (`None`: it gives none)
+    /// gives none of the keys only this policer's contract reads.
+    fn refuse_keys<K: Keys>(conformance: Option<&str>, keys: &K, vc: VcShape) -> Result<(), K::Error>;
     /// The policer reads the backward RM cells going back to its VC's source.
     const WATCHES_BACKWARD_RM: bool = false;
 
@@ -94,8 +116,27 @@ pub trait IngressPolicer {
     fn on_backward_rm(&mut self, _now: SimTime, _rm: &RmFeedback) {}
 }
 
+/// What a policer's contract is read against: the VC's category and PCR, and the shortest link
+/// delay on its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcShape {
+    pub category: ServiceCategory,
+    pub pcr: BitRate,
+    pub shortest_link_delay: SimDuration,
+}
+
 impl IngressPolicer for Upc {
     const NAME: &'static str = "upc";
+    const CONFORMANCE: &'static [&'static str] = &TrafficDescriptor::NAMES;
+    type Contract = TrafficDescriptor;
+
+    fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<TrafficDescriptor, K::Error> {
+        TrafficDescriptor::read(conformance, keys, vc)
+    }
+
+    fn refuse_keys<K: Keys>(conformance: Option<&str>, keys: &K, _vc: VcShape) -> Result<(), K::Error> {
+        TrafficDescriptor::refuse_keys(conformance, keys)
+    }
 
     #[inline(always)]
     fn on_cell(&mut self, now: SimTime, cell: &IngressCell) -> UpcAction {
@@ -113,6 +154,39 @@ macro_rules! policers {
         pub enum Policer {
             $inline($inline_t),
             $($boxed(Box<$boxed_t>),)+
+        }
+
+        /// A VC's contract, by the policer that polices it.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum PolicerContract {
+            $inline(<$inline_t as IngressPolicer>::Contract),
+            $($boxed(<$boxed_t as IngressPolicer>::Contract),)+
+        }
+
+        /// Every conformance definition's name, by policer, in the table's order.
+        pub const CONFORMANCE_NAMES: &[&[&str]] =
+            &[<$inline_t as IngressPolicer>::CONFORMANCE, $(<$boxed_t as IngressPolicer>::CONFORMANCE,)+];
+
+        impl PolicerContract {
+            /// The contract of a VC whose `conformance` key names `conformance` (None: no
+            /// contract), read by the policer that polices it; every other policer refuses its
+            /// own keys, in the table's order.
+            pub fn read<K: Keys>(conformance: Option<&str>, keys: &K, vc: VcShape) -> Result<Option<Self>, K::Error> {
+                let mut contract = None;
+                match conformance {
+                    Some(c) if <$inline_t as IngressPolicer>::CONFORMANCE.contains(&c) => {
+                        contract = Some(Self::$inline(<$inline_t as IngressPolicer>::read_contract(c, keys, vc)?));
+                    }
+                    _ => <$inline_t as IngressPolicer>::refuse_keys(conformance, keys, vc)?,
+                }
+                $(match conformance {
+                    Some(c) if <$boxed_t as IngressPolicer>::CONFORMANCE.contains(&c) => {
+                        contract = Some(Self::$boxed(<$boxed_t as IngressPolicer>::read_contract(c, keys, vc)?));
+                    }
+                    _ => <$boxed_t as IngressPolicer>::refuse_keys(conformance, keys, vc)?,
+                })+
+                Ok(contract)
+            }
         }
 
         impl Policer {
@@ -190,6 +264,16 @@ policers! {
 impl IngressPolicer for Dgcra {
     const NAME: &'static str = "dgcra";
     const WATCHES_BACKWARD_RM: bool = true;
+    const CONFORMANCE: &'static [&'static str] = &DgcraContract::NAMES;
+    type Contract = DgcraContract;
+
+    fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<DgcraContract, K::Error> {
+        DgcraContract::read(conformance, keys, vc)
+    }
+
+    fn refuse_keys<K: Keys>(_conformance: Option<&str>, keys: &K, _vc: VcShape) -> Result<(), K::Error> {
+        DgcraContract::refuse_keys(keys)
+    }
 
     /// Every cell, RM cells included: in-rate RM cells (CLP = 0) count against ACR like data;
     /// out-of-rate ones (CLP = 1) pass.
@@ -244,6 +328,16 @@ impl GfrPolicer {
 
 impl IngressPolicer for GfrPolicer {
     const NAME: &'static str = "gfr";
+    const CONFORMANCE: &'static [&'static str] = &GfrContract::NAMES;
+    type Contract = GfrContract;
+
+    fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<GfrContract, K::Error> {
+        GfrContract::read(conformance, keys, vc)
+    }
+
+    fn refuse_keys<K: Keys>(_conformance: Option<&str>, keys: &K, vc: VcShape) -> Result<(), K::Error> {
+        GfrContract::refuse_keys(keys, vc)
+    }
 
     /// A cell of the VC arrives at `now`. RM cells belong to no frame and pass untouched. (Not
     /// the cell's PCR conformance: the G experiments' sources never exceed their PCR.)

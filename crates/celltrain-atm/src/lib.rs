@@ -30,6 +30,9 @@ pub mod frame;
 pub mod ingress;
 pub mod port;
 
+#[cfg(test)]
+mod keys_tests;
+
 pub use category::ServiceCategory;
 pub use cell::{Cell, CellKind};
 pub use drop_reason::DropReason;

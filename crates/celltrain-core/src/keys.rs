@@ -4,6 +4,7 @@
 //! their defaults and validates them, and never sees the scenario's syntax.
 
 use crate::time::SimDuration;
+use crate::units::BitRate;
 
 /// A table of keys, as a component reads it. Each `Option` is None when the key is absent;
 /// a key present with a value of the wrong kind is an error pointing at it.
@@ -12,10 +13,14 @@ pub trait Keys {
     type Error;
 
     fn contains(&self, key: &str) -> bool;
+    /// Whether the key's value is a string (a quantity with its unit, or a keyword).
+    fn is_text(&self, key: &str) -> bool;
     /// A string.
     fn text(&self, key: &str) -> Result<Option<&str>, Self::Error>;
     /// `true` or `false`.
     fn flag(&self, key: &str) -> Result<Option<bool>, Self::Error>;
+    /// An integer ≥ 0.
+    fn count(&self, key: &str) -> Result<Option<u64>, Self::Error>;
     /// A finite number (integers accepted).
     fn number(&self, key: &str) -> Result<Option<f64>, Self::Error>;
     /// A fraction in 0..=1: `0.8` or `"80 %"`.
@@ -24,8 +29,12 @@ pub trait Keys {
     fn cells(&self, key: &str) -> Result<Option<u64>, Self::Error>;
     /// A list of cell counts: `["1000 cells", "500 cells"]`.
     fn cell_list(&self, key: &str) -> Result<Option<Vec<u64>>, Self::Error>;
+    /// A byte size with its unit: `"9140 B"`, `"64 KB"`.
+    fn bytes(&self, key: &str) -> Result<Option<u64>, Self::Error>;
     /// A duration with its unit: `"1 ms"`.
     fn duration(&self, key: &str) -> Result<Option<SimDuration>, Self::Error>;
+    /// A rate with its unit: `"10 Mbit/s"`.
+    fn rate(&self, key: &str) -> Result<Option<BitRate>, Self::Error>;
 
     /// An error about `key` of this table.
     fn key_error(&self, key: &str, message: String) -> Self::Error;

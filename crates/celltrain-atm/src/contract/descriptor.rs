@@ -7,7 +7,8 @@
 
 use super::gcra::Gcra;
 use super::interval::{CellInterval, Rounding};
-use celltrain_core::{BitRate, SimDuration, CELL_BITS};
+use crate::ingress::VcShape;
+use celltrain_core::{BitRate, Keys, SimDuration, CELL_BITS};
 use std::fmt;
 
 /// Conformance definitions of ATM Forum TM 4.0 (`docs/references.md#conformance-definitions`).
@@ -222,6 +223,57 @@ impl TrafficDescriptor {
         Ok(())
     }
 
+    /// The conformance definitions a VC's `conformance` key names, with their names.
+    pub const DEFINITIONS: [(&'static str, ConformanceDef); 6] = [
+        ("cbr.1", ConformanceDef::Cbr1),
+        ("vbr.1", ConformanceDef::Vbr1),
+        ("vbr.2", ConformanceDef::Vbr2),
+        ("vbr.3", ConformanceDef::Vbr3),
+        ("ubr.1", ConformanceDef::Ubr1),
+        ("ubr.2", ConformanceDef::Ubr2),
+    ];
+    /// The names of [`DEFINITIONS`](Self::DEFINITIONS).
+    pub const NAMES: [&'static str; 6] = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2"];
+
+    /// The contract `conformance = definition` (one of [`NAMES`](Self::NAMES)) gives with a VC's
+    /// keys: `scr`, `mbs` (in cells, or as a byte size: the cells whose 48-byte payloads hold
+    /// it, ⌈B / 48⌉, so that a token bucket of B bytes and its ATM twin can be given alike) and
+    /// `cdvt` (0 by default), with the VC's PCR; validated, each error naming its key.
+    pub fn read<K: Keys>(definition: &str, keys: &K, vc: VcShape) -> Result<Self, K::Error> {
+        let def = Self::DEFINITIONS.iter().find(|(name, _)| *name == definition).expect("a definition's name").1;
+        let scr = keys.rate("scr")?;
+        let mbs = match burst_cells(keys)? {
+            Some(m) => Some(u32::try_from(m).map_err(|_| keys.key_error("mbs", "too large (max 4294967295)".into()))?),
+            None => None,
+        };
+        let cdvt = keys.duration("cdvt")?.unwrap_or(SimDuration::ZERO);
+        let desc = TrafficDescriptor { def, pcr: vc.pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };
+        desc.validate().map_err(|e| {
+            let key = match e {
+                ContractError::ScrAbovePcr { .. } | ContractError::ZeroScr | ContractError::ScrWithoutMbs => "scr",
+                ContractError::ZeroMbs | ContractError::MbsWithoutScr => "mbs",
+                _ => "conformance",
+            };
+            keys.key_error(key, e.to_string())
+        })?;
+        Ok(desc)
+    }
+
+    /// A VC with no conformance definition gives none of a descriptor's keys (`scr`, `mbs`,
+    /// `cdvt`): nothing would police them.
+    pub fn refuse_keys<K: Keys>(conformance: Option<&str>, keys: &K) -> Result<(), K::Error> {
+        if conformance.is_some() {
+            return Ok(());
+        }
+        if let Some(key) = ["scr", "mbs"].into_iter().find(|k| keys.contains(k)) {
+            return Err(keys.key_error(key, "a traffic contract needs `conformance` (vbr.1, vbr.2 or vbr.3)".into()));
+        }
+        if keys.contains("cdvt") {
+            return Err(keys.key_error("cdvt", "applies with a `conformance`".into()));
+        }
+        Ok(())
+    }
+
     /// Validate, then derive integer GCRA parameters rounded as `rounding` says.
     pub fn params(&self, rounding: Rounding) -> Result<ContractParams, ContractError> {
         self.validate()?;
@@ -265,4 +317,13 @@ pub fn burst_tolerance_from_rates(pcr: BitRate, scr: BitRate, mbs: u32, rounding
         Rounding::Strict => num / den,
     };
     Some(SimDuration::from_picos(u64::try_from(ps).ok()?))
+}
+
+/// `mbs` in cells, or as a byte size (see [`TrafficDescriptor::read`]).
+fn burst_cells<K: Keys>(keys: &K) -> Result<Option<u64>, K::Error> {
+    if keys.is_text("mbs") {
+        Ok(keys.bytes("mbs")?.map(|b| b.div_ceil(48)))
+    } else {
+        keys.count("mbs")
+    }
 }

@@ -22,7 +22,10 @@
 use super::upc::UpcAction;
 use super::Clp;
 use crate::abr::{AbrParams, AbrRate};
+use crate::category::ServiceCategory;
+use crate::ingress::VcShape;
 use celltrain_core::time::{SimDuration, SimTime, PS_PER_SEC};
+use celltrain_core::Keys;
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -66,6 +69,54 @@ impl fmt::Display for DgcraError {
 }
 
 impl DgcraContract {
+    /// The name a VC's `conformance` key takes for ABR.
+    pub const NAMES: [&'static str; 1] = ["abr"];
+
+    /// ABR conformance (`conformance = "abr"`, `docs/abr.md`) with a VC's keys: `tau2` (the
+    /// most delay from a backward RM cell leaving the first switch to the source's cells
+    /// showing it there) has no default: it includes queueing, which only the scenario's author
+    /// can bound. `tau3` (the least such delay) defaults to twice the shortest link delay on
+    /// the VC's path, a bound no loop through either end's first link can beat; `cdvt` to 0.
+    /// The VC must be of category ABR.
+    pub fn read<K: Keys>(_conformance: &str, keys: &K, vc: VcShape) -> Result<Self, K::Error> {
+        if vc.category != ServiceCategory::Abr {
+            let message = format!("\"abr\" needs category = \"abr\", not \"{}\"", vc.category);
+            return Err(keys.key_error("conformance", message));
+        }
+        if let Some(key) = ["scr", "mbs"].into_iter().find(|k| keys.contains(k)) {
+            return Err(keys.key_error(key, "ABR conformance has no SCR or MBS (its rate follows the feedback)".into()));
+        }
+        let tau2 = keys.duration("tau2")?.ok_or_else(|| {
+            let message =
+                "conformance = \"abr\" needs tau2: the longest delay from the first switch to the source and back";
+            keys.key_error("tau2", message.into())
+        })?;
+        let given_tau3 = keys.duration("tau3")?;
+        let tau3 = given_tau3.unwrap_or(vc.shortest_link_delay.saturating_mul(2));
+        let cdvt = keys.duration("cdvt")?.unwrap_or(SimDuration::ZERO);
+        let contract = DgcraContract { tau3, tau2, cdvt };
+        contract.validate().map_err(|e| match (e, given_tau3) {
+            (DgcraError::ZeroTau3, Some(_)) => keys.key_error("tau3", "must be positive".into()),
+            (DgcraError::ZeroTau3, None) => {
+                keys.key_error("tau3", "give it: the path's links have no delay to take its default from".into())
+            }
+            (DgcraError::Tau3AboveTau2 { .. }, Some(_)) => keys.key_error("tau3", e.to_string()),
+            (DgcraError::Tau3AboveTau2 { tau3, .. }, None) => keys.key_error(
+                "tau2",
+                format!("is shorter than tau3's default {tau3} (twice the shortest link delay on the path); give tau3"),
+            ),
+        })?;
+        Ok(contract)
+    }
+
+    /// A VC whose conformance is not ABR's gives no `tau2` or `tau3`.
+    pub fn refuse_keys<K: Keys>(keys: &K) -> Result<(), K::Error> {
+        if let Some(key) = ["tau2", "tau3"].into_iter().find(|k| keys.contains(k)) {
+            return Err(keys.key_error(key, "applies with conformance = \"abr\"".into()));
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> Result<(), DgcraError> {
         if self.tau3.is_zero() {
             return Err(DgcraError::ZeroTau3);

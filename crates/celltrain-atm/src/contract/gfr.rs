@@ -8,7 +8,9 @@
 
 use super::fgcra::Fgcra;
 use super::interval::CellInterval;
-use celltrain_core::{BitRate, SimDuration};
+use crate::category::ServiceCategory;
+use crate::ingress::VcShape;
+use celltrain_core::{BitRate, Keys, SimDuration};
 use std::fmt;
 
 /// GFR.1 (no tagging) or GFR.2 (the ingress F-GCRA tags frames that are not eligible).
@@ -78,6 +80,54 @@ impl fmt::Display for GfrError {
 impl std::error::Error for GfrError {}
 
 impl GfrContract {
+    /// The names a VC's `conformance` key takes for GFR.
+    pub const NAMES: [&'static str; 2] = ["gfr.1", "gfr.2"];
+
+    /// The contract `conformance = "gfr.1" | "gfr.2"` gives with a VC's keys (`mcr`, `mbs` and
+    /// `mfs` in cells, `cdvt`, 0 by default) and its PCR; the VC must be of category GFR.
+    pub fn read<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<Self, K::Error> {
+        let conformance = if conformance == "gfr.1" { GfrConformance::Gfr1 } else { GfrConformance::Gfr2 };
+        if vc.category != ServiceCategory::Gfr {
+            return Err(keys.key_error("conformance", format!("{} needs category = \"gfr\"", conformance.name())));
+        }
+        if keys.contains("scr") {
+            return Err(keys.key_error("scr", "a GFR contract has no SCR (give mcr)".into()));
+        }
+        let required = |key: &str| keys.key_error(key, format!("missing required key '{key}'"));
+        let mcr = keys.rate("mcr")?.ok_or_else(|| required("mcr"))?;
+        let mbs = keys.count("mbs")?.ok_or_else(|| required("mbs"))?;
+        let mfs = keys.count("mfs")?.ok_or_else(|| required("mfs"))?;
+        let cdvt = keys.duration("cdvt")?.unwrap_or(SimDuration::ZERO);
+        let too_large = |key: &str| keys.key_error(key, "too large (max 4294967295)".into());
+        let contract = GfrContract {
+            conformance,
+            pcr: vc.pcr,
+            mcr,
+            mbs_cells: u32::try_from(mbs).map_err(|_| too_large("mbs"))?,
+            mfs_cells: u32::try_from(mfs).map_err(|_| too_large("mfs"))?,
+            cdvt,
+        };
+        contract.validate().map_err(|e| {
+            let key = match e {
+                GfrError::ZeroPcr => "pcr",
+                GfrError::ZeroMcr | GfrError::McrNotBelowPcr { .. } => "mcr",
+                GfrError::ZeroMfs => "mfs",
+                GfrError::MbsTooSmall { .. } => "mbs",
+            };
+            keys.key_error(key, e.to_string())
+        })?;
+        Ok(contract)
+    }
+
+    /// A VC whose conformance is not GFR's gives no MFS, and a GFR VC no MCR, without it.
+    pub fn refuse_keys<K: Keys>(keys: &K, vc: VcShape) -> Result<(), K::Error> {
+        if keys.contains("mfs") || (keys.contains("mcr") && vc.category == ServiceCategory::Gfr) {
+            let key = if keys.contains("mfs") { "mfs" } else { "mcr" };
+            return Err(keys.key_error(key, "a GFR contract needs `conformance` (gfr.1 or gfr.2)".into()));
+        }
+        Ok(())
+    }
+
     /// The least MBS the contract allows: ⌈1 + MFS·PCR/(PCR − MCR)⌉ cells (PCR > MCR).
     pub fn least_mbs(&self) -> u64 {
         let (pcr, mcr) = (u128::from(self.pcr.as_bps()), u128::from(self.mcr.as_bps()));

@@ -1,5 +1,6 @@
 //! The scenario's ABR keys: the `[abr]` table (the end systems' parameters, ATM Forum TM 4.0
-//! names) and, in a `[[switch]]`, its explicit-rate algorithm.
+//! names) and, in a `[[switch]]`, its explicit-rate algorithm (whose own keys its file reads).
+//! A VC's ABR conformance keys are read by its contract (`celltrain_atm::contract::DgcraContract`).
 //!
 //! ```toml
 //! [abr]
@@ -33,8 +34,6 @@
 use super::{ScenarioError, TableView};
 use crate::network::NetworkBuilder;
 use celltrain_atm::abr::{AbrParams, ExplicitRate, EXPLICIT_RATE_KEYS, EXPLICIT_RATE_NAMES};
-use celltrain_atm::contract::{DgcraContract, DgcraError};
-use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::NodeId;
 use celltrain_core::time::SimDuration;
 use celltrain_core::units::CELL_BITS;
@@ -144,55 +143,3 @@ pub(super) fn read_switch_abr(
 
 /// The averaging interval of a port's explicit-rate measurement (every algorithm's).
 pub(super) const AVERAGING_INTERVAL: &str = "averaging_interval";
-
-/// ABR conformance on a `vc = { category = "abr", conformance = "abr", tau2, tau3, cdvt }`
-/// table: a DGCRA at the VC's first switch (`docs/abr.md`). `tau2` (the most delay from a
-/// backward RM cell leaving the first switch to the source's cells showing it there) has no
-/// default: it includes queueing, which only the scenario's author can bound. `tau3` (the
-/// least such delay) defaults to twice the shortest link delay on the flow's path, a bound no
-/// loop through either end's first link can beat; `cdvt` to 0. None when the VC's conformance
-/// is not ABR's (its keys are then refused).
-pub(super) fn conformance(
-    vc: &TableView<'_>,
-    category: ServiceCategory,
-    shortest_link_delay: SimDuration,
-) -> Result<Option<DgcraContract>, ScenarioError> {
-    if vc.get("conformance").map(|c| c.as_str()).transpose()? != Some("abr") {
-        for key in ["tau2", "tau3"] {
-            if vc.contains(key) {
-                return Err(vc.key_error(key, "applies with conformance = \"abr\""));
-            }
-        }
-        return Ok(None);
-    }
-    if category != ServiceCategory::Abr {
-        return Err(vc.key_error("conformance", format!("\"abr\" needs category = \"abr\", not \"{category}\"")));
-    }
-    for key in ["scr", "mbs"] {
-        if vc.contains(key) {
-            return Err(vc.key_error(key, "ABR conformance has no SCR or MBS (its rate follows the feedback)"));
-        }
-    }
-    let tau2 = vc.opt_duration("tau2")?.ok_or_else(|| {
-        vc.key_error(
-            "tau2",
-            "conformance = \"abr\" needs tau2: the longest delay from the first switch to the source and back",
-        )
-    })?;
-    let given_tau3 = vc.opt_duration("tau3")?;
-    let tau3 = given_tau3.unwrap_or(shortest_link_delay.saturating_mul(2));
-    let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
-    let contract = DgcraContract { tau3, tau2, cdvt };
-    contract.validate().map_err(|e| match (e, given_tau3) {
-        (DgcraError::ZeroTau3, Some(_)) => vc.key_error("tau3", "must be positive"),
-        (DgcraError::ZeroTau3, None) => {
-            vc.key_error("tau3", "give it: the path's links have no delay to take its default from")
-        }
-        (DgcraError::Tau3AboveTau2 { .. }, Some(_)) => vc.key_error("tau3", e.to_string()),
-        (DgcraError::Tau3AboveTau2 { tau3, .. }, None) => vc.key_error(
-            "tau2",
-            format!("is shorter than tau3's default {tau3} (twice the shortest link delay on the path); give tau3"),
-        ),
-    })?;
-    Ok(Some(contract))
-}

@@ -461,11 +461,18 @@ impl celltrain_core::Keys for TableView<'_> {
     fn contains(&self, key: &str) -> bool {
         TableView::contains(self, key)
     }
+    fn is_text(&self, key: &str) -> bool {
+        let i = self.t.table.position(key);
+        i.is_some_and(|i| matches!(self.t.table.entries[i].1.value, Value::Str(_)))
+    }
     fn text(&self, key: &str) -> Result<Option<&str>, ScenarioError> {
         self.opt_str(key)
     }
     fn flag(&self, key: &str) -> Result<Option<bool>, ScenarioError> {
         self.opt_bool(key)
+    }
+    fn count(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        self.opt_u64(key)
     }
     fn number(&self, key: &str) -> Result<Option<f64>, ScenarioError> {
         self.opt_float(key)
@@ -480,8 +487,14 @@ impl celltrain_core::Keys for TableView<'_> {
         let Some(node) = self.get(key) else { return Ok(None) };
         node.as_array()?.iter().map(NodeView::cells).collect::<Result<_, _>>().map(Some)
     }
+    fn bytes(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        self.opt_bytes(key)
+    }
     fn duration(&self, key: &str) -> Result<Option<SimDuration>, ScenarioError> {
         self.opt_duration(key)
+    }
+    fn rate(&self, key: &str) -> Result<Option<BitRate>, ScenarioError> {
+        self.opt_rate(key)
     }
     fn key_error(&self, key: &str, message: String) -> ScenarioError {
         TableView::key_error(self, key, message)

@@ -10,6 +10,7 @@ use crate::network::{
     Adaptation, BuildError, Field, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
 };
 use celltrain_atm::cac::OnOff;
+use celltrain_atm::ingress::{PolicerContract, VcShape, CONFORMANCE_NAMES};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::NodeId;
 use celltrain_core::rng::RngStream;
@@ -136,7 +137,7 @@ fn read_switches(
             let names = node_names(&v)?;
             let port = super::switch_port::port_config(&v)?;
             let cac = admission::read_cac(&v, &port)?;
-            let scheduler = super::gfr::scheduler(&v)?;
+            let scheduler = super::scheduler::scheduler(&v)?;
             // Packet mode (routers): a limit in bytes and/or packets; default the cell
             // buffer's payload (cells × 48 bytes).
             let limit_bytes = v.opt_bytes("buffer_bytes")?;
@@ -454,9 +455,8 @@ fn add_flow(
     let path = path_names.iter().map(|n| node(b, v, "path", n)).collect::<Result<Vec<_>, _>>()?;
     let first_link = path.get(..2).and_then(|p| links.between(p[0], p[1]));
     let line = first_link.unwrap_or(BitRate::from_bps(1));
-    let mut gfr_contract = None;
-    let mut abr_conformance = None;
-    let (category, pcr, contract, vc_name) = match v.opt_table("vc")? {
+    let mut policed = None;
+    let (category, pcr, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
             let cat = match vc.opt_str("category")? {
                 Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
@@ -471,15 +471,21 @@ fn add_flow(
             if pcr.is_some_and(|p| p.as_bps() == 0) {
                 return Err(vc.key_error("pcr", "must be positive"));
             }
-            let contract = traffic_contract(&vc, pcr.unwrap_or(line))?;
-            gfr_contract = super::gfr::contract(&vc, cat, pcr.unwrap_or(line))?;
             let shortest = path.windows(2).filter_map(|w| links.delay_between(w[0], w[1])).min();
-            abr_conformance = super::abr::conformance(&vc, cat, shortest.unwrap_or(SimDuration::ZERO))?;
+            let shape = VcShape {
+                category: cat,
+                pcr: pcr.unwrap_or(line),
+                shortest_link_delay: shortest.unwrap_or(SimDuration::ZERO),
+            };
+            let names: Vec<&str> = CONFORMANCE_NAMES.iter().flat_map(|names| names.iter().copied()).collect();
+            let conformance = vc.opt_keyword("conformance", &names)?;
+            policed = PolicerContract::read(conformance, &vc, shape)?;
             let shared = vc.opt_str("name")?.map(str::to_string);
-            (cat, pcr, contract, shared)
+            (cat, pcr, shared)
         }
-        None => (ServiceCategory::Ubr, None, None, None),
+        None => (ServiceCategory::Ubr, None, None),
     };
+    let mut contract = None;
     let app = v.req_table("app")?;
     let kind = app.req_keyword("kind", &["udp", "onoff", "tcp", "poisson", "onoff-packet"])?;
     let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
@@ -506,11 +512,13 @@ fn add_flow(
     places
         .entry(Subject::Vc(vc_name.clone().unwrap_or_else(|| name.clone())))
         .or_insert_with(|| v.key_error(vc_key, ""));
-    if let Some(c) = gfr_contract {
-        b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?;
-    }
-    if let Some(c) = abr_conformance {
-        b.set_abr_conformance(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+    match policed {
+        Some(PolicerContract::Upc(c)) => contract = Some(c),
+        Some(PolicerContract::Gfr(c)) => b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?,
+        Some(PolicerContract::Dgcra(c)) => {
+            b.set_abr_conformance(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+        }
+        None => {}
     }
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
@@ -622,57 +630,4 @@ fn offer(
     let path: Vec<(NodeId, &str)> = vc.path.iter().copied().zip(path_names.iter().map(String::as_str)).collect();
     let rate = |a: NodeId, c: NodeId| links.between(a, c);
     admission.offer(name, &path, vc.category, source, rate)
-}
-
-/// `mbs` in cells, or as a byte size (`"10000 B"`): the cells whose 48-byte payloads hold that
-/// many bytes, ⌈B / 48⌉, so that a token bucket of B bytes and its ATM twin can be given alike.
-fn contract_mbs(vc: &TableView<'_>) -> Result<Option<u64>, ScenarioError> {
-    match vc.get("mbs") {
-        Some(v) if matches!(v.node().value, super::value::Value::Str(_)) => Ok(Some(v.bytes()?.div_ceil(48))),
-        _ => vc.opt_u64("mbs"),
-    }
-}
-
-/// The traffic contract of a `vc = { ... }` table, policed at the first switch when
-/// `conformance` is given: `scr`, `mbs` and `cdvt` complete the descriptor (the PCR is the
-/// VC's). Validated here so that errors name the key.
-fn traffic_contract(
-    vc: &TableView<'_>,
-    pcr: BitRate,
-) -> Result<Option<celltrain_atm::contract::TrafficDescriptor>, ScenarioError> {
-    use celltrain_atm::contract::{ConformanceDef, ContractError, TrafficDescriptor};
-    let defs = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2", "gfr.1", "gfr.2", "abr"];
-    let scr = vc.opt_rate("scr")?;
-    let mbs = contract_mbs(vc)?;
-    let cdvt = vc.opt_duration("cdvt")?.unwrap_or(SimDuration::ZERO);
-    let Some(def) = vc.opt_keyword("conformance", &defs)? else {
-        if scr.is_some() || mbs.is_some() {
-            return Err(vc.key_error("scr", "a traffic contract needs `conformance` (vbr.1, vbr.2 or vbr.3)"));
-        }
-        return Ok(None);
-    };
-    let def = match def {
-        // GFR's contract is read by `gfr::contract`, ABR's by `abr::conformance`.
-        "gfr.1" | "gfr.2" | "abr" => return Ok(None),
-        "cbr.1" => ConformanceDef::Cbr1,
-        "vbr.1" => ConformanceDef::Vbr1,
-        "vbr.2" => ConformanceDef::Vbr2,
-        "vbr.3" => ConformanceDef::Vbr3,
-        "ubr.1" => ConformanceDef::Ubr1,
-        _ => ConformanceDef::Ubr2,
-    };
-    let mbs = match mbs {
-        Some(m) => Some(u32::try_from(m).map_err(|_| vc.key_error("mbs", "too large (max 4294967295)"))?),
-        None => None,
-    };
-    let desc = TrafficDescriptor { def, pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };
-    desc.validate().map_err(|e| {
-        let key = match e {
-            ContractError::ScrAbovePcr { .. } | ContractError::ZeroScr | ContractError::ScrWithoutMbs => "scr",
-            ContractError::ZeroMbs | ContractError::MbsWithoutScr => "mbs",
-            _ => "conformance",
-        };
-        vc.key_error(key, e.to_string())
-    })?;
-    Ok(Some(desc))
 }

@@ -6,7 +6,6 @@ mod acceptance;
 mod equivalence;
 mod fair_share;
 mod gfr;
-pub(crate) mod keys;
 mod legacy;
 
 use super::buffer::{DiscardConfig, DropReason, EpdConfig, EpdThreshold, GfrFifoConfig, PerVcThresholdConfig};

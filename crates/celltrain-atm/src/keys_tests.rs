@@ -1,14 +1,17 @@
 //! The policies read their own keys (`AcceptancePolicy::read_config`,
-//! `ExplicitRateAlgorithm::read`) from any `Keys`: here a plain list, with no scenario file,
+//! `ExplicitRateAlgorithm::read`, `IngressPolicer::read_contract`) from any `Keys`: here a plain list, with no scenario file,
 //! against their documented defaults and checks.
 
 use crate::abr::{BinaryMarking, ExplicitRate};
+use crate::category::ServiceCategory;
+use crate::contract::{ConformanceDef, DgcraContract, GfrConformance, GfrContract, TrafficDescriptor};
+use crate::ingress::{PolicerContract, VcShape};
 use crate::port::buffer::{
     DiscardConfig, EpdConfig, EpdThreshold, FairShareConfig, GfrFifoConfig, PerVcThresholdConfig, PortShape,
     DEFAULT_FAIRNESS_Z,
 };
 use celltrain_core::time::SimDuration;
-use celltrain_core::Keys;
+use celltrain_core::{BitRate, Keys};
 
 /// A value as a scenario would give it.
 #[derive(Clone, Debug)]
@@ -18,6 +21,9 @@ pub(crate) enum Value {
     Number(f64),
     Cells(u64),
     CellList(Vec<u64>),
+    Bytes(u64),
+    Rate(BitRate),
+    Duration(SimDuration),
 }
 
 /// Keys from a list; an error is `key: message`, or `(table): message`.
@@ -39,6 +45,9 @@ impl Keys for ListKeys {
     fn contains(&self, key: &str) -> bool {
         self.value(key).is_some()
     }
+    fn is_text(&self, key: &str) -> bool {
+        matches!(self.value(key), Some(Value::Text(_) | Value::Bytes(_) | Value::Rate(_) | Value::Duration(_)))
+    }
     fn text(&self, key: &str) -> Result<Option<&str>, String> {
         match self.value(key) {
             None => Ok(None),
@@ -52,6 +61,9 @@ impl Keys for ListKeys {
             Some(Value::Flag(b)) => Ok(Some(*b)),
             Some(v) => Err(Self::wrong(key, v)),
         }
+    }
+    fn count(&self, key: &str) -> Result<Option<u64>, String> {
+        self.cells(key)
     }
     fn number(&self, key: &str) -> Result<Option<f64>, String> {
         match self.value(key) {
@@ -83,9 +95,24 @@ impl Keys for ListKeys {
             Some(v) => Err(Self::wrong(key, v)),
         }
     }
+    fn bytes(&self, key: &str) -> Result<Option<u64>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Bytes(n)) => Ok(Some(*n)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
     fn duration(&self, key: &str) -> Result<Option<SimDuration>, String> {
         match self.value(key) {
             None => Ok(None),
+            Some(Value::Duration(d)) => Ok(Some(*d)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn rate(&self, key: &str) -> Result<Option<BitRate>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Rate(r)) => Ok(Some(*r)),
             Some(v) => Err(Self::wrong(key, v)),
         }
     }
@@ -186,4 +213,46 @@ fn explicit_rate_algorithms_read_their_keys() {
     assert_eq!(one, "binary_thresholds: give [high, low] queue thresholds");
     assert_eq!(read("binary", vec![]).unwrap_err(), "binary_thresholds: missing required key 'binary_thresholds'");
     assert!(ExplicitRate::read("fast", &ListKeys(vec![])).is_none());
+}
+
+#[test]
+fn policers_read_their_contracts_and_refuse_the_others_keys() {
+    use Value::*;
+    let vc = |category| VcShape {
+        category,
+        pcr: BitRate::from_bps(10_000_000),
+        shortest_link_delay: SimDuration::from_micros(40),
+    };
+    let read = |conformance, category, keys| PolicerContract::read(conformance, &ListKeys(keys), vc(category));
+    let scr = BitRate::from_bps(2_000_000);
+    // MBS as a byte size: the cells whose payloads hold it, ⌈4800 / 48⌉ = 100.
+    let vbr = read(Some("vbr.3"), ServiceCategory::NrtVbr, vec![("scr", Rate(scr)), ("mbs", Bytes(4800))]);
+    let expected =
+        TrafficDescriptor::vbr(ConformanceDef::Vbr3, BitRate::from_bps(10_000_000), SimDuration::ZERO, scr, 100);
+    assert_eq!(vbr, Ok(Some(PolicerContract::Upc(expected))));
+    let no_mbs = read(Some("vbr.1"), ServiceCategory::NrtVbr, vec![("scr", Rate(scr))]).unwrap_err();
+    assert!(no_mbs.starts_with("scr: "), "{no_mbs}");
+    assert_eq!(read(None, ServiceCategory::Ubr, vec![]), Ok(None));
+    let alone = read(None, ServiceCategory::Ubr, vec![("mbs", Cells(10))]).unwrap_err();
+    assert_eq!(alone, "mbs: a traffic contract needs `conformance` (vbr.1, vbr.2 or vbr.3)");
+    let gfr_keys = vec![("mcr", Rate(scr)), ("mbs", Cells(400)), ("mfs", Cells(192))];
+    let gfr = read(Some("gfr.2"), ServiceCategory::Gfr, gfr_keys.clone()).unwrap();
+    assert!(matches!(
+        gfr,
+        Some(PolicerContract::Gfr(GfrContract { conformance: GfrConformance::Gfr2, mbs_cells: 400, .. }))
+    ));
+    let wrong = read(Some("gfr.1"), ServiceCategory::Ubr, gfr_keys).unwrap_err();
+    assert_eq!(wrong, "conformance: gfr.1 needs category = \"gfr\"");
+    let mfs = read(Some("cbr.1"), ServiceCategory::Cbr, vec![("mfs", Cells(1))]).unwrap_err();
+    assert_eq!(mfs, "mfs: a GFR contract needs `conformance` (gfr.1 or gfr.2)");
+    // tau3 defaults to twice the shortest link delay.
+    let abr = read(Some("abr"), ServiceCategory::Abr, vec![("tau2", Duration(SimDuration::from_micros(300)))]);
+    let expected = DgcraContract {
+        tau3: SimDuration::from_micros(80),
+        tau2: SimDuration::from_micros(300),
+        cdvt: SimDuration::ZERO,
+    };
+    assert_eq!(abr, Ok(Some(PolicerContract::Dgcra(expected))));
+    let tau2 = read(Some("cbr.1"), ServiceCategory::Abr, vec![("tau2", Duration(SimDuration::from_micros(1)))]);
+    assert_eq!(tau2.unwrap_err(), "tau2: applies with conformance = \"abr\"");
 }
