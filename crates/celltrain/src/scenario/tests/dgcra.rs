@@ -86,6 +86,11 @@ fn mistakes_name_their_key() {
     assert!(e.contains("vc.scr") && e.contains("no SCR"), "{e}");
     let e = error(&scenario("abr", r#"conformance = "abr", tau2 = "300 furlongs""#));
     assert!(e.contains("vc.tau2"), "{e}");
+    // A contract's key with no conformance would police nothing: refused, not ignored.
+    let e = error(&scenario("ubr", r#"cdvt = "1 us""#));
+    assert!(e.contains("vc.cdvt") && e.contains("applies with a `conformance`"), "{e}");
+    let e = error(&scenario("ubr", r#"mbs = 10"#));
+    assert!(e.contains("vc.mbs") && e.contains("needs `conformance`"), "{e}");
     for e in [
         error(&scenario("abr", r#"conformance = "abr""#)),
         error(&scenario("abr", r#"conformance = "abr", tau2 = "300 us", tau3 = "400 us""#)),
