@@ -96,17 +96,21 @@ pub trait IngressPolicer {
     /// The policer's name in reports.
     const NAME: &'static str;
     /// The conformance definitions it polices, as a VC's `conformance` key names them.
-    const CONFORMANCE: &'static [&'static str];
+    const CONFORMANCES: &'static [&'static str];
     /// Its contract, as a VC's keys give it.
     type Contract: Clone + Copy + fmt::Debug + PartialEq;
 
-    /// The contract of `conformance` (one of [`CONFORMANCE`](Self::CONFORMANCE)) from a VC's
+    /// The contract of `conformance` (one of [`CONFORMANCES`](Self::CONFORMANCES)) from a VC's
     /// keys.
     fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<Self::Contract, K::Error>;
 
-    /// A VC whose conformance definition is not one of this policer's (`None`: it gives none)
-    /// gives none of the keys only this policer's contract reads.
+    /// Refuses, on a VC whose conformance definition is not one of this policer's (`None`: it
+    /// gives none), the keys that would mean this policer's contract: GFR's `mfs`, the
+    /// DGCRA's `tau2` and `tau3`, and with no definition at all the UPC's `scr`, `mbs` and
+    /// `cdvt` (a key two contracts read, as `mbs`, is refused by the one whose definition is
+    /// chosen, where it does not belong: the DGCRA's refuses `scr` and `mbs`).
     fn refuse_keys<K: Keys>(conformance: Option<&str>, keys: &K, vc: VcShape) -> Result<(), K::Error>;
+
     /// The policer reads the backward RM cells going back to its VC's source.
     const WATCHES_BACKWARD_RM: bool = false;
 
@@ -127,7 +131,7 @@ pub struct VcShape {
 
 impl IngressPolicer for Upc {
     const NAME: &'static str = "upc";
-    const CONFORMANCE: &'static [&'static str] = &TrafficDescriptor::NAMES;
+    const CONFORMANCES: &'static [&'static str] = &TrafficDescriptor::NAMES;
     type Contract = TrafficDescriptor;
 
     fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<TrafficDescriptor, K::Error> {
@@ -165,7 +169,7 @@ macro_rules! policers {
 
         /// Every conformance definition's name, by policer, in the table's order.
         pub const CONFORMANCE_NAMES: &[&[&str]] =
-            &[<$inline_t as IngressPolicer>::CONFORMANCE, $(<$boxed_t as IngressPolicer>::CONFORMANCE,)+];
+            &[<$inline_t as IngressPolicer>::CONFORMANCES, $(<$boxed_t as IngressPolicer>::CONFORMANCES,)+];
 
         impl PolicerContract {
             /// The contract of a VC whose `conformance` key names `conformance` (None: no
@@ -174,13 +178,13 @@ macro_rules! policers {
             pub fn read<K: Keys>(conformance: Option<&str>, keys: &K, vc: VcShape) -> Result<Option<Self>, K::Error> {
                 let mut contract = None;
                 match conformance {
-                    Some(c) if <$inline_t as IngressPolicer>::CONFORMANCE.contains(&c) => {
+                    Some(c) if <$inline_t as IngressPolicer>::CONFORMANCES.contains(&c) => {
                         contract = Some(Self::$inline(<$inline_t as IngressPolicer>::read_contract(c, keys, vc)?));
                     }
                     _ => <$inline_t as IngressPolicer>::refuse_keys(conformance, keys, vc)?,
                 }
                 $(match conformance {
-                    Some(c) if <$boxed_t as IngressPolicer>::CONFORMANCE.contains(&c) => {
+                    Some(c) if <$boxed_t as IngressPolicer>::CONFORMANCES.contains(&c) => {
                         contract = Some(Self::$boxed(<$boxed_t as IngressPolicer>::read_contract(c, keys, vc)?));
                     }
                     _ => <$boxed_t as IngressPolicer>::refuse_keys(conformance, keys, vc)?,
@@ -264,7 +268,7 @@ policers! {
 impl IngressPolicer for Dgcra {
     const NAME: &'static str = "dgcra";
     const WATCHES_BACKWARD_RM: bool = true;
-    const CONFORMANCE: &'static [&'static str] = &DgcraContract::NAMES;
+    const CONFORMANCES: &'static [&'static str] = &DgcraContract::NAMES;
     type Contract = DgcraContract;
 
     fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<DgcraContract, K::Error> {
@@ -328,7 +332,7 @@ impl GfrPolicer {
 
 impl IngressPolicer for GfrPolicer {
     const NAME: &'static str = "gfr";
-    const CONFORMANCE: &'static [&'static str] = &GfrContract::NAMES;
+    const CONFORMANCES: &'static [&'static str] = &GfrContract::NAMES;
     type Contract = GfrContract;
 
     fn read_contract<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<GfrContract, K::Error> {

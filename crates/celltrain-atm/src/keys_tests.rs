@@ -20,6 +20,8 @@ pub(crate) enum Value {
     Flag(bool),
     Number(f64),
     Cells(u64),
+    /// An integer (a count that is not written in cells).
+    Count(u64),
     CellList(Vec<u64>),
     Bytes(u64),
     Rate(BitRate),
@@ -63,7 +65,11 @@ impl Keys for ListKeys {
         }
     }
     fn count(&self, key: &str) -> Result<Option<u64>, String> {
-        self.cells(key)
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Count(n)) => Ok(Some(*n)),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
     }
     fn number(&self, key: &str) -> Result<Option<f64>, String> {
         match self.value(key) {
@@ -162,7 +168,11 @@ fn a_reserved_pool_is_checked_against_the_rule() {
     assert_eq!(auto.pool_problem(&keys, 1000), None);
     let share = discard("selective-drop", vec![]).unwrap();
     assert_eq!(share.pool_problem(&keys, 10), None, "90 % of any pool is in it");
-    assert_eq!(discard("gfr-fifo", vec![("low_threshold", Value::Cells(10))]).unwrap().pool_problem(&keys, 1), None);
+    // A threshold in cells fits the shared pool and not a reserved pool of 100 cells.
+    // FBA with MSc98's rule given: below zero in a pool of 100 cells, and no hint (a rule given).
+    let auto_keys = ListKeys(vec![("epd_threshold", Value::Text("auto"))]);
+    let fba = DiscardConfig::read("fba", &auto_keys, PORT).expect("a name").unwrap();
+    assert!(fba.pool_problem(&auto_keys, 100).is_some_and(|p| p.contains("below zero") && !p.contains("80 %")));
 }
 
 #[test]
@@ -233,9 +243,9 @@ fn policers_read_their_contracts_and_refuse_the_others_keys() {
     let no_mbs = read(Some("vbr.1"), ServiceCategory::NrtVbr, vec![("scr", Rate(scr))]).unwrap_err();
     assert!(no_mbs.starts_with("scr: "), "{no_mbs}");
     assert_eq!(read(None, ServiceCategory::Ubr, vec![]), Ok(None));
-    let alone = read(None, ServiceCategory::Ubr, vec![("mbs", Cells(10))]).unwrap_err();
+    let alone = read(None, ServiceCategory::Ubr, vec![("mbs", Count(10))]).unwrap_err();
     assert_eq!(alone, "mbs: a traffic contract needs `conformance` (vbr.1, vbr.2 or vbr.3)");
-    let gfr_keys = vec![("mcr", Rate(scr)), ("mbs", Cells(400)), ("mfs", Cells(192))];
+    let gfr_keys = vec![("mcr", Rate(scr)), ("mbs", Count(400)), ("mfs", Count(192))];
     let gfr = read(Some("gfr.2"), ServiceCategory::Gfr, gfr_keys.clone()).unwrap();
     assert!(matches!(
         gfr,
@@ -243,7 +253,7 @@ fn policers_read_their_contracts_and_refuse_the_others_keys() {
     ));
     let wrong = read(Some("gfr.1"), ServiceCategory::Ubr, gfr_keys).unwrap_err();
     assert_eq!(wrong, "conformance: gfr.1 needs category = \"gfr\"");
-    let mfs = read(Some("cbr.1"), ServiceCategory::Cbr, vec![("mfs", Cells(1))]).unwrap_err();
+    let mfs = read(Some("cbr.1"), ServiceCategory::Cbr, vec![("mfs", Count(1))]).unwrap_err();
     assert_eq!(mfs, "mfs: a GFR contract needs `conformance` (gfr.1 or gfr.2)");
     // tau3 defaults to twice the shortest link delay.
     let abr = read(Some("abr"), ServiceCategory::Abr, vec![("tau2", Duration(SimDuration::from_micros(300)))]);
@@ -255,4 +265,116 @@ fn policers_read_their_contracts_and_refuse_the_others_keys() {
     assert_eq!(abr, Ok(Some(PolicerContract::Dgcra(expected))));
     let tau2 = read(Some("cbr.1"), ServiceCategory::Abr, vec![("tau2", Duration(SimDuration::from_micros(1)))]);
     assert_eq!(tau2.unwrap_err(), "tau2: applies with conformance = \"abr\"");
+}
+
+/// A `Keys` that records every key a reader looks at.
+struct Recording<'a>(&'a ListKeys, std::cell::RefCell<Vec<String>>);
+
+impl Recording<'_> {
+    fn saw(&self, key: &str) {
+        self.1.borrow_mut().push(key.to_string());
+    }
+}
+
+impl Keys for Recording<'_> {
+    type Error = String;
+
+    fn contains(&self, key: &str) -> bool {
+        self.saw(key);
+        self.0.contains(key)
+    }
+    fn is_text(&self, key: &str) -> bool {
+        self.saw(key);
+        self.0.is_text(key)
+    }
+    fn text(&self, key: &str) -> Result<Option<&str>, String> {
+        self.saw(key);
+        self.0.text(key)
+    }
+    fn flag(&self, key: &str) -> Result<Option<bool>, String> {
+        self.saw(key);
+        self.0.flag(key)
+    }
+    fn count(&self, key: &str) -> Result<Option<u64>, String> {
+        self.saw(key);
+        self.0.count(key)
+    }
+    fn number(&self, key: &str) -> Result<Option<f64>, String> {
+        self.saw(key);
+        self.0.number(key)
+    }
+    fn fraction(&self, key: &str) -> Result<Option<f64>, String> {
+        self.saw(key);
+        self.0.fraction(key)
+    }
+    fn cells(&self, key: &str) -> Result<Option<u64>, String> {
+        self.saw(key);
+        self.0.cells(key)
+    }
+    fn cell_list(&self, key: &str) -> Result<Option<Vec<u64>>, String> {
+        self.saw(key);
+        self.0.cell_list(key)
+    }
+    fn bytes(&self, key: &str) -> Result<Option<u64>, String> {
+        self.saw(key);
+        self.0.bytes(key)
+    }
+    fn duration(&self, key: &str) -> Result<Option<SimDuration>, String> {
+        self.saw(key);
+        self.0.duration(key)
+    }
+    fn rate(&self, key: &str) -> Result<Option<BitRate>, String> {
+        self.saw(key);
+        self.0.rate(key)
+    }
+    fn key_error(&self, key: &str, message: String) -> String {
+        self.0.key_error(key, message)
+    }
+    fn error(&self, message: String) -> String {
+        self.0.error(message)
+    }
+}
+
+/// Every buffer policy and explicit-rate algorithm reads only the keys it declares, and a
+/// policy needs keys of its own (`NEEDS_KEYS`) exactly when it cannot be read from none.
+#[test]
+fn policies_read_only_the_keys_they_declare() {
+    use crate::abr::{EXPLICIT_RATE_KEYS, EXPLICIT_RATE_NAMES};
+    use crate::port::buffer::DISCARD_POLICIES;
+    // Every key any policy takes, so that each reader runs its longest way.
+    let given = ListKeys(vec![
+        ("epd_threshold", Value::Text("auto")),
+        ("epd_keep_eom", Value::Flag(true)),
+        ("fairness_z", Value::Number(0.5)),
+        ("low_threshold", Value::Cells(100)),
+        ("high_threshold", Value::Cells(500)),
+        ("vc_threshold", Value::Cells(20)),
+        ("vc_low_threshold", Value::Cells(10)),
+        ("vc_high_threshold", Value::Cells(50)),
+        ("red_min_th", Value::Cells(100)),
+        ("red_max_th", Value::Cells(200)),
+        ("red_max_p", Value::Number(0.1)),
+        ("target_queue", Value::Cells(300)),
+        ("target_utilization", Value::Number(0.9)),
+        ("binary_thresholds", Value::CellList(vec![300, 100])),
+    ]);
+    for policy in DISCARD_POLICIES {
+        let recording = Recording(&given, Default::default());
+        DiscardConfig::read(policy.name, &recording, PORT).expect("a name").expect("valid keys");
+        for key in recording.1.borrow().iter() {
+            assert!(policy.keys.contains(&key.as_str()), "{} reads {key}, not among its keys", policy.name);
+        }
+        let from_none = DiscardConfig::read(policy.name, &ListKeys(vec![]), PORT).expect("a name");
+        assert_eq!(from_none.is_err(), policy.needs_keys, "{}: {from_none:?}", policy.name);
+    }
+    for (names, keys) in EXPLICIT_RATE_NAMES.iter().zip(EXPLICIT_RATE_KEYS) {
+        for name in names.iter() {
+            let recording = Recording(&given, Default::default());
+            ExplicitRate::read(name, &recording).expect("a name").expect("valid keys");
+            for key in recording.1.borrow().iter() {
+                let declared = keys.iter().any(|(k, takers)| k == key && takers.contains(name));
+                assert!(declared, "{name} reads {key}, not among its keys");
+            }
+        }
+    }
 }

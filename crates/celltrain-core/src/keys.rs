@@ -1,7 +1,8 @@
 //! What a model component reads of its scenario table: typed values of its own keys, and
 //! errors that point at a key. The scenario reader implements [`Keys`]; a component's file
-//! (a buffer acceptance policy, an explicit-rate algorithm) names its keys, reads them with
-//! their defaults and validates them, and never sees the scenario's syntax.
+//! (a buffer acceptance policy, an explicit-rate algorithm, an ingress policer's contract)
+//! names its keys, reads them with their defaults and validates them, and never sees the
+//! scenario's syntax.
 
 use crate::time::SimDuration;
 use crate::units::BitRate;
@@ -40,4 +41,14 @@ pub trait Keys {
     fn key_error(&self, key: &str, message: String) -> Self::Error;
     /// An error about the table as a whole.
     fn error(&self, message: String) -> Self::Error;
+
+    /// The error for `key`, which must be given and is not.
+    fn missing(&self, key: &str) -> Self::Error {
+        self.key_error(key, format!("missing required key '{key}'"))
+    }
+
+    /// `n`, the value of `key`, as a count that fits 32 bits.
+    fn within_u32(&self, key: &str, n: u64) -> Result<u32, Self::Error> {
+        u32::try_from(n).map_err(|_| self.key_error(key, format!("too large (max {})", u32::MAX)))
+    }
 }

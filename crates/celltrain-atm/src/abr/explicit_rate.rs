@@ -134,8 +134,7 @@ impl ExplicitRateAlgorithm for BinaryMarking {
     /// marking without it).
     fn read<K: Keys>(_name: &str, keys: &K) -> Result<Self, K::Error> {
         let key = "binary_thresholds";
-        let thresholds =
-            keys.cell_list(key)?.ok_or_else(|| keys.key_error(key, format!("missing required key '{key}'")))?;
+        let thresholds = keys.cell_list(key)?.ok_or_else(|| keys.missing(key))?;
         let [high, low] = thresholds[..] else {
             return Err(keys.key_error(key, "give [high, low] queue thresholds".into()));
         };

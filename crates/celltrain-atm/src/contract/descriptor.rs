@@ -233,7 +233,15 @@ impl TrafficDescriptor {
         ("ubr.2", ConformanceDef::Ubr2),
     ];
     /// The names of [`DEFINITIONS`](Self::DEFINITIONS).
-    pub const NAMES: [&'static str; 6] = ["cbr.1", "vbr.1", "vbr.2", "vbr.3", "ubr.1", "ubr.2"];
+    pub const NAMES: [&'static str; 6] = {
+        let mut names = [""; 6];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::DEFINITIONS[i].0;
+            i += 1;
+        }
+        names
+    };
 
     /// The contract `conformance = definition` (one of [`NAMES`](Self::NAMES)) gives with a VC's
     /// keys: `scr`, `mbs` (in cells, or as a byte size: the cells whose 48-byte payloads hold
@@ -242,10 +250,7 @@ impl TrafficDescriptor {
     pub fn read<K: Keys>(definition: &str, keys: &K, vc: VcShape) -> Result<Self, K::Error> {
         let def = Self::DEFINITIONS.iter().find(|(name, _)| *name == definition).expect("a definition's name").1;
         let scr = keys.rate("scr")?;
-        let mbs = match burst_cells(keys)? {
-            Some(m) => Some(u32::try_from(m).map_err(|_| keys.key_error("mbs", "too large (max 4294967295)".into()))?),
-            None => None,
-        };
+        let mbs = burst_cells(keys)?.map(|m| keys.within_u32("mbs", m)).transpose()?;
         let cdvt = keys.duration("cdvt")?.unwrap_or(SimDuration::ZERO);
         let desc = TrafficDescriptor { def, pcr: vc.pcr, cdvt, scr, mbs, cdvt_scr: SimDuration::ZERO };
         desc.validate().map_err(|e| {

@@ -21,6 +21,8 @@ pub enum GfrConformance {
 }
 
 impl GfrConformance {
+    pub const ALL: [GfrConformance; 2] = [Self::Gfr1, Self::Gfr2];
+
     pub const fn tags(self) -> bool {
         matches!(self, Self::Gfr2)
     }
@@ -81,30 +83,28 @@ impl std::error::Error for GfrError {}
 
 impl GfrContract {
     /// The names a VC's `conformance` key takes for GFR.
-    pub const NAMES: [&'static str; 2] = ["gfr.1", "gfr.2"];
+    pub const NAMES: [&'static str; 2] = [GfrConformance::Gfr1.name(), GfrConformance::Gfr2.name()];
 
     /// The contract `conformance = "gfr.1" | "gfr.2"` gives with a VC's keys (`mcr`, `mbs` and
     /// `mfs` in cells, `cdvt`, 0 by default) and its PCR; the VC must be of category GFR.
     pub fn read<K: Keys>(conformance: &str, keys: &K, vc: VcShape) -> Result<Self, K::Error> {
-        let conformance = if conformance == "gfr.1" { GfrConformance::Gfr1 } else { GfrConformance::Gfr2 };
+        let conformance = GfrConformance::ALL.into_iter().find(|c| c.name() == conformance).expect("a GFR name");
         if vc.category != ServiceCategory::Gfr {
             return Err(keys.key_error("conformance", format!("{} needs category = \"gfr\"", conformance.name())));
         }
         if keys.contains("scr") {
             return Err(keys.key_error("scr", "a GFR contract has no SCR (give mcr)".into()));
         }
-        let required = |key: &str| keys.key_error(key, format!("missing required key '{key}'"));
-        let mcr = keys.rate("mcr")?.ok_or_else(|| required("mcr"))?;
-        let mbs = keys.count("mbs")?.ok_or_else(|| required("mbs"))?;
-        let mfs = keys.count("mfs")?.ok_or_else(|| required("mfs"))?;
+        let mcr = keys.rate("mcr")?.ok_or_else(|| keys.missing("mcr"))?;
+        let mbs = keys.count("mbs")?.ok_or_else(|| keys.missing("mbs"))?;
+        let mfs = keys.count("mfs")?.ok_or_else(|| keys.missing("mfs"))?;
         let cdvt = keys.duration("cdvt")?.unwrap_or(SimDuration::ZERO);
-        let too_large = |key: &str| keys.key_error(key, "too large (max 4294967295)".into());
         let contract = GfrContract {
             conformance,
             pcr: vc.pcr,
             mcr,
-            mbs_cells: u32::try_from(mbs).map_err(|_| too_large("mbs"))?,
-            mfs_cells: u32::try_from(mfs).map_err(|_| too_large("mfs"))?,
+            mbs_cells: keys.within_u32("mbs", mbs)?,
+            mfs_cells: keys.within_u32("mfs", mfs)?,
             cdvt,
         };
         contract.validate().map_err(|e| {

@@ -124,9 +124,11 @@ pub(super) fn read_switch_abr(
         }
         return Ok(());
     };
-    for (key, takers) in own_keys() {
+    for (key, _) in own_keys() {
+        // (Every algorithm that takes the key, should two declare it.)
+        let takers: Vec<&str> = own_keys().filter(|(k, _)| k == key).flat_map(|(_, t)| t.iter().copied()).collect();
         if v.contains(key) && !takers.contains(&kind) {
-            let message = format!("only applies with explicit_rate = {}", super::switch_port::alternatives(takers));
+            let message = format!("only applies with explicit_rate = {}", super::switch_port::alternatives(&takers));
             return Err(v.key_error(key, message));
         }
     }

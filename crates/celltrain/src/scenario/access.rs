@@ -453,8 +453,8 @@ impl<'a> NodeView<'a> {
     }
 }
 
-/// A model component's keys (a buffer policy's, an explicit-rate algorithm's), read from a
-/// scenario table: each value as the scenario's typed accessors read it.
+/// A model component's keys (a buffer policy's, an explicit-rate algorithm's, a policer
+/// contract's), read from a scenario table: each value as the scenario's typed accessors read it.
 impl celltrain_core::Keys for TableView<'_> {
     type Error = ScenarioError;
 

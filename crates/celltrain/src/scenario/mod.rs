@@ -63,7 +63,6 @@ pub mod path_set;
 mod paths;
 mod pool_thresholds;
 mod record_extra;
-mod scheduler;
 mod spanned;
 mod switch_port;
 mod tcp_app;

@@ -137,7 +137,7 @@ fn read_switches(
             let names = node_names(&v)?;
             let port = super::switch_port::port_config(&v)?;
             let cac = admission::read_cac(&v, &port)?;
-            let scheduler = super::scheduler::scheduler(&v)?;
+            let scheduler = super::switch_port::scheduler(&v)?;
             // Packet mode (routers): a limit in bytes and/or packets; default the cell
             // buffer's payload (cells × 48 bytes).
             let limit_bytes = v.opt_bytes("buffer_bytes")?;
@@ -485,7 +485,6 @@ fn add_flow(
         }
         None => (ServiceCategory::Ubr, None, None),
     };
-    let mut contract = None;
     let app = v.req_table("app")?;
     let kind = app.req_keyword("kind", &["udp", "onoff", "tcp", "poisson", "onoff-packet"])?;
     let adaptation = if kind == "onoff" { Adaptation::Raw } else { Adaptation::Aal5 };
@@ -512,14 +511,19 @@ fn add_flow(
     places
         .entry(Subject::Vc(vc_name.clone().unwrap_or_else(|| name.clone())))
         .or_insert_with(|| v.key_error(vc_key, ""));
-    match policed {
-        Some(PolicerContract::Upc(c)) => contract = Some(c),
-        Some(PolicerContract::Gfr(c)) => b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?,
+    // (The UPC's descriptor goes with the VC; the others' contracts to the flow's VCs.)
+    let contract = match policed {
+        Some(PolicerContract::Upc(c)) => Some(c),
+        Some(PolicerContract::Gfr(c)) => {
+            b.set_gfr_contract(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+            None
+        }
         Some(PolicerContract::Dgcra(c)) => {
             b.set_abr_conformance(&name, c).map_err(|e| v.key_error("vc", e.message))?;
+            None
         }
-        None => {}
-    }
+        None => None,
+    };
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
     if kind == "tcp" {
         let config = super::tcp_app::tcp_config(&app)?;

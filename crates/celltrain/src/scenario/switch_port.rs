@@ -1,12 +1,16 @@
 //! A `[[switch]]`'s output-port configuration: buffer, reserved pools, queueing, the CLP = 1
-//! and EFCI thresholds, and the discard policy, whose own keys its file reads
-//! (`celltrain_atm::port::buffer`).
+//! and EFCI thresholds, the discard policy, whose own keys its file reads
+//! (`celltrain_atm::port::buffer`), and the scheduler.
 
 use super::model::positive_u32;
 use super::{ScenarioError, TableView};
+use crate::network::SchedulerKind;
 use celltrain_atm::aal5;
 use celltrain_atm::port::buffer::{
     AcceptancePolicy, DiscardConfig, DiscardPolicy, PortShape, TailDrop, DISCARD_NAMES, DISCARD_POLICIES,
+};
+use celltrain_atm::port::sched::{
+    CellScheduler, PriorityRoundRobin, VirtualSpacing, WeightedRoundRobin, Wf2qPlus, SCHEDULER_NAMES,
 };
 use celltrain_atm::port::PortConfig;
 use celltrain_atm::ServiceCategory;
@@ -28,14 +32,16 @@ pub(super) fn port_config(v: &TableView<'_>) -> Result<PortConfig, ScenarioError
     let mtu_cells = u32::try_from(aal5::cells_for_ip_datagram(mtu)).unwrap_or(u32::MAX);
     let discard = v.opt_keyword("discard", DISCARD_NAMES)?.unwrap_or(TailDrop::NAME);
     check_discard_keys(v, discard)?;
+    let queueing = if v.contains("queueing") { Some(per_vc(v)?) } else { None };
+    let reserved = reserved(v)?;
     let shape = PortShape { buffer_cells: buffer, mtu_cells };
     let discard = DiscardConfig::read(discard, v, shape).expect("one of the policies' names")?;
-    let per_vc_queues = if v.contains("queueing") { per_vc(v)? } else { discard.queues_per_vc_by_default() };
+    check_reserved_pools(v, &discard)?;
     Ok(PortConfig {
         buffer_cells: buffer,
-        reserved: reserved(v, &discard)?,
+        reserved,
         discard,
-        per_vc_queues,
+        per_vc_queues: queueing.unwrap_or_else(|| discard.queues_per_vc_by_default()),
         clp1_threshold: clp1_threshold(v, buffer)?,
         efci_threshold: efci_threshold(v, buffer)?,
     })
@@ -89,10 +95,21 @@ fn per_vc(v: &TableView<'_>) -> Result<bool, ScenarioError> {
     Ok(v.opt_keyword("queueing", &["fifo", "per-vc", "priority"])?.unwrap_or("fifo") == "per-vc")
 }
 
-/// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own, each
-/// checked against the port's buffer acceptance policy (a threshold that suits the shared pool
-/// may not suit a small reserved one: the error names the pool's key).
-fn reserved(v: &TableView<'_>, discard: &DiscardConfig) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
+/// Each pool of `reserved`, checked against the port's buffer acceptance policy (a threshold
+/// that suits the shared pool may not suit a small reserved one): the error names the pool's key.
+fn check_reserved_pools(v: &TableView<'_>, discard: &DiscardConfig) -> Result<(), ScenarioError> {
+    let Some(t) = v.opt_table("reserved")? else { return Ok(()) };
+    for (key, node) in t.entries() {
+        let cells = u32::try_from(node.cells()?).expect("checked by `reserved`");
+        if let Some(problem) = discard.pool_problem(v, cells) {
+            return Err(t.key_error(&key.name, problem));
+        }
+    }
+    Ok(())
+}
+
+/// `reserved = { nrt-vbr = "1500 cells", ... }`: categories with a pool of their own.
+fn reserved(v: &TableView<'_>) -> Result<Vec<(ServiceCategory, u32)>, ScenarioError> {
     let Some(t) = v.opt_table("reserved")? else {
         return Ok(Vec::new());
     };
@@ -102,10 +119,18 @@ fn reserved(v: &TableView<'_>, discard: &DiscardConfig) -> Result<Vec<(ServiceCa
             t.key_error(&key.name, "unknown service category (use cbr, rt-vbr, nrt-vbr, abr, gfr or ubr)")
         })?;
         let cells = positive_u32(&t, &key.name, node.cells()?)?;
-        if let Some(problem) = discard.pool_problem(v, cells) {
-            return Err(t.key_error(&key.name, problem));
-        }
         out.push((cat, cells));
     }
     Ok(out)
+}
+
+/// `scheduler = "priority" | "wfq" | "virtual-spacing" | "wrr"` (the names of the port's
+/// scheduler table).
+pub(super) fn scheduler(v: &TableView<'_>) -> Result<SchedulerKind, ScenarioError> {
+    Ok(match v.opt_keyword("scheduler", SCHEDULER_NAMES)?.unwrap_or(PriorityRoundRobin::NAME) {
+        Wf2qPlus::NAME => SchedulerKind::Wfq,
+        VirtualSpacing::NAME => SchedulerKind::VirtualSpacing,
+        WeightedRoundRobin::NAME => SchedulerKind::Wrr,
+        _ => SchedulerKind::Priority,
+    })
 }

@@ -14,7 +14,7 @@
 //! serves this buffer alone, at its line rate, whenever it holds cells.
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{need, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS};
 use super::red::{Red, RedParams};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
@@ -65,7 +65,7 @@ impl AcceptancePolicy for FrameRed {
     const NAME: &'static str = "frame-red";
     const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
-    const QUEUES_PER_VC: bool = true;
+    const QUEUES_PER_VC_BY_DEFAULT: bool = true;
     type Config = FrameRedConfig;
 
     fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<FrameRedConfig, K::Error> {
@@ -75,8 +75,8 @@ impl AcceptancePolicy for FrameRed {
         })?;
         Ok(FrameRedConfig {
             red,
-            vc_low_cells: need(keys, Self::NAME, t.vc_low, "vc_low_threshold")?,
-            vc_high_cells: need(keys, Self::NAME, t.vc_high, "vc_high_threshold")?,
+            vc_low_cells: required(keys, Self::NAME, t.vc_low_cells, "vc_low_threshold")?,
+            vc_high_cells: required(keys, Self::NAME, t.vc_high_cells, "vc_high_threshold")?,
         })
     }
 

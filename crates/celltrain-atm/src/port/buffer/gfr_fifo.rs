@@ -5,7 +5,7 @@
 //! not eligible (GFR.2).
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{need, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
@@ -43,8 +43,9 @@ impl AcceptancePolicy for GfrFifo {
     /// frames out of a full buffer), and never below the low one.
     fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<GfrFifoConfig, K::Error> {
         let t = Thresholds::read(keys, port)?;
-        let low_cells = need(keys, Self::NAME, t.low, "low_threshold")?;
-        let high_cells = t.high.unwrap_or_else(|| port.buffer_cells.saturating_sub(port.mtu_cells).max(low_cells));
+        let low_cells = required(keys, Self::NAME, t.low_cells, "low_threshold")?;
+        let high_cells =
+            t.high_cells.unwrap_or_else(|| port.buffer_cells.saturating_sub(port.mtu_cells).max(low_cells));
         Ok(GfrFifoConfig { low_cells, high_cells })
     }
 

@@ -27,12 +27,12 @@ const DEFAULT_RED_WEIGHT: f64 = 0.002;
 
 /// Every GFR threshold a port gives, checked.
 pub(super) struct Thresholds {
-    pub low: Option<u32>,
-    pub high: Option<u32>,
-    pub vc: Option<u32>,
+    pub low_cells: Option<u32>,
+    pub high_cells: Option<u32>,
+    pub vc_cells: Option<u32>,
     pub red: Option<RedParams>,
-    pub vc_low: Option<u32>,
-    pub vc_high: Option<u32>,
+    pub vc_low_cells: Option<u32>,
+    pub vc_high_cells: Option<u32>,
 }
 
 impl Thresholds {
@@ -53,12 +53,19 @@ impl Thresholds {
                 return Err(keys.key_error("vc_low_threshold", format!("must be below vc_high_threshold ({h} cells)")));
             }
         }
-        Ok(Thresholds { low, high, vc, red: red_params(keys, buffer)?, vc_low, vc_high })
+        Ok(Thresholds {
+            low_cells: low,
+            high_cells: high,
+            vc_cells: vc,
+            red: red_params(keys, buffer)?,
+            vc_low_cells: vc_low,
+            vc_high_cells: vc_high,
+        })
     }
 }
 
 /// `value`, which design `design` needs (`key`).
-pub(super) fn need<K: Keys>(keys: &K, design: &str, value: Option<u32>, key: &str) -> Result<u32, K::Error> {
+pub(super) fn required<K: Keys>(keys: &K, design: &str, value: Option<u32>, key: &str) -> Result<u32, K::Error> {
     value.ok_or_else(|| keys.error(format!("discard = \"{design}\" needs `{key}`")))
 }
 
@@ -86,7 +93,7 @@ fn red_params<K: Keys>(keys: &K, buffer: u32) -> Result<Option<RedParams>, K::Er
     if min_th >= max_th {
         return Err(keys.key_error("red_min_th", format!("must be below red_max_th ({max_th} cells)")));
     }
-    let max_p = keys.fraction("red_max_p")?.ok_or_else(|| missing(keys, "red_max_p"))?;
+    let max_p = keys.fraction("red_max_p")?.ok_or_else(|| keys.missing("red_max_p"))?;
     if max_p == 0.0 {
         return Err(keys.key_error("red_max_p", "must be positive".into()));
     }
@@ -97,9 +104,4 @@ fn red_params<K: Keys>(keys: &K, buffer: u32) -> Result<Option<RedParams>, K::Er
     // Zero: one cell time at the port's line rate (resolved by the network's builder).
     let idle_unit = keys.duration("red_idle_unit")?.unwrap_or(SimDuration::ZERO);
     Ok(Some(RedParams { min_th: f64::from(min_th), max_th: f64::from(max_th), max_p, weight, idle_unit }))
-}
-
-/// The error for a key that must be given.
-fn missing<K: Keys>(keys: &K, key: &str) -> K::Error {
-    keys.key_error(key, format!("missing required key '{key}'"))
 }

@@ -119,7 +119,7 @@ pub trait AcceptancePolicy: Sized {
     const NEEDS_KEYS: bool = false;
     /// Whether the port queues per VC when the scenario does not say (`queueing`): the
     /// policies designed for a fair scheduler.
-    const QUEUES_PER_VC: bool = false;
+    const QUEUES_PER_VC_BY_DEFAULT: bool = false;
     const READS_VC_CELLS: bool = false;
     /// Whether [`on_departure`](Self::on_departure) does anything (only such a policy is
     /// called there; it must also declare `READS_VC_CELLS`, which has departures watched).
@@ -203,11 +203,11 @@ macro_rules! acceptance_policies {
                 }
             }
 
-            /// See [`AcceptancePolicy::QUEUES_PER_VC`].
+            /// See [`AcceptancePolicy::QUEUES_PER_VC_BY_DEFAULT`].
             pub fn queues_per_vc_by_default(&self) -> bool {
                 match self {
-                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::QUEUES_PER_VC,)+
-                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::QUEUES_PER_VC,)+
+                    $(Self::$inline(_) => <$inline_t as AcceptancePolicy>::QUEUES_PER_VC_BY_DEFAULT,)+
+                    $(Self::$boxed(_) => <$boxed_t as AcceptancePolicy>::QUEUES_PER_VC_BY_DEFAULT,)+
                 }
             }
 

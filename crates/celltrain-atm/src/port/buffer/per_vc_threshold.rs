@@ -8,7 +8,7 @@
 //! test: under GFR.1 the switch does not see which frames are eligible.
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{need, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
@@ -42,15 +42,15 @@ impl AcceptancePolicy for PerVcThreshold {
     const NAME: &'static str = "per-vc-threshold";
     const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
-    const QUEUES_PER_VC: bool = true;
+    const QUEUES_PER_VC_BY_DEFAULT: bool = true;
     type Config = PerVcThresholdConfig;
 
     fn read_config<K: Keys>(keys: &K, port: PortShape) -> Result<PerVcThresholdConfig, K::Error> {
         let t = Thresholds::read(keys, port)?;
         Ok(PerVcThresholdConfig {
-            low_cells: need(keys, Self::NAME, t.low, "low_threshold")?,
-            high_cells: need(keys, Self::NAME, t.high, "high_threshold")?,
-            vc_cells: need(keys, Self::NAME, t.vc, "vc_threshold")?,
+            low_cells: required(keys, Self::NAME, t.low_cells, "low_threshold")?,
+            high_cells: required(keys, Self::NAME, t.high_cells, "high_threshold")?,
+            vc_cells: required(keys, Self::NAME, t.vc_cells, "vc_threshold")?,
         })
     }
 

@@ -74,7 +74,7 @@ pub(super) fn read<K: Keys>(keys: &K, port: PortShape, default: EpdThreshold) ->
     let buffer = port.buffer_cells;
     let cells = threshold.resolve(buffer);
     if cells > i64::from(buffer) {
-        let key = if keys.contains("epd_threshold") { "epd_threshold" } else { "epd_excess" };
+        let key = given(keys).unwrap_or("buffer");
         return Err(
             keys.key_error(key, format!("EPD threshold of {cells} cells is above the buffer of {buffer} cells"))
         );

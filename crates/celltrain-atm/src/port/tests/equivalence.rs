@@ -13,24 +13,23 @@ use std::collections::VecDeque;
 /// categories.
 fn random_setup(rng: &mut RngStream) -> (PortConfig, PortConfig, Vec<ServiceCategory>) {
     let threshold = EpdThreshold::Cells(rng.below(24) as u32);
-    // (EPD in half the rounds, as when its options had a form of their own.)
+    // (EPD in half the rounds.)
     let discard = match rng.below(4) {
         0 => DiscardConfig::TailDrop(()),
         1 => DiscardConfig::Ppd(()),
         _ => DiscardConfig::Epd(EpdConfig::new(threshold)),
     };
-    let (old, new) = (discard, discard);
     let categories = [ServiceCategory::Cbr, ServiceCategory::NrtVbr, ServiceCategory::Abr, ServiceCategory::Ubr];
     let vcs = (0..1 + rng.below(5)).map(|_| categories[rng.below(4) as usize]).collect();
     let config = PortConfig {
         buffer_cells: 4 + rng.below(30) as u32,
         reserved: if rng.below(2) == 0 { vec![] } else { vec![(ServiceCategory::NrtVbr, 2 + rng.below(8) as u32)] },
-        discard: old,
+        discard,
         per_vc_queues: rng.below(2) == 0,
         clp1_threshold: [None, Some(rng.below(12) as u32)][rng.below(2) as usize],
         efci_threshold: None,
     };
-    let new_config = PortConfig { discard: new, ..config.clone() };
+    let new_config = config.clone();
     (config, new_config, vcs)
 }
 

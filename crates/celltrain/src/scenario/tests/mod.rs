@@ -2,12 +2,12 @@
 
 mod access;
 mod dgcra;
-mod epd_pools;
 mod fuzz;
 mod gfr;
 mod load;
 mod path_set;
 mod pool_thresholds;
+mod reserved_pools;
 mod udp_warnings;
 
 use super::*;
