@@ -438,6 +438,11 @@ fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
     }
 }
 
+/// Every key a flow's `vc` table takes (docs/scenarios.md), so that an unknown key's message
+/// names them in one order whatever the VC's conformance.
+const VC_KEYS: &[&str] =
+    &["category", "pcr", "name", "conformance", "scr", "mbs", "cdvt", "mcr", "mfs", "tau2", "tau3"];
+
 /// One `[[flow]]`: a VC along `path` (with `vc = { category, pcr }`) and an application
 /// (`app = { kind = "udp" | "onoff", ... }`).
 fn add_flow(
@@ -458,6 +463,8 @@ fn add_flow(
     let mut policed = None;
     let (category, pcr, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
+            // (The contract's keys are read by the policer of the VC's conformance alone.)
+            vc.expect(VC_KEYS);
             let cat = match vc.opt_str("category")? {
                 Some(c) => ServiceCategory::parse(c).ok_or_else(|| {
                     vc.key_error(
