@@ -9,6 +9,7 @@ use celltrain::builtin;
 use celltrain::metrics::Summary;
 use celltrain::network::SimOptions;
 use celltrain::scenario::{compile_source, Source};
+use celltrain_atm::contract::GfrContract;
 use celltrain_atm::port::buffer::DISCARD_POLICIES;
 use celltrain_atm::port::sched::SCHEDULER_NAMES;
 use common::Draws;
@@ -714,9 +715,10 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         "duration" | "warmup" | "bytes" | "mode" | "start_jitter" => return None,
         // (Every policy that runs on its defaults: the GFR designs need thresholds of their own.)
         "discard" => d.pick(&discard_with_defaults()).to_string(),
-        "design" => d.pick(&["gfr-fifo", "per-vc-threshold", "frame-red"]).to_string(),
+        // (The GFR designs: the policies with thresholds of their own.)
+        "design" => d.pick(&designs_with_keys()).to_string(),
         "scheduler" => d.pick(SCHEDULER_NAMES).to_string(),
-        "conformance" => d.pick(&["gfr.1", "gfr.2"]).to_string(),
+        "conformance" => d.pick(&GfrContract::NAMES).to_string(),
         "hosts_per_lan" => (1 + d.below(3)).to_string(),
         "variant" => d.pick(&["tahoe", "reno", "newreno", "sack"]).to_string(),
         "service" => d.pick(&["ubr", "abr"]).to_string(),
@@ -747,6 +749,10 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
 
 fn discard_with_defaults() -> Vec<&'static str> {
     DISCARD_POLICIES.iter().filter(|p| !p.needs_keys).map(|p| p.name).collect()
+}
+
+fn designs_with_keys() -> Vec<&'static str> {
+    DISCARD_POLICIES.iter().filter(|p| p.needs_keys).map(|p| p.name).collect()
 }
 
 /// The `[params]` of a scenario text: (key, default value without quotes).
