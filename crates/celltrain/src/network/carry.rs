@@ -11,7 +11,14 @@
 //!   frames of TCP flows that end at a host that takes time to process each segment and hears
 //!   TCP over that link alone (the segment joins the host's processing queue, whose outcome
 //!   depends only on the order of arrivals), never on an ABR VC (its destination turns RM
-//!   cells around).
+//!   cells around);
+//! - a router's LAN link into a host, when it is the last hop of UDP routes only and the router
+//!   hears these routes' packets over one ATM link: the LAN port is an analytic drop-tail FIFO,
+//!   so a datagram forwarded there gets its start time as it arrives and reaches the host at
+//!   once (`packet_carry`); and then the ATM link into the router is carried too, the router
+//!   reassembling and forwarding with the clock at the frame's last cell's arrival (MSc98's
+//!   internetworks, A10-udp and A13-udp). A LAN link's packet held back by the bound goes by its
+//!   pipe's events, and the packets behind it until the pipe empties.
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
@@ -68,16 +75,24 @@ impl Network {
             }
         }
         let tcp_route = self.tcp_routes_queued_at_arrival();
+        let packet_carried = self.packet_links_into_quiet_hosts(&udp_route, &other_route);
         // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
         // into a host's receive processing (see `tcp_routes_queued_at_arrival`), to uncaptured
-        // hosts.
+        // hosts; and as the hop before the last of UDP routes whose last, a packet link from
+        // the VC's far end (a router), is carried (see `packet_links_into_quiet_hosts`).
         let mut seen_safe = vec![false; self.vcs.len()];
         let mut seen_unsafe = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
             let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
+            let n_hops = route.hops.len();
             for (i, hop) in route.hops.iter().enumerate() {
                 if let Hop::Vc(v) = *hop {
-                    let safe = quiet_end && i + 1 == route.hops.len() && !self.recorder.captures(route.dst);
+                    let then_carried = match route.hops.get(i + 1) {
+                        None => true,
+                        Some(&Hop::Port(q)) => i + 2 == n_hops && packet_carried[q.index()],
+                        Some(&Hop::Vc(_)) => false,
+                    };
+                    let safe = quiet_end && then_carried && !self.recorder.captures(route.dst);
                     let seen = if safe { &mut seen_safe } else { &mut seen_unsafe };
                     seen[v.index()] = true;
                 }
@@ -159,8 +174,55 @@ impl Network {
             // (A link carried whole ends no ABR VC.)
             let whole = carry[i] && used[i];
             port.plan.abr_last_link = !whole && used[i] && data_only[i] && ends_abr[i];
-            port.plan.carry = on && (whole || port.plan.abr_last_link);
+            port.plan.carry = on && (whole || port.plan.abr_last_link || packet_carried[i]);
         }
+    }
+
+    /// The packet links carried ahead: those that are the last hop of UDP routes only, to
+    /// uncaptured hosts, from a router that hears these routes' packets over one ATM link (each
+    /// route's hop before is a VC, the VCs' last link one and the same), so that they reach the
+    /// link in time order; an analytic port (a drop-tail FIFO whose start times are known when
+    /// its packets arrive), with no capture and no policer where it delivers. A UDP packet's
+    /// delivery only counts at its destination. Such a link's packets reach their host as they
+    /// go on the wire, with the clock at their arrival (`packet_carry`), while its pipe is
+    /// empty (a packet held back by the bound goes by the pipe's events, and those behind it).
+    fn packet_links_into_quiet_hosts(&self, udp_route: &[bool], other_route: &[bool]) -> Vec<bool> {
+        let n = self.ports.len();
+        let mut quiet = vec![true; n];
+        let mut feeder = vec![Sole::Unseen; n];
+        for (r, route) in self.routes.iter().enumerate() {
+            let quiet_route = udp_route[r] && !other_route[r] && !self.recorder.captures(route.dst);
+            for (i, hop) in route.hops.iter().enumerate() {
+                let Hop::Port(p) = *hop else { continue };
+                quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();
+                let from = match i.checked_sub(1).map(|j| route.hops[j]) {
+                    Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(l, _)| Sole::One(l)),
+                    _ => Sole::Many,
+                };
+                feeder[p.index()].meet(from);
+            }
+        }
+        (0..n)
+            .map(|i| {
+                let port = &self.ports[i];
+                quiet[i]
+                    && matches!(feeder[i], Sole::One(_))
+                    && port.link.capture.is_none()
+                    && port.packets.as_ref().is_some_and(|q| q.analytic && q.policer.is_none())
+            })
+            .collect()
+    }
+
+    /// A packet of carried packet link `p` reaches its host now, as at its arrival time
+    /// `arrival` (the clock is set back after), folded into the trace as its `PipeHead` event.
+    #[inline(never)]
+    pub(super) fn packet_carry(&mut self, p: PortId, mut packet: crate::packet::Packet, arrival: SimTime) {
+        let now = self.now;
+        self.now = arrival;
+        self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+        packet.hop += 1;
+        self.forward(packet);
+        self.now = now;
     }
 
     /// TCP routes whose delivery at their destination host only queues the segment for the

@@ -425,8 +425,17 @@ impl Network {
         match arrival {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
-                debug_assert!(!q.pipe.is_empty(), "the packet before it is on the link");
-                q.pipe.push_back((done + port.link.delay, packet));
+                let arrival = done + port.link.delay;
+                if q.pipe.is_empty() {
+                    // (The packet before it was carried, so its link is.)
+                    debug_assert!(port.plan.carry, "the packet before it is on the link");
+                    if arrival < self.carry_before {
+                        self.packet_carry(p, packet, arrival);
+                        return;
+                    }
+                    self.queue.schedule(arrival, Event::PipeHead(p));
+                }
+                q.pipe.push_back((arrival, packet));
             }
             Arrival::Refused => self.packet_lost(&packet),
         }
@@ -489,6 +498,11 @@ impl Network {
         let more = !q.is_empty();
         let arrival = done + port.link.delay;
         if q.pipe.is_empty() {
+            if port.plan.carry && arrival < self.carry_before {
+                debug_assert!(!more, "a carried link's port is analytic");
+                self.packet_carry(p, packet, arrival);
+                return;
+            }
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
         q.pipe.push_back((arrival, packet));
