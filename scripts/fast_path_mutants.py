@@ -73,6 +73,7 @@ muts=[
  ("packet carry: waiting packets past the observation bound", "crates/celltrain/src/network/packet_port.rs", "                    if arrival < self.carry_before {\n                        self.packet_carry(p, packet, arrival);", "                    if true {\n                        self.packet_carry(p, packet, arrival);"),
  ("packet carry: TCP routes too", "crates/celltrain/src/network/carry.rs", "quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();", "quiet[p.index()] &= !self.recorder.captures(route.dst) && i + 1 == route.hops.len();"),
  ("packet carry: a held-back packet waits for no event", "crates/celltrain/src/network/packet_port.rs", "                    self.queue.schedule(arrival, Event::PipeHead(p));\n                }\n                q.pipe.push_back((arrival, packet));", "                }\n                q.pipe.push_back((arrival, packet));"),
+ ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
 # rather than last in its instant differs only where it ties with another event at the

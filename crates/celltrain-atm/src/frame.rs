@@ -67,6 +67,14 @@ impl<P> FrameArena<P> {
         (rec.cells_accounted == rec.cells).then(|| self.release(id))
     }
 
+    /// [`account_dropped`](Self::account_dropped) for `cells` dropped cells of `id` at once.
+    pub fn account_dropped_cells(&mut self, id: FrameId, cells: u32) -> Option<P> {
+        let rec = self.get_mut(id);
+        rec.cells_accounted += cells;
+        debug_assert!(rec.cells_accounted <= rec.cells, "more cells accounted than the frame has");
+        (rec.cells_accounted == rec.cells).then(|| self.release(id))
+    }
+
     /// Accounts for one cell of `id` that reached its reassembler: returns what the receiver
     /// knows of the frame, and whether this was the last of the frame's cells to be accounted
     /// for. The frame stays in the arena; the caller then [releases](Self::release) a last one.

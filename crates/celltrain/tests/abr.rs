@@ -81,6 +81,8 @@ fn rm_cells_are_accounted_for() {
                 ("discard", "tail-drop"),
             ],
         ),
+        // Greedy UDP into routers that are virtual sources: their buffers refuse frames' tails.
+        ("A10-udp", vec![("service", "abr"), ("duration", "0.3 s"), ("warmup", "0.1 s")]),
     ] {
         let (net, _) = run(name, builtin::find(name).unwrap().text, &sets);
         let abr = net.abr();
@@ -105,6 +107,10 @@ fn rm_cells_are_accounted_for() {
             assert_eq!(e.source.counts.brm_sent + t.overwritten + waiting, t.frm_received, "{name}: turn-arounds");
             // Feedback comes only from the peer's turn-arounds.
             assert!(e.source.counts.brm_received <= abr.ends[e.peer as usize].source.counts.brm_sent);
+        }
+        if name == "A10-udp" {
+            let refused: u64 = abr.ends.iter().map(|e| e.counts.cells_refused).sum();
+            assert!(refused > 1000, "{name}: only {refused} cells refused at the end systems");
         }
         let in_flight = net.vc_cells_in_flight();
         for (vc, cells) in net.vcs().iter().zip(in_flight) {

@@ -223,9 +223,9 @@ impl Network {
             end.data.push_run(first, count, last.end_of_frame);
             end.counts.max_queue_cells = end.counts.max_queue_cells.max(waiting as u32 + accepted);
         }
-        for k in accepted..cells {
-            self.abr.ends[a].counts.cells_refused += 1;
-            self.cell_lost(cell_at(k));
+        if accepted < cells {
+            self.abr.ends[a].counts.cells_refused += u64::from(cells - accepted);
+            self.frame_cells_lost(&cell_at(accepted), cells - accepted);
         }
         self.abr_wake(a);
     }

@@ -108,6 +108,18 @@ impl Network {
         }
     }
 
+    /// `cells` cells of one AAL5 frame, the first `first`, all lost now: what `cell_lost` does
+    /// for each, in one step (a frame refused whole by a full buffer).
+    pub(super) fn frame_cells_lost(&mut self, first: &Cell, cells: u32) {
+        debug_assert!(first.kind == CellKind::Aal5, "cells of an AAL5 frame");
+        for _ in 0..cells {
+            count_lost(&mut self.tally.trace, &mut self.vcs, self.now, first.vc);
+        }
+        if let Some(packet) = self.frames.account_dropped_cells(first.frame, cells) {
+            self.frame_lost(first.vc, packet);
+        }
+    }
+
     /// A frame of `vc` carrying `packet` is lost, its every cell accounted for.
     #[cold]
     fn frame_lost(&mut self, vc: VcId, packet: Packet) {
