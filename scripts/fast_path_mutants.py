@@ -23,7 +23,7 @@ muts=[
  ("reference: a cell put on a link as its pipe empties takes a new place", "crates/celltrain/src/network/cell_path.rs", "Some(kept) if kept.time() == self.now => kept.moved_to(arrival),", "Some(kept) if false => kept.moved_to(arrival),"),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.plan.path == PortPath::FifoEvents && port.tx.event_due_by(self.now) {", "if false {"),
  ("packet analytic: departures at an instant after arrivals", "crates/celltrain/src/network/packet_port.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
- ("packet analytic: links with no delay too", "crates/celltrain/src/network/plan.rs", "q.analytic = analytic && delayed && ", "q.analytic = analytic && "),
+ ("packet analytic: links with no delay too", "crates/celltrain/src/network/packet_port.rs", "        delayed && !self.is_priority() && ", "        !self.is_priority() && "),
  ("reference: packet arrivals before due departures", "crates/celltrain/src/network/packet_port.rs", "        self.settle_due_packet(p);\n        let port = &mut self.ports[p.index()];", "        let port = &mut self.ports[p.index()];"),
  ("reference: packet samples before due departures", "crates/celltrain/src/network/fifo_events.rs", "            self.settle_due_packet(p);\n", ""),
  ("reference: priority packet arrivals before due departures", "crates/celltrain/src/network/packet_port.rs", "        self.settle_due_packet(p);\n        let port = &mut self.ports[p.index()];", "        if !self.ports[p.index()].packets.as_ref().unwrap().is_priority() { self.settle_due_packet(p); }\n        let port = &mut self.ports[p.index()];"),
@@ -69,10 +69,10 @@ muts=[
  ("carry data: held-back data cells looked for once only", "crates/celltrain/src/network/carry.rs", "if port.link.data_carried_under == self.carry_before {", "if port.link.data_carried_under != SimTime::MAX {"),
  ("carry data: an RM cell left at the pipe's head takes no event", "crates/celltrain/src/network/carry.rs", "                self.queue.schedule_last(head, Event::PipeHead(p));", "                let _ = (head, Event::PipeHead(p));"),
  ("carry data: routes that mark EFCI too", "crates/celltrain/src/network/carry.rs", "                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())\n", ""),
- ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port.rs", "            if port.plan.carry && arrival < self.carry_before {", "            if port.plan.carry {"),
- ("packet carry: waiting packets past the observation bound", "crates/celltrain/src/network/packet_port.rs", "                    if arrival < self.carry_before {\n                        self.packet_carry(p, packet, arrival);", "                    if true {\n                        self.packet_carry(p, packet, arrival);"),
+ ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port.rs", "            if arrival < self.carry_before {\n                self.packet_carry(p, packet, arrival);", "            if true {\n                self.packet_carry(p, packet, arrival);"),
  ("packet carry: TCP routes too", "crates/celltrain/src/network/carry.rs", "quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();", "quiet[p.index()] &= !self.recorder.captures(route.dst) && i + 1 == route.hops.len();"),
- ("packet carry: a held-back packet waits for no event", "crates/celltrain/src/network/packet_port.rs", "                    self.queue.schedule(arrival, Event::PipeHead(p));\n                }\n                q.pipe.push_back((arrival, packet));", "                }\n                q.pipe.push_back((arrival, packet));"),
+ ("packet carry: a held-back packet waits for no event", "crates/celltrain/src/network/packet_port.rs", "                return;\n            }\n            self.queue.schedule(arrival, Event::PipeHead(p));\n", "                return;\n            }\n"),
+ ("packet carry: a held-back pipe carried past the bound", "crates/celltrain/src/network/packet_port.rs", "if q.pipe.back().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {", "if q.pipe.front().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {"),
  ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
@@ -81,8 +81,9 @@ muts=[
 # (Not here, being equivalent where it can be told: ATM links carried into routers whose LAN
 # link is not. The router's packet, forwarded as the frame's last cell is carried, takes its
 # place among the events of its instant when it is carried, not when it arrives; that order
-# shows only where the host hears from another link too, and the plan keeps the rule that a
-# carried cell puts no event on the queue.)
+# shows only where something observes the host at that instant, and the plan keeps to
+# carrying into routers whose LAN link is carried, where only a held-back datagram's event
+# takes such a place: carry.rs, the module's note.)
 # (Not here, being equivalent: the lifted frames loop's settling of a frame whose end was lost.
 # Its cell has cells of its frame behind it in the train, so it is never the frame's last
 # accounted for; the branch stays for safety, and no scenario can tell it apart.)

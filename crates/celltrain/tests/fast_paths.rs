@@ -1080,8 +1080,8 @@ fn small_adapter_buffers_give_the_reference_results() {
 
 /// UDP over ATM into routers that forward onto LAN links into the sinks (MSc98's internetworks,
 /// A10-udp and A13-udp): the LAN links are carried, and so the ATM links before them, with
-/// samples of every kind of port on the way and of the flows; at rates that fill the LANs
-/// (packets wait at the routers) and that do not, over UBR and ABR.
+/// samples of every kind of port on the way; at rates that fill the LANs (packets wait at the
+/// routers) and that do not, over UBR and ABR.
 #[test]
 fn udp_through_routers_into_lan_hosts_gives_the_reference_results() {
     let mut found = Vec::new();
@@ -1110,6 +1110,10 @@ fn udp_through_routers_into_lan_hosts_gives_the_reference_results() {
         let sets = [("duration", "0.2 s"), ("warmup", "0.05 s"), ("lan_rate", lan), ("udp_rate", rate)];
         found.extend(compare(&format!("a10-udp-lan-{lan}"), &slow(text), &sets, false).0);
     }
+    // Over ABR, the routers virtual sources and destinations (data cells carried, RM cells by
+    // events).
+    let sets = [("duration", "0.2 s"), ("warmup", "0.05 s"), ("lan_rate", "20 Mbit/s"), ("service", "abr")];
+    found.extend(compare("a10-udp-lan-abr", &slow(&a10), &sets, false).0);
     let a13 = builtin_text("A13-udp");
     found.extend(compare("a13-udp", &a13, &[("duration", "0.2 s"), ("warmup", "0.05 s")], false).0);
     assert!(found.is_empty(), "{}", found.join("\n"));

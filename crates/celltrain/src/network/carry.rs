@@ -18,7 +18,13 @@
 //!   once (`packet_carry`); and then the ATM link into the router is carried too, the router
 //!   reassembling and forwarding with the clock at the frame's last cell's arrival (MSc98's
 //!   internetworks, A10-udp and A13-udp). A LAN link's packet held back by the bound goes by its
-//!   pipe's events, and the packets behind it until the pipe empties.
+//!   pipe's events, and the packets behind it, until they all arrive before the bound; its
+//!   `PipeHead` event is then scheduled as the router forwards it, with the clock at the
+//!   cell's arrival: the one event a carried cell puts on the queue whose place among the
+//!   events of its instant may differ from the reference's. The far end is a UDP sink, whose
+//!   deliveries only add to counters that no observation reads at its instant (the window
+//!   opens first in its instant; samples record no UDP flow's deliveries): were one to, the
+//!   event would need a place by rule.
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
@@ -50,6 +56,13 @@ use celltrain_core::time::{SimDuration, SimTime};
 /// Trace-hash kind of a carried cell: the kind of the `PipeHead` event it replaces.
 pub(super) const TRACE_PIPE_HEAD: u32 = 1;
 
+/// Per VC: whether its deliveries at its destination have no consequence elsewhere (`terminal`,
+/// never an ABR VC), and for an ABR VC whether its data cells' have none (`abr_data`).
+struct Quiet {
+    terminal: Vec<bool>,
+    abr_data: Vec<bool>,
+}
+
 impl Network {
     /// Decides which links are carried ahead (after build, and again when captures open).
     pub(super) fn plan_carry(&mut self) {
@@ -75,46 +88,58 @@ impl Network {
             }
         }
         let tcp_route = self.tcp_routes_queued_at_arrival();
-        let packet_carried = self.packet_links_into_quiet_hosts(&udp_route, &other_route);
+        // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
+        // cells, below, must not depend on the options), and those that are.
+        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route);
+        let packet_carried: Vec<bool> =
+            (0..n).map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.analytic)).collect();
         // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
         // into a host's receive processing (see `tcp_routes_queued_at_arrival`), to uncaptured
         // hosts; and as the hop before the last of UDP routes whose last, a packet link from
         // the VC's far end (a router), is carried (see `packet_links_into_quiet_hosts`).
-        let mut seen_safe = vec![false; self.vcs.len()];
-        let mut seen_unsafe = vec![false; self.vcs.len()];
-        for (r, route) in self.routes.iter().enumerate() {
-            let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
-            let n_hops = route.hops.len();
-            for (i, hop) in route.hops.iter().enumerate() {
-                if let Hop::Vc(v) = *hop {
-                    let then_carried = match route.hops.get(i + 1) {
-                        None => true,
-                        Some(&Hop::Port(q)) => i + 2 == n_hops && packet_carried[q.index()],
-                        Some(&Hop::Vc(_)) => false,
-                    };
-                    let safe = quiet_end && then_carried && !self.recorder.captures(route.dst);
-                    let seen = if safe { &mut seen_safe } else { &mut seen_unsafe };
-                    seen[v.index()] = true;
+        // Per VC: whether its deliveries are safe (`Quiet::terminal`), or its data cells' (ABR).
+        let quiet = |lans: &[bool]| -> Quiet {
+            let mut seen_safe = vec![false; self.vcs.len()];
+            let mut seen_unsafe = vec![false; self.vcs.len()];
+            for (r, route) in self.routes.iter().enumerate() {
+                let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
+                let n_hops = route.hops.len();
+                for (i, hop) in route.hops.iter().enumerate() {
+                    if let Hop::Vc(v) = *hop {
+                        let then_carried = match route.hops.get(i + 1) {
+                            None => true,
+                            Some(&Hop::Port(q)) => i + 2 == n_hops && lans[q.index()],
+                            Some(&Hop::Vc(_)) => false,
+                        };
+                        let safe = quiet_end && then_carried && !self.recorder.captures(route.dst);
+                        let seen = if safe { &mut seen_safe } else { &mut seen_unsafe };
+                        seen[v.index()] = true;
+                    }
                 }
             }
-        }
-        // (An ABR VC's destination turns RM cells around: its deliveries always have consequences.)
-        let terminal_safe: Vec<bool> = (0..self.vcs.len())
-            .map(|v| {
-                self.vcs[v].category != ServiceCategory::Abr
-                    && (self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
-            })
-            .collect();
-        // ABR VCs whose data cells may be carried to their destination (see the module's
-        // "Data only"): delivered where the others would be, and no port on the way sets EFCI.
-        let abr_data_safe: Vec<bool> = (0..self.vcs.len())
-            .map(|v| {
-                let vc = &self.vcs[v];
-                vc.category == ServiceCategory::Abr
-                    && (vc.adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]))
-                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())
-            })
-            .collect();
+            let delivered_quietly =
+                |v: usize| self.vcs[v].adaptation == Adaptation::Raw || (seen_safe[v] && !seen_unsafe[v]);
+            Quiet {
+                // (An ABR VC's destination turns RM cells around: its deliveries always have
+                // consequences.)
+                terminal: (0..self.vcs.len())
+                    .map(|v| self.vcs[v].category != ServiceCategory::Abr && delivered_quietly(v))
+                    .collect(),
+                // ABR VCs whose data cells may be carried to their destination (see the module's
+                // "Data only"): delivered where the others would be, and no port on the way sets
+                // EFCI.
+                abr_data: (0..self.vcs.len())
+                    .map(|v| {
+                        let vc = &self.vcs[v];
+                        vc.category == ServiceCategory::Abr
+                            && delivered_quietly(v)
+                            && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())
+                    })
+                    .collect(),
+            }
+        };
+        let (by_rule, carried) = (quiet(&lan_end), quiet(&packet_carried));
+        let (terminal_safe, abr_data_safe) = (&carried.terminal, &carried.abr_data);
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
             feeder[q.index()] == Sole::One(from)
@@ -125,9 +150,13 @@ impl Network {
         };
         let mut carry = vec![true; n];
         let mut used = vec![false; n];
-        // Links that end every VC on them, each safe or ABR with safe data, one at least ABR.
+        // Links that end every VC on them, each safe or ABR with safe data, one at least ABR:
+        // carried so (with the LAN links as they are planned), and where the rule for their RM
+        // cells holds (with the LAN links that may be carried, whatever the options).
         let mut data_only = vec![true; n];
         let mut ends_abr = vec![false; n];
+        let mut rule_data_only = vec![true; n];
+        let mut rule_ends_abr = vec![false; n];
         for (v, vc) in self.vcs.iter().enumerate() {
             for (h, &(p, _)) in vc.route.iter().enumerate() {
                 used[p.index()] = true;
@@ -139,6 +168,8 @@ impl Network {
                 let last = h + 1 == vc.route.len();
                 data_only[p.index()] &= last && (terminal_safe[v] || abr_data_safe[v]);
                 ends_abr[p.index()] |= abr_data_safe[v];
+                rule_data_only[p.index()] &= last && (by_rule.terminal[v] || by_rule.abr_data[v]);
+                rule_ends_abr[p.index()] |= by_rule.abr_data[v];
             }
             // A policer that reads backward RM cells decides on the VC's cells and the feedback
             // together, in time order: a cell carried to it early could be judged before
@@ -147,13 +178,16 @@ impl Network {
             if vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()) {
                 carry[vc.route[0].0.index()] = false;
                 data_only[vc.route[0].0.index()] = false;
+                rule_data_only[vc.route[0].0.index()] = false;
             }
         }
         // A carried cell must never put an event on the queue: one scheduled when the cell is
         // carried, rather than when it arrives, would take another place among the events of
         // its instant, and a far end that hears from other links as well could then see them in
-        // another order. (The one exception has its place by rule: the end of a TCP segment's
-        // processing at its destination, `tcp_routes_queued_at_arrival`.) So a port is carried
+        // another order. (The exceptions: the end of a TCP segment's processing at its
+        // destination, which has its place by rule, `tcp_routes_queued_at_arrival`; and a
+        // datagram held back on a carried LAN link, whose UDP sink nothing observes at its
+        // instant, see the module's note.) So a port is carried
         // into only if its own cells are carried on, down to a destination; drop the others
         // until nothing changes.
         let mut changed = true;
@@ -173,16 +207,25 @@ impl Network {
             // (Packet ports are on no VC's route, so never used.)
             // (A link carried whole ends no ABR VC.)
             let whole = carry[i] && used[i];
-            port.plan.abr_last_link = !whole && used[i] && data_only[i] && ends_abr[i];
-            port.plan.carry = on && (whole || port.plan.abr_last_link || packet_carried[i]);
+            // (A link that ends an ABR VC is not carried whole: the VC's deliveries are never
+            // terminal-safe.)
+            let data_carried = used[i] && data_only[i] && ends_abr[i];
+            port.plan.abr_last_link = used[i] && rule_data_only[i] && rule_ends_abr[i];
+            // (A LAN link that is carried is one that may be.)
+            debug_assert!(!data_carried || port.plan.abr_last_link, "data carried where the RM rule does not hold");
+            port.plan.carry = on && (whole || data_carried || packet_carried[i]);
+            if let Some(q) = &mut port.packets {
+                q.carried = port.plan.carry;
+            }
         }
     }
 
-    /// The packet links carried ahead: those that are the last hop of UDP routes only, to
-    /// uncaptured hosts, from a router that hears these routes' packets over one ATM link (each
-    /// route's hop before is a VC, the VCs' last link one and the same), so that they reach the
-    /// link in time order; an analytic port (a drop-tail FIFO whose start times are known when
-    /// its packets arrive), with no capture and no policer where it delivers. A UDP packet's
+    /// The packet links that may be carried ahead (those whose port runs analytically are): the
+    /// last hop of UDP routes only, to uncaptured hosts, from a router that hears these routes'
+    /// packets over one ATM link (each route's hop before is a VC, the VCs' last link one and
+    /// the same), so that they reach the link in time order; a port that may run analytically
+    /// (a drop-tail FIFO whose start times are known when its packets arrive), with no capture
+    /// and no policer where it delivers. A UDP packet's
     /// delivery only counts at its destination. Such a link's packets reach their host as they
     /// go on the wire, with the clock at their arrival (`packet_carry`), while its pipe is
     /// empty (a packet held back by the bound goes by the pipe's events, and those behind it).
@@ -208,7 +251,10 @@ impl Network {
                 quiet[i]
                     && matches!(feeder[i], Sole::One(_))
                     && port.link.capture.is_none()
-                    && port.packets.as_ref().is_some_and(|q| q.analytic && q.policer.is_none())
+                    && port
+                        .packets
+                        .as_ref()
+                        .is_some_and(|q| q.policer.is_none() && q.may_run_analytically(!port.link.delay.is_zero()))
             })
             .collect()
     }

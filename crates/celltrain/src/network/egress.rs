@@ -109,7 +109,7 @@ impl Network {
     }
 
     /// `cells` cells of one AAL5 frame, the first `first`, all lost now: what `cell_lost` does
-    /// for each, in one step (a frame refused whole by a full buffer).
+    /// for each, in one step (a frame's refused tail, at a full ABR end system).
     pub(super) fn frame_cells_lost(&mut self, first: &Cell, cells: u32) {
         debug_assert!(first.kind == CellKind::Aal5, "cells of an AAL5 frame");
         for _ in 0..cells {

@@ -81,6 +81,8 @@ pub struct PacketQueue {
     pub(super) waited_for_tokens: bool,
     /// Packets in propagation on the port's link, with their arrival times at the far end.
     pub(super) pipe: VecDeque<(SimTime, Packet)>,
+    /// Plan: the link is carried ahead (`PortPlan::carry`, kept beside the pipe).
+    pub(super) carried: bool,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -116,6 +118,7 @@ impl PacketQueue {
             shaper: None,
             waited_for_tokens: false,
             pipe: VecDeque::new(),
+            carried: false,
         }
     }
 
@@ -124,6 +127,13 @@ impl PacketQueue {
     pub fn with_priority(mut self, class_of_route: std::sync::Arc<[u8]>) -> Self {
         self.classes = Some(PriorityClasses::new(class_of_route));
         self
+    }
+
+    /// Whether the port may run analytically (`analytic`), on a link with a delay or not: a
+    /// drop-tail FIFO, not recorded on change, not shaped (the plan adds the options and that
+    /// the link is not captured).
+    pub(super) fn may_run_analytically(&self, delayed: bool) -> bool {
+        delayed && !self.is_priority() && self.changes.is_none() && self.shaper().is_none()
     }
 
     /// Whether packets are served by strict priority of class.
@@ -415,7 +425,8 @@ impl Network {
     /// [`PacketQueue::arrive_analytic`]); one that waits goes on the link at once, to arrive
     /// at the end of its start's transmission plus the link's delay. (The packet before it is
     /// still on the link then, and the link has a delay, so its `PipeHead` event is scheduled
-    /// when that one arrives, as by events: see `plan`.)
+    /// when that one arrives, as by events: see `plan`; but on a carried link, whose packets
+    /// reach their host as they go on it, see `packet_onto_link`.)
     fn packet_arrive_analytic(&mut self, p: PortId, packet: Packet) {
         let now = self.now;
         let port = &mut self.ports[p.index()];
@@ -426,15 +437,11 @@ impl Network {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
                 let arrival = done + port.link.delay;
-                if q.pipe.is_empty() {
-                    // (The packet before it was carried, so its link is.)
-                    debug_assert!(port.plan.carry, "the packet before it is on the link");
-                    if arrival < self.carry_before {
-                        self.packet_carry(p, packet, arrival);
-                        return;
-                    }
-                    self.queue.schedule(arrival, Event::PipeHead(p));
+                if q.carried {
+                    self.packet_onto_carried_link(p, packet, arrival);
+                    return;
                 }
+                debug_assert!(!q.pipe.is_empty(), "the packet before it is on the link");
                 q.pipe.push_back((arrival, packet));
             }
             Arrival::Refused => self.packet_lost(&packet),
@@ -497,12 +504,12 @@ impl Network {
         q.busy_until = done;
         let more = !q.is_empty();
         let arrival = done + port.link.delay;
+        if q.carried {
+            debug_assert!(!more, "a carried link's port is analytic");
+            self.packet_onto_carried_link(p, packet, arrival);
+            return;
+        }
         if q.pipe.is_empty() {
-            if port.plan.carry && arrival < self.carry_before {
-                debug_assert!(!more, "a carried link's port is analytic");
-                self.packet_carry(p, packet, arrival);
-                return;
-            }
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
         q.pipe.push_back((arrival, packet));
@@ -512,9 +519,51 @@ impl Network {
         }
     }
 
+    /// `packet` goes on carried link `p`, to arrive at `arrival`: to its host at once when the
+    /// pipe is empty and it arrives before the bound (`packet_carry`), else into the pipe,
+    /// whose `PipeHead` event is scheduled if it was empty.
+    #[inline(never)]
+    fn packet_onto_carried_link(&mut self, p: PortId, packet: Packet, arrival: SimTime) {
+        if !self.ports[p.index()].packets.as_ref().expect("packet port").pipe.is_empty() {
+            self.packet_carry_pipe(p);
+        }
+        let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        if q.pipe.is_empty() {
+            if arrival < self.carry_before {
+                self.packet_carry(p, packet, arrival);
+                return;
+            }
+            self.queue.schedule(arrival, Event::PipeHead(p));
+        }
+        q.pipe.push_back((arrival, packet));
+    }
+
+    /// Carried link `p`: the packets in its pipe, held back by an earlier bound, reach their
+    /// host now if they all arrive before the bound as it stands (else they go on by the pipe's
+    /// events, and the packets behind them). The pipe's pending event then finds it empty, or
+    /// headed by a later packet with an event of its own, and does nothing.
+    #[cold]
+    #[inline(never)]
+    fn packet_carry_pipe(&mut self, p: PortId) {
+        let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        if q.pipe.back().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {
+            return;
+        }
+        let mut held = std::mem::take(&mut q.pipe);
+        for (arrival, packet) in held.drain(..) {
+            self.packet_carry(p, packet, arrival);
+        }
+        // (The pipe's storage kept.)
+        self.ports[p.index()].packets.as_mut().expect("packet port").pipe = held;
+    }
+
     /// Packet mode: the oldest packet on `p`'s link reaches the far end.
     pub(super) fn packet_pipe_head(&mut self, p: PortId) {
         let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        // (On a carried link, the event of packets carried since: see `packet_carry_pipe`.)
+        if q.carried && q.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+            return;
+        }
         let (_, mut packet) = q.pipe.pop_front().expect("pipe event without a packet");
         if let Some(&(next, _)) = q.pipe.front() {
             self.queue.schedule(next, Event::PipeHead(p));

@@ -210,7 +210,8 @@ impl Network {
             };
             // A packet FIFO runs analytically on a link with a delay: a packet put on the link
             // before its start then finds the one before it still there at that start, so that
-            // its `PipeHead` event is scheduled as by events (see `packet_arrive_analytic`).
+            // its `PipeHead` event is scheduled as by events (see `packet_arrive_analytic`; a
+            // carried link is the exception, see `carry`).
             let delayed = !port.link.delay.is_zero();
             if let Some(q) = &mut port.packets {
                 // (Planned before the run: a port that changed its path mid-run would leave
@@ -218,7 +219,7 @@ impl Network {
                 debug_assert!(q.held() == q.len(), "a packet port planned with packets given starts");
                 // A shaped port's packets wait for tokens as well as for the line: by events.
                 // (A policer acts where the link delivers, after the pipe: any path suits it.)
-                q.analytic = analytic && delayed && !q.is_priority() && q.changes.is_none() && q.shaper().is_none();
+                q.analytic = analytic && q.may_run_analytically(delayed);
             }
         }
         self.plan_carry();
