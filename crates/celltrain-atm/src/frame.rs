@@ -61,10 +61,7 @@ impl<P> FrameArena<P> {
     /// accounted for, the frame — lost, since a cell of it was dropped — is released and its
     /// payload returned.
     pub fn account_dropped(&mut self, id: FrameId) -> Option<P> {
-        let rec = self.get_mut(id);
-        rec.cells_accounted += 1;
-        debug_assert!(rec.cells_accounted <= rec.cells, "more cells accounted than the frame has");
-        (rec.cells_accounted == rec.cells).then(|| self.release(id))
+        self.account_dropped_cells(id, 1)
     }
 
     /// [`account_dropped`](Self::account_dropped) for `cells` dropped cells of `id` at once.
