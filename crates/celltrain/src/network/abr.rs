@@ -328,8 +328,8 @@ impl Network {
         let mut by_feed = now;
         if let Some(feed) = self.abr.ends[a].feed {
             let port = &self.ports[feed.index()];
-            by_feed = now + port.link.delay;
-            if let Some((arrival, _)) = port.link.cells.front() {
+            by_feed = now + port.link.delay();
+            if let Some((arrival, _)) = port.link.head() {
                 by_feed = by_feed.min(arrival);
             }
         }
@@ -376,7 +376,7 @@ impl Network {
             end.route_delay = self.vcs[end.vc.index()]
                 .route
                 .iter()
-                .fold(SimDuration::ZERO, |t, &(p, _)| t + self.ports[p.index()].link.delay);
+                .fold(SimDuration::ZERO, |t, &(p, _)| t + self.ports[p.index()].link.delay());
             // A source whose ACR changes are recorded takes each opportunity by its event, so
             // that every change is noted at its own instant.
             let recorded = changes.is_some_and(|log| log.records_acr_of(end.vc));
@@ -389,7 +389,7 @@ impl Network {
                 && end.feed.is_some()
                 && adapter.plan.path == super::PortPath::Analytic
                 && !adapter.facts.adapter_rules
-                && adapter.link.capture.is_none();
+                && !adapter.link.is_captured();
         }
     }
 

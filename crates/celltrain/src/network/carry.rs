@@ -46,6 +46,7 @@
 //! last in its instant by rule, with fast paths or without (`PortPlan::abr_last_link`): its
 //! place no longer follows from the data cells before it, which leave the pipe early.
 
+use super::link::HeldBack;
 use super::plan::Sole;
 use super::{Adaptation, Event, FlowKind, Hop, Network, PortPath};
 use celltrain_atm::cell::{Cell, CellKind};
@@ -145,7 +146,7 @@ impl Network {
             feeder[q.index()] == Sole::One(from)
                 && port.plan.path == PortPath::Analytic
                 && !port.facts.adapter_rules
-                && port.link.capture.is_none()
+                && !port.link.is_captured()
                 && port.packets.is_none()
         };
         let mut carry = vec![true; n];
@@ -250,11 +251,11 @@ impl Network {
                 let port = &self.ports[i];
                 quiet[i]
                     && matches!(feeder[i], Sole::One(_))
-                    && port.link.capture.is_none()
+                    && !port.link.is_captured()
                     && port
                         .packets
                         .as_ref()
-                        .is_some_and(|q| q.policer.is_none() && q.may_run_analytically(!port.link.delay.is_zero()))
+                        .is_some_and(|q| q.policer.is_none() && q.may_run_analytically(!port.link.delay().is_zero()))
             })
             .collect()
     }
@@ -330,7 +331,7 @@ impl Network {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].link.cells.is_empty() {
+        if !self.ports[p.index()].link.is_empty() {
             self.carry_pipe(p);
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
@@ -355,7 +356,7 @@ impl Network {
             self.put_in_pipe(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].link.cells.is_empty() {
+        if !self.ports[p.index()].link.is_empty() {
             self.carry_pipe_data(p);
         }
         self.cross_ahead(p, cell, arrival);
@@ -368,14 +369,9 @@ impl Network {
     #[inline(never)]
     fn carry_pipe_data(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
-        if port.link.data_carried_under == self.carry_before {
-            return; // (RM cells only, as nearly always)
-        }
-        port.link.data_carried_under = self.carry_before;
-        let head_before = port.link.cells.front().map(|(arrival, _)| arrival);
-        let data: Vec<(SimTime, Cell)> = port.link.cells.iter().filter(|(_, cell)| cell.kind != CellKind::Rm).collect();
-        port.link.cells.retain(|(_, cell)| cell.kind == CellKind::Rm);
-        if let Some((head, _)) = port.link.cells.front() {
+        // (RM cells only, as nearly always, when `None`.)
+        let Some(HeldBack { head_before, data }) = port.link.take_data_held_back(self.carry_before) else { return };
+        if let Some((head, _)) = port.link.head() {
             if Some(head) != head_before {
                 self.queue.schedule_last(head, Event::PipeHead(p));
             }
@@ -439,8 +435,8 @@ impl Network {
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
         let now = self.now;
-        while let Some((arrival, cell)) = self.ports[p.index()].link.cells.front() {
-            self.ports[p.index()].link.cells.pop_front();
+        while let Some((arrival, cell)) = self.ports[p.index()].link.head() {
+            self.ports[p.index()].link.pop_head();
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
             self.cross_at(p, cell, arrival);
         }

@@ -79,7 +79,7 @@ impl Network {
                 // trains (behind the link's cells): they go in as cells first. (Only such a
                 // link, a paced adapter's, takes frames as trains; here, not in `start_cell`, on
                 // the path of every cell, where the test cost `bench null` 1 %.)
-                if RUNS && self.ports[p.index()].link.trains_behind {
+                if RUNS && self.ports[p.index()].link.trains_behind() {
                     let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
                     self.fan_in_before_push(group, p);
                 }
@@ -219,7 +219,7 @@ impl Network {
         }
         let port = &mut self.ports[p.index()];
         if cell.end_of_frame && cell.kind == CellKind::Aal5 {
-            if let Some(i) = port.link.capture {
+            if let Some(i) = port.link.capture() {
                 let (packet, from) = (self.frames.get(cell.frame).payload, port.from);
                 self.capture_into(i as usize, &packet, from);
             }
@@ -230,7 +230,7 @@ impl Network {
         if port.facts.adapter_rules {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
-        let arrival = end + port.link.delay;
+        let arrival = end + port.link.delay();
         if self.may_carry(p, arrival) {
             self.carry(p, cell, arrival);
             return;
@@ -243,7 +243,7 @@ impl Network {
     #[inline(always)]
     pub(super) fn put_in_pipe(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let port = &mut self.ports[p.index()];
-        if port.link.cells.is_empty() {
+        if port.link.is_empty() {
             // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
             match port.plan.fan_in {
                 None => {
@@ -258,24 +258,24 @@ impl Network {
         }
         // (Trains behind the pipe's cells went in as cells first: see `arrive_analytic_at`.)
         debug_assert!(
-            !self.ports[p.index()].link.trains_behind,
+            !self.ports[p.index()].link.trains_behind(),
             "a cell put on a link before the trains behind its cells"
         );
-        self.ports[p.index()].link.cells.push_back((arrival, cell));
+        self.ports[p.index()].link.push(arrival, cell);
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
         // A carried pipe may have been emptied ahead of its event (see `carry`).
-        if port.link.cells.front().is_none_or(|(arrival, _)| arrival > self.now) {
+        if port.link.head().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
         }
         // (Copied out whole, then dropped from the pipe: an `Option` of the cell returned by a pop
         // is copied in pieces that overlap around the cell's niche byte, and reading those back
         // as words stalls store forwarding.)
-        let (_, cell) = port.link.cells.front().expect("pipe head checked");
-        port.link.cells.pop_front();
-        if let Some((next, behind)) = port.link.cells.front() {
+        let (_, cell) = port.link.head().expect("pipe head checked");
+        port.link.pop_head();
+        if let Some((next, behind)) = port.link.head() {
             if port.plan.abr_last_link && behind.kind == CellKind::Rm {
                 self.queue.schedule_last(next, Event::PipeHead(p));
             } else {
@@ -297,14 +297,14 @@ impl Network {
     fn pipe_emptied(&mut self, p: PortId) {
         if self.ports[p.index()].tx.is_deferred() {
             self.settle_deferred(p);
-            if !self.ports[p.index()].link.cells.is_empty() {
+            if !self.ports[p.index()].link.is_empty() {
                 return;
             }
             if self.ports[p.index()].tx.is_deferred() {
                 self.undefer(p);
             }
         }
-        self.ports[p.index()].link.emptied = Some(self.queue.reserve(self.now));
+        self.ports[p.index()].link.set_emptied(self.queue.reserve(self.now));
     }
 
     /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe
@@ -312,7 +312,7 @@ impl Network {
     /// pipe emptied at this instant (see `Link::emptied`), else at a place of its own.
     #[inline]
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
-        match self.ports[p.index()].link.emptied.take() {
+        match self.ports[p.index()].link.take_emptied() {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
             _ => self.queue.reserve(arrival),
         }

@@ -420,8 +420,7 @@ impl Network {
     /// the run, keeps the groups once cells are under way, and only asks again whether each
     /// crosses its target directly).
     pub(super) fn plan_fan_in(&mut self) {
-        if self.ports.iter().any(|p| !p.link.cells.is_empty() || p.tx.waits())
-            || self.fan_ins.iter().any(|g| g.pending() > 0)
+        if self.ports.iter().any(|p| !p.link.is_empty() || p.tx.waits()) || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
             for g in 0..self.fan_ins.len() {
                 self.fan_ins[g].direct = self.crosses_directly(self.fan_ins[g].target);
@@ -487,13 +486,13 @@ impl Network {
     pub(super) fn fan_in_hand_over(&mut self, slot: FanInSlot, p: PortId, cell: Cell, cells: u32) {
         let now = self.now;
         let train = &self.fan_ins[slot.group as usize].trains[slot.member as usize];
-        if !self.ports[p.index()].link.cells.is_empty() || train.is_some() {
+        if !self.ports[p.index()].link.is_empty() || train.is_some() {
             self.put_run_on_wire(p, 0..cells, false, |_| cell);
             return;
         }
         let next_slot = self.next_slot(&cell);
         let clock = self.start_train_on_wire(p, cells);
-        let train = Train::new(clock, now, self.ports[p.index()].link.delay, cell, cells, next_slot);
+        let train = Train::new(clock, now, self.ports[p.index()].link.delay(), cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
         let group = &mut self.fan_ins[slot.group as usize];
         group.trains[slot.member as usize] = train;
@@ -529,7 +528,7 @@ impl Network {
     #[inline(never)]
     pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, arrival: SimTime) {
         self.fan_in_before_push(slot, p);
-        if self.ports[p.index()].link.cells.is_empty() {
+        if self.ports[p.index()].link.is_empty() {
             self.fan_in_enter(slot, arrival);
         }
     }
@@ -542,12 +541,12 @@ impl Network {
         group.trains_spread +=
             u64::from(group.trains[slot.member as usize].is_some()) + group.later[slot.member as usize].len() as u64;
         if let Some(train) = group.trains[slot.member as usize].take() {
-            port.link.cells.extend(train.into_cells(group.marks[slot.member as usize]));
+            port.link.extend(train.into_cells(group.marks[slot.member as usize]));
         }
         for (train, marks) in group.later[slot.member as usize].drain(..) {
-            port.link.cells.extend(train.into_cells(marks));
+            port.link.extend(train.into_cells(marks));
         }
-        port.link.trains_behind = false;
+        port.link.set_trains_behind(false);
     }
 
     /// A frame's cells `cell_at(j)`, j in `run` (two or more), admitted to the buffer of `p`, a
@@ -570,7 +569,7 @@ impl Network {
         let next_slot = self.next_slot(&first);
         let port = &self.ports[p.index()];
         let Some((train, marks)) =
-            Train::frame(cells_of, port.tx.clock.clone(), now, port.link.delay, cells, next_slot)
+            Train::frame(cells_of, port.tx.clock.clone(), now, port.link.delay(), cells, next_slot)
         else {
             return false;
         };
@@ -590,8 +589,8 @@ impl Network {
         group.frame_trains += 1;
         let m = slot.member as usize;
         // (A pipe's cells go before its trains; the first train of an empty pipe is its head.)
-        if !port.link.cells.is_empty() {
-            port.link.trains_behind = true;
+        if !port.link.is_empty() {
+            port.link.set_trains_behind(true);
             group.later[m].push_back((train, marks));
         } else if group.trains[m].is_none() {
             let head = train.head.0;
@@ -694,7 +693,7 @@ impl Network {
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
                     let train = &mut group.trains[member as usize];
-                    let pipe = &mut self.ports[p.index()].link.cells;
+                    let pipe = &mut self.ports[p.index()].link;
                     // (A pipe holds cells, then frames as trains, or a train at its head, then
                     // frames. Directly crossed groups are fed by trains (twin `a`: on/off
                     // bursts; twin `b`: frames), the others mostly by cells: each looks first
@@ -723,13 +722,13 @@ impl Network {
                         }
                     } else {
                         // (Copied out whole, then dropped: see `pipe_head`.)
-                        let (_, cell) = pipe.front().expect("a head is its pipe's or its train's");
-                        pipe.pop_front();
-                        match pipe.front().map(|(t, _)| t) {
+                        let (_, cell) = pipe.head().expect("a head is its pipe's or its train's");
+                        pipe.pop_head();
+                        match pipe.head_arrival() {
                             Some(next) => (cell, Some(next), None),
-                            None if WAY != DIRECT_CELLS && self.ports[p.index()].link.trains_behind => {
+                            None if WAY != DIRECT_CELLS && self.ports[p.index()].link.trains_behind() => {
                                 // The frames behind the cells come next.
-                                self.ports[p.index()].link.trains_behind = false;
+                                self.ports[p.index()].link.set_trains_behind(false);
                                 (cell, group.next_train(member as usize), None)
                             }
                             None => (cell, None, None),
@@ -741,7 +740,7 @@ impl Network {
                             group.heads.insert(place, member);
                         }
                         // (As `pipe_head` keeps it.)
-                        None => self.ports[p.index()].link.emptied = Some(self.queue.reserve(now)),
+                        None => self.ports[p.index()].link.set_emptied(self.queue.reserve(now)),
                     }
                     self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();

@@ -64,7 +64,7 @@ impl Network {
             && target.plan.carry
             && !target.plan.abr_last_link
             && !target.facts.adapter_rules
-            && target.link.capture.is_none()
+            && !target.link.is_captured()
             && !target.plan.burst_handoff
             && target.starts.handed.pending() == 0;
         let direct = plain
@@ -112,9 +112,9 @@ impl Network {
         // cells wait in the pipe. (Calling `carry` from here instead would
         // give it a second caller, and the compiler would then take it out of `start_cell`, on
         // the path of every carried cell: `bench null` +9 % instructions.)
-        if port.link.cells.is_empty() && start + port.tx.clock.line_cell_time() + port.link.delay < self.carry_before {
+        if port.link.is_empty() && start + port.tx.clock.line_cell_time() + port.link.delay() < self.carry_before {
             self.tally.cell_hops += 1;
-            let arrival = port.tx.clock.start(start) + port.link.delay;
+            let arrival = port.tx.clock.start(start) + port.link.delay();
             if !FRAMES || cell.kind == CellKind::Raw {
                 self.land_raw(q, &cell, arrival);
             } else {

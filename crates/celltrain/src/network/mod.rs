@@ -187,7 +187,7 @@ impl Vc {
             .map(|&(p, _)| {
                 let port = &ports[p.index()];
                 let wire = port.line_rate.cell_time_ceil().as_picos().saturating_sub(1);
-                port.link.delay.as_picos().saturating_add(wire)
+                port.link.delay().as_picos().saturating_add(wire)
             })
             .fold(0, u64::saturating_add);
         SimDuration::from_picos(ps)
@@ -540,7 +540,7 @@ impl Network {
         // (Before the handed-over cells not started are taken off below: they are in trains.)
         self.fan_in_cells_in_trains(&mut cells);
         for port in &self.ports {
-            for (_, cell) in port.link.cells.iter() {
+            for (_, cell) in port.link.cells() {
                 cells[cell.vc.index()] += 1;
             }
             // Handed-over cells that have not started are not sent yet. At an observation (the

@@ -436,7 +436,7 @@ impl Network {
         match arrival {
             Arrival::Pass => self.packet_send(p, packet),
             Arrival::Waits { done, .. } => {
-                let arrival = done + port.link.delay;
+                let arrival = done + port.link.delay();
                 if q.carried {
                     self.packet_onto_carried_link(p, packet, arrival);
                     return;
@@ -494,7 +494,7 @@ impl Network {
         let now = self.now;
         self.tally.packet_hops += 1;
         let port = &mut self.ports[p.index()];
-        if let Some(i) = port.link.capture {
+        if let Some(i) = port.link.capture() {
             let from = port.from;
             self.capture_into(i as usize, &packet, from);
         }
@@ -503,7 +503,7 @@ impl Network {
         let done = q.busy_until.max(now) + q.tx_time_cached(packet.ip_bytes);
         q.busy_until = done;
         let more = !q.is_empty();
-        let arrival = done + port.link.delay;
+        let arrival = done + port.link.delay();
         if q.carried {
             debug_assert!(!more, "a carried link's port is analytic");
             self.packet_onto_carried_link(p, packet, arrival);

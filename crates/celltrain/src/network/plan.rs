@@ -200,7 +200,7 @@ impl Network {
             // So does a link whose queue's changes are recorded: the fast paths would skip steps.
             // A port that marks EFCI changes the cells it holds: by events too.
             let analytic = o.analytic_ports
-                && port.link.capture.is_none()
+                && !port.link.is_captured()
                 && port.queue.changes().is_none()
                 && !port.queue.marks_efci();
             port.plan.path = match (port.facts.single_fifo && port.packets.is_none(), analytic) {
@@ -212,7 +212,7 @@ impl Network {
             // before its start then finds the one before it still there at that start, so that
             // its `PipeHead` event is scheduled as by events (see `packet_arrive_analytic`; a
             // carried link is the exception, see `carry`).
-            let delayed = !port.link.delay.is_zero();
+            let delayed = !port.link.delay().is_zero();
             if let Some(q) = &mut port.packets {
                 // (Planned before the run: a port that changed its path mid-run would leave
                 // the packets it had started analytically uncounted.)

@@ -80,7 +80,7 @@ pub(crate) use super::starts::{HandedBurst, Starts};
 impl Port {
     /// The propagation delay of the link the port drives.
     pub fn delay(&self) -> SimDuration {
-        self.link.delay
+        self.link.delay()
     }
 
     /// Cells admitted to an analytic port that have not started yet.

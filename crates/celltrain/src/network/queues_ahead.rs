@@ -43,7 +43,7 @@ impl Network {
                 && port.packets.is_none()
                 && !port.plan.carry
                 && port.plan.fan_in.is_none()
-                && port.link.capture.is_none()
+                && !port.link.is_captured()
                 && port.queue.changes().is_none();
             debug_assert!(!port.plan.defers || port.plan.free_in_group.is_none(), "a group's target is carried");
         }
@@ -56,7 +56,7 @@ impl Network {
     pub(super) fn may_defer(&self, p: PortId, at: SimTime) -> bool {
         let port = &self.ports[p.index()];
         debug_assert!(
-            !port.plan.defers || (at > self.now && port.link.cells.back().is_some_and(|(arrival, _)| arrival >= at)),
+            !port.plan.defers || (at > self.now && port.link.last_arrival().is_some_and(|arrival| arrival >= at)),
             "a departure deferred into an empty pipe"
         );
         port.plan.defers

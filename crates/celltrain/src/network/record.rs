@@ -156,7 +156,7 @@ impl Network {
         for (&p, path) in ports.iter().zip(port_files) {
             let writer = PcapWriter::create(&path)?;
             self.recorder.capture_paths.push(path);
-            self.ports[p.index()].link.capture = Some(u32::try_from(self.recorder.pcaps.len()).expect("few captures"));
+            self.ports[p.index()].link.capture_with(u32::try_from(self.recorder.pcaps.len()).expect("few captures"));
             self.recorder.pcaps.push(writer);
         }
         for (&host, path) in hosts.iter().zip(host_files) {

@@ -137,16 +137,16 @@ impl Network {
             self.fan_in_before_push(slot, p);
         }
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.link.capture.is_none() && !port.facts.adapter_rules && !port.plan.carry);
-        let was_empty = port.link.cells.is_empty();
-        let first = port.link.cells.len();
+        debug_assert!(!port.link.is_captured() && !port.facts.adapter_rules && !port.plan.carry);
+        let was_empty = port.link.is_empty();
+        let first = port.link.len();
         self.tally.cell_hops += u64::from(run.end - run.start);
         // The clock is stepped in a local copy and the pipe grown by one `extend`: the loop then
         // keeps the clock in registers, and the start times follow in one `extend` (twin b -2.4 %,
         // A4 -2.3 % instructions).
         let mut clock = port.tx.clock.clone();
-        let delay = port.link.delay;
-        port.link.cells.extend(run.map(|j| {
+        let delay = port.link.delay();
+        port.link.extend(run.map(|j| {
             let (start, end) = on_wire(&mut clock, now);
             (end + delay, Cell { entered: start, ..cell_at(j) })
         }));
@@ -157,10 +157,10 @@ impl Network {
                 port.starts.runs_to_times();
             }
             let Port { link, starts, .. } = port;
-            starts.times.extend(link.cells.iter_from(first).map(|(_, cell)| cell.entered));
+            starts.times.extend(link.cells_from(first).map(|(_, cell)| cell.entered));
         }
         if was_empty {
-            if let Some((head, _)) = port.link.cells.front() {
+            if let Some((head, _)) = port.link.head() {
                 match port.plan.fan_in {
                     None => {
                         let place = self.empty_pipe_head_place(p, head);

@@ -168,9 +168,9 @@ struct Reach {
 impl Reach {
     fn of(port: &Port, carry_before: SimTime) -> Reach {
         Reach {
-            pipe_empty: port.link.cells.is_empty(),
+            pipe_empty: port.link.is_empty(),
             line_cell_time: port.tx.clock.line_cell_time(),
-            delay: port.link.delay,
+            delay: port.link.delay(),
             carry_before,
         }
     }
