@@ -85,7 +85,7 @@ impl Cell {
     }
 
     /// The RM record of an RM cell (the id travels in the `frame` field, which an RM cell does
-    /// not otherwise use, so the cell stays 16 bytes).
+    /// not otherwise use, so the cell stays 24 bytes).
     #[inline]
     pub fn rm_id(&self) -> Option<RmId> {
         (self.kind == CellKind::Rm).then_some(RmId(self.frame.0))

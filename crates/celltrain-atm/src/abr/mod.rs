@@ -1,6 +1,6 @@
 //! ABR (ATM Forum TM 4.0, af-tm-0056.000): resource management cells, the source and
 //! destination end systems, and the switch's explicit-rate algorithm. The network moves RM cells like other cells of their VC; their
-//! fields live in an [`rm::RmArena`] so that a [`Cell`](crate::Cell) stays 16 bytes.
+//! fields live in an [`rm::RmArena`] so that a [`Cell`](crate::Cell) stays 24 bytes.
 //!
 //! ```text
 //!  source ─FRM(DIR=0)─► switch port: ExplicitRate::on_forward_rm ─► … ─► destination

@@ -367,7 +367,7 @@ pub struct Network {
     fan_ins: Vec<fan_in::FanIn>,
 }
 
-/// Trace-hash kinds of the non-event records (events use 0..=3).
+/// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 10: these stay above them).
 const TRACE_DROP: u32 = 16;
 const TRACE_DELIVERY: u32 = 17;
 
