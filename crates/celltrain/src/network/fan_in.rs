@@ -405,7 +405,7 @@ impl Network {
     pub fn fan_in_frame_trains(&self) -> (u64, u64, u64) {
         let frames = self.fan_ins.iter().map(|g| g.frame_trains).sum();
         let spread = self.fan_ins.iter().map(|g| g.trains_spread).sum();
-        (frames, spread, self.ports.iter().map(|p| p.starts.runs_spread).sum())
+        (frames, spread, self.ports.iter().map(|p| p.starts.runs_spread()).sum())
     }
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
@@ -583,7 +583,7 @@ impl Network {
         );
         self.start_train_on_wire(p, cells);
         let port = &mut self.ports[p.index()];
-        port.starts.runs.push_back(train.start_times());
+        port.starts.push_run(train.start_times());
         let group = &mut self.fan_ins[slot.group as usize];
         debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
         group.frame_trains += 1;

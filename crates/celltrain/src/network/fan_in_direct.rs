@@ -66,7 +66,7 @@ impl Network {
             && !target.facts.adapter_rules
             && !target.link.is_captured()
             && !target.plan.burst_handoff
-            && target.starts.handed.pending() == 0;
+            && target.starts.handed().pending() == 0;
         let direct = plain
             && self.vcs.iter().all(|vc| match vc.route.iter().position(|&(p, _)| p == q) {
                 None => true,

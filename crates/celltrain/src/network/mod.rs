@@ -511,7 +511,7 @@ impl Network {
     /// put on the wire of an analytic port with a start time still ahead are not counted).
     pub fn cell_hops(&self) -> u64 {
         self.tally.cell_hops
-            - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.starts.handed.pending())).sum::<u64>()
+            - self.ports.iter().map(|p| p.cells_not_started() + u64::from(p.starts.handed().pending())).sum::<u64>()
     }
 
     pub fn trace_hash(&self) -> u64 {
@@ -547,9 +547,10 @@ impl Network {
             // window's opening, the end) they are all still in the pipe, since carrying stops
             // there; between observations a carried adapter's may have crossed already, and the
             // count is only a lower bound.
-            if port.starts.handed.pending() > 0 {
-                let vc = &mut cells[port.starts.handed.vc.index()];
-                *vc = vc.saturating_sub(u64::from(port.starts.handed.pending()));
+            let handed = port.starts.handed();
+            if handed.pending() > 0 {
+                let vc = &mut cells[handed.vc.index()];
+                *vc = vc.saturating_sub(u64::from(handed.pending()));
             }
             if port.plan.path != PortPath::Analytic {
                 for cell in port.queue.queued_cells() {

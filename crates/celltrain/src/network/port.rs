@@ -97,12 +97,8 @@ impl Port {
     /// The cells of the runs that have started by `now` leave the buffer.
     #[inline(never)]
     fn release_runs(&mut self, now: SimTime) {
-        while let Some(run) = self.starts.runs.front_mut() {
-            if !self.queue.depart_virtual_run(run, now) {
-                break;
-            }
-            self.starts.runs.pop_front();
-        }
+        let Port { starts, queue, .. } = self;
+        starts.release_runs_by(|run| queue.depart_virtual_run(run, now));
     }
 
     /// The adapter's rules when they time its cells (a shaper or a PDU gap).
@@ -115,10 +111,10 @@ impl Port {
     /// by runs (see [`release_runs_started`](Self::release_runs_started)); those of a
     /// handed-over burst pass through it. Returns how many of the latter started (they are
     /// sent then: see [`Network::release_started`], which counts them).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
-        let passed = self.starts.handed.release(now);
+        let passed = self.starts.release_handed(now);
         if passed > 0 {
             self.queue.pass_virtual(passed);
         }
@@ -131,7 +127,7 @@ impl Port {
     /// registers on every arrival at every analytic port: `bench null` +7 % instructions.)
     #[inline(always)]
     pub(super) fn release_runs_started(&mut self, now: SimTime) {
-        if self.starts.times.is_empty() && !self.starts.runs.is_empty() {
+        if self.starts.only_runs() {
             self.release_runs(now);
         }
     }
@@ -149,14 +145,14 @@ impl Port {
         start: SimTime,
         now: SimTime,
     ) -> Result<(), celltrain_atm::DropReason> {
-        debug_assert!(RUNS || self.starts.runs.is_empty());
-        let all_started = if RUNS { self.all_started() } else { self.starts.times.is_empty() };
+        debug_assert!(RUNS || self.starts.no_runs());
+        let all_started = if RUNS { self.all_started() } else { self.starts.none_one_by_one() };
         if all_started && start == now {
             self.queue.pass_through_at(cell, slot, now)
         } else if RUNS {
             self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push(start))
         } else {
-            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.times.push_back(start))
+            self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push_one_by_one(start))
         }
     }
 

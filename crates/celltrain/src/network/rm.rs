@@ -76,7 +76,7 @@ impl Network {
         let now = self.now;
         self.release_started(first, now);
         assert_eq!(
-            self.ports[first.index()].starts.handed.pending(),
+            self.ports[first.index()].starts.handed().pending(),
             0,
             "an RM cell sent on a VC whose adapter took a burst"
         );

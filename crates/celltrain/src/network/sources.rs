@@ -42,7 +42,7 @@ impl Network {
                 let whole_burst = src.at_burst_start()
                     && port.plan.burst_handoff
                     && port.all_started()
-                    && port.starts.handed.pending() == 0
+                    && port.starts.handed().pending() == 0
                     && port.tx.clock.is_idle_at(now)
                     && port.tx.clock.service_rate() == src.pcr;
                 // Cells that start after the run's end are never released, so a burst is cut
@@ -99,8 +99,8 @@ impl Network {
         let now = self.now;
         let cell = Cell::raw(vc);
         let port = &mut self.ports[p.index()];
-        debug_assert!(port.all_started() && port.starts.handed.pending() == 0, "a burst handed to a busy adapter");
-        port.starts.handed = HandedBurst { vc, start: now, rate: port.tx.clock.service_rate(), cells, started: 0 };
+        debug_assert!(port.all_started(), "a burst handed to a busy adapter");
+        port.starts.hand_over(HandedBurst { vc, start: now, rate: port.tx.clock.service_rate(), cells, started: 0 });
         if port.plan.carry {
             for _ in 0..cells {
                 let start = self.ports[p.index()].tx.clock.free_at().max(now);
@@ -153,11 +153,8 @@ impl Network {
         port.tx.clock = clock;
         if queued {
             // (On its first link a cell's start time is its entry time.)
-            if !port.starts.runs.is_empty() {
-                port.starts.runs_to_times();
-            }
             let Port { link, starts, .. } = port;
-            starts.times.extend(link.cells_from(first).map(|(_, cell)| cell.entered));
+            starts.extend(link.cells_from(first).map(|(_, cell)| cell.entered));
         }
         if was_empty {
             if let Some((head, _)) = port.link.head() {
@@ -192,10 +189,10 @@ impl Network {
     #[inline(always)]
     pub(super) fn release_in_one_by_one(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
         let port = &mut ports[p.index()];
-        debug_assert!(port.starts.runs.is_empty() || port.plan.fan_in.is_some());
+        debug_assert!(port.starts.no_runs() || port.plan.fan_in.is_some());
         let passed = port.release_started(now);
         if passed > 0 {
-            vcs[port.starts.handed.vc.index()].stats.cells_sent += u64::from(passed);
+            vcs[port.starts.handed().vc.index()].stats.cells_sent += u64::from(passed);
         }
     }
 

@@ -27,7 +27,7 @@ impl Network {
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = port.queue.tail_drop_fifo()?;
-        debug_assert!(port.starts.runs.is_empty() && port.starts.handed.pending() == 0 && !group.frames);
+        debug_assert!(port.starts.no_runs() && port.starts.handed().pending() == 0 && !group.frames);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
         let reach = Reach::of(port, *carry_before);
         // (Counters in locals, written back at the end: kept in memory, each would be stored
@@ -51,11 +51,11 @@ impl Network {
             event_count += 1;
             // Then the rest of `cross_directly`, for an ATM-layer cell (the target's single
             // pool is the cell's, whatever its VC; the cell itself, with its hop, is not made).
-            let passes = port.starts.times.is_empty() && start == t;
+            let passes = port.starts.passes(start, t);
             match fifo.admit(clp, passes, t) {
                 Ok(()) => {
                     if !passes {
-                        port.starts.times.push_back(start);
+                        port.starts.push_one_by_one(start);
                     }
                     hops += 1;
                     let arrival = port.tx.clock.start(start).later_by(reach.delay);
@@ -86,7 +86,7 @@ impl Network {
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = port.queue.lift_fifo()?;
-        debug_assert!(port.starts.runs.is_empty() && port.starts.handed.pending() == 0);
+        debug_assert!(port.starts.no_runs() && port.starts.handed().pending() == 0);
         // (No cell enters the target's pipe here: whether it is empty holds for the loop.)
         let reach = Reach::of(port, *carry_before);
         let (mut hash, mut event_count, mut hops, mut clock_now) = (tally.trace, tally.events, tally.cell_hops, *now);
@@ -116,13 +116,13 @@ impl Network {
             event_count += 1;
             // Then the rest of `cross_directly`.
             cell.hop += 1;
-            let passes = port.starts.times.is_empty() && start == t;
+            let passes = port.starts.passes(start, t);
             if fifo.admit(&cell, slot, passes, t).is_err() {
                 aside = Some((cell, None));
                 break;
             }
             if !passes {
-                port.starts.times.push_back(start);
+                port.starts.push_one_by_one(start);
             }
             hops += 1;
             let arrival = port.tx.clock.start(start).later_by(reach.delay);
