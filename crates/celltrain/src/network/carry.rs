@@ -376,12 +376,10 @@ impl Network {
                 self.queue.schedule_last(head, Event::PipeHead(p));
             }
         }
-        let now = self.now;
         for (arrival, cell) in data {
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
-            self.cross_at(p, cell, arrival);
+            self.cross_ahead(p, cell, arrival);
         }
-        self.now = now;
     }
 
     /// An ATM-layer cell carried across `p`, its VC's last link, lands at its destination at
@@ -434,13 +432,11 @@ impl Network {
     /// headed by a later cell, and do nothing.
     #[cold]
     fn carry_pipe(&mut self, p: PortId) {
-        let now = self.now;
         while let Some((arrival, cell)) = self.ports[p.index()].link.head() {
             self.ports[p.index()].link.pop_head();
             debug_assert!(arrival < self.carry_before, "a pipe's cells arrive in order");
-            self.cross_at(p, cell, arrival);
+            self.cross_ahead(p, cell, arrival);
         }
-        self.now = now;
     }
 }
 
