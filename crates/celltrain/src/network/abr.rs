@@ -383,13 +383,7 @@ impl Network {
             let adapter = &self.ports[self.vcs[end.vc.index()].route[0].0.index()];
             // (A cell turned around on the ideal backward path is sent as its forward cell
             // arrives, by the feed port: no cell sent ahead starts after that.)
-            end.ahead = on
-                && !recorded
-                && end.alone_on_adapter
-                && end.feed.is_some()
-                && adapter.plan.path == super::PortPath::Analytic
-                && !adapter.facts.adapter_rules
-                && !adapter.link.is_captured();
+            end.ahead = on && !recorded && end.alone_on_adapter && end.feed.is_some() && adapter.plainly_analytic();
         }
     }
 

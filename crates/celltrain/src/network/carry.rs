@@ -48,7 +48,7 @@
 
 use super::link::HeldBack;
 use super::plan::Sole;
-use super::{Adaptation, Event, FlowKind, Hop, Network, PortPath};
+use super::{Adaptation, Event, FlowKind, Hop, Network};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
@@ -143,11 +143,7 @@ impl Network {
         let (terminal_safe, abr_data_safe) = (&carried.terminal, &carried.abr_data);
         let target_ok = |q: PortId, from: PortId, ports: &[super::Port]| {
             let port = &ports[q.index()];
-            feeder[q.index()] == Sole::One(from)
-                && port.plan.path == PortPath::Analytic
-                && !port.facts.adapter_rules
-                && !port.link.is_captured()
-                && port.packets.is_none()
+            feeder[q.index()] == Sole::One(from) && port.plainly_analytic() && port.packets.is_none()
         };
         let mut carry = vec![true; n];
         let mut used = vec![false; n];

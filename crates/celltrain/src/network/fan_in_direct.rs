@@ -36,7 +36,7 @@
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions.
 
-use super::{Adaptation, Network, PortPath};
+use super::{Adaptation, Network};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
@@ -60,11 +60,9 @@ impl Network {
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
-            && target.plan.path == PortPath::Analytic
+            && target.plainly_analytic()
             && target.plan.carry
             && !target.plan.abr_last_link
-            && !target.facts.adapter_rules
-            && !target.link.is_captured()
             && !target.plan.burst_handoff
             && target.starts.handed().pending() == 0;
         let direct = plain

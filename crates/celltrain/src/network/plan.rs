@@ -224,7 +224,7 @@ impl Network {
         }
         self.plan_carry();
         for port in &mut self.ports {
-            let plain = port.plan.path == PortPath::Analytic && !port.facts.adapter_rules;
+            let plain = port.plainly_analytic();
             port.plan.paces_only = o.run_admission && plain && !port.plan.carry;
             port.plan.burst_handoff = o.burst_handoff && plain && port.facts.may_take_bursts;
         }

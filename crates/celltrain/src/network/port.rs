@@ -83,6 +83,15 @@ impl Port {
         self.link.delay()
     }
 
+    /// Whether the port runs analytically with nothing but its clock deciding when its cells
+    /// start, and nothing watching them go: no adapter timing rules, no capture. (What
+    /// carrying into it, direct crossing, run admission, burst hand-off and ABR pacing ahead
+    /// ask of a port.)
+    #[inline]
+    pub(super) fn plainly_analytic(&self) -> bool {
+        self.plan.path == PortPath::Analytic && !self.facts.adapter_rules && !self.link.is_captured()
+    }
+
     /// Cells admitted to an analytic port that have not started yet.
     pub(super) fn cells_not_started(&self) -> u64 {
         self.starts.cells_not_started()
