@@ -155,9 +155,6 @@ pub(crate) struct HandedBurst {
 }
 
 impl HandedBurst {
-    pub(crate) const NONE: HandedBurst =
-        HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 };
-
     /// Cells not started yet.
     pub(super) fn pending(&self) -> u32 {
         self.cells - self.started
@@ -179,7 +176,8 @@ impl HandedBurst {
 }
 
 impl Default for HandedBurst {
+    /// No burst: no cells.
     fn default() -> Self {
-        HandedBurst::NONE
+        HandedBurst { vc: VcId(0), start: SimTime::ZERO, rate: BitRate::from_bps(1), cells: 0, started: 0 }
     }
 }
