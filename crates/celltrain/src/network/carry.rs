@@ -447,9 +447,7 @@ pub(super) fn land_raw_in(
     entered: SimTime,
     arrival: SimTime,
 ) {
-    let vc = &mut vcs[vc.index()];
-    vc.stats.cells_delivered += 1;
-    vc.record_delay(entered, arrival);
+    vcs[vc.index()].deliver_user_cell(entered, arrival);
     trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
 }
 

@@ -8,18 +8,18 @@ impl Network {
     /// A cell reaches its VC's destination adapter.
     pub(super) fn receive(&mut self, cell: Cell) {
         let vc = &mut self.vcs[cell.vc.index()];
-        vc.stats.cells_delivered += 1;
         // Only AAL5 cells are reassembled; an RM cell goes to ABR's end systems.
         if cell.kind != CellKind::Aal5 {
             if let Some(id) = cell.rm_id() {
+                vc.stats.cells_delivered += 1;
                 let rm = self.retire_rm_cell(cell.vc, id);
                 self.abr_rm_delivered(cell.vc, rm);
             } else {
-                vc.record_delay(cell.entered, self.now);
+                vc.deliver_user_cell(cell.entered, self.now);
             }
             return;
         }
-        vc.record_delay(cell.entered, self.now);
+        vc.deliver_user_cell(cell.entered, self.now);
         if vc.category == ServiceCategory::Abr {
             self.abr_data_delivered(cell.vc, cell.efci);
         }
@@ -151,8 +151,7 @@ pub(super) fn take_inner_cell(
     let vc = &mut vcs[cell.vc.index()];
     debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame && vc.reassembly_timeout.is_none());
     debug_assert!(vc.category != ServiceCategory::Abr);
-    vc.stats.cells_delivered += 1;
-    vc.record_delay(cell.entered, arrival);
+    vc.deliver_user_cell(cell.entered, arrival);
     let (frame, last_of_frame) = frames.account_received(cell.frame);
     let outcome = vc.reassembler.on_cell(cell, frame);
     // (A cell that does not end its frame leaves it pending; its frame is settled only if it

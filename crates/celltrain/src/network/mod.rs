@@ -193,10 +193,14 @@ impl Vc {
         SimDuration::from_picos(ps)
     }
 
-    /// A user cell of this VC that entered the network at `entered` reaches its destination now.
+    /// A user cell of this VC that entered the network at `entered` reaches its destination at
+    /// `at`: it is counted delivered and its delay recorded. (The one body of a user cell's
+    /// delivery, by its event, carried, or crossed directly in a loop; an RM cell is counted
+    /// by ABR's end systems' path, with no delay.)
     #[inline]
-    pub(super) fn record_delay(&mut self, entered: SimTime, now: SimTime) {
-        self.stats.delays.on_delivery(entered, now, self.peak_interval);
+    pub(super) fn deliver_user_cell(&mut self, entered: SimTime, at: SimTime) {
+        self.stats.cells_delivered += 1;
+        self.stats.delays.on_delivery(entered, at, self.peak_interval);
     }
 }
 
