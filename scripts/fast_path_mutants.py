@@ -43,7 +43,7 @@ muts=[
  ("lifted: carried past the observation bound", "crates/celltrain/src/network/fan_in/lifted.rs", "(reach.pipe_empty && start.later_by(reach.line_cell_time).later_by(reach.delay) < reach.carry_before)", "(reach.pipe_empty)"),
  ("lifted: cell-hops not counted", "crates/celltrain/src/network/fan_in/lifted.rs", "                    hops += 1;\n", ""),
  ("lifted: waiting cells' start times not kept", "crates/celltrain/src/network/fan_in/lifted.rs", "                    if !passes {\n                        port.starts.push_one_by_one(start);\n                    }\n", ""),
- ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in/lifted.rs", "(train.more > 0).then_some", "(true).then_some"),
+ ("lifted: a train's last cell taken too", "crates/celltrain/src/network/fan_in/lifted.rs", "(train.starts.more > 0).then_some", "(true).then_some"),
  ("lifted: departures at an instant after arrivals", "crates/celltrain/src/network/fan_in/lifted.rs", ("fn carried_start(", "        if start > t {"), "        if start >= t {"),
  ("lifted: the counts not put back", "crates/celltrain/src/network/fan_in/lifted.rs", "        port.queue.put_tail_drop_fifo(&fifo);\n", ""),
  ("ledger: a pass-through not counted out", "crates/celltrain-atm/src/port/ledger.rs", "    stats.cells_out += u64::from(cells);\n", "", ["-p", "celltrain-atm"]),

@@ -70,10 +70,17 @@ impl StartRun {
         if self.more == 0 {
             return false;
         }
+        self.step_on();
+        true
+    }
+
+    /// Steps to the next start, which there is (`more` > 0: the caller knows it).
+    #[inline(always)]
+    pub fn step_on(&mut self) {
+        debug_assert!(self.more > 0, "a run stepped past its end");
         self.more -= 1;
         self.next = self.then;
         self.then = self.slots.advance();
-        true
     }
 
     /// Its start times, in order.

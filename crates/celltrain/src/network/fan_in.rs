@@ -43,7 +43,7 @@ use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
-use celltrain_atm::port::{SlotCursor, StartRun, TxClock};
+use celltrain_atm::port::{StartRun, TxClock};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::Place;
@@ -158,11 +158,10 @@ impl FanIn {
 /// the train (a burst's train, all alike, runs without them).
 #[derive(Clone, Debug)]
 struct Train {
-    /// When the cell after the head starts.
-    next_start: SimTime,
-    /// The adapter's slots after that one: its cells go back to back, in one busy period (the
-    /// clock's own arithmetic, without asking each time whether the transmitter went idle).
-    slots: SlotCursor,
+    /// Its cells' start times, the head's first: the adapter's slots back to back, in one busy
+    /// period (the clock's own arithmetic, without asking each time whether the transmitter
+    /// went idle), as the adapter keeps them.
+    starts: StartRun,
     /// How long a cell takes on the wire (rounded up, as the clock has it).
     line_cell_time: SimDuration,
     delay: SimDuration,
@@ -170,8 +169,6 @@ struct Train {
     cell: Cell,
     /// The next cell, made: its arrival at the far end, and the cell.
     head: (SimTime, Cell),
-    /// Cells after the head, not made yet.
-    more: u32,
     /// The cells' VC's index at the port the link leads to (looked up once for the burst, not
     /// for each cell).
     next_slot: u32,
@@ -192,32 +189,31 @@ impl Train {
         // they go back to back from there.
         let (start, end) = super::sources::on_wire(&mut clock, from);
         Some(Train {
-            next_start: clock.free_at(),
-            slots: clock.cursor(),
+            starts: StartRun { next: start, then: clock.free_at(), slots: clock.cursor(), more },
             line_cell_time: clock.line_cell_time(),
             delay,
             cell,
             head: (end + delay, Cell { entered: start, ..cell }),
-            more,
             next_slot,
         })
     }
 
-    /// The next cell, as `put_run_on_wire` makes it: `TxClock::start` at the clock's `free_at`
-    /// in its busy period.
-    #[inline]
-    fn make(&mut self) -> (SimTime, Cell) {
-        let (arrival, start) = self.next_times();
-        (arrival, Cell { entered: start, ..self.cell })
+    /// Steps to the next cell, as `put_run_on_wire` makes it (`TxClock::start` at the clock's
+    /// `free_at` in its busy period): its arrival at the far end (its start is `starts.next`);
+    /// none when the train has ended.
+    #[inline(always)]
+    fn step(&mut self) -> Option<SimTime> {
+        if !self.starts.step() {
+            return None;
+        }
+        Some(self.arrival())
     }
 
-    /// The next cell's arrival at the far end and its start.
+    /// The arrival at the far end of the cell that starts at `starts.next`.
     #[inline(always)]
-    fn next_times(&mut self) -> (SimTime, SimTime) {
-        let start = self.next_start;
-        self.next_start = self.slots.advance();
-        let end = self.next_start.min(start.later_by(self.line_cell_time));
-        (end.later_by(self.delay), start)
+    fn arrival(&self) -> SimTime {
+        let end = self.starts.then.min(self.starts.next.later_by(self.line_cell_time));
+        end.later_by(self.delay)
     }
 
     /// [`take`](Self::take), for a burst's train (its cells alike but for their start times)
@@ -225,12 +221,11 @@ impl Train {
     /// cell is not made again, only its time changes. Returns the head's start time.
     #[inline(always)]
     fn take_burst_start(&mut self) -> SimTime {
-        debug_assert!(self.more > 0 && self.head.1 == Cell { entered: self.head.1.entered, ..self.cell });
+        debug_assert!(self.starts.more > 0 && self.head.1 == Cell { entered: self.head.1.entered, ..self.cell });
         let entered = self.head.1.entered;
-        self.more -= 1;
-        let (arrival, start) = self.next_times();
-        self.head.0 = arrival;
-        self.head.1.entered = start;
+        self.starts.step_on();
+        self.head.0 = self.arrival();
+        self.head.1.entered = self.starts.next;
         entered
     }
 
@@ -238,23 +233,9 @@ impl Train {
     #[inline]
     fn take(&mut self) -> (Cell, bool) {
         let (_, cell) = self.head;
-        if self.more == 0 {
-            return (cell, false);
-        }
-        self.more -= 1;
-        self.head = self.make();
+        let Some(arrival) = self.step() else { return (cell, false) };
+        self.head = (arrival, Cell { entered: self.starts.next, ..self.cell });
         (cell, true)
-    }
-
-    /// Its cells' start times (on their first link, their entry times), as the adapter keeps
-    /// them.
-    fn start_times(&self) -> StartRun {
-        StartRun { next: self.head.1.entered, then: self.next_start, slots: self.slots, more: self.more }
-    }
-
-    /// Cells not handed out.
-    fn cells(&self) -> u64 {
-        1 + u64::from(self.more)
     }
 }
 
@@ -305,7 +286,7 @@ impl Train {
         let (cell, more) = self.take();
         if more {
             self.cell.index = self.cell.index.wrapping_add(marks.step);
-            if self.more == 0 {
+            if self.starts.more == 0 {
                 self.head.1.end_of_frame = marks.last_end_of_frame;
                 self.head.1.clp = marks.last_clp;
             }
@@ -475,7 +456,7 @@ impl Network {
     pub(super) fn fan_in_cells_in_trains(&self, cells: &mut [u64]) {
         let later = self.fan_ins.iter().flat_map(|g| g.later.iter().flatten()).map(|(t, _)| t);
         for train in self.fan_ins.iter().flat_map(|g| g.trains.iter().flatten()).chain(later) {
-            cells[train.cell.vc.index()] += train.cells();
+            cells[train.cell.vc.index()] += train.starts.cells_left();
         }
     }
 
@@ -583,7 +564,7 @@ impl Network {
         );
         self.start_train_on_wire(p, cells);
         let port = &mut self.ports[p.index()];
-        port.starts.push_run(train.start_times());
+        port.starts.push_run(train.starts.clone());
         let group = &mut self.fan_ins[slot.group as usize];
         debug_assert!(group.frames, "a frame's train in a group that no AAL5 VC crosses");
         group.frame_trains += 1;

@@ -209,5 +209,5 @@ fn lifted_head<'a>(
         return None;
     }
     let train = trains.get_mut(member as usize)?.as_mut()?;
-    (train.more > 0).then_some((head, member, train))
+    (train.starts.more > 0).then_some((head, member, train))
 }
