@@ -27,7 +27,7 @@ pub fn text(net: &Network) -> String {
     let _ = writeln!(out, "  {:<20} {:>16} {:>12} {:>16}  policy", "port", "rate", "delay", "buffer");
     for p in net.ports() {
         let buffer = match &p.packets {
-            Some(q) if q.limit_bytes < u64::MAX / 4 => format!("{} B", q.limit_bytes),
+            Some(q) if q.limit_bytes() < u64::MAX / 4 => format!("{} B", q.limit_bytes()),
             Some(_) => "unlimited".to_string(),
             None => {
                 let pools: Vec<String> = p.queue.pool_capacities().map(|c| c.to_string()).collect();

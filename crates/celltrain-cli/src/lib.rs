@@ -609,7 +609,7 @@ fn bench(
             let bottleneck_packets = network
                 .bottleneck()
                 .and_then(|p| network.ports()[p.index()].packets.as_ref())
-                .map(|q| q.stats.packets_out);
+                .map(|q| q.stats().packets_out);
             best = Some((wall, network.cell_hops(), network.packet_hops(), network.events(), bottleneck_packets));
         }
     }

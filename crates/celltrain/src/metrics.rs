@@ -451,7 +451,8 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
     let pq = p.packets.as_ref();
     let policed = pq.filter(|q| q.policer().is_some());
     let shaped = pq.filter(|q| q.shaper().is_some());
-    let packet_utilization = pq.map(|q| q.stats.wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
+    let packet_utilization =
+        pq.map(|q| q.stats().wire_bytes_out as f64 * 8.0 / (p.line_rate.as_bps() as f64 * window_s));
     PortSummary {
         name: p.name.clone(),
         rate_bps: p.line_rate.as_bps(),
@@ -472,17 +473,17 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
         max_queue_cells: u64::from(s.max_queue_cells),
         mean_queue_cells: s.mean_queue_cells(net.end(), p.queue.occupancy()),
         utilization: packet_utilization.unwrap_or_else(|| ratio(s.cells_out, slots)),
-        packets_in: pq.map(|q| q.stats.packets_in),
-        packets_out: pq.map(|q| q.stats.packets_out),
-        packets_dropped: pq.map(|q| q.stats.dropped),
-        packets_queued_at_start: pq.map(|q| q.stats.queued_at_start),
+        packets_in: pq.map(|q| q.stats().packets_in),
+        packets_out: pq.map(|q| q.stats().packets_out),
+        packets_dropped: pq.map(|q| q.stats().dropped),
+        packets_queued_at_start: pq.map(|q| q.stats().queued_at_start),
         packets_queued_at_end: pq.map(|q| q.len() as u64),
-        max_queue_bytes: pq.map(|q| q.stats.max_queue_bytes),
+        max_queue_bytes: pq.map(|q| q.stats().max_queue_bytes),
         mean_queue_bytes: pq.map(|q| q.mean_queue_bytes(net.end())),
-        police_conforming: policed.map(|q| q.stats.police_conforming),
-        police_dropped: policed.map(|q| q.stats.police_dropped),
-        shape_delayed: shaped.map(|q| q.stats.shape_delayed),
-        shape_dropped: shaped.map(|q| q.stats.shape_dropped),
+        police_conforming: policed.map(|q| q.stats().police_conforming),
+        police_dropped: policed.map(|q| q.stats().police_dropped),
+        shape_delayed: shaped.map(|q| q.stats().shape_delayed),
+        shape_dropped: shaped.map(|q| q.stats().shape_dropped),
         goodput_bps: None,
         efficiency: None,
     }

@@ -40,7 +40,7 @@ fn a_router_without_a_buffer_has_a_finite_default() {
     let net = &c.network;
     let from_router = |p: &&celltrain::network::Port| net.nodes()[p.from.index()].kind == NodeKind::Router;
     let limits: Vec<Option<u64>> =
-        net.ports().iter().filter(from_router).filter_map(|p| p.packets.as_ref()).map(|q| q.limit_packets).collect();
+        net.ports().iter().filter(from_router).filter_map(|p| p.packets.as_ref()).map(|q| q.limit_packets()).collect();
     assert!(!limits.is_empty(), "A10-udp has routers");
     assert!(limits.iter().all(|l| l.is_some_and(|n| n <= 10_000_000)), "{limits:?}");
 }

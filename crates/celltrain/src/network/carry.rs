@@ -92,8 +92,9 @@ impl Network {
         // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
         // cells, below, must not depend on the options), and those that are.
         let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route);
-        let packet_carried: Vec<bool> =
-            (0..n).map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.analytic)).collect();
+        let packet_carried: Vec<bool> = (0..n)
+            .map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.runs_analytically()))
+            .collect();
         // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
         // into a host's receive processing (see `tcp_routes_queued_at_arrival`), to uncaptured
         // hosts; and as the hop before the last of UDP routes whose last, a packet link from
@@ -212,7 +213,7 @@ impl Network {
             debug_assert!(!data_carried || port.plan.abr_last_link, "data carried where the RM rule does not hold");
             port.plan.carry = on && (whole || data_carried || packet_carried[i]);
             if let Some(q) = &mut port.packets {
-                q.carried = port.plan.carry;
+                q.plan_carried(port.plan.carry);
             }
         }
     }
@@ -251,7 +252,7 @@ impl Network {
                     && port
                         .packets
                         .as_ref()
-                        .is_some_and(|q| q.policer.is_none() && q.may_run_analytically(!port.link.delay().is_zero()))
+                        .is_some_and(|q| q.policer().is_none() && q.may_run_analytically(!port.link.delay().is_zero()))
             })
             .collect()
     }

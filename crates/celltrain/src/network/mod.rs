@@ -18,9 +18,7 @@ mod fifo_events;
 mod host_timing;
 mod ip;
 mod link;
-pub mod packet_conditioning;
 mod packet_port;
-pub(crate) mod packet_priority;
 mod pdu_gap;
 mod plan;
 mod port;
@@ -49,6 +47,8 @@ pub(crate) use event::Event;
 use event::EVENT_KINDS;
 pub use event::MAX_COMPONENTS;
 pub use host_timing::ProcessingJitter;
+pub use packet_port::conditioning as packet_conditioning;
+pub(crate) use packet_port::priority as packet_priority;
 pub use packet_port::{PacketPortStats, PacketQueue};
 pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
@@ -534,7 +534,7 @@ impl Network {
 
     /// Packets in packet-mode buffers and on links.
     pub fn packets_in_flight(&self) -> u64 {
-        self.ports.iter().map(|p| p.packets.as_ref().map_or(0, |q| q.pipe.len() as u64 + q.held() as u64)).sum()
+        self.ports.iter().map(|p| p.packets.as_ref().map_or(0, |q| q.packets_in_flight())).sum()
     }
 
     /// Per VC: its cells in buffers and on links now (an analytic port's waiting cells are

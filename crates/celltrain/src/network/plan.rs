@@ -219,7 +219,7 @@ impl Network {
                 debug_assert!(q.held() == q.len(), "a packet port planned with packets given starts");
                 // A shaped port's packets wait for tokens as well as for the line: by events.
                 // (A policer acts where the link delivers, after the pipe: any path suits it.)
-                q.analytic = analytic && q.may_run_analytically(delayed);
+                q.plan_analytic(analytic, delayed);
             }
         }
         self.plan_carry();

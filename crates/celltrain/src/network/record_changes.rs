@@ -138,7 +138,7 @@ impl Network {
         self.recorder.spec.ports.iter().filter_map(|p| {
             let port = &self.ports[p.index()];
             let trace = match &port.packets {
-                Some(q) => q.changes.as_deref(),
+                Some(q) => q.changes(),
                 None => port.queue.changes(),
             };
             trace.map(|t| (port, t))

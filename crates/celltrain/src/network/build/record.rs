@@ -71,7 +71,7 @@ pub(super) fn trace_port_changes(recorder: &Recorder, ports: &mut [Port]) {
     for &p in &recorder.spec.ports {
         let port = &mut ports[p.index()];
         match &mut port.packets {
-            Some(q) => q.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, rows.clone()))),
+            Some(q) => q.record_changes(rows.clone()),
             None => port.queue.record_changes(rows.clone()),
         }
     }

@@ -7,13 +7,16 @@
 //! analytically: a packet that must wait gets its start time as it arrives and goes on the link
 //! then, and the buffer counts it out at that start when the port is next looked at.
 
-use super::packet_conditioning::{PacketPolicerKind, PacketShaperKind, Verdict};
-use super::packet_priority::PriorityClasses;
+pub mod conditioning;
+pub(crate) mod priority;
+
 use super::{Event, Network, TRACE_DELIVERY, TRACE_DROP};
 use crate::packet::{Packet, Payload};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
+use conditioning::{PacketPolicerKind, PacketShaperKind, Verdict};
+use priority::PriorityClasses;
 use std::collections::VecDeque;
 
 /// Counters of a packet port over the measurement window. Identity:
@@ -46,9 +49,9 @@ pub struct PacketPortStats {
 pub struct PacketQueue {
     rate: BitRate,
     /// Buffer limit in bytes (IP datagrams, headers included).
-    pub limit_bytes: u64,
+    limit_bytes: u64,
     /// Optional limit in packets.
-    pub limit_packets: Option<u64>,
+    limit_packets: Option<u64>,
     queue: VecDeque<Packet>,
     queued_bytes: u64,
     /// Framing octets each packet costs on the wire (Ethernet: 38), and the smallest payload
@@ -56,33 +59,33 @@ pub struct PacketQueue {
     frame_overhead_bytes: u64,
     min_payload_bytes: u64,
     /// The transmitter is busy until then.
-    pub busy_until: SimTime,
-    pub stats: PacketPortStats,
+    busy_until: SimTime,
+    stats: PacketPortStats,
     /// Strict priority by service category (`queueing = "priority"`); None: one FIFO (`queue`).
     classes: Option<PriorityClasses>,
     /// Packets a priority port evicted to make room (push-out), for the network to count lost.
-    pub pushed_out: Vec<Packet>,
+    pushed_out: Vec<Packet>,
     /// The queued bytes' changes, when a time series asks for them (`[record] on_change`).
-    pub changes: Option<Box<celltrain_core::ChangeTrace>>,
+    changes: Option<Box<celltrain_core::ChangeTrace>>,
     /// The last packet size serialised and its time: a port mostly sends one size (data
     /// segments one way, acknowledgements the other), and the time takes a 128-bit division.
     last_tx: (u64, SimDuration),
     /// Plan: the port runs analytically (see [`PacketQueue::arrive_analytic`]): a packet goes
     /// on the wire as it arrives, at the start time the queue gives it. (The port's `path`
     /// stays `Queues`: it names how a cell port runs.)
-    pub(super) analytic: bool,
+    analytic: bool,
     /// An analytic port's accepted packets that have not started: start time and IP bytes.
     starts: VecDeque<(SimTime, u64)>,
     /// Token-bucket policing where the link's packets arrive (`police`).
-    pub(super) policer: Option<PacketPolicerKind>,
+    policer: Option<PacketPolicerKind>,
     /// Token-bucket shaping of the packets leaving (`shape`); a shaped port runs by events.
-    pub(super) shaper: Option<PacketShaperKind>,
+    shaper: Option<PacketShaperKind>,
     /// The transmitter waited for the shaper's tokens since the last packet started.
-    pub(super) waited_for_tokens: bool,
+    waited_for_tokens: bool,
     /// Packets in propagation on the port's link, with their arrival times at the far end.
-    pub(super) pipe: VecDeque<(SimTime, Packet)>,
+    pipe: VecDeque<(SimTime, Packet)>,
     /// Plan: the link is carried ahead (`PortPlan::carry`, kept beside the pipe).
-    pub(super) carried: bool,
+    carried: bool,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -134,6 +137,52 @@ impl PacketQueue {
     /// the link is not captured).
     pub(super) fn may_run_analytically(&self, delayed: bool) -> bool {
         delayed && !self.is_priority() && self.changes.is_none() && self.shaper().is_none()
+    }
+
+    /// What the port counted (since the window opened).
+    pub fn stats(&self) -> &PacketPortStats {
+        &self.stats
+    }
+
+    /// The buffer's limit in bytes (IP datagrams, headers included).
+    pub fn limit_bytes(&self) -> u64 {
+        self.limit_bytes
+    }
+
+    /// The buffer's limit in packets, if it has one.
+    pub fn limit_packets(&self) -> Option<u64> {
+        self.limit_packets
+    }
+
+    /// The queued bytes' changes, when a time series records them.
+    pub fn changes(&self) -> Option<&celltrain_core::ChangeTrace> {
+        self.changes.as_deref()
+    }
+
+    /// The queued bytes' changes are recorded from now on, into `rows` (before the run).
+    pub fn record_changes(&mut self, rows: celltrain_core::RowPool) {
+        self.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, rows)));
+    }
+
+    /// Plan: whether the port runs analytically.
+    pub(super) fn runs_analytically(&self) -> bool {
+        self.analytic
+    }
+
+    /// Plan: the port runs analytically when the options let it (`allowed`) and it may, on a
+    /// link with a delay or not (`delayed`).
+    pub(super) fn plan_analytic(&mut self, allowed: bool, delayed: bool) {
+        self.analytic = allowed && self.may_run_analytically(delayed);
+    }
+
+    /// Plan: whether the port's link is carried ahead (`PortPlan::carry`).
+    pub(super) fn plan_carried(&mut self, carried: bool) {
+        self.carried = carried;
+    }
+
+    /// Packets in the buffer and on the link.
+    pub(super) fn packets_in_flight(&self) -> u64 {
+        self.pipe.len() as u64 + self.held() as u64
     }
 
     /// Whether packets are served by strict priority of class.
