@@ -26,6 +26,8 @@ pub(crate) enum Value {
     Bytes(u64),
     Rate(BitRate),
     Duration(SimDuration),
+    /// A table of cell counts by name.
+    Entries(Vec<(&'static str, u64)>),
 }
 
 /// Keys from a list; an error is `key: message`, or `(table): message`.
@@ -122,11 +124,33 @@ impl Keys for ListKeys {
             Some(v) => Err(Self::wrong(key, v)),
         }
     }
+    fn keyword(&self, key: &str, allowed: &[&str]) -> Result<Option<&str>, String> {
+        match self.text(key)? {
+            Some(t) if !allowed.contains(&t) => Err(format!("{key}: unknown value {t:?}")),
+            t => Ok(t),
+        }
+    }
+    fn entry_names(&self, key: &str) -> Result<Option<Vec<String>>, String> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Entries(e)) => Ok(Some(e.iter().map(|(name, _)| name.to_string()).collect())),
+            Some(v) => Err(Self::wrong(key, v)),
+        }
+    }
+    fn entry_cells(&self, key: &str, entry: &str) -> Result<u64, String> {
+        match self.value(key) {
+            Some(Value::Entries(e)) => e.iter().find(|(name, _)| *name == entry).map(|&(_, n)| n).ok_or(entry.into()),
+            _ => Err(format!("{key}: no table")),
+        }
+    }
     fn key_error(&self, key: &str, message: String) -> String {
         format!("{key}: {message}")
     }
     fn error(&self, message: String) -> String {
         format!("(table): {message}")
+    }
+    fn entry_error(&self, key: &str, entry: &str, message: String) -> String {
+        format!("{key}.{entry}: {message}")
     }
 }
 
@@ -327,11 +351,26 @@ impl Keys for Recording<'_> {
         self.saw(key);
         self.0.rate(key)
     }
+    fn keyword(&self, key: &str, allowed: &[&str]) -> Result<Option<&str>, String> {
+        self.saw(key);
+        self.0.keyword(key, allowed)
+    }
+    fn entry_names(&self, key: &str) -> Result<Option<Vec<String>>, String> {
+        self.saw(key);
+        self.0.entry_names(key)
+    }
+    fn entry_cells(&self, key: &str, entry: &str) -> Result<u64, String> {
+        self.saw(key);
+        self.0.entry_cells(key, entry)
+    }
     fn key_error(&self, key: &str, message: String) -> String {
         self.0.key_error(key, message)
     }
     fn error(&self, message: String) -> String {
         self.0.error(message)
+    }
+    fn entry_error(&self, key: &str, entry: &str, message: String) -> String {
+        self.0.entry_error(key, entry, message)
     }
 }
 
@@ -377,4 +416,68 @@ fn policies_read_only_the_keys_they_declare() {
             }
         }
     }
+}
+
+/// A port's own keys: their defaults, each error at its key (a reserved pool's at its entry),
+/// the policy's keys read against the port's buffer and MTU, and each reserved pool checked
+/// against the policy.
+#[test]
+fn a_port_reads_its_own_keys() {
+    use crate::port::{PortConfig, DEFAULT_BUFFER_CELLS};
+    use Value::*;
+    let read = |keys: Vec<(&'static str, Value)>| PortConfig::read(&ListKeys(keys), 100_000);
+    let plain = read(vec![]).expect("every key has a default");
+    assert_eq!(u64::from(plain.buffer_cells), DEFAULT_BUFFER_CELLS);
+    assert!(plain.reserved.is_empty() && !plain.per_vc_queues && plain.clp1_threshold.is_none());
+    assert_eq!(plain.discard, DiscardConfig::TailDrop(()));
+    let port = read(vec![
+        ("buffer", Cells(2000)),
+        ("discard", Text("epd")),
+        ("epd_threshold", Text("auto")),
+        ("queueing", Text("per-vc")),
+        ("reserved", Entries(vec![("nrt-vbr", 1500)])),
+        ("clp1_threshold", Cells(1800)),
+        ("efci_threshold", Cells(100)),
+    ])
+    .expect("valid keys");
+    assert_eq!(port.buffer_cells, 2000);
+    assert_eq!(port.reserved, vec![(crate::ServiceCategory::NrtVbr, 1500)]);
+    assert!(port.per_vc_queues && port.clp1_threshold == Some(1800) && port.efci_threshold == Some(100));
+    // A GFR design with per-VC thresholds queues per VC unless told otherwise.
+    let gfr = |queueing: Vec<(&'static str, Value)>| {
+        let design =
+            [("discard", Text("per-vc-threshold")), ("low_threshold", Cells(100)), ("high_threshold", Cells(500))];
+        read(design.into_iter().chain([("vc_threshold", Cells(20))]).chain(queueing).collect()).expect("valid keys")
+    };
+    assert!(gfr(vec![]).per_vc_queues && !gfr(vec![("queueing", Text("fifo"))]).per_vc_queues);
+    for (keys, error) in [
+        (vec![("buffer", Cells(0))], "buffer: must be at least 1 cell"),
+        (vec![("buffer", Cells(200_000))], "buffer: 200000 cells is too large (max 100000 cells)"),
+        (vec![("mtu", Bytes(65_535))], "mtu: 65535 bytes does not fit an AAL5 frame"),
+        (vec![("discard", Text("red"))], "discard: unknown value"),
+        (vec![("fairness_z", Number(0.5))], "fairness_z: only applies with discard = \"selective-drop\" or \"fba\""),
+        (vec![("queueing", Text("wfq"))], "queueing: unknown value"),
+        (vec![("reserved", Entries(vec![("xbr", 10)]))], "reserved.xbr: unknown service category"),
+        (vec![("reserved", Entries(vec![("cbr", 0)]))], "reserved.cbr: must be at least 1 cell"),
+        (
+            vec![("discard", Text("epd")), ("epd_threshold", Text("auto")), ("reserved", Entries(vec![("cbr", 100)]))],
+            "reserved.cbr: EPD threshold of -476 cells",
+        ),
+        (vec![("buffer", Cells(100)), ("clp1_threshold", Cells(101))], "clp1_threshold: 101 cells is above the buffer"),
+        (vec![("efci_threshold", Cells(0))], "efci_threshold: must be 1 to 8192 cells"),
+    ] {
+        let got = read(keys).expect_err(error);
+        assert!(got.starts_with(error), "{got:?} is not {error:?}");
+    }
+    // The port reads its own keys and its policy's, and looks for the other policies' keys
+    // only to refuse them: nothing else.
+    let given = ListKeys(vec![("discard", Text("epd")), ("epd_threshold", Text("auto"))]);
+    let recording = Recording(&given, Default::default());
+    PortConfig::read(&recording, 100_000).expect("valid keys");
+    let policies_keys = || crate::port::buffer::DISCARD_POLICIES.iter().flat_map(|p| p.keys.iter());
+    for key in recording.1.borrow().iter() {
+        let known = crate::port::PORT_KEYS.contains(&key.as_str()) || policies_keys().any(|k| k == key);
+        assert!(known, "the port reads {key}");
+    }
+    assert!(recording.1.borrow().iter().any(|k| k == "epd_threshold"));
 }

@@ -36,11 +36,20 @@ pub trait Keys {
     fn duration(&self, key: &str) -> Result<Option<SimDuration>, Self::Error>;
     /// A rate with its unit: `"10 Mbit/s"`.
     fn rate(&self, key: &str) -> Result<Option<BitRate>, Self::Error>;
+    /// A string that must be one of `allowed` (the error names them).
+    fn keyword(&self, key: &str, allowed: &[&str]) -> Result<Option<&str>, Self::Error>;
+    /// The names of the entries of the table under `key`, in order: a table whose keys are
+    /// names the scenario chooses (`reserved = { nrt-vbr = "1500 cells" }`).
+    fn entry_names(&self, key: &str) -> Result<Option<Vec<String>>, Self::Error>;
+    /// The cell count of entry `entry` of the table under `key` (one of its `entry_names`).
+    fn entry_cells(&self, key: &str, entry: &str) -> Result<u64, Self::Error>;
 
     /// An error about `key` of this table.
     fn key_error(&self, key: &str, message: String) -> Self::Error;
     /// An error about the table as a whole.
     fn error(&self, message: String) -> Self::Error;
+    /// An error about entry `entry` of the table under `key`.
+    fn entry_error(&self, key: &str, entry: &str, message: String) -> Self::Error;
 
     /// The error for `key`, which must be given and is not.
     fn missing(&self, key: &str) -> Self::Error {
@@ -50,5 +59,15 @@ pub trait Keys {
     /// `n`, the value of `key`, as a count that fits 32 bits.
     fn within_u32(&self, key: &str, n: u64) -> Result<u32, Self::Error> {
         u32::try_from(n).map_err(|_| self.key_error(key, format!("too large (max {})", u32::MAX)))
+    }
+}
+
+/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the values an error says a key takes.
+pub fn alternatives(values: &[&str]) -> String {
+    let quoted: Vec<String> = values.iter().map(|p| format!("\"{p}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

@@ -11,6 +11,7 @@
 //! occupancies; policies and schedulers read them and keep only their own state.
 
 pub mod buffer;
+mod keys;
 mod ledger;
 pub mod sched;
 mod slot_ring;
@@ -27,6 +28,7 @@ use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, 
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
+pub use keys::{DEFAULT_BUFFER_CELLS, DEFAULT_MTU_BYTES, PORT_KEYS};
 use ledger::{count_in, count_offer, count_passed, Ledger, PortLedger};
 use sched::{Next, Pick, Scheduler, SchedulerConfig};
 pub use stats::PortStats;

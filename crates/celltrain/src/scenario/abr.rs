@@ -128,7 +128,7 @@ pub(super) fn read_switch_abr(
         // (Every algorithm that takes the key, should two declare it.)
         let takers: Vec<&str> = own_keys().filter(|(k, _)| k == key).flat_map(|(_, t)| t.iter().copied()).collect();
         if v.contains(key) && !takers.contains(&kind) {
-            let message = format!("only applies with explicit_rate = {}", super::switch_port::alternatives(&takers));
+            let message = format!("only applies with explicit_rate = {}", celltrain_core::keys::alternatives(&takers));
             return Err(v.key_error(key, message));
         }
     }

@@ -496,10 +496,26 @@ impl celltrain_core::Keys for TableView<'_> {
     fn rate(&self, key: &str) -> Result<Option<BitRate>, ScenarioError> {
         self.opt_rate(key)
     }
+    fn keyword(&self, key: &str, allowed: &[&str]) -> Result<Option<&str>, ScenarioError> {
+        self.opt_keyword(key, allowed)
+    }
+    fn entry_names(&self, key: &str) -> Result<Option<Vec<String>>, ScenarioError> {
+        Ok(self.opt_table(key)?.map(|t| t.entries().into_iter().map(|(k, _)| k.name.clone()).collect()))
+    }
+    fn entry_cells(&self, key: &str, entry: &str) -> Result<u64, ScenarioError> {
+        let table = self.req_table(key)?;
+        table.req(entry)?.cells()
+    }
     fn key_error(&self, key: &str, message: String) -> ScenarioError {
         TableView::key_error(self, key, message)
     }
     fn error(&self, message: String) -> ScenarioError {
         TableView::error(self, message)
+    }
+    fn entry_error(&self, key: &str, entry: &str, message: String) -> ScenarioError {
+        match self.opt_table(key) {
+            Ok(Some(table)) => table.key_error(entry, message),
+            _ => TableView::key_error(self, key, message),
+        }
     }
 }
