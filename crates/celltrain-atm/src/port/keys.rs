@@ -16,8 +16,8 @@ pub const DEFAULT_BUFFER_CELLS: u64 = 8192;
 /// The default IP MTU, in which EPD thresholds may be written (Classical IP over ATM, RFC 1626).
 pub const DEFAULT_MTU_BYTES: u64 = 9180;
 
-/// The port's own keys, in the order the documentation gives them (a discard policy's keys are
-/// its own: `DISCARD_POLICIES`).
+/// The port's own keys, in the order they are read (a discard policy's keys are its own:
+/// `DISCARD_POLICIES`).
 pub const PORT_KEYS: &[&str] =
     &["buffer", "mtu", "discard", "queueing", "reserved", "clp1_threshold", "efci_threshold"];
 

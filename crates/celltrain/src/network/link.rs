@@ -33,7 +33,7 @@ pub(crate) struct Link {
 /// A pipe's data cells held back by an earlier carrying bound, taken out of it
 /// ([`Link::take_data_held_back`]).
 pub(super) struct HeldBack {
-    /// When the pipe's head arrived before they were taken.
+    /// When the pipe's head (before they were taken) arrives at the far end.
     pub(super) head_before: Option<SimTime>,
     /// The data cells, in order, with their arrival times.
     pub(super) data: Vec<(SimTime, Cell)>,

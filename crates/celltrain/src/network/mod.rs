@@ -196,7 +196,7 @@ impl Vc {
     /// A user cell of this VC that entered the network at `entered` reaches its destination at
     /// `at`: it is counted delivered and its delay recorded. (The one body of a user cell's
     /// delivery, by its event, carried, or crossed directly in a loop; an RM cell is counted
-    /// by ABR's end systems' path, with no delay.)
+    /// by `receive` itself, with no delay, before it goes to ABR's end systems.)
     #[inline]
     pub(super) fn deliver_user_cell(&mut self, entered: SimTime, at: SimTime) {
         self.stats.cells_delivered += 1;

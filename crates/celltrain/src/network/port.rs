@@ -120,7 +120,7 @@ impl Port {
     /// by runs (see [`release_runs_started`](Self::release_runs_started)); those of a
     /// handed-over burst pass through it. Returns how many of the latter started (they are
     /// sent then: see [`Network::release_started`], which counts them).
-    #[inline(always)]
+    #[inline]
     #[must_use]
     pub(super) fn release_started(&mut self, now: SimTime) -> u32 {
         let passed = self.starts.release_handed(now);

@@ -160,7 +160,7 @@ impl PacketQueue {
     }
 
     /// The queued bytes' changes are recorded from now on, into `rows` (before the run).
-    pub fn record_changes(&mut self, rows: celltrain_core::RowPool) {
+    pub(crate) fn record_changes(&mut self, rows: celltrain_core::RowPool) {
         self.changes = Some(Box::new(celltrain_core::ChangeTrace::new(0.0, rows)));
     }
 

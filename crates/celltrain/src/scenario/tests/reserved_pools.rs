@@ -69,3 +69,29 @@ fn fair_share_policies_take_the_threshold_keys_and_their_own() {
     compile_source(Source::new("e1.toml", &ok), &[("duration".into(), "\"2 s\"".into())], None)
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Several reserved pools: each read, in order, and no entry left unread (the port reads the
+/// table entry by entry); an unknown key beside them is named, not one of the pools.
+#[test]
+fn several_reserved_pools_are_read_and_an_unknown_key_beside_them_is_named() {
+    let text = crate::builtin::find("E1-mux").expect("E1-mux is built in").text;
+    let (_, rest) = text.split_once("reserved = ").expect("E1-mux reserves a pool");
+    let (pools, _) = rest.split_once('\n').expect("a line");
+    let two = text.replace(pools, "{ rt-vbr = \"48 cells\", cbr = \"100 cells\" }");
+    let sets = [("duration".into(), "\"2 s\"".into())];
+    let c = compile_source(Source::new("e1.toml", &two), &sets, None).unwrap_or_else(|e| panic!("{e}"));
+    let port = c.network.ports().iter().find(|p| p.name == "mux->sink").expect("the mux port");
+    let capacities: Vec<u32> = port.queue.pool_capacities().collect();
+    assert_eq!(capacities[1..], [48, 100], "the shared pool, then the two reserved ones in order");
+    let misspelt = two.replace("discard = \"tail-drop\"", "discard = \"tail-drop\"\nbufer = \"100 cells\"");
+    let e = compile_err(&misspelt);
+    assert!(e.contains("unknown key 'bufer'"), "{e}");
+    // Two faults: the first in the order the port reads its keys is the one reported.
+    let e = compile_err(&two.replace("discard = \"tail-drop\"", "discard = \"red\"\nclp1_threshold = 0.5"));
+    assert!(e.contains("discard") && e.contains("unknown value"), "{e}");
+    let e = compile_err(
+        &two.replace("cbr = \"100 cells\"", "xbr = \"100 cells\"")
+            .replace("discard = \"tail-drop\"", "efci_threshold = 0"),
+    );
+    assert!(e.contains("xbr") && e.contains("unknown service category"), "{e}");
+}
