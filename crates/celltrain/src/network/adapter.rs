@@ -14,18 +14,38 @@ use super::pdu_gap::PduGap;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AdapterRules {
     /// Cells leave at their earliest conforming time for the VC's contract.
-    pub(crate) shaper: Option<Shaper>,
+    shaper: Option<Shaper>,
     /// A UPC for the VC's contract under VBR.2 rules: a PDU that would not conform whole is
     /// sent with every cell but the last CLP = 1.
-    pub(crate) tagger: Option<Upc>,
-    /// The least idle time between the end of one PDU and the first cell of the next (seed
-    /// 000, eq. 3), fixed or drawn per PDU.
-    pub(crate) pdu_gap: Option<PduGap>,
+    tagger: Option<Upc>,
+    /// The least idle time between the end of one PDU and the first cell of the next
+    /// (Bonaventure, Klovning & Danthine 1997, eq. 3), fixed or drawn per PDU.
+    pdu_gap: Option<PduGap>,
     /// When the last PDU's last cell finished leaving.
-    pub(crate) pdu_end: SimTime,
+    pdu_end: SimTime,
 }
 
 impl AdapterRules {
+    /// The adapter keeps `gap` between PDUs (before the run).
+    pub(super) fn keep_pdu_gap(&mut self, gap: PduGap) {
+        self.pdu_gap = Some(gap);
+    }
+
+    /// The adapter tags PDUs that would not conform whole to `tagger`'s contract (before the run).
+    pub(super) fn tag_with(&mut self, tagger: Upc) {
+        self.tagger = Some(tagger);
+    }
+
+    /// The adapter shapes its cells with `shaper` (before the run).
+    pub(super) fn shape_with(&mut self, shaper: Shaper) {
+        self.shaper = Some(shaper);
+    }
+
+    /// Whether the adapter tags PDUs preventively.
+    pub(super) fn tags(&self) -> bool {
+        self.tagger.is_some()
+    }
+
     /// Whether the rules decide start times (a shaper or a PDU gap), not only tagging.
     pub(crate) fn times_cells(&self) -> bool {
         self.shaper.is_some() || self.pdu_gap.is_some()

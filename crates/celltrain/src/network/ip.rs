@@ -19,7 +19,7 @@ impl Network {
     pub(super) fn preventive_tag(&mut self, p: PortId, cells: u32) -> bool {
         let now = self.now;
         let port = &self.ports[p.index()];
-        if port.rules.as_ref().is_none_or(|r| r.tagger.is_none()) {
+        if port.rules.as_ref().is_none_or(|r| !r.tags()) {
             return false;
         }
         let clock =

@@ -95,7 +95,7 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
                 ));
             }
             let gap = PduGap::new(gap, node.pdu_gap_jitter, nb.seed, &node.name);
-            port.rules.get_or_insert_with(Box::default).pdu_gap = Some(gap);
+            port.rules.get_or_insert_with(Box::default).keep_pdu_gap(gap);
         }
     }
     for (i, port) in ports.iter_mut().enumerate() {
@@ -123,17 +123,19 @@ fn adapter_rules(nb: &NetworkBuilder, vcs: &[Vc], ports: &mut [Port]) -> Result<
         if node.tagging {
             // Tagged cells are checked against the PCR only: VBR.2's rule for CLP = 1.
             let tagging = TrafficDescriptor { def: ConformanceDef::Vbr2, ..desc };
-            port.rules.get_or_insert_with(Box::default).tagger = Some(Upc::new(&tagging).map_err(|e| {
+            let tagger = Upc::new(&tagging).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("tagging: {e}"))
-            })?);
+            })?;
+            port.rules.get_or_insert_with(Box::default).tag_with(tagger);
         }
         if node.shaping {
             let config = ShaperConfig::from_descriptor(&desc, Some(port.line_rate), usize::MAX).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
             })?;
-            port.rules.get_or_insert_with(Box::default).shaper = Some(Shaper::new(config).map_err(|e| {
+            let shaper = Shaper::new(config).map_err(|e| {
                 BuildError::about(Subject::Host(node.name.clone()), Field::Adapter, format!("shaper: {e}"))
-            })?);
+            })?;
+            port.rules.get_or_insert_with(Box::default).shape_with(shaper);
         }
     }
     for port in ports.iter_mut() {
