@@ -15,6 +15,7 @@
 //! bit/s adds r units per picosecond, so no rounding accumulates however long a bucket fills.
 
 use super::PacketQueue;
+use celltrain_core::keys::Keys;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 
@@ -27,6 +28,29 @@ pub const ETHERNET_HEADER_BYTES: u64 = 14;
 
 /// `tbf`'s default queue limit, as a latency (what `tc-tbf(8)` examples use).
 pub const DEFAULT_SHAPER_LATENCY: SimDuration = SimDuration::from_millis(50);
+
+/// A conditioner's scenario keys (`police = { rate, burst }`, `shape = { rate, burst, latency }`):
+/// a token bucket's `rate` and `burst` (its depth in bytes), both required and positive, the
+/// burst at most `max_burst_bytes`.
+fn read_bucket<K: Keys>(keys: &K, max_burst_bytes: u64) -> Result<(BitRate, u64), K::Error> {
+    // (A rate of zero is refused as the value is read.)
+    let rate = keys.rate("rate")?.ok_or_else(|| keys.missing("rate"))?;
+    let burst = keys.bytes("burst")?.ok_or_else(|| keys.missing("burst"))?;
+    if burst == 0 {
+        return Err(keys.key_error("burst", "must be positive (the bucket's depth in bytes)".into()));
+    }
+    if burst > max_burst_bytes {
+        return Err(keys.key_error("burst", format!("{burst} B is too large (max {max_burst_bytes} B)")));
+    }
+    Ok((rate, burst))
+}
+
+/// `active = "yes" | "no"` (default yes): a parameter cannot remove a key, so a scenario that
+/// chooses its conditioning by a parameter (`${conditioning|shape=no|police=yes}`) switches the
+/// conditioner off with this instead; an inactive one is checked as ever and does nothing.
+fn read_active<K: Keys>(keys: &K) -> Result<bool, K::Error> {
+    Ok(keys.keyword("active", &["yes", "no"])?.is_none_or(|k| k == "yes"))
+}
 
 /// A token bucket of `depth` bytes that fills at `rate`, starting full.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +163,13 @@ pub struct TokenPolicer {
 }
 
 impl TokenPolicer {
+    /// The policer a link's `police` table describes (`rate`, `burst`, `active`); none when
+    /// it is inactive.
+    pub fn read<K: Keys>(keys: &K, max_burst_bytes: u64) -> Result<Option<Self>, K::Error> {
+        let (rate, burst) = read_bucket(keys, max_burst_bytes)?;
+        Ok(read_active(keys)?.then(|| TokenPolicer::new(rate, burst)))
+    }
+
     pub fn new(rate: BitRate, burst_bytes: u64) -> Self {
         TokenPolicer { bucket: TokenBucket::new(rate, burst_bytes) }
     }
@@ -170,6 +201,14 @@ pub struct Tbf {
 }
 
 impl Tbf {
+    /// The shaper a link's `shape` table describes (`rate`, `burst`, `latency`, `active`);
+    /// none when it is inactive.
+    pub fn read<K: Keys>(keys: &K, max_burst_bytes: u64) -> Result<Option<Self>, K::Error> {
+        let (rate, burst) = read_bucket(keys, max_burst_bytes)?;
+        let latency = keys.duration("latency")?.unwrap_or(DEFAULT_SHAPER_LATENCY);
+        Ok(read_active(keys)?.then(|| Tbf::new(rate, burst, latency)))
+    }
+
     pub fn new(rate: BitRate, burst_bytes: u64, latency: SimDuration) -> Self {
         Tbf {
             bucket: TokenBucket::new(rate, burst_bytes),
