@@ -155,8 +155,8 @@ impl Port {
         now: SimTime,
     ) -> Result<(), celltrain_atm::DropReason> {
         debug_assert!(RUNS || self.starts.no_runs());
-        let all_started = if RUNS { self.all_started() } else { self.starts.none_one_by_one() };
-        if all_started && start == now {
+        let passes = if RUNS { self.all_started() && start == now } else { self.starts.passes(start, now) };
+        if passes {
             self.queue.pass_through_at(cell, slot, now)
         } else if RUNS {
             self.queue.admit_virtual(cell, slot, now).map(|()| self.starts.push(start))

@@ -46,12 +46,6 @@ impl Starts {
         self.runs.is_empty()
     }
 
-    /// Whether no start time is kept one by one.
-    #[inline(always)]
-    pub(super) fn none_one_by_one(&self) -> bool {
-        self.times.is_empty()
-    }
-
     /// Whether a cell admitted now with start time `start` passes straight through: it starts
     /// now, and no cell kept one by one waits before it. (Where runs may be kept, ask
     /// [`all_started`](Self::all_started) too.)
