@@ -423,6 +423,7 @@ fn policies_read_only_the_keys_they_declare() {
 /// against the policy.
 #[test]
 fn a_port_reads_its_own_keys() {
+    use crate::port::sched::SchedulerKind;
     use crate::port::{PortConfig, DEFAULT_BUFFER_CELLS};
     use Value::*;
     let read = |keys: Vec<(&'static str, Value)>| PortConfig::read(&ListKeys(keys), 100_000);
@@ -430,6 +431,12 @@ fn a_port_reads_its_own_keys() {
     assert_eq!(u64::from(plain.buffer_cells), DEFAULT_BUFFER_CELLS);
     assert!(plain.reserved.is_empty() && !plain.per_vc_queues && plain.clp1_threshold.is_none());
     assert_eq!(plain.discard, DiscardConfig::TailDrop(()));
+    assert_eq!(plain.scheduler, SchedulerKind::PriorityRoundRobin);
+    // Every scheduler of the table by its name.
+    for &name in crate::port::sched::SCHEDULER_NAMES {
+        let port = read(vec![("scheduler", Text(name))]).expect("a scheduler's name");
+        assert_eq!(port.scheduler.name(), name);
+    }
     let port = read(vec![
         ("buffer", Cells(2000)),
         ("discard", Text("epd")),
@@ -438,8 +445,10 @@ fn a_port_reads_its_own_keys() {
         ("reserved", Entries(vec![("nrt-vbr", 1500)])),
         ("clp1_threshold", Cells(1800)),
         ("efci_threshold", Cells(100)),
+        ("scheduler", Text("wfq")),
     ])
     .expect("valid keys");
+    assert!(port.scheduler == SchedulerKind::Wf2qPlus && port.scheduler.is_weighted());
     assert_eq!(port.buffer_cells, 2000);
     assert_eq!(port.reserved, vec![(crate::ServiceCategory::NrtVbr, 1500)]);
     assert!(port.per_vc_queues && port.clp1_threshold == Some(1800) && port.efci_threshold == Some(100));
@@ -465,6 +474,7 @@ fn a_port_reads_its_own_keys() {
         ),
         (vec![("buffer", Cells(100)), ("clp1_threshold", Cells(101))], "clp1_threshold: 101 cells is above the buffer"),
         (vec![("efci_threshold", Cells(0))], "efci_threshold: must be 1 to 8192 cells"),
+        (vec![("scheduler", Text("fifo"))], "scheduler: unknown value"),
     ] {
         let got = read(keys).expect_err(error);
         assert!(got.starts_with(error), "{got:?} is not {error:?}");

@@ -1,11 +1,13 @@
 //! A switch output port's own scenario keys: its buffer, the MTU its thresholds are written in,
 //! its discard policy (whose own keys the policy's file reads: `buffer::AcceptancePolicy`), its
-//! queueing, its reserved pools, and the CLP = 1 and EFCI thresholds. The scenario reader hands
+//! queueing, its reserved pools, the CLP = 1 and EFCI thresholds, and its scheduler (whose key
+//! the scheduler table reads: `sched::SchedulerKind::read`). The scenario reader hands
 //! the switch's table over as [`Keys`]; this file names the keys, sets their defaults and
 //! validates them.
 
 use super::buffer::DISCARD_POLICIES;
 use super::buffer::{AcceptancePolicy, DiscardConfig, DiscardPolicy, PortShape, TailDrop, DISCARD_NAMES};
+use super::sched::{SchedulerKind, SCHEDULER_KEY};
 use super::PortConfig;
 use crate::aal5;
 use crate::category::ServiceCategory;
@@ -19,7 +21,7 @@ pub const DEFAULT_MTU_BYTES: u64 = 9180;
 /// The port's own keys, in the order they are read (a discard policy's keys are its own:
 /// `DISCARD_POLICIES`).
 pub const PORT_KEYS: &[&str] =
-    &["buffer", "mtu", "discard", "queueing", "reserved", "clp1_threshold", "efci_threshold"];
+    &["buffer", "mtu", "discard", "queueing", "reserved", "clp1_threshold", "efci_threshold", SCHEDULER_KEY];
 
 /// `queueing`'s values. "priority" is what a cell port does with "fifo" (one FIFO per class,
 /// strict priority between them); it differs only at packet ports.
@@ -30,7 +32,7 @@ impl PortConfig {
     /// reserved pool) of at most `max_buffer_cells`. Errors come in the keys' order:
     /// `buffer`, `mtu`, `discard` (and a key of another policy), `queueing`, `reserved`, the
     /// policy's own keys, each reserved pool against the policy, `clp1_threshold`,
-    /// `efci_threshold`.
+    /// `efci_threshold`, `scheduler`.
     pub fn read<K: Keys>(keys: &K, max_buffer_cells: u32) -> Result<PortConfig, K::Error> {
         let buffer = keys.cells("buffer")?.unwrap_or(DEFAULT_BUFFER_CELLS);
         let buffer = buffer_cells(buffer, max_buffer_cells).map_err(|m| keys.key_error("buffer", m))?;
@@ -58,6 +60,7 @@ impl PortConfig {
             per_vc_queues: per_vc.unwrap_or_else(|| discard.queues_per_vc_by_default()),
             clp1_threshold: clp1_threshold(keys, buffer)?,
             efci_threshold: efci_threshold(keys, buffer)?,
+            scheduler: SchedulerKind::read(keys)?,
         })
     }
 }

@@ -30,7 +30,7 @@ use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
 pub use keys::{DEFAULT_BUFFER_CELLS, DEFAULT_MTU_BYTES, PORT_KEYS};
 use ledger::{count_in, count_offer, count_passed, Ledger, PortLedger};
-use sched::{Next, Pick, Scheduler, SchedulerConfig};
+use sched::{Next, Pick, Scheduler, SchedulerKind};
 pub use stats::PortStats;
 use std::collections::VecDeque;
 pub use tail_drop_fifo::{LiftedFifo, TailDropFifo};
@@ -57,6 +57,9 @@ pub struct PortConfig {
     /// Data cells accepted while the port holds this many cells or more leave with EFCI set
     /// (TM 4.0's explicit forward congestion indication; at least 1); None: no marking.
     pub efci_threshold: Option<u32>,
+    /// Which queue sends next (strict priority between classes by default); a weighted
+    /// scheduler's weights come with the VCs (`OutputPort::with_parts`).
+    pub scheduler: SchedulerKind,
 }
 
 impl PortConfig {
@@ -69,6 +72,7 @@ impl PortConfig {
             per_vc_queues: false,
             clp1_threshold: None,
             efci_threshold: None,
+            scheduler: SchedulerKind::default(),
         }
     }
 }
@@ -129,20 +133,21 @@ pub struct OutputPort {
 impl OutputPort {
     /// Builds a port for the VCs that cross it, given by their categories; the VC given k-th
     /// has slot k (the `slot` of [`offer`](Self::offer) and the others). Strict priority with
-    /// round robin; the pools' random streams are fixed (today's policies draw nothing).
+    /// round robin (or the configured scheduler, every VC of equal weight); the pools' random
+    /// streams are fixed (today's policies draw nothing).
     pub fn new(config: &PortConfig, vcs: &[ServiceCategory]) -> Self {
-        Self::with_parts(config, vcs, SchedulerConfig::PriorityRoundRobin, |pool| {
-            RngStream::derive(pool as u64, "buffer")
-        })
+        Self::with_parts(config, vcs, &[], |pool| RngStream::derive(pool as u64, "buffer"))
     }
 
-    /// As [`new`](Self::new), with the scheduler given and each buffer pool's acceptance
+    /// As [`new`](Self::new), with a weighted scheduler's weight for each VC in slot order (e.g.
+    /// its MCR in bit/s; a queue weighs the sum of its VCs', 0 counting as 1) and each buffer
+    /// pool's acceptance
     /// policy given its own random stream (`stream_of_pool(k)` for pool k, e.g.
     /// [`buffer_stream`]).
     pub fn with_parts(
         config: &PortConfig,
         vcs: &[ServiceCategory],
-        scheduler: SchedulerConfig,
+        vc_weights: &[u64],
         mut stream_of_pool: impl FnMut(usize) -> RngStream,
     ) -> Self {
         let mut pool_of_class = [0u8; ServiceCategory::COUNT];
@@ -192,7 +197,7 @@ impl OutputPort {
             queue_pool,
             pools,
             queues,
-            scheduler: scheduler.build(&queue_of_slot, queue_count),
+            scheduler: config.scheduler.build(&sched::weights::per_queue(vc_weights, &queue_of_slot, queue_count)),
             occupancy: 0,
             departures_watched: false,
             departures_shown: false,

@@ -39,7 +39,7 @@ pub(crate) use abr::AbrEndSpec;
 pub use abr::{AbrEnd, AbrEndCounts, AbrSystem};
 pub use address_map::ADDRESS_MAP_FILE;
 pub use build::{
-    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, SchedulerKind, Subject, TcpSpec, VcSpec,
+    route_ports, BuildError, Field, Medium, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
     DEFAULT_NIC_BUFFER_CELLS,
 };
 pub(crate) use event::Event;
@@ -49,7 +49,7 @@ pub use event::MAX_COMPONENTS;
 pub use host_timing::ProcessingJitter;
 pub use packet_port::conditioning as packet_conditioning;
 pub(crate) use packet_port::priority as packet_priority;
-pub use packet_port::{PacketPortStats, PacketQueue};
+pub use packet_port::{PacketLimits, PacketPortStats, PacketQueue, DEFAULT_BUFFER_PACKETS};
 pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
 pub use port::{Port, PortPath};

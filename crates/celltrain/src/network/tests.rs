@@ -26,6 +26,7 @@ fn two_node_paced(
         per_vc_queues: true,
         clp1_threshold: None,
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     let sw1 = b.add_switch("sw1", port.clone()).unwrap();
     let sw2 = b.add_switch("sw2", port).unwrap();

@@ -36,31 +36,10 @@ pub(super) fn path_visits_each_node_once(v: &TableView<'_>, path: &[String]) -> 
     Ok(())
 }
 
-/// A router's (or packet-mode switch's) buffer when the scenario gives no packet limit: far
-/// more than any run here queues, yet a bound, so a fast link into a slow one cannot take
-/// every byte of memory (once: 980 MB after 100 simulated seconds, then an abort).
-pub const DEFAULT_BUFFER_PACKETS: u64 = 1_000_000;
 /// The largest packet limit a scenario may give.
 pub const MAX_BUFFER_PACKETS: u64 = 10_000_000;
 /// The largest byte limit a scenario may give (16 GiB).
 pub const MAX_BUFFER_BYTES: u64 = 1 << 34;
-
-/// A packet buffer's limits (bytes, packets) from `buffer_bytes` and `buffer_packets`: the
-/// bytes unlimited and [`DEFAULT_BUFFER_PACKETS`] packets unless given, each given value
-/// within its maximum.
-pub(super) fn packet_buffer(
-    v: &TableView<'_>,
-    bytes: Option<u64>,
-    packets: Option<u64>,
-) -> Result<(u64, Option<u64>), ScenarioError> {
-    if let Some(b) = bytes.filter(|&b| b > MAX_BUFFER_BYTES) {
-        return Err(v.key_error("buffer_bytes", format!("{b} B is too large (max {MAX_BUFFER_BYTES} B)")));
-    }
-    if let Some(p) = packets.filter(|&p| p > MAX_BUFFER_PACKETS) {
-        return Err(v.key_error("buffer_packets", format!("{p} packets is too large (max {MAX_BUFFER_PACKETS})")));
-    }
-    Ok((bytes.unwrap_or(u64::MAX / 2), Some(packets.unwrap_or(DEFAULT_BUFFER_PACKETS))))
-}
 
 /// The fastest link: 1 Tbit/s (a cell time of 424 ps; at 424 Tbit/s it would fall below the
 /// clock's 1 ps).

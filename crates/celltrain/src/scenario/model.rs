@@ -4,10 +4,12 @@
 //! naming the file, line and key.
 
 use super::admission::{self, Admission};
+use super::limits::{MAX_BUFFER_BYTES, MAX_BUFFER_PACKETS};
 use super::{expand, load, ParamValue, RateSpec, ScenarioError, Source, TableView};
 use crate::metrics::RunMeta;
 use crate::network::{
-    Adaptation, BuildError, Field, Medium, Mode, Network, NetworkBuilder, RecordRequest, Subject, TcpSpec, VcSpec,
+    Adaptation, BuildError, Field, Medium, Mode, Network, NetworkBuilder, PacketLimits, RecordRequest, Subject,
+    TcpSpec, VcSpec,
 };
 use celltrain_atm::cac::OnOff;
 use celltrain_atm::ingress::{PolicerContract, VcShape, CONFORMANCE_NAMES};
@@ -137,26 +139,18 @@ fn read_switches(
             let names = node_names(&v)?;
             let port = super::switch_port::port_config(&v)?;
             let cac = admission::read_cac(&v, &port)?;
-            let scheduler = super::switch_port::scheduler(&v)?;
-            // Packet mode (routers): a limit in bytes and/or packets; default the cell
-            // buffer's payload (cells × 48 bytes).
-            let limit_bytes = v.opt_bytes("buffer_bytes")?;
-            let limit_packets = v.opt_u64("buffer_packets")?;
-            if limit_bytes == Some(0) || limit_packets == Some(0) {
-                let key = if limit_bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
-                return Err(v.key_error(key, "must be positive"));
-            }
+            // Packet mode: a limit in bytes and/or packets; default the cell buffer's payload
+            // (cells × 48 bytes).
+            let packet_limits = PacketLimits::read(&v, MAX_BUFFER_BYTES, MAX_BUFFER_PACKETS)?;
             let mut added = Vec::with_capacity(names.len());
             for name in names {
                 let n = b.add_switch(&name, port.clone()).map_err(|e| node_error(&v, e, "buffer"))?;
                 if let Some(cac) = cac {
                     admission.add_switch(n, cac);
                 }
-                b.set_scheduler(n, scheduler);
                 super::packet_mode::packet_priority(&v, b, n)?;
-                if limit_bytes.is_some() || limit_packets.is_some() {
-                    let (bytes, packets) = super::limits::packet_buffer(&v, limit_bytes, limit_packets)?;
-                    b.set_packet_limit(n, bytes, packets);
+                if let Some(limits) = packet_limits {
+                    b.set_packet_limit(n, limits);
                 }
                 added.push(n);
             }
@@ -246,13 +240,7 @@ fn read_routers(root: &TableView, loaded: &super::Loaded, b: &mut NetworkBuilder
                 Some(n) => positive_u32(&v, "nic_buffer", n)?,
                 None => crate::network::DEFAULT_NIC_BUFFER_CELLS,
             };
-            let bytes = v.opt_bytes("buffer_bytes")?;
-            let packets = v.opt_u64("buffer_packets")?;
-            if bytes == Some(0) || packets == Some(0) {
-                let key = if bytes == Some(0) { "buffer_bytes" } else { "buffer_packets" };
-                return Err(v.key_error(key, "must be positive"));
-            }
-            let limits = super::limits::packet_buffer(&v, bytes, packets)?;
+            let limits = PacketLimits::read(&v, MAX_BUFFER_BYTES, MAX_BUFFER_PACKETS)?.unwrap_or_default();
             for name in names {
                 let n = b.add_router(&name, nic, limits).map_err(|e| node_error(&v, e, "nic_buffer"))?;
                 super::packet_mode::router_queueing(&v, b, n)?;

@@ -7,11 +7,11 @@
 //! flow's service category (`crate::network::packet_priority`).
 
 use super::{expand, Loaded, ScenarioError, TableView};
-use crate::network::NetworkBuilder;
+use crate::network::{NetworkBuilder, PacketLimits};
 use celltrain_core::ids::NodeId;
 
-/// Switch keys packet mode uses.
-const USED: &[&str] = &["name", "names", "count", "buffer", "buffer_bytes", "buffer_packets"];
+/// Switch keys packet mode uses (and the packet limits', `PacketLimits::KEYS`).
+const USED: &[&str] = &["name", "names", "count", "buffer"];
 /// Keys whose value is what packet mode does anyway.
 const SAME_AS_PACKET: &[(&str, &str)] = &[("discard", "tail-drop"), ("queueing", "fifo"), ("explicit_rate", "none")];
 /// Keys packet mode honours with these values only (others are warned about).
@@ -29,7 +29,7 @@ pub(super) fn ignored_switch_keys(root: &TableView<'_>, loaded: &Loaded) -> Resu
                 .iter()
                 .chain(HONOURED)
                 .any(|&(k, same)| k == name && node.as_str().is_ok_and(|s| s == same));
-            if !USED.contains(&name) && !harmless {
+            if !USED.contains(&name) && !PacketLimits::KEYS.contains(&name) && !harmless {
                 let message = "ignored in packet mode (a switch is a drop-tail FIFO IP router there)";
                 warnings.push(v.key_error(name, message).to_string());
             }

@@ -20,56 +20,15 @@ mod wf2q;
 pub(crate) mod wrr;
 
 use crate::cell::Cell;
+use celltrain_core::keys::Keys;
 use celltrain_core::time::SimTime;
 pub use priority_rr::PriorityRoundRobin;
 pub use virtual_spacing::VirtualSpacing;
 pub use wf2q::Wf2qPlus;
 pub use wrr::WeightedRoundRobin;
 
-/// A port's scheduler, as configured.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum SchedulerConfig {
-    /// Strict priority by service category, round robin inside a category (today's ports).
-    #[default]
-    PriorityRoundRobin,
-    /// WF²Q+ over all the port's queues (service categories are not prioritised), with one
-    /// weight per VC in the port's slot order (e.g. its MCR in bit/s); a queue weighs the sum
-    /// of its VCs'.
-    Wf2qPlus { vc_weights: Vec<u64> },
-    /// Virtual Spacing over all the port's queues, weighted as [`Self::Wf2qPlus`].
-    VirtualSpacing { vc_weights: Vec<u64> },
-    /// Weighted round robin over all the port's queues, weighted as [`Self::Wf2qPlus`]
-    /// (quantised to cells per round: `wrr`).
-    WeightedRoundRobin { vc_weights: Vec<u64> },
-}
-
-impl SchedulerConfig {
-    /// The scheduler of a port whose VC k is in queue `queue_of[k]`, of `queues` queues.
-    pub fn build(&self, queue_of: &[u16], queues: usize) -> Scheduler {
-        match self {
-            Self::PriorityRoundRobin => Scheduler::PriorityRoundRobin(PriorityRoundRobin::default()),
-            Self::Wf2qPlus { vc_weights } => Scheduler::Wf2qPlus(Box::new(Wf2qPlus::new(weights::spacings(
-                &weights::per_queue(vc_weights, queue_of, queues),
-            )))),
-            Self::VirtualSpacing { vc_weights } => Scheduler::VirtualSpacing(Box::new(VirtualSpacing::new(
-                weights::spacings(&weights::per_queue(vc_weights, queue_of, queues)),
-            ))),
-            Self::WeightedRoundRobin { vc_weights } => Scheduler::WeightedRoundRobin(Box::new(
-                WeightedRoundRobin::new(&weights::per_queue(vc_weights, queue_of, queues)),
-            )),
-        }
-    }
-
-    /// The scheduler's name in reports and scenarios.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::PriorityRoundRobin => PriorityRoundRobin::NAME,
-            Self::Wf2qPlus { .. } => Wf2qPlus::NAME,
-            Self::VirtualSpacing { .. } => VirtualSpacing::NAME,
-            Self::WeightedRoundRobin { .. } => WeightedRoundRobin::NAME,
-        }
-    }
-}
+/// The key that chooses a port's scheduler.
+pub const SCHEDULER_KEY: &str = "scheduler";
 
 /// What a scheduler answers when asked for the queue to serve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,11 +65,18 @@ pub enum Next {
 ///   arrival (the analytic and lifted paths rely on it).
 ///
 /// A new scheduler is a file here implementing this trait and one line in the table of
-/// [`Scheduler`] (`schedulers!` below), with its [`SchedulerConfig`].
+/// [`Scheduler`] (`schedulers!` below): the table gives it its [`SchedulerKind`] and its name
+/// in scenarios.
 pub trait CellScheduler {
     /// The name `scheduler = "..."` takes.
     const NAME: &'static str;
     const WORK_CONSERVING: bool = true;
+    /// Whether the scheduler weighs its queues (else the builder gives it no weights).
+    const WEIGHTED: bool = true;
+
+    /// The scheduler of queues of these weights (each the sum of its VCs'; 0 counts as 1). An
+    /// unweighted scheduler ignores them.
+    fn with_queue_weights(queue_weights: &[u64]) -> Self;
 
     fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime);
     fn pick(&mut self, now: SimTime) -> Pick;
@@ -131,6 +97,55 @@ macro_rules! schedulers {
         /// Every scheduler's name, as `scheduler = "..."` takes it, in the table's order.
         pub const SCHEDULER_NAMES: &[&str] =
             &[<$inline_t as CellScheduler>::NAME, $(<$boxed_t as CellScheduler>::NAME,)+];
+
+        /// Which scheduler a port has, before it is built (the first of the table by default).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub enum SchedulerKind {
+            #[default]
+            $inline,
+            $($boxed,)+
+        }
+
+        impl SchedulerKind {
+            /// The kind named `name` (one of [`SCHEDULER_NAMES`]).
+            pub fn by_name(name: &str) -> Option<Self> {
+                match name {
+                    <$inline_t as CellScheduler>::NAME => Some(Self::$inline),
+                    $(<$boxed_t as CellScheduler>::NAME => Some(Self::$boxed),)+
+                    _ => None,
+                }
+            }
+
+            /// Its name in scenarios and reports.
+            pub fn name(self) -> &'static str {
+                match self {
+                    Self::$inline => <$inline_t as CellScheduler>::NAME,
+                    $(Self::$boxed => <$boxed_t as CellScheduler>::NAME,)+
+                }
+            }
+
+            /// See [`CellScheduler::WEIGHTED`].
+            pub fn is_weighted(self) -> bool {
+                match self {
+                    Self::$inline => <$inline_t as CellScheduler>::WEIGHTED,
+                    $(Self::$boxed => <$boxed_t as CellScheduler>::WEIGHTED,)+
+                }
+            }
+
+            /// The scheduler of queues of these weights.
+            pub fn build(self, queue_weights: &[u64]) -> Scheduler {
+                match self {
+                    Self::$inline => Scheduler::$inline(<$inline_t>::with_queue_weights(queue_weights)),
+                    $(Self::$boxed => Scheduler::$boxed(Box::new(<$boxed_t>::with_queue_weights(queue_weights))),)+
+                }
+            }
+
+            /// Reads `scheduler = "..."` (one of [`SCHEDULER_NAMES`]; the first by default).
+            pub fn read<K: Keys>(keys: &K) -> Result<Self, K::Error> {
+                let name = keys.keyword(SCHEDULER_KEY, SCHEDULER_NAMES)?;
+                Ok(name.map_or_else(Self::default, |name| Self::by_name(name).expect("one of the names")))
+            }
+        }
 
         impl Scheduler {
             /// See [`CellScheduler::WORK_CONSERVING`].

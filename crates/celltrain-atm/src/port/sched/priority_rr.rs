@@ -19,6 +19,11 @@ pub struct PriorityRoundRobin {
 
 impl CellScheduler for PriorityRoundRobin {
     const NAME: &'static str = "priority";
+    const WEIGHTED: bool = false;
+
+    fn with_queue_weights(_: &[u64]) -> Self {
+        Self::default()
+    }
 
     #[inline]
     fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, _now: SimTime) {

@@ -1,12 +1,12 @@
 //! The weighted fair schedulers against hand-computed sequences and their promises.
 
-use super::{Pick, Scheduler, SchedulerConfig};
+use super::{weights, Pick, Scheduler, SchedulerKind};
 use celltrain_core::time::SimTime;
 
 /// A scheduler over one queue per VC with these weights.
-fn build(config: &SchedulerConfig, queues: usize) -> Scheduler {
+fn build((kind, vc_weights): &(SchedulerKind, Vec<u64>), queues: usize) -> Scheduler {
     let identity: Vec<u16> = (0..queues as u16).collect();
-    config.build(&identity, queues)
+    kind.build(&weights::per_queue(vc_weights, &identity, queues))
 }
 
 /// Serves `cells` cells from queues whose backlog is `backlog[q]` (u32::MAX: endless) and
@@ -39,10 +39,10 @@ fn letters(order: &[u16]) -> String {
 #[test]
 fn virtual_spacing_vector_5b() {
     // δ_A = 2, δ_B = 4: weights 2:1.
-    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 1] }, 2);
+    let mut vs = build(&(SchedulerKind::VirtualSpacing, vec![2, 1]), 2);
     assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX, u32::MAX], 9)), "AABAABAAB");
     // δ = 3, 3, 6: weights 2:2:1.
-    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 2, 1] }, 3);
+    let mut vs = build(&(SchedulerKind::VirtualSpacing, vec![2, 2, 1]), 3);
     assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX; 3], 10)), "ABABCABABC");
 }
 
@@ -50,7 +50,7 @@ fn virtual_spacing_vector_5b() {
 fn virtual_spacing_restarts_a_queue_from_the_spacing_time() {
     // A alone for 3 cells (stamps 2, 4, 6: SpacT = 6), then B arrives: B's stamp is
     // SpacT + 4 = 10, A's next 8, 10 → A A B (tie: A first).
-    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: vec![2, 1] }, 2);
+    let mut vs = build(&(SchedulerKind::VirtualSpacing, vec![2, 1]), 2);
     assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX, 0], 3)), "AAA");
     vs.on_enqueue(1, 4, true, SimTime::ZERO);
     let mut order = Vec::new();
@@ -66,7 +66,7 @@ fn virtual_spacing_restarts_a_queue_from_the_spacing_time() {
 fn wf2q_hand_sequence() {
     // Weights 2:1, δ_A = 1.5, δ_B = 3 cell times. V=0: A(F 1.5) | V=1: B(S 0, F 3), A not
     // started (1.5) | V=2: A(F 3) | V=3: A(S 3, F 4.5) before B(F 6) | V=4: B (A starts 4.5).
-    let mut s = build(&SchedulerConfig::Wf2qPlus { vc_weights: vec![2, 1] }, 2);
+    let mut s = build(&(SchedulerKind::Wf2qPlus, vec![2, 1]), 2);
     assert_eq!(letters(&serve(&mut s, &mut [u32::MAX, u32::MAX], 6)), "ABAABA");
 }
 
@@ -88,21 +88,18 @@ fn assert_within_one_cell(order: &[u16], weights: &[u64], active: &[usize]) {
 #[test]
 fn wf2q_serves_backlogged_queues_in_proportion_within_one_cell() {
     let weights = vec![10_000_000, 8_000_000, 6_000_000, 4_000_000, 2_000_000, 3];
-    let mut s = build(&SchedulerConfig::Wf2qPlus { vc_weights: weights.clone() }, weights.len());
+    let mut s = build(&(SchedulerKind::Wf2qPlus, weights.clone()), weights.len());
     let order = serve(&mut s, &mut [u32::MAX; 6], 20_000);
     assert_within_one_cell(&order, &weights, &[0, 1, 2, 3, 4, 5]);
 }
 
 #[test]
 fn an_idle_queue_share_goes_to_the_others() {
-    for config in [
-        SchedulerConfig::Wf2qPlus { vc_weights: vec![6, 1, 2] },
-        SchedulerConfig::VirtualSpacing { vc_weights: vec![6, 1, 2] },
-    ] {
+    for config in [(SchedulerKind::Wf2qPlus, vec![6, 1, 2]), (SchedulerKind::VirtualSpacing, vec![6, 1, 2])] {
         let mut s = build(&config, 3);
         // Queue 0 (two thirds of the weight) is idle: 1 and 2 share 1:2, and nothing waits.
         let order = serve(&mut s, &mut [0, u32::MAX, u32::MAX], 3000);
-        assert_eq!(order.len(), 3000, "{}: work-conserving", config.name());
+        assert_eq!(order.len(), 3000, "{}: work-conserving", config.0.name());
         assert_within_one_cell(&order, &[6, 1, 2], &[1, 2]);
     }
 }
@@ -110,10 +107,7 @@ fn an_idle_queue_share_goes_to_the_others() {
 #[test]
 fn a_queue_that_was_idle_earns_no_credit() {
     // Queue 0 joins after 3000 cells of queue 1 alone: from then on, 1:1, not a catch-up burst.
-    for config in [
-        SchedulerConfig::Wf2qPlus { vc_weights: vec![1, 1] },
-        SchedulerConfig::VirtualSpacing { vc_weights: vec![1, 1] },
-    ] {
+    for config in [(SchedulerKind::Wf2qPlus, vec![1, 1]), (SchedulerKind::VirtualSpacing, vec![1, 1])] {
         let mut s = build(&config, 2);
         serve(&mut s, &mut [0, u32::MAX], 3000);
         let order = serve(&mut s, &mut [u32::MAX, 0], 0);
@@ -125,15 +119,14 @@ fn a_queue_that_was_idle_earns_no_credit() {
             order.push(q);
         }
         let first = order.iter().filter(|&&q| q == 0).count();
-        assert!((49..=51).contains(&first), "{}: queue 0 got {first} of 100", config.name());
+        assert!((49..=51).contains(&first), "{}: queue 0 got {first} of 100", config.0.name());
     }
 }
 
 #[test]
 fn vc_weights_add_up_in_a_shared_queue() {
     // VCs 0 and 1 share queue 0 (weights 1 + 1), VC 2 has queue 1 (weight 2): 1:1.
-    let s = SchedulerConfig::VirtualSpacing { vc_weights: vec![1, 1, 2] };
-    let mut s = s.build(&[0, 0, 1], 2);
+    let mut s = SchedulerKind::VirtualSpacing.build(&weights::per_queue(&[1, 1, 2], &[0, 0, 1], 2));
     let order = serve(&mut s, &mut [u32::MAX, u32::MAX], 10);
     assert_eq!(letters(&order), "ABABABABAB");
 }
@@ -141,17 +134,17 @@ fn vc_weights_add_up_in_a_shared_queue() {
 #[test]
 fn wrr_vector_5c() {
     // Weights A:3, B:1, C:2, all backlogged: AAABCC AAABCC ...
-    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![3, 1, 2] }, 3);
+    let mut s = build(&(SchedulerKind::WeightedRoundRobin, vec![3, 1, 2]), 3);
     assert_eq!(letters(&serve(&mut s, &mut [u32::MAX; 3], 12)), "AAABCCAAABCC");
 }
 
 #[test]
 fn wrr_skips_empty_queues_and_ends_a_turn_when_its_queue_empties() {
     // A holds 2 of its quantum of 3; B is idle: A A C C, then C's next turn after A's.
-    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![3, 1, 2] }, 3);
+    let mut s = build(&(SchedulerKind::WeightedRoundRobin, vec![3, 1, 2]), 3);
     assert_eq!(letters(&serve(&mut s, &mut [2, 0, u32::MAX], 6)), "AACCCC");
     // The shares of the backlogged queues over whole rounds are their weights'.
-    let mut s = build(&SchedulerConfig::WeightedRoundRobin { vc_weights: vec![6, 1, 2] }, 3);
+    let mut s = build(&(SchedulerKind::WeightedRoundRobin, vec![6, 1, 2]), 3);
     let order = serve(&mut s, &mut [0, u32::MAX, u32::MAX], 3000);
     assert_eq!(order.len(), 3000, "work-conserving");
     assert_eq!(order.iter().filter(|&&q| q == 2).count(), 2000);
@@ -174,7 +167,7 @@ fn wrr_quanta_keep_small_ratios_and_cap_large_ones() {
 fn virtual_spacing_serves_the_least_stamp_as_a_scan_would() {
     use celltrain_core::rng::RngStream;
     let weights: Vec<u64> = vec![1, 2, 2, 3, 6, 1, 4, 12];
-    let mut vs = build(&SchedulerConfig::VirtualSpacing { vc_weights: weights.clone() }, weights.len());
+    let mut vs = build(&(SchedulerKind::VirtualSpacing, weights.clone()), weights.len());
     // The scan, with the scheduler's own δ_i (checked by the vectors above).
     let spacing = super::weights::spacings(&weights);
     let (mut stamps, mut spacing_time) = (vec![None::<u64>; weights.len()], 0u64);

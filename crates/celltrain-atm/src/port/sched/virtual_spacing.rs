@@ -5,7 +5,7 @@
 //! stamp. This is self-clocked fair queueing for fixed-size packets (S. J. Golestani, INFOCOM
 //! 1994); work-conserving.
 
-use super::{CellScheduler, Pick};
+use super::{weights, CellScheduler, Pick};
 use celltrain_core::time::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -32,6 +32,10 @@ impl VirtualSpacing {
 
 impl CellScheduler for VirtualSpacing {
     const NAME: &'static str = "virtual-spacing";
+
+    fn with_queue_weights(queue_weights: &[u64]) -> Self {
+        Self::new(weights::spacings(queue_weights))
+    }
 
     #[inline(never)]
     fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {

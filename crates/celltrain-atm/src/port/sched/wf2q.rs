@@ -5,7 +5,7 @@
 //! sent, and jumps to the smallest start when every backlogged queue is ahead of it. Served
 //! within one cell of its share of a fluid fair server (GPS), and work-conserving.
 
-use super::{CellScheduler, Pick};
+use super::{weights, CellScheduler, Pick};
 use celltrain_core::time::SimTime;
 
 /// A backlogged queue's tags (kept together: `pick` scans them).
@@ -39,6 +39,10 @@ impl Wf2qPlus {
 
 impl CellScheduler for Wf2qPlus {
     const NAME: &'static str = "wfq";
+
+    fn with_queue_weights(queue_weights: &[u64]) -> Self {
+        Self::new(weights::spacings(queue_weights))
+    }
 
     #[inline(never)]
     fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {

@@ -66,6 +66,10 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 impl CellScheduler for WeightedRoundRobin {
     const NAME: &'static str = "wrr";
 
+    fn with_queue_weights(queue_weights: &[u64]) -> Self {
+        Self::new(queue_weights)
+    }
+
     #[inline(never)]
     fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
         if was_empty {

@@ -28,6 +28,7 @@ fn random_setup(rng: &mut RngStream) -> (PortConfig, PortConfig, Vec<ServiceCate
         per_vc_queues: rng.below(2) == 0,
         clp1_threshold: [None, Some(rng.below(12) as u32)][rng.below(2) as usize],
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     let new_config = config.clone();
     (config, new_config, vcs)

@@ -77,6 +77,7 @@ fn active_vcs_follow_the_port_on_random_streams() {
             per_vc_queues: round % 4 < 2,
             clp1_threshold: None,
             efci_threshold: None,
+            scheduler: Default::default(),
         };
         let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr; VCS as usize]);
         let mut next: Vec<(u32, u16, u16)> = (0..VCS).map(|v| (v * 1000, 0, 1 + rng.below(12) as u16)).collect();

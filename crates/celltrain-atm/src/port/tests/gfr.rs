@@ -11,6 +11,7 @@ fn port(discard: DiscardConfig, buffer_cells: u32, vcs: usize) -> OutputPort {
         per_vc_queues: true,
         clp1_threshold: None,
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     OutputPort::new(&config, &vec![ServiceCategory::Gfr; vcs])
 }

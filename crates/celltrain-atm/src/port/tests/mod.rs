@@ -44,6 +44,7 @@ fn run_3a(discard: DiscardConfig) -> Vec<(u32, u32)> {
         per_vc_queues: false,
         clp1_threshold: None,
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let mut per_frame = vec![(0, 0); 3];
@@ -88,6 +89,7 @@ fn epd_decides_only_at_the_first_cell_and_falls_back_to_ppd() {
         per_vc_queues: false,
         clp1_threshold: None,
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr]);
     let now = SimTime::ZERO;
@@ -131,6 +133,7 @@ fn strict_priority_and_round_robin() {
         per_vc_queues: true,
         clp1_threshold: None,
         efci_threshold: None,
+        scheduler: Default::default(),
     };
     let vcs = [ServiceCategory::Ubr, ServiceCategory::Ubr, ServiceCategory::NrtVbr];
     let mut port = OutputPort::new(&config, &vcs);
@@ -205,6 +208,7 @@ fn policies_keep_their_promises_on_random_streams() {
             per_vc_queues: round % 2 == 0,
             clp1_threshold: None,
             efci_threshold: None,
+            scheduler: Default::default(),
         };
         let mut port = OutputPort::new(&config, &[ServiceCategory::Ubr; 4]);
         // Per VC: (frame, next index, frame length, a cell of this frame was dropped, first cell outcome)
@@ -281,6 +285,7 @@ fn a_run_admitted_at_once_is_as_single_admissions() {
             per_vc_queues: false,
             clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
             efci_threshold: None,
+            scheduler: Default::default(),
         };
         let (mut one, mut each) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
         let mut now = SimTime::from_picos(0);
@@ -390,6 +395,7 @@ fn a_tail_drop_fifo_counts_as_its_port() {
             per_vc_queues: false,
             clp1_threshold: [None, Some(0), Some(3)][rng.below(3) as usize],
             efci_threshold: None,
+            scheduler: Default::default(),
         };
         let category = if rng.below(2) == 0 { ServiceCategory::Ubr } else { ServiceCategory::NrtVbr };
         let (mut port, mut lifted) = (OutputPort::new(&config, &[category]), OutputPort::new(&config, &[category]));
@@ -469,6 +475,7 @@ fn a_lifted_fifo_counts_and_decides_as_its_port() {
             per_vc_queues: false,
             clp1_threshold: [None, Some(2)][rng.below(2) as usize],
             efci_threshold: None,
+            scheduler: Default::default(),
         };
         let vcs = 1 + rng.below(4) as usize;
         let categories = vec![ServiceCategory::Ubr; vcs];

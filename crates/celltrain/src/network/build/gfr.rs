@@ -1,32 +1,16 @@
 //! GFR in the builder: each GFR VC's contract — its F-GCRA where it enters the first switch,
-//! and its weight (the MCR) at the weighted fair schedulers — and each switch's scheduler.
+//! and its weight (the MCR) at the weighted fair schedulers.
 
 use super::*;
 use celltrain_atm::contract::GfrContract;
 use celltrain_atm::ingress::GfrPolicer;
 use celltrain_atm::port::buffer::DiscardConfig;
 
-/// The scheduler of a switch's output ports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SchedulerKind {
-    /// Strict priority between service categories, round robin inside one.
-    #[default]
-    Priority,
-    /// WF²Q+ weighted by each VC's MCR in bit/s (a VC without one weighs 1 bit/s: such VCs
-    /// alone share equally, beside GFR VCs they get next to nothing reserved).
-    Wfq,
-    /// Virtual Spacing, weighted likewise.
-    VirtualSpacing,
-    /// Weighted round robin, weighted likewise (quantised to cells per round).
-    Wrr,
-}
-
 /// What the builder keeps for GFR.
 #[derive(Debug, Default)]
 pub(super) struct GfrParts {
     /// By route name.
     contracts: BTreeMap<String, GfrContract>,
-    schedulers: BTreeMap<NodeId, SchedulerKind>,
 }
 
 impl NetworkBuilder {
@@ -36,11 +20,6 @@ impl NetworkBuilder {
         contract.validate().map_err(|e| BuildError::about(Subject::Vc(route.to_string()), Field::Contract, e))?;
         self.gfr.contracts.insert(route.to_string(), contract);
         Ok(())
-    }
-
-    /// The scheduler of every output port of `switch`.
-    pub fn set_scheduler(&mut self, switch: NodeId, kind: SchedulerKind) {
-        self.gfr.schedulers.insert(switch, kind);
     }
 
     /// A TCP flow's acknowledgements go back on a VC with the data VC's contract (BN01: a
@@ -61,14 +40,14 @@ pub(super) fn policer(nb: &NetworkBuilder, spec: &VcSpec, vc_name: &str) -> Resu
     Ok(Some(Policer::Gfr(Box::new(policer))))
 }
 
-/// The scheduler of port `port` (index), out of node `from`: per VC in slot order, its MCR in
-/// bit/s as its weight.
-pub(super) fn scheduler(nb: &NetworkBuilder, from: NodeId, port: usize, vcs: &[Vc]) -> SchedulerConfig {
-    let kind = nb.gfr.schedulers.get(&from).copied().unwrap_or_default();
-    if kind == SchedulerKind::Priority {
-        return SchedulerConfig::PriorityRoundRobin;
-    }
+/// The weights of a weighted scheduler at port `port` (index), per VC in slot order: its MCR
+/// in bit/s (a VC without a GFR contract weighs 0, which counts as 1: such VCs alone share
+/// equally, beside GFR VCs they get next to nothing reserved); none for another scheduler.
+pub(super) fn scheduler_weights(config: &PortConfig, port: usize, vcs: &[Vc]) -> Vec<u64> {
     let mut weights = Vec::new();
+    if !config.scheduler.is_weighted() {
+        return weights;
+    }
     for vc in vcs {
         let mcr = vc.policer.as_ref().and_then(|p| p.gfr()).map_or(0, |g| g.contract().mcr.as_bps());
         for &(p, slot) in &vc.route {
@@ -81,13 +60,7 @@ pub(super) fn scheduler(nb: &NetworkBuilder, from: NodeId, port: usize, vcs: &[V
             }
         }
     }
-    match kind {
-        SchedulerKind::Wfq => SchedulerConfig::Wf2qPlus { vc_weights: weights },
-        SchedulerKind::Wrr => SchedulerConfig::WeightedRoundRobin { vc_weights: weights },
-        SchedulerKind::VirtualSpacing | SchedulerKind::Priority => {
-            SchedulerConfig::VirtualSpacing { vc_weights: weights }
-        }
-    }
+    weights
 }
 
 /// The port configuration with what depends on the line: frame-level RED's idle unit, when

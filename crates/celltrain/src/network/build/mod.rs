@@ -13,7 +13,6 @@ use super::{
 use super::{Hop, Route};
 use error::err;
 pub use error::{BuildError, Field, Subject};
-pub use gfr::SchedulerKind;
 use topology::Topology;
 
 mod abr;
@@ -27,6 +26,7 @@ mod routing;
 mod sources;
 mod topology;
 mod transport;
+use super::packet_port::PacketLimits;
 use super::{Mode, PacketQueue, RecordSpec, Recorder};
 use crate::packet::{IPV4_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::source::{OnOffSource, UdpSource};
@@ -34,7 +34,6 @@ use celltrain_atm::aal5::{self, Reassembler};
 use celltrain_atm::contract::{ConformanceDef, Shaper, ShaperConfig, TrafficDescriptor, Upc};
 use celltrain_atm::frame::FrameArena;
 use celltrain_atm::ingress::Policer;
-use celltrain_atm::port::sched::SchedulerConfig;
 use celltrain_atm::port::{buffer_stream, OutputPort, PortConfig, TxClock};
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::{ConnId, FlowId, NodeId, PortId, RouteId, SourceId, VcId};
@@ -71,7 +70,7 @@ struct NodeSpec {
     pdu_gap_jitter: f64,
     /// Packet mode: buffer limits in bytes and packets (default: the cell buffer's payload,
     /// buffer_cells × 48 bytes — AD97's "effective" buffer size).
-    packet_limit: Option<(u64, Option<u64>)>,
+    packet_limit: Option<PacketLimits>,
 }
 
 /// A TCP connection to set up: a bulk sender at the path's first host, a sink at its last.
@@ -339,8 +338,8 @@ impl NetworkBuilder {
     }
 
     /// Packet mode: a node's buffer limit in bytes and, optionally, in packets.
-    pub fn set_packet_limit(&mut self, node: NodeId, bytes: u64, packets: Option<u64>) {
-        self.nodes[node.index()].packet_limit = Some((bytes, packets));
+    pub fn set_packet_limit(&mut self, node: NodeId, limits: PacketLimits) {
+        self.nodes[node.index()].packet_limit = Some(limits);
     }
 
     /// The packets the link from `from` to `to` carries are shaped at its output port and/or
@@ -428,14 +427,14 @@ impl NetworkBuilder {
         Ok(flow)
     }
 
-    /// An IP router: its packet interfaces hold `packet_limit` (bytes, packets); its ATM
+    /// An IP router: its packet interfaces hold `packet_limit`; its ATM
     /// interfaces are adapters of `nic_buffer_cells` cells (FIFO, tail drop) feeding one VC
     /// per far-end router (MSc98 §5.3, BN01's internetwork).
     pub fn add_router(
         &mut self,
         name: &str,
         nic_buffer_cells: u32,
-        packet_limit: (u64, Option<u64>),
+        packet_limit: PacketLimits,
     ) -> Result<NodeId, BuildError> {
         let id = self.add_node(name, NodeKind::Router, PortConfig::fifo(nic_buffer_cells))?;
         self.nodes[id.index()].packet_limit = Some(packet_limit);

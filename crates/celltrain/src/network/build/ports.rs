@@ -34,10 +34,10 @@ pub(super) fn ports(
             let service =
                 if is_nic { node.adapter_rate.unwrap_or_else(|| first_pcr[i].unwrap_or(rate)).min(rate) } else { rate };
             let name = format!("{}->{}", node.name, nb.nodes[to.index()].name);
-            let scheduler = gfr::scheduler(nb, from, i, vcs);
             let config = gfr::port_config(&node.port, rate);
+            let weights = gfr::scheduler_weights(&config, i, vcs);
             let queue =
-                OutputPort::with_parts(&config, &vcs_on_port[i], scheduler, |k| buffer_stream(nb.seed, &name, k));
+                OutputPort::with_parts(&config, &vcs_on_port[i], &weights, |k| buffer_stream(nb.seed, &name, k));
             Port {
                 name,
                 from,
@@ -61,8 +61,10 @@ pub(super) fn ports(
                 waiting: VecDeque::new(),
                 queue,
                 packets: medium.is_packet().then(|| {
-                    let (bytes, count) = node.packet_limit.unwrap_or((u64::from(node.port.buffer_cells) * 48, None));
-                    let q = nb.packet_queueing(from, PacketQueue::new(rate, bytes, count));
+                    let limits = node
+                        .packet_limit
+                        .unwrap_or(PacketLimits { bytes: u64::from(node.port.buffer_cells) * 48, packets: None });
+                    let q = nb.packet_queueing(from, PacketQueue::new(rate, limits.bytes, limits.packets));
                     let q = match nb.conditioning.get(&(from, to)) {
                         Some(c) => q.with_conditioning(c.clone()),
                         None => q,

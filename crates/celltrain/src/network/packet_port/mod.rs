@@ -8,6 +8,7 @@
 //! then, and the buffer counts it out at that start when the port is next looked at.
 
 pub mod conditioning;
+mod limits;
 mod path;
 pub(crate) mod priority;
 
@@ -15,6 +16,7 @@ use crate::packet::Packet;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use conditioning::{PacketPolicerKind, PacketShaperKind};
+pub use limits::{PacketLimits, DEFAULT_BUFFER_PACKETS};
 use priority::PriorityClasses;
 use std::collections::VecDeque;
 

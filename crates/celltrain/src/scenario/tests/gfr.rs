@@ -132,13 +132,17 @@ fn a_key_of_another_design_says_what_it_goes_with() {
     }
 }
 
-/// Every key the port, a discard policy or an explicit-rate algorithm takes is a switch key, and an
-/// algorithm's key is taken only by names of that algorithm.
+/// Every key the port, a discard policy, an explicit-rate algorithm or the packet limits take is a
+/// switch key, and an algorithm's key is taken only by names of that algorithm.
 #[test]
 fn policies_keys_are_switch_keys() {
     use celltrain_atm::abr::{EXPLICIT_RATE_KEYS, EXPLICIT_RATE_NAMES};
     use celltrain_atm::port::buffer::DISCARD_POLICIES;
-    let policies = DISCARD_POLICIES.iter().flat_map(|p| p.keys.iter()).chain(celltrain_atm::port::PORT_KEYS);
+    let policies = DISCARD_POLICIES
+        .iter()
+        .flat_map(|p| p.keys.iter())
+        .chain(celltrain_atm::port::PORT_KEYS)
+        .chain(crate::network::PacketLimits::KEYS);
     let algorithms = EXPLICIT_RATE_KEYS.iter().flat_map(|keys| keys.iter().map(|(k, _)| k));
     for key in policies.chain(algorithms).chain([&super::super::abr::AVERAGING_INTERVAL]) {
         assert!(super::super::model::SWITCH_KEYS.contains(key), "{key} is no switch key");
