@@ -23,6 +23,10 @@ pub const DEFAULT_MTU_BYTES: u64 = 9180;
 pub const PORT_KEYS: &[&str] =
     &["buffer", "mtu", "discard", "queueing", "reserved", "clp1_threshold", "efci_threshold", SCHEDULER_KEY];
 
+/// The port's keys that are one threshold on a pool's occupancy, applied to every pool (a
+/// discard policy names its own: `AcceptancePolicy::POOL_THRESHOLDS`).
+pub const PORT_POOL_THRESHOLDS: &[&str] = &["clp1_threshold"];
+
 /// `queueing`'s values. "priority" is what a cell port does with "fifo" (one FIFO per class,
 /// strict priority between them); it differs only at packet ports.
 const QUEUEINGS: &[&str] = &["fifo", "per-vc", "priority"];

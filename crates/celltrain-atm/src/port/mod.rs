@@ -28,7 +28,7 @@ use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, 
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
-pub use keys::{DEFAULT_BUFFER_CELLS, DEFAULT_MTU_BYTES, PORT_KEYS};
+pub use keys::{DEFAULT_BUFFER_CELLS, DEFAULT_MTU_BYTES, PORT_KEYS, PORT_POOL_THRESHOLDS};
 use ledger::{count_in, count_offer, count_passed, Ledger, PortLedger};
 use sched::{Next, Pick, Scheduler, SchedulerKind};
 pub use stats::PortStats;

@@ -8,16 +8,8 @@
 //! `celltrain_atm::port::buffer`'s `threshold` module.)
 
 use super::{expand, Loaded, ScenarioError, TableView};
-
-/// The switch keys that are thresholds on a pool's occupancy, in cells, with the `discard`
-/// designs that use them (None: every design).
-const POOL_THRESHOLDS: [(&str, Option<&[&str]>); 5] = [
-    ("clp1_threshold", None),
-    ("low_threshold", Some(&["gfr-fifo", "per-vc-threshold"])),
-    ("high_threshold", Some(&["gfr-fifo", "per-vc-threshold"])),
-    ("red_min_th", Some(&["frame-red"])),
-    ("red_max_th", Some(&["frame-red"])),
-];
+use celltrain_atm::port::buffer::{AcceptancePolicy, TailDrop, DISCARD_POLICIES};
+use celltrain_atm::port::PORT_POOL_THRESHOLDS;
 
 /// One warning per reserved pool smaller than a pool threshold of its switch (the first copy of
 /// a repeated switch only), in cell mode.
@@ -27,12 +19,11 @@ pub(super) fn warnings(root: &TableView<'_>, loaded: &Loaded) -> Result<Vec<Stri
         let Some(first) = expand(&sw)?.into_iter().next() else { continue };
         let v = first.view(&loaded.source);
         let Some(pools) = v.opt_table("reserved")? else { continue };
-        let discard = v.opt_str("discard")?.unwrap_or("tail-drop");
+        // The port's pool thresholds, then the chosen policy's (each policy names its own).
+        let discard = v.opt_str("discard")?.unwrap_or(TailDrop::NAME);
+        let policy = DISCARD_POLICIES.iter().find(|p| p.name == discard).map_or(&[][..], |p| p.pool_thresholds);
         let mut thresholds = Vec::new();
-        for (key, designs) in POOL_THRESHOLDS {
-            if designs.is_some_and(|d| !d.contains(&discard)) {
-                continue;
-            }
+        for &key in PORT_POOL_THRESHOLDS.iter().chain(policy) {
             if let Some(cells) = v.opt_cells(key)? {
                 thresholds.push((key, cells));
             }

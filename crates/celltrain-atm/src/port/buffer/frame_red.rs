@@ -14,7 +14,7 @@
 //! serves this buffer alone, at its line rate, whenever it holds cells.
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{required, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS, RED_POOL_THRESHOLDS};
 use super::red::{Red, RedParams};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
@@ -65,6 +65,7 @@ impl AcceptancePolicy for FrameRed {
     const NAME: &'static str = "frame-red";
     const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    const POOL_THRESHOLDS: &'static [&'static str] = RED_POOL_THRESHOLDS;
     const QUEUES_PER_VC_BY_DEFAULT: bool = true;
     type Config = FrameRedConfig;
 

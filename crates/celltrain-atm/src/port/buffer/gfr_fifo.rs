@@ -5,7 +5,7 @@
 //! not eligible (GFR.2).
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{required, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS, GFR_POOL_THRESHOLDS};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
@@ -37,6 +37,7 @@ impl AcceptancePolicy for GfrFifo {
     const NAME: &'static str = "gfr-fifo";
     const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    const POOL_THRESHOLDS: &'static [&'static str] = GFR_POOL_THRESHOLDS;
     type Config = GfrFifoConfig;
 
     /// The high threshold by default one MTU below the buffer (BN01: it only keeps whole

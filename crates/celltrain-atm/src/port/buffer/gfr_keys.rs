@@ -7,6 +7,11 @@ use super::PortShape;
 use celltrain_core::time::SimDuration;
 use celltrain_core::Keys;
 
+/// The simple switch's and the per-VC threshold switch's thresholds on a pool's occupancy.
+pub(super) const GFR_POOL_THRESHOLDS: &[&str] = &["low_threshold", "high_threshold"];
+/// Frame-level RED's thresholds on a pool's average occupancy.
+pub(super) const RED_POOL_THRESHOLDS: &[&str] = &["red_min_th", "red_max_th"];
+
 /// The GFR designs' keys.
 pub(super) const GFR_KEYS: &[&str] = &[
     "low_threshold",

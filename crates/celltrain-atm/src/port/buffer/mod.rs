@@ -117,6 +117,10 @@ pub trait AcceptancePolicy: Sized {
     const KEYS: &'static [&'static str] = &[];
     /// Whether a scenario must give keys of the policy's own (thresholds with no default).
     const NEEDS_KEYS: bool = false;
+    /// Those of its keys that are one threshold on a pool's occupancy, in cells, applied to
+    /// every pool of the port (a reserved pool no larger than one never sees it act before it
+    /// is full: the scenario warns). EPD's threshold is not one: it is resolved per pool.
+    const POOL_THRESHOLDS: &'static [&'static str] = &[];
     /// Whether the port queues per VC when the scenario does not say (`queueing`): the
     /// policies designed for a fair scheduler.
     const QUEUES_PER_VC_BY_DEFAULT: bool = false;
@@ -323,11 +327,13 @@ pub struct DiscardPolicy {
     pub keys: &'static [&'static str],
     /// See [`AcceptancePolicy::NEEDS_KEYS`].
     pub needs_keys: bool,
+    /// See [`AcceptancePolicy::POOL_THRESHOLDS`].
+    pub pool_thresholds: &'static [&'static str],
 }
 
 impl DiscardPolicy {
     const fn of<P: AcceptancePolicy>() -> Self {
-        DiscardPolicy { name: P::NAME, keys: P::KEYS, needs_keys: P::NEEDS_KEYS }
+        DiscardPolicy { name: P::NAME, keys: P::KEYS, needs_keys: P::NEEDS_KEYS, pool_thresholds: P::POOL_THRESHOLDS }
     }
 
     /// The policies that take switch key `key`, in the table's order.

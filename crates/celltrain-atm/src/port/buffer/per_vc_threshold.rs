@@ -8,7 +8,7 @@
 //! test: under GFR.1 the switch does not see which frames are eligible.
 
 use super::frame_gate::FrameGates;
-use super::gfr_keys::{required, Thresholds, GFR_KEYS};
+use super::gfr_keys::{required, Thresholds, GFR_KEYS, GFR_POOL_THRESHOLDS};
 use super::{AcceptancePolicy, Admission, Occupancy, PortShape};
 use crate::cell::Cell;
 use crate::drop_reason::DropReason;
@@ -42,6 +42,7 @@ impl AcceptancePolicy for PerVcThreshold {
     const NAME: &'static str = "per-vc-threshold";
     const KEYS: &'static [&'static str] = GFR_KEYS;
     const NEEDS_KEYS: bool = true;
+    const POOL_THRESHOLDS: &'static [&'static str] = GFR_POOL_THRESHOLDS;
     const QUEUES_PER_VC_BY_DEFAULT: bool = true;
     type Config = PerVcThresholdConfig;
 

@@ -47,3 +47,20 @@ fn gfr_thresholds_are_checked_under_their_design() {
     assert_eq!(w.len(), 2, "{w:?}");
     assert!(w.iter().any(|m| m.contains("low_threshold")) && w.iter().any(|m| m.contains("high_threshold")));
 }
+
+/// Each design names its own pool thresholds (`AcceptancePolicy::POOL_THRESHOLDS`): the per-VC
+/// threshold switch's are the simple switch's, frame-level RED's are its own.
+#[test]
+fn each_design_warns_of_its_own_thresholds() {
+    let per_vc = "discard = \"per-vc-threshold\"\nlow_threshold = \"2000 cells\"\nhigh_threshold = \"3000 cells\"\n\
+                  vc_threshold = \"100 cells\"";
+    let w = warnings(&e1_mux_with(per_vc));
+    assert!(w.len() == 2 && w[0].contains("low_threshold") && w[1].contains("high_threshold"), "{w:?}");
+    let red = "discard = \"frame-red\"\nred_min_th = \"100 cells\"\nred_max_th = \"400 cells\"\nred_max_p = 0.1\n\
+               vc_low_threshold = \"100 cells\"\nvc_high_threshold = \"200 cells\"\nclp1_threshold = \"50 cells\"";
+    let w = warnings(&e1_mux_with(red));
+    assert_eq!(w.len(), 3, "{w:?}");
+    for (m, key) in w.iter().zip(["clp1_threshold", "red_min_th", "red_max_th"]) {
+        assert!(m.contains(&format!("{key} = ")), "{key}: {m}");
+    }
+}
