@@ -34,7 +34,7 @@ pub fn text(net: &Network) -> String {
                 format!("{} cells", pools.join("+"))
             }
         };
-        let policy = if p.packets.is_some() { "tail-drop" } else { p.queue.policy_name() };
+        let policy = p.packets.as_ref().map_or_else(|| p.queue.policy_name(), |q| q.policy_name());
         let (rate, delay) = (p.line_rate.to_string(), p.delay().to_string());
         let _ = writeln!(out, "  {:<20} {rate:>16} {delay:>12} {buffer:>16}  {policy}", p.name);
     }

@@ -144,6 +144,23 @@ fn check_expand_and_dot_show_the_expanded_network() {
     assert!(stderr(&o).contains("A4: ok"), "the verdict leaves stdout to the graph");
 }
 
+/// A packet port's policy in `check --expand` is the one the run's summary reports: push-out
+/// where the router serves by priority, tail drop elsewhere.
+#[test]
+fn check_expand_names_a_packet_ports_policy_as_the_summary_does() {
+    let shown = celltrain(&["show", "T1"]);
+    let text = String::from_utf8(shown.stdout).unwrap().replace("queueing = \"fifo\"", "queueing = \"priority\"");
+    let file = std::env::temp_dir().join(format!("celltrain-priority-{}.toml", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    let o = celltrain(&["check", file.to_str().unwrap(), "--expand", "--set", "mode=packet"]);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let policy = |port: &str| text.lines().find(|l| l.trim_start().starts_with(port)).map(|l| l.trim_end().to_string());
+    assert!(policy("R1->S1 ").is_some_and(|l| l.ends_with("push-out")), "{text}");
+    assert!(policy("S1->R1 ").is_some_and(|l| l.ends_with("tail-drop")), "{text}");
+}
+
 /// `celltrain completions bash` gives a script bash can load and complete with, offering the
 /// Python front's commands too.
 #[test]

@@ -456,14 +456,7 @@ fn port_summary(net: &Network, p: &crate::network::Port, window: celltrain_core:
     PortSummary {
         name: p.name.clone(),
         rate_bps: p.line_rate.as_bps(),
-        // A packet link's queue is a drop-tail FIFO whatever cell policy the switch names, or
-        // by priority with push-out (`queueing = "priority"`).
-        policy: match pq {
-            Some(q) if q.is_priority() => "push-out",
-            Some(_) => "tail-drop",
-            None => p.queue.policy_name(),
-        }
-        .to_string(),
+        policy: pq.map_or_else(|| p.queue.policy_name(), |q| q.policy_name()).to_string(),
         cells_in: s.cells_in,
         cells_out: s.cells_out,
         dropped: DropReason::ALL.iter().map(|r| (r.name().to_string(), s.dropped[*r as usize])).collect(),

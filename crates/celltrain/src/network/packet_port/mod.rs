@@ -191,6 +191,16 @@ impl PacketQueue {
         self.classes.is_some()
     }
 
+    /// The buffer's policy in reports: a drop-tail FIFO whatever cell policy the switch names,
+    /// or push-out between priority classes (`queueing = "priority"`).
+    pub fn policy_name(&self) -> &'static str {
+        if self.is_priority() {
+            "push-out"
+        } else {
+            "tail-drop"
+        }
+    }
+
     /// A link with framing: every packet costs `overhead_bytes` more on the wire, and payloads
     /// shorter than `min_payload_bytes` are padded.
     pub fn with_framing(mut self, overhead_bytes: u64, min_payload_bytes: u64) -> Self {
