@@ -57,6 +57,10 @@ def runs(binary: str) -> list[tuple[str, str, list[str]]]:
     out.append(("T1 packet", "T1", SHORT["T1"] + ["mode=packet"]))
     out.append(("T1 vegas-afr", "T1", SHORT["T1"] + ["variant=vegas-afr"]))
     out += [(f"{n} abr", n, SHORT.get(n, DEFAULT_SHORT) + ["service=abr"]) for n in ("A3", "A4", "A12-ubr", "A5-udp", "A7-udp")]
+    # Every scheduler and GFR design of the scheduler-based switches (G2 runs Virtual Spacing
+    # with per-VC thresholds).
+    out += [(f"G2 {s}", "G2", SHORT["G2"] + [f"scheduler={s}"]) for s in ("wfq", "wrr", "priority")]
+    out.append(("G2 frame-red", "G2", SHORT["G2"] + ["design=frame-red"]))
     for twin in sorted(TWINS.glob("*.toml")):
         out.append((f"twin {twin.stem}", str(twin), ["duration=2 s"]))
     return out
