@@ -133,8 +133,9 @@ pub struct OutputPort {
 impl OutputPort {
     /// Builds a port for the VCs that cross it, given by their categories; the VC given k-th
     /// has slot k (the `slot` of [`offer`](Self::offer) and the others). Strict priority with
-    /// round robin (or the configured scheduler, every VC of equal weight); the pools' random
-    /// streams are fixed (today's policies draw nothing).
+    /// round robin, or the configured scheduler with every queue of equal weight (a weighted
+    /// scheduler's weights come from the VCs: [`with_parts`](Self::with_parts)); the pools'
+    /// random streams are fixed (today's policies draw nothing).
     pub fn new(config: &PortConfig, vcs: &[ServiceCategory]) -> Self {
         Self::with_parts(config, vcs, &[], |pool| RngStream::derive(pool as u64, "buffer"))
     }

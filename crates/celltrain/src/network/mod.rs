@@ -49,7 +49,7 @@ pub use event::MAX_COMPONENTS;
 pub use host_timing::ProcessingJitter;
 pub use packet_port::conditioning as packet_conditioning;
 pub(crate) use packet_port::priority as packet_priority;
-pub use packet_port::{PacketLimits, PacketPortStats, PacketQueue, DEFAULT_BUFFER_PACKETS};
+pub use packet_port::{PacketLimits, PacketPortStats, PacketQueue};
 pub use plan::SimOptions;
 pub(crate) use port::HandedBurst;
 pub use port::{Port, PortPath};

@@ -71,8 +71,9 @@ pub trait CellScheduler {
     /// The name `scheduler = "..."` takes.
     const NAME: &'static str;
     const WORK_CONSERVING: bool = true;
-    /// Whether the scheduler weighs its queues (else the builder gives it no weights).
-    const WEIGHTED: bool = true;
+    /// Whether the scheduler weighs its queues (else the builder gives it no weights). Every
+    /// scheduler says: one that forgot would get its weights wrong or not at all.
+    const WEIGHTED: bool;
 
     /// The scheduler of queues of these weights (each the sum of its VCs'; 0 counts as 1). An
     /// unweighted scheduler ignores them.

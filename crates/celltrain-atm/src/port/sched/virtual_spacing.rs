@@ -33,6 +33,8 @@ impl VirtualSpacing {
 impl CellScheduler for VirtualSpacing {
     const NAME: &'static str = "virtual-spacing";
 
+    const WEIGHTED: bool = true;
+
     fn with_queue_weights(queue_weights: &[u64]) -> Self {
         Self::new(weights::spacings(queue_weights))
     }

@@ -40,6 +40,8 @@ impl Wf2qPlus {
 impl CellScheduler for Wf2qPlus {
     const NAME: &'static str = "wfq";
 
+    const WEIGHTED: bool = true;
+
     fn with_queue_weights(queue_weights: &[u64]) -> Self {
         Self::new(weights::spacings(queue_weights))
     }

@@ -66,6 +66,8 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 impl CellScheduler for WeightedRoundRobin {
     const NAME: &'static str = "wrr";
 
+    const WEIGHTED: bool = true;
+
     fn with_queue_weights(queue_weights: &[u64]) -> Self {
         Self::new(queue_weights)
     }

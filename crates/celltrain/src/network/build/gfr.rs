@@ -41,8 +41,9 @@ pub(super) fn policer(nb: &NetworkBuilder, spec: &VcSpec, vc_name: &str) -> Resu
 }
 
 /// The weights of a weighted scheduler at port `port` (index), per VC in slot order: its MCR
-/// in bit/s (a VC without a GFR contract weighs 0, which counts as 1: such VCs alone share
-/// equally, beside GFR VCs they get next to nothing reserved); none for another scheduler.
+/// in bit/s (a VC without a GFR contract weighs 0, and a queue whose VCs all weigh 0 counts
+/// as weighing 1: such queues alone share equally, beside GFR VCs they get next to nothing
+/// reserved); none for another scheduler.
 pub(super) fn scheduler_weights(config: &PortConfig, port: usize, vcs: &[Vc]) -> Vec<u64> {
     let mut weights = Vec::new();
     if !config.scheduler.is_weighted() {

@@ -46,9 +46,6 @@ impl PacketLimits {
             return Ok(None);
         }
         let default = Self::default();
-        Ok(Some(PacketLimits {
-            bytes: bytes.unwrap_or(default.bytes),
-            packets: Some(packets.unwrap_or(DEFAULT_BUFFER_PACKETS)),
-        }))
+        Ok(Some(PacketLimits { bytes: bytes.unwrap_or(default.bytes), packets: packets.or(default.packets) }))
     }
 }

@@ -16,7 +16,7 @@ use crate::packet::Packet;
 use celltrain_core::time::{SimDuration, SimTime};
 use celltrain_core::units::BitRate;
 use conditioning::{PacketPolicerKind, PacketShaperKind};
-pub use limits::{PacketLimits, DEFAULT_BUFFER_PACKETS};
+pub use limits::PacketLimits;
 use priority::PriorityClasses;
 use std::collections::VecDeque;
 

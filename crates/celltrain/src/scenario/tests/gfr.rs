@@ -157,3 +157,33 @@ fn policies_keys_are_switch_keys() {
         }
     }
 }
+
+/// A weighted scheduler weighs each GFR VC by its MCR: two greedy flows of MCR 5 and 15 Mbit/s
+/// share a 30 Mbit/s backbone about 1:3 under WF²Q+, Virtual Spacing and WRR (equal weights
+/// would give 1:1, and so does the unweighted priority scheduler).
+#[test]
+fn a_weighted_scheduler_shares_by_the_mcrs() {
+    let flow = |i: u32, mcr: u32| {
+        format!(
+            "[[flow]]\nname = \"f{i}\"\npath = [\"a{i}\", \"sw1\", \"sw2\", \"b{i}\"]\n\
+             vc = {{ category = \"gfr\", pcr = \"line\", conformance = \"gfr.1\", mcr = \"{mcr} Mbit/s\", mbs = 400, mfs = 192 }}\n\
+             app = {{ kind = \"udp\", datagram = \"9140 B\", rate = \"line\" }}\n"
+        )
+    };
+    for (scheduler, low, high) in
+        [("wfq", 2.5, 3.5), ("virtual-spacing", 2.5, 3.5), ("wrr", 2.5, 3.5), ("priority", 0.8, 1.25)]
+    {
+        let switch = format!(
+            "discard = \"per-vc-threshold\"\nlow_threshold = \"200 cells\"\nhigh_threshold = \"600 cells\"\n\
+             vc_threshold = \"100 cells\"\nscheduler = \"{scheduler}\""
+        );
+        let text = scenario(&switch, GFR2);
+        let text = format!("{}{}{}", &text[..text.find("[[flow]]").expect("a flow")], flow(1, 5), flow(2, 15));
+        let c = compile_source(src(&text), &[], None).unwrap_or_else(|e| panic!("{e}"));
+        let mut net = c.network;
+        net.run(&mut |_| {});
+        let s = crate::metrics::Summary::from_network(&net, c.meta, 0.0);
+        let share = s.flows[1].goodput_bps / s.flows[0].goodput_bps;
+        assert!((low..=high).contains(&share), "{scheduler}: f2 / f1 = {share:.2}");
+    }
+}
