@@ -8,12 +8,18 @@
 
 use super::{expand, Loaded, ScenarioError, TableView};
 use crate::network::{NetworkBuilder, PacketLimits};
+use celltrain_atm::abr::{ExplicitRateAlgorithm, NoExplicitRate};
+use celltrain_atm::port::buffer::{AcceptancePolicy, TailDrop};
 use celltrain_core::ids::NodeId;
 
 /// Switch keys packet mode uses (and the packet limits', `PacketLimits::KEYS`).
 const USED: &[&str] = &["name", "names", "count", "buffer"];
 /// Keys whose value is what packet mode does anyway.
-const SAME_AS_PACKET: &[(&str, &str)] = &[("discard", "tail-drop"), ("queueing", "fifo"), ("explicit_rate", "none")];
+const SAME_AS_PACKET: &[(&str, &str)] = &[
+    ("discard", <TailDrop as AcceptancePolicy>::NAME),
+    ("queueing", "fifo"),
+    ("explicit_rate", <NoExplicitRate as ExplicitRateAlgorithm>::NAMES[0]),
+];
 /// Keys packet mode honours with these values only (others are warned about).
 const HONOURED: &[(&str, &str)] = &[("queueing", "priority")];
 
