@@ -81,7 +81,7 @@ fn buffer_cells(cells: u64, max: u32) -> Result<u32, String> {
 /// An error for the first key of another policy that a switch gives with `discard` (each policy
 /// declares its keys, `AcceptancePolicy::KEYS`): it names the policies that take it.
 fn refuse_other_policies_keys<K: Keys>(keys: &K, discard: &str) -> Result<(), K::Error> {
-    let chosen = DISCARD_POLICIES.iter().find(|p| p.name == discard).expect("one of the policies' names");
+    let chosen = DiscardPolicy::named(discard).expect("one of the policies' names");
     for key in DISCARD_POLICIES.iter().flat_map(|p| p.keys) {
         if keys.contains(key) && !chosen.keys.contains(key) {
             let takers: Vec<&str> = DiscardPolicy::taking(key).collect();

@@ -142,9 +142,8 @@ impl OutputPort {
 
     /// As [`new`](Self::new), with a weighted scheduler's weight for each VC in slot order (e.g.
     /// its MCR in bit/s; a queue weighs the sum of its VCs', 0 counting as 1) and each buffer
-    /// pool's acceptance
-    /// policy given its own random stream (`stream_of_pool(k)` for pool k, e.g.
-    /// [`buffer_stream`]).
+    /// pool's acceptance policy given its own random stream (`stream_of_pool(k)` for pool k,
+    /// e.g. [`buffer_stream`]).
     pub fn with_parts(
         config: &PortConfig,
         vcs: &[ServiceCategory],

@@ -8,7 +8,7 @@
 //! `celltrain_atm::port::buffer`'s `threshold` module.)
 
 use super::{expand, Loaded, ScenarioError, TableView};
-use celltrain_atm::port::buffer::{AcceptancePolicy, TailDrop, DISCARD_POLICIES};
+use celltrain_atm::port::buffer::{AcceptancePolicy, DiscardPolicy, TailDrop};
 use celltrain_atm::port::PORT_POOL_THRESHOLDS;
 
 /// One warning per reserved pool smaller than a pool threshold of its switch (the first copy of
@@ -21,7 +21,7 @@ pub(super) fn warnings(root: &TableView<'_>, loaded: &Loaded) -> Result<Vec<Stri
         let Some(pools) = v.opt_table("reserved")? else { continue };
         // The port's pool thresholds, then the chosen policy's (each policy names its own).
         let discard = v.opt_str("discard")?.unwrap_or(TailDrop::NAME);
-        let policy = DISCARD_POLICIES.iter().find(|p| p.name == discard).map_or(&[][..], |p| p.pool_thresholds);
+        let policy = DiscardPolicy::named(discard).map_or(&[][..], |p| p.pool_thresholds);
         let mut thresholds = Vec::new();
         for &key in PORT_POOL_THRESHOLDS.iter().chain(policy) {
             if let Some(cells) = v.opt_cells(key)? {

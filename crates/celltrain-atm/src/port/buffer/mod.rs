@@ -336,6 +336,11 @@ impl DiscardPolicy {
         DiscardPolicy { name: P::NAME, keys: P::KEYS, needs_keys: P::NEEDS_KEYS, pool_thresholds: P::POOL_THRESHOLDS }
     }
 
+    /// The policy `discard = name` chooses, if `name` is one of [`DISCARD_NAMES`].
+    pub fn named(name: &str) -> Option<&'static DiscardPolicy> {
+        DISCARD_POLICIES.iter().find(|p| p.name == name)
+    }
+
     /// The policies that take switch key `key`, in the table's order.
     pub fn taking(key: &str) -> impl Iterator<Item = &'static str> + '_ {
         DISCARD_POLICIES.iter().filter(move |p| p.keys.contains(&key)).map(|p| p.name)
