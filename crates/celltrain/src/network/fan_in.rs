@@ -50,6 +50,7 @@ use celltrain_core::Place;
 use std::collections::VecDeque;
 
 mod lifted;
+use lifted::{LiftedCells, LiftedFrames};
 
 /// The ways a group hands out its heads (`hand_out`'s parameter): each its own loop.
 const GENERAL: u8 = 0;
@@ -91,7 +92,7 @@ pub(crate) struct FanIn {
     /// Heads are being handed out: a head that enters meanwhile gets no event of its own.
     handing_out: bool,
     /// Heads handed out since the start, and of those the heads handed out with the target's
-    /// counts lifted (`cross_trains`).
+    /// counts lifted (`cross_lifted`).
     handed_out: u64,
     lifted_out: u64,
     /// Frames put on the members' links as trains, and trains turned into cells since the start
@@ -375,7 +376,7 @@ impl Network {
         self.fan_ins.iter().filter(|g| g.direct != Crossing::General).map(|g| g.handed_out).sum()
     }
 
-    /// Of those, the heads handed out with the target's counts lifted (`cross_trains`).
+    /// Of those, the heads handed out with the target's counts lifted (`cross_lifted`).
     pub fn fan_in_lifted_heads(&self) -> u64 {
         self.fan_ins.iter().map(|g| g.lifted_out).sum()
     }
@@ -653,9 +654,9 @@ impl Network {
                 // Trains' cells through a single-FIFO target, many in a row; the head that
                 // stops them goes on here.
                 let lifted = if WAY == DIRECT_CELLS {
-                    self.cross_trains(g, bound, HEADS_PER_TURN - turn)
+                    self.cross_lifted::<LiftedCells>(g, bound, HEADS_PER_TURN - turn)
                 } else {
-                    self.cross_frame_trains(g, bound, HEADS_PER_TURN - turn)
+                    self.cross_lifted::<LiftedFrames>(g, bound, HEADS_PER_TURN - turn)
                 };
                 match lifted {
                     Some(0) => {}

@@ -20,7 +20,7 @@
 //!
 //! Where only ATM-layer cells cross and the target is a single FIFO under tail drop with no
 //! per-VC counts or change trace (twin `a`'s multiplexer), a group goes one step further while
-//! its heads are its trains' cells (`Network::cross_trains`, in `fan_in::lifted`): it lifts the
+//! its heads are its trains' cells (`Network::cross_lifted`, in `fan_in::lifted`): it lifts the
 //! target's counts out of the port into registers
 //! ([`TailDropFifo`](celltrain_atm::port::TailDropFifo)), holds each part of the network the
 //! cells touch by a reference of its own and the counters it bumps in locals, and puts all back
@@ -28,10 +28,11 @@
 //! may not be carried yet) or the turn ends. Each cell runs the same steps in the same order as
 //! above. Twin `a` with 20 sources: a quarter less CPU a cell.
 //!
-//! Where AAL5 cells cross too (twin `b`), the same loop runs (`Network::cross_frame_trains`)
-//! while each head is an ATM-layer cell or a frame's inner cell (not its last, of a VC with no
-//! reassembly timer), through a single FIFO under any policy that reads no per-VC counts: the
-//! policy (EPD's frame state) is lifted out with the counts
+//! Where AAL5 cells cross too (twin `b`), the same loop runs, the other way (`LiftedFrames`
+//! where twin `a`'s is `LiftedCells`: one body, monomorphised, each way saying only what it
+//! takes, admits, loses and lands), while each head is an ATM-layer cell or a frame's inner cell
+//! (not its last, of a VC with no reassembly timer), through a single FIFO under any policy that
+//! reads no per-VC counts: the policy (EPD's frame state) is lifted out with the counts
 //! ([`LiftedFifo`](celltrain_atm::port::LiftedFifo)). A cell that is lost, or settles a frame
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions.
