@@ -14,6 +14,12 @@ muts=[
  ("abr ahead: feedback can arrive in between (by the feed)", "crates/celltrain/src/network/abr.rs", "            by_feed = now + port.link.delay();", "            by_feed = now + port.link.delay() + port.link.delay();"),
  ("abr ahead: feedback can arrive in between (by the RM cells in flight)", "crates/celltrain/src/network/abr.rs", "            by_flight = by_flight.min(earliest);", "            by_flight = by_flight.min(earliest + peer.route_delay);"),
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
+ ("abr runs: an opportunity on the horizon taken", "crates/celltrain/src/network/abr.rs", "    (horizon.as_picos() - at.as_picos() - 1) / gap.as_picos() + 1", "    (horizon.as_picos() - at.as_picos()) / gap.as_picos() + 1", ["-p", "celltrain", "--lib", "opportunities_before"]),
+ ("abr runs: past the horizon", "crates/celltrain/src/network/abr.rs", "let most = u64::from(end.data.front_run_cells()).min(before_horizon);", "let most = u64::from(end.data.front_run_cells());"),
+ ("abr runs: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "        end.sent_ahead.extend((0..taken).map(opportunity));\n", ""),
+ ("abr runs: the next opportunity from the run's first", "crates/celltrain/src/network/abr.rs", "end.last_sent_at = Some(opportunity(taken - 1));", "end.last_sent_at = Some(at);"),
+ ("abr runs: the adapter's buffer not counted", "crates/celltrain/src/network/abr.rs", "        self.ports[first.index()].queue.pass_virtual(taken);\n", ""),
+ ("abr runs: a run past the source's Trm", "crates/celltrain-atm/src/abr/source.rs", "        while taken < most && !self.frm_due(t) {", "        while taken < most && !self.frm_due(at) {", ["-p", "celltrain-atm", "a_data_run"]),
  ("fan-in: heads handed out past other events", "crates/celltrain/src/network/fan_in.rs", "        let mut bound = self.queue.earliest_place().map_or(end, |next| next.min(end));", "        let mut bound = end;"),
  ("fan-in: a pipe's next head filed last", "crates/celltrain/src/network/fan_in.rs", "            if before.0 < place {", "            if true {"),
  ("direct: cell-hops not counted", "crates/celltrain/src/network/fan_in_direct.rs", "            self.tally.cell_hops += 1;\n", ""),
@@ -86,6 +92,9 @@ muts=[
 # (Not here, being equivalent: the lifted frames loop's settling of a frame whose end was lost.
 # Its cell has cells of its frame behind it in the train, so it is never the frame's last
 # accounted for; the branch stays for safety, and no scenario can tell it apart.)
+# (Not here, being a guard no run can reach: an ABR data run's opportunities closer than the
+# adapter's slot. ACR is at most PCR, the adapter's service rate, so 1/ACR rounded up is at
+# least the slot rounded up but for a float's last bit; the guard keeps the run exact there.)
 import sys
 only=sys.argv[1:]
 for label,f,old,new,*test in muts:

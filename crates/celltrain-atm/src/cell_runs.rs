@@ -66,17 +66,49 @@ impl CellRuns {
     /// The cell at the front leaves.
     #[inline]
     pub fn pop_front(&mut self) -> Option<Cell> {
+        let cells = self.take_front(1)?;
+        Some(cells.cell(0))
+    }
+
+    /// Cells in the front run (those [`take_front`](Self::take_front) can take at once).
+    #[inline]
+    pub fn front_run_cells(&self) -> u16 {
+        self.runs.front().map_or(0, |run| run.end - run.head.index)
+    }
+
+    /// The next `cells` cells (one at least, at most [`front_run_cells`](Self::front_run_cells))
+    /// leave at once, all of the front run: [`Taken::cell`] makes each as
+    /// [`pop_front`](Self::pop_front) would have. None when nothing waits.
+    #[inline]
+    pub fn take_front(&mut self, cells: u16) -> Option<Taken> {
         let run = self.runs.front_mut()?;
-        let mut cell = run.head;
-        let next = cell.index + 1;
-        cell.end_of_frame = run.ends_frame && next == run.end;
+        let taken = Taken { run: *run };
+        let next = run.head.index + cells;
+        debug_assert!(cells >= 1 && next <= run.end, "a take beyond the front run");
         if next == run.end {
             self.runs.pop_front();
         } else {
             run.head.index = next;
         }
-        self.cells -= 1;
-        Some(cell)
+        self.cells -= usize::from(cells);
+        Some(taken)
+    }
+}
+
+/// Cells taken at once from the front run of a [`CellRuns`].
+#[derive(Clone, Copy, Debug)]
+pub struct Taken {
+    run: Run,
+}
+
+impl Taken {
+    /// The `j`-th cell taken (from 0).
+    #[inline(always)]
+    pub fn cell(&self, j: u16) -> Cell {
+        let mut cell = self.run.head;
+        cell.index += j;
+        cell.end_of_frame = self.run.ends_frame && cell.index + 1 == self.run.end;
+        cell
     }
 }
 
@@ -121,6 +153,27 @@ mod tests {
         assert_eq!(out[2].index, 2);
     }
 
+    /// Cells taken at once are the cells popped one by one, the front run's end included.
+    #[test]
+    fn a_take_makes_the_cells_pop_front_would() {
+        let (mut one, mut many) = (CellRuns::new(), CellRuns::new());
+        for q in [&mut one, &mut many] {
+            q.push_run(frame_cell(3, 7, 0, 9), 9, true);
+            q.push_back(Cell::raw(VcId(4)));
+        }
+        assert_eq!(many.front_run_cells(), 9);
+        let first = many.take_front(4).expect("cells wait");
+        assert_eq!(many.front_run_cells(), 5);
+        let rest = many.take_front(5).expect("cells wait");
+        let taken: Vec<Cell> = (0..4).map(|j| first.cell(j)).chain((0..5).map(|j| rest.cell(j))).collect();
+        let popped: Vec<Cell> = (0..9).map(|_| one.pop_front().expect("cells wait")).collect();
+        assert_eq!(taken, popped);
+        assert!(taken[8].end_of_frame && !taken[7].end_of_frame);
+        assert_eq!((many.len(), many.front_run_cells()), (1, 1));
+        assert_eq!(many.pop_front(), one.pop_front());
+        assert_eq!((many.take_front(1).map(|t| t.cell(0)), many.front_run_cells()), (None, 0));
+    }
+
     #[test]
     fn an_empty_run_is_nothing() {
         let mut q = CellRuns::new();
@@ -129,7 +182,7 @@ mod tests {
         assert_eq!(q.pop_front(), None);
     }
 
-    /// Against a plain FIFO of cells, over random frames, cut runs, single cells and pops.
+    /// Against a plain FIFO of cells, over random frames, cut runs, single cells, pops and takes.
     #[test]
     fn agrees_with_a_fifo_of_cells() {
         let mut rng = celltrain_core::rng::RngStream::derive(11, "cell-runs");
@@ -155,6 +208,13 @@ mod tests {
                         let cell = Cell::raw(VcId(step));
                         fifo.push_back(cell);
                         runs.push_back(cell);
+                    }
+                    3 if runs.front_run_cells() > 0 && rng.below(2) == 0 => {
+                        let k = 1 + rng.below(u64::from(runs.front_run_cells())) as u16;
+                        let taken = runs.take_front(k).expect("cells wait");
+                        for j in 0..k {
+                            assert_eq!(Some(taken.cell(j)), fifo.pop_front());
+                        }
                     }
                     _ => {
                         for _ in 0..rng.below(30) {

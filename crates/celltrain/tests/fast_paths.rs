@@ -15,7 +15,8 @@ use celltrain_atm::port::sched::SCHEDULER_NAMES;
 use common::Draws;
 
 /// The fast-path sets compared with the reference: each alone (run admission and burst
-/// hand-off need analytic ports, so they come with them), and all together.
+/// hand-off need analytic ports, so they come with them; ABR's runs need pacing ahead too),
+/// and all together.
 fn option_sets() -> Vec<(&'static str, SimOptions)> {
     let none = SimOptions::reference();
     vec![
@@ -24,6 +25,8 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
         ("analytic+runs", SimOptions { analytic_ports: true, run_admission: true, ..none }),
         ("analytic+bursts", SimOptions { analytic_ports: true, burst_handoff: true, ..none }),
         ("analytic+abr", SimOptions { analytic_ports: true, abr_ahead: true, ..none }),
+        // (ABR data cells sent ahead pass their adapter in runs.)
+        ("analytic+abr+runs", SimOptions { analytic_ports: true, abr_ahead: true, run_admission: true, ..none }),
         ("queues", SimOptions { queues_ahead: true, ..none }),
         ("all", SimOptions::default()),
     ]

@@ -241,8 +241,7 @@ impl AbrSource {
         if !data_waiting && !brm_waiting {
             return None;
         }
-        let trm_due = self.since_frm >= self.params.mrm && now.saturating_since(self.last_frm_at) >= self.params.trm;
-        if self.first || self.since_frm + 1 >= self.params.nrm || trm_due {
+        if self.frm_due(now) {
             return Some(InRate::Frm(self.forward_rm(now)));
         }
         self.since_frm += 1;
@@ -254,6 +253,31 @@ impl AbrSource {
             self.counts.data_sent += 1;
             Some(InRate::Data)
         }
+    }
+
+    /// Whether the in-rate opportunity at `now` goes to a forward RM cell (rules 2 and 3: the
+    /// first cell, Nrm − 1 cells since the last, or Trm elapsed with at least Mrm since).
+    #[inline(always)]
+    fn frm_due(&self, now: SimTime) -> bool {
+        let trm_due = self.since_frm >= self.params.mrm && now.saturating_since(self.last_frm_at) >= self.params.trm;
+        self.first || self.since_frm + 1 >= self.params.nrm || trm_due
+    }
+
+    /// In-rate opportunities at `at`, `at + gap`, … (at most `most`), with data waiting at each
+    /// and no turned-around RM cell, taken for data as long as no forward RM cell is due: as
+    /// many calls of [`next_in_rate`](Self::next_in_rate)`(at + j·gap, true, false)` as return
+    /// `Data` in a row (the first that would send a forward RM cell is not taken). Returns how
+    /// many were taken. (Data cells change no rate, so the run's spacing holds throughout.)
+    #[inline]
+    pub fn take_data_run(&mut self, at: SimTime, gap: SimDuration, most: u32) -> u32 {
+        let (mut taken, mut t) = (0, at);
+        while taken < most && !self.frm_due(t) {
+            self.since_frm += 1;
+            taken += 1;
+            t += gap;
+        }
+        self.counts.data_sent += u64::from(taken);
+        taken
     }
 
     /// Rules 5, 6, 7 and 10: the rate checks made before a forward RM cell, and its fields.
@@ -392,6 +416,45 @@ mod tests {
         }
         assert!(matches!(s.next_in_rate(t, true, false), Some(InRate::Frm(_))));
         assert_eq!(s.acr(), 1_875.0);
+    }
+
+    /// A data run takes the opportunities that `next_in_rate` gives to data, one by one, and
+    /// stops where it gives a forward RM cell (Nrm, Trm after Mrm, the first cell), leaving the
+    /// source as those calls leave it.
+    #[test]
+    fn a_data_run_is_the_calls_it_stands_for() {
+        let mut rng = celltrain_core::rng::RngStream::derive(5, "abr-data-run");
+        for case in 0..300 {
+            let params = AbrParams {
+                nrm: 2 + rng.below(40) as u32,
+                mrm: 1 + rng.below(4) as u32,
+                trm: SimDuration::from_micros(1 + rng.below(400)),
+                ..AbrParams::tm4_defaults(10_000.0)
+            };
+            let gap = SimDuration::from_micros(1 + rng.below(60));
+            let (mut one, mut run) = (AbrSource::new(params.clone()), AbrSource::new(params));
+            let mut t = SimTime::from_picos(rng.below(1_000) * 1_000_000);
+            let after = |t: SimTime, cells: u32| SimTime::from_picos(t.as_picos() + gap.as_picos() * u64::from(cells));
+            for _ in 0..30 {
+                let most = rng.below(50) as u32;
+                let taken = run.take_data_run(t, gap, most);
+                let mut calls = 0;
+                while calls < most {
+                    let mut probe = one.clone();
+                    if probe.next_in_rate(after(t, calls), true, false) != Some(InRate::Data) {
+                        break;
+                    }
+                    one = probe;
+                    calls += 1;
+                }
+                assert_eq!(taken, calls, "case {case}");
+                assert_eq!((run.counts, run.since_frm), (one.counts, one.since_frm), "case {case}");
+                t = after(t, taken);
+                // Then an opportunity by the call itself (an FRM where the run stopped short).
+                assert_eq!(run.next_in_rate(t, true, false), one.next_in_rate(t, true, false), "case {case}");
+                t += gap;
+            }
+        }
     }
 
     /// Rule 3: the first cell is an FRM, then one FRM per Nrm cells; a waiting BRM goes at most

@@ -384,6 +384,20 @@ impl OutputPort {
         pool.acceptance.on_departure(&departure);
     }
 
+    /// Whether cells that never waited may be counted in and out by runs
+    /// ([`pass_virtual`](Self::pass_virtual)) where [`pass_through_at`](Self::pass_through_at)
+    /// would take them one by one: a single FIFO whose policy takes every cell while there is
+    /// room (an empty buffer has room for one), with no CLP = 1 threshold at 0 cells and no
+    /// policy shown departures.
+    pub fn passes_runs(&self) -> bool {
+        let pool = &self.pools[self.fifo_pool as usize];
+        self.is_single_fifo()
+            && pool.acceptance.accepts_while_room()
+            && pool.capacity > 0
+            && self.clp1_threshold > 0
+            && !self.departures_shown
+    }
+
     /// Single-FIFO ports: `cells` cells that never waited — each started as it arrived, into an
     /// empty buffer, accepted by tail drop — are counted in and out, as
     /// [`pass_through`](Self::pass_through) would count them.

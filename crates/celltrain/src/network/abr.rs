@@ -23,6 +23,13 @@ use celltrain_core::ids::{PortId, VcId};
 use celltrain_core::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
+/// How many of the opportunities `at`, `at + gap`, … come before `horizon` (`at` does).
+#[inline]
+fn opportunities_before(at: SimTime, gap: SimDuration, horizon: SimTime) -> u64 {
+    debug_assert!(at < horizon && !gap.is_zero());
+    (horizon.as_picos() - at.as_picos() - 1) / gap.as_picos() + 1
+}
+
 /// Counters of one ABR end system beyond its source's and turn-around's own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbrEndCounts {
@@ -61,6 +68,10 @@ pub struct AbrEnd {
     pub(super) alone_on_adapter: bool,
     /// Plan: cells may be sent ahead.
     pub(super) ahead: bool,
+    /// Plan: data cells sent ahead go in runs (see [`Network::abr_send_data_run`]) while the
+    /// opportunities are at least this far apart: the adapter's slot, rounded up, so that each
+    /// finds the transmitter free. None: one by one.
+    runs_from_gap: Option<SimDuration>,
     /// Opportunities of the cells sent ahead, not yet come: those cells still count as
     /// waiting in the end system.
     sent_ahead: VecDeque<SimTime>,
@@ -155,6 +166,7 @@ impl AbrSystem {
                 feed,
                 alone_on_adapter,
                 ahead: false,
+                runs_from_gap: None,
                 sent_ahead: VecDeque::new(),
                 rm_in_flight: VecDeque::new(),
                 route_delay: SimDuration::ZERO,
@@ -350,6 +362,10 @@ impl Network {
             {
                 break;
             }
+            if end.runs_from_gap.is_some() && self.abr_send_data_run(a, at, horizon, first) {
+                continue;
+            }
+            let end = &mut self.abr.ends[a];
             end.last_sent_at = Some(at);
             let cell = match end.source.next_in_rate(at, true, false) {
                 Some(InRate::Frm(rm)) => {
@@ -368,6 +384,38 @@ impl Network {
         }
     }
 
+    /// [`abr_send_ahead`](Self::abr_send_ahead) at an opportunity `at` (before `horizon`) that
+    /// finds the adapter `first` idle with nothing else to send but data: the data cells of
+    /// this opportunity and the next ones in a row, as far as the front frame's run, the
+    /// horizon and the source's next forward RM cell allow, go through the adapter at once,
+    /// each at its opportunity, by the steps the loop takes for one: the source's choice
+    /// ([`AbrSource::take_data_run`]), the buffer's pass-through count
+    /// ([`OutputPort::pass_virtual`](celltrain_atm::port::OutputPort::pass_virtual)) and the
+    /// wire (`put_run_on_wire`). Nothing in a run changes ACR, so its opportunities stay `gap`
+    /// apart, and a gap no shorter than the adapter's slot finds the transmitter free at each.
+    /// Returns false, with nothing sent, where the next cell is not data.
+    #[inline(never)]
+    fn abr_send_data_run(&mut self, a: usize, at: SimTime, horizon: SimTime, first: PortId) -> bool {
+        let end = &mut self.abr.ends[a];
+        let (Some(gap), Some(least)) = (end.source.cell_interval(), end.runs_from_gap) else { return false };
+        if gap < least {
+            return false;
+        }
+        let most = u64::from(end.data.front_run_cells()).min(opportunities_before(at, gap, horizon));
+        let taken = end.source.take_data_run(at, gap, u32::try_from(most).expect("a run's cells fit 16 bits"));
+        if taken == 0 {
+            return false;
+        }
+        let opportunity = |j: u32| SimTime::from_picos(at.as_picos() + u64::from(j) * gap.as_picos());
+        end.last_sent_at = Some(opportunity(taken - 1));
+        // (Only data cells would have waited in the end system.)
+        end.sent_ahead.extend((0..taken).map(opportunity));
+        let cells = end.data.take_front(u16::try_from(taken).expect("a run's cells fit 16 bits")).expect("data waits");
+        self.ports[first.index()].queue.pass_virtual(taken);
+        self.put_run_on_wire(first, 0..taken, false, opportunity, |j| cells.cell(j as u16));
+        true
+    }
+
     /// Decides which end systems send ahead (see [`abr_send_ahead`](Self::abr_send_ahead)).
     pub(super) fn plan_abr_ahead(&mut self) {
         let on = self.options.abr_ahead;
@@ -384,6 +432,9 @@ impl Network {
             // (A cell turned around on the ideal backward path is sent as its forward cell
             // arrives, by the feed port: no cell sent ahead starts after that.)
             end.ahead = on && !recorded && end.alone_on_adapter && end.feed.is_some() && adapter.plainly_analytic();
+            // (Runs go onto the wire as `put_run_on_wire` puts them: not on a carried link.)
+            let runs = end.ahead && self.options.run_admission && !adapter.plan.carry && adapter.queue.passes_runs();
+            end.runs_from_gap = runs.then(|| adapter.tx.clock.service_rate().cell_time_ceil());
         }
     }
 
@@ -444,5 +495,25 @@ impl Network {
     pub(super) fn abr_feedback_port(&self, vc: VcId, hop: u8) -> Option<(PortId, u32)> {
         let a = self.abr.of(vc)?;
         self.abr.ends[a].feedback.get(usize::from(hop)).copied().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The count is the opportunities one by one, an opportunity on the horizon left out.
+    #[test]
+    fn opportunities_before_the_horizon() {
+        let t = SimTime::from_picos;
+        for at in [0, 7, 1_000] {
+            for gap in [1, 3, 10, 2_831] {
+                for span in 1..40 {
+                    let (gap, horizon) = (SimDuration::from_picos(gap), t(at + span * 7));
+                    let by_one = (0..).take_while(|&j| at + j * gap.as_picos() < horizon.as_picos()).count();
+                    assert_eq!(opportunities_before(t(at), gap, horizon), by_one as u64, "{at} {gap:?} {horizon:?}");
+                }
+            }
+        }
     }
 }

@@ -149,7 +149,7 @@ impl Network {
             if k < cells && port.queue.admit_virtual_run(slot, cells - k, any_clp1, now) {
                 // Every cell waits for the one before it: each starts when the transmitter is free.
                 self.tally.run_admitted_cells += u64::from(cells - k);
-                self.put_run_on_wire(p, k..cells, true, cell_at);
+                self.put_run_on_wire(p, k..cells, true, |_| now, cell_at);
                 return;
             }
         }

@@ -469,7 +469,7 @@ impl Network {
         let now = self.now;
         let train = &self.fan_ins[slot.group as usize].trains[slot.member as usize];
         if !self.ports[p.index()].link.is_empty() || train.is_some() {
-            self.put_run_on_wire(p, 0..cells, false, |_| cell);
+            self.put_run_on_wire(p, 0..cells, false, |_| now, |_| cell);
             return;
         }
         let next_slot = self.next_slot(&cell);

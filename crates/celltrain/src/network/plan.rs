@@ -12,7 +12,8 @@
 //! - **Carrying ahead**: a link whose far end hears only from it hands its cells over at once
 //!   (`carry`); the last link of ABR VCs hands over their data cells (`carry`, data only).
 //! - **Run admission**: a frame's cells reaching an adapter that only paces are admitted in one
-//!   step (`Network::arrive_run`).
+//!   step (`Network::arrive_run`); the data cells an ABR end system sends ahead pass its idle
+//!   adapter in runs, each at its own opportunity (`Network::abr_send_data_run`).
 //! - **Burst hand-off**: an on/off source's burst is handed whole to an idle adapter paced at
 //!   the source's rate (`Network::hand_over_burst`).
 //! - **ABR pacing ahead**: an ABR end system alone on its adapter sends the in-rate cells whose
@@ -128,9 +129,11 @@ impl SimOptions {
             &mut o.analytic_ports
         }),
         ("carry", "links whose far end hears only from them hand their cells over at once", |o| &mut o.carry_ahead),
-        ("runs", "a frame's cells reaching an adapter that only paces are admitted in one step", |o| {
-            &mut o.run_admission
-        }),
+        (
+            "runs",
+            "a frame's cells reaching an adapter that only paces are admitted in one step (ABR's sent ahead too)",
+            |o| &mut o.run_admission,
+        ),
         ("bursts", "an on/off burst is handed whole to an idle adapter", |o| &mut o.burst_handoff),
         ("abr-ahead", "ABR end systems send the cells no feedback can change at once", |o| &mut o.abr_ahead),
         ("fan-in", "the pipes that lead to one port share one entry in the event queue (same events)", |o| {

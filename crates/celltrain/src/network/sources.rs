@@ -112,24 +112,26 @@ impl Network {
             self.fan_in_hand_over(slot, p, cell, cells);
             return;
         }
-        self.put_run_on_wire(p, 0..cells, false, |_| cell);
+        self.put_run_on_wire(p, 0..cells, false, |_| now, |_| cell);
     }
 
-    /// Puts cells `cell_at(j)`, j in `run`, on the wire of adapter `p` back to back, each when
-    /// the transmitter is free (from now), into the pipe: what `start_cell` does for each, less
-    /// what such an adapter cannot have (a capture, shaping rules, carrying ahead). `queued`:
-    /// they wait in the buffer until they start (admitted there), so their start times are kept.
+    /// Puts cells `cell_at(j)`, j in `run`, on the wire of adapter `p` in order, each when the
+    /// transmitter is free and not before `not_before(j)` (now, for cells back to back), into
+    /// the pipe: what `start_cell` does for each, less what such an adapter cannot have (a
+    /// capture, shaping rules, carrying ahead). `queued`: they wait in the buffer until they
+    /// start (admitted there), so their start times are kept.
     pub(super) fn put_run_on_wire(
         &mut self,
         p: PortId,
         run: std::ops::Range<u32>,
         queued: bool,
+        not_before: impl Fn(u32) -> SimTime,
         cell_at: impl Fn(u32) -> Cell,
     ) {
-        let now = self.now;
         if let Some(slot) = self.ports[p.index()].plan.fan_in {
-            // (A frame's cells queued at the adapter: a burst handed over takes a train of its
-            // own only when the pipe is empty, in `fan_in_hand_over`.)
+            // (A frame's cells queued at the adapter, back to back from now: a burst handed
+            // over takes a train of its own only when the pipe is empty, in
+            // `fan_in_hand_over`.)
             if queued && run.end - run.start >= 2 && self.fan_in_run_as_train(slot, p, run.clone(), &cell_at) {
                 return;
             }
@@ -147,7 +149,7 @@ impl Network {
         let mut clock = port.tx.clock.clone();
         let delay = port.link.delay();
         port.link.extend(run.map(|j| {
-            let (start, end) = on_wire(&mut clock, now);
+            let (start, end) = on_wire(&mut clock, not_before(j));
             (end + delay, Cell { entered: start, ..cell_at(j) })
         }));
         port.tx.clock = clock;
