@@ -15,7 +15,7 @@ muts=[
  ("abr ahead: feedback can arrive in between (by the RM cells in flight)", "crates/celltrain/src/network/abr.rs", "            by_flight = by_flight.min(earliest);", "            by_flight = by_flight.min(earliest + peer.route_delay);"),
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
  ("abr runs: an opportunity on the horizon taken", "crates/celltrain/src/network/abr.rs", "    (horizon.as_picos() - at.as_picos() - 1) / gap.as_picos() + 1", "    (horizon.as_picos() - at.as_picos()) / gap.as_picos() + 1", ["-p", "celltrain", "--lib", "opportunities_before"]),
- ("abr runs: past the horizon", "crates/celltrain/src/network/abr.rs", "let most = u64::from(end.data.front_run_cells()).min(before_horizon);", "let most = u64::from(end.data.front_run_cells());"),
+ ("abr runs: past the horizon", "crates/celltrain/src/network/abr.rs", "let most = u64::from(end.data.front_run_cells()).min(opportunities_before(at, gap, horizon));", "let most = u64::from(end.data.front_run_cells());"),
  ("abr runs: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "        end.sent_ahead.extend((0..taken).map(opportunity));\n", ""),
  ("abr runs: the next opportunity from the run's first", "crates/celltrain/src/network/abr.rs", "end.last_sent_at = Some(opportunity(taken - 1));", "end.last_sent_at = Some(at);"),
  ("abr runs: the adapter's buffer not counted", "crates/celltrain/src/network/abr.rs", "        self.ports[first.index()].queue.pass_virtual(taken);\n", ""),

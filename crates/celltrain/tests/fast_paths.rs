@@ -1160,6 +1160,32 @@ fn time_series_give_the_reference_samples() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// ABR end systems that pace ahead send their data cells through the adapter in runs where
+/// run admission is on, and one by one where it is off: the runs are taken (the differential
+/// test's set with them gives the reference results), on UDP and TCP over ABR.
+#[test]
+fn abr_data_cells_pass_their_adapter_in_runs() {
+    let none = SimOptions::reference();
+    let ahead = SimOptions { analytic_ports: true, abr_ahead: true, ..none };
+    for (name, sets) in [
+        ("A5-udp", [("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")]),
+        ("A3", [("duration", "0.6 s"), ("warmup", "0.1 s"), ("n_sources", "3"), ("service", "abr")]),
+    ] {
+        let in_runs = |options: SimOptions| {
+            let c = compile_source(Source::new(name, builtin_text(name)), &owned(&sets), Some(1)).expect("compiles");
+            let mut net = c.network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            (net.run_admitted_cells(), net.cell_hops())
+        };
+        let (one_by_one, hops) = in_runs(ahead);
+        let (runs, hops_in_runs) = in_runs(SimOptions { run_admission: true, ..ahead });
+        assert_eq!(one_by_one, 0, "{name}: runs without run admission");
+        assert_eq!(hops, hops_in_runs, "{name}: runs moved other cells");
+        assert!(runs * 4 > hops, "{name}: only {runs} of {hops} cell-hops' cells sent in runs");
+    }
+}
+
 /// ABR VCs' data cells carried to their destination while their RM cells go by the pipe's
 /// events (`carry`, data only): UDP and TCP over ABR, sampled so often that the bound holds data cells
 /// back in the pipe among RM cells (the next data cell carried takes them first, and an RM

@@ -412,6 +412,7 @@ impl Network {
         end.sent_ahead.extend((0..taken).map(opportunity));
         let cells = end.data.take_front(u16::try_from(taken).expect("a run's cells fit 16 bits")).expect("data waits");
         self.ports[first.index()].queue.pass_virtual(taken);
+        self.tally.run_admitted_cells += u64::from(taken);
         self.put_run_on_wire(first, 0..taken, false, opportunity, |j| cells.cell(j as u16));
         true
     }

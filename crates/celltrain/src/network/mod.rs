@@ -502,7 +502,8 @@ impl Network {
         self.now
     }
 
-    /// Cells admitted to adapters in runs since the start (see [`SimOptions::run_admission`]).
+    /// Cells admitted to adapters in runs since the start (see [`SimOptions::run_admission`];
+    /// an ABR end system's data cells sent ahead in runs count too).
     pub fn run_admitted_cells(&self) -> u64 {
         self.tally.run_admitted_cells
     }

@@ -14,7 +14,8 @@ pub(super) struct Tally {
     pub(super) cell_hops: u64,
     /// Packet mode: packets put on a link, summed over links, since the start.
     pub(super) packet_hops: u64,
-    /// Cells admitted to adapters in runs, since the start.
+    /// Cells admitted to adapters in runs (a frame's cells at once, and the data cells an ABR
+    /// end system sends ahead in runs), since the start.
     pub(super) run_admitted_cells: u64,
 }
 
