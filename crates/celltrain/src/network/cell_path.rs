@@ -210,8 +210,9 @@ impl Network {
 
     /// Puts `cell` on the wire of `p` at `at` (now, the slot that starts within the rounding
     /// slack, or an analytic port's computed start) and into the pipe towards the far end.
-    /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace: a duty
-    /// added here must be added there, or excluded by its callers' conditions.)
+    /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace, and for
+    /// an ABR end system's data cells sent in runs: a duty added here must be added there, or
+    /// excluded by its callers' conditions.)
     #[inline]
     pub(super) fn start_cell(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
         if cell.hop == 0 {
