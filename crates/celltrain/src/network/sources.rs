@@ -132,6 +132,7 @@ impl Network {
             // (A frame's cells queued at the adapter, back to back from now: a burst handed
             // over takes a train of its own only when the pipe is empty, in
             // `fan_in_hand_over`.)
+            debug_assert!(!queued || run.clone().all(|j| not_before(j) <= self.now), "queued cells go back to back");
             if queued && run.end - run.start >= 2 && self.fan_in_run_as_train(slot, p, run.clone(), &cell_at) {
                 return;
             }
