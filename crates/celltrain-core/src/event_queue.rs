@@ -7,8 +7,10 @@
 //! Comparing (time, tie) orders by time and then FIFO among equal times; 2⁴⁰ insertions
 //! (10¹²) are more than any run makes. An event scheduled with
 //! [`schedule_first`](EventQueue::schedule_first) takes sequence 0: first in its instant, by
-//! rule; one scheduled with [`schedule_last`](EventQueue::schedule_last) the last sequence a
-//! run never reaches: after every other event of its instant, by rule too.
+//! rule; one scheduled with [`schedule_last`](EventQueue::schedule_last) a sequence a run never
+//! reaches: after every other event of its instant, by rule too; and one scheduled with
+//! [`schedule_closing`](EventQueue::schedule_closing) the sequence after that: after those
+//! placed last as well.
 
 use crate::time::SimTime;
 
@@ -17,7 +19,10 @@ pub const CODE_BITS: u32 = 24;
 const CODE_MASK: u64 = (1 << CODE_BITS) - 1;
 /// The sequence of places set by [`EventQueue::schedule_last`]'s rule: above any a run takes,
 /// below [`Place::after`]'s.
-const LAST_SEQ: u64 = (1 << (64 - CODE_BITS)) - 2;
+const LAST_SEQ: u64 = (1 << (64 - CODE_BITS)) - 3;
+/// The sequence of places set by [`EventQueue::schedule_closing`]'s rule: above
+/// [`LAST_SEQ`], below [`Place::after`]'s.
+const CLOSING_SEQ: u64 = LAST_SEQ + 1;
 
 /// An event as the queue stores it: any value of at most 24 bits.
 pub trait EventCode: Copy {
@@ -62,6 +67,14 @@ impl Place {
     #[inline]
     pub fn last(time: SimTime) -> Place {
         Place(key(time.as_picos(), LAST_SEQ << CODE_BITS))
+    }
+
+    /// The place of an event scheduled at `time` with [`EventQueue::schedule_closing`]: after
+    /// every event of its instant placed otherwise, those placed [`last`](Self::last) too (the
+    /// queue orders them by code).
+    #[inline]
+    pub fn closing(time: SimTime) -> Place {
+        Place(key(time.as_picos(), CLOSING_SEQ << CODE_BITS))
     }
 
     /// A place after every event due at or before `time` (and before any due later).
@@ -151,6 +164,17 @@ impl<E: EventCode> EventQueue<E> {
     pub fn schedule_last(&mut self, time: SimTime, event: E) {
         let place = self.reserve_last(time);
         self.schedule_reserved(place, event);
+    }
+
+    /// Schedules `event` at `time`, at the place [`Place::closing`] of its instant: after every
+    /// event scheduled there otherwise, those scheduled with [`schedule_last`](Self::schedule_last)
+    /// included, whenever it was scheduled. Among events scheduled this way at one time, the
+    /// lesser code runs first; a caller keeps at most one such event of each code pending at a
+    /// time. It counts as a place taken.
+    #[inline(always)]
+    pub fn schedule_closing(&mut self, time: SimTime, event: E) {
+        self.next_seq += 1;
+        self.schedule_reserved(Place::closing(time), event);
     }
 
     /// [`Place::last`] at `time`, taken as a place (for a caller that keeps the event in an
@@ -421,6 +445,29 @@ mod tests {
         assert!(Place::last(t(7)) < Place::after(t(7)) && Place::last(t(7)) > q.reserve(t(7)));
     }
 
+    /// An event scheduled closing its instant runs after every other event of that instant,
+    /// those scheduled last included, whichever was scheduled first and whatever their codes
+    /// (but before those of a later instant and `Place::after`); closing ones at one instant
+    /// run by their codes.
+    #[test]
+    fn scheduled_closing_runs_after_the_last() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_picos;
+        q.schedule_closing(t(7), 3u32);
+        q.schedule_closing(t(7), 1);
+        q.schedule_last(t(7), 6);
+        q.schedule(t(7), 9);
+        q.schedule_first(t(7), 7);
+        q.schedule_closing(t(7 + HORIZON_PICOS), 2);
+        q.schedule_last(t(7 + HORIZON_PICOS), 8);
+        q.schedule(t(8), 5);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+        assert_eq!(order, vec![7, 9, 6, 1, 3, 5, 8, 2]);
+        let closing_with_any_code = Place::closing(t(7)).0 | u128::from(CODE_MASK);
+        assert!(Place::closing(t(7)) > Place::last(t(7)) && closing_with_any_code < Place::after(t(7)).0);
+        assert!(Place::closing(t(7)) < q.reserve(t(8)));
+    }
+
     #[test]
     fn deadline_stops_pop() {
         let mut q = EventQueue::new();
@@ -537,6 +584,10 @@ mod tests {
             self.next_seq += 1;
             self.schedule_reserved(Place(key(time, LAST_SEQ << CODE_BITS)), code);
         }
+        fn schedule_closing(&mut self, time: u64, code: u32) {
+            self.next_seq += 1;
+            self.schedule_reserved(Place(key(time, CLOSING_SEQ << CODE_BITS)), code);
+        }
         fn earliest(&self) -> Option<(Place, u32)> {
             let &top = self.pending.first()?;
             Some((Place(top & !u128::from(CODE_MASK)), (top as u64 & CODE_MASK) as u32))
@@ -584,16 +635,27 @@ mod tests {
             let place = r.reserve(later);
             r.schedule_reserved(place, code);
         } else if choice < s.schedule_weight + 6 {
-            // At most one pending event of each code first (or last) in its instant.
+            // At most one pending event of each code first (or last, or closing) in its instant.
             let code = u32::try_from(rng.below(8)).unwrap();
-            if rng.below(2) == 0 {
-                if !r.pending.contains(&(key(later, 0) | u128::from(code))) {
-                    q.schedule_first(t(later), code);
-                    r.schedule_first(later, code);
+            match rng.below(3) {
+                0 => {
+                    if !r.pending.contains(&(key(later, 0) | u128::from(code))) {
+                        q.schedule_first(t(later), code);
+                        r.schedule_first(later, code);
+                    }
                 }
-            } else if !r.pending.contains(&(key(later, LAST_SEQ << CODE_BITS) | u128::from(code))) {
-                q.schedule_last(t(later), code);
-                r.schedule_last(later, code);
+                1 => {
+                    if !r.pending.contains(&(key(later, LAST_SEQ << CODE_BITS) | u128::from(code))) {
+                        q.schedule_last(t(later), code);
+                        r.schedule_last(later, code);
+                    }
+                }
+                _ => {
+                    if !r.pending.contains(&(key(later, CLOSING_SEQ << CODE_BITS) | u128::from(code))) {
+                        q.schedule_closing(t(later), code);
+                        r.schedule_closing(later, code);
+                    }
+                }
             }
         } else if choice < s.schedule_weight + 12 {
             // Sometimes in the past: scheduled, it is due before the event last handed out.

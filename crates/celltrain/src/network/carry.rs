@@ -8,10 +8,10 @@
 //!   port sends it, in order, and the start times of its cells are known when they arrive;
 //! - the destination adapter of VCs whose delivery has no consequence elsewhere: ATM-layer
 //!   (raw) cells, AAL5 frames of UDP flows that end there (no capture at that host), and AAL5
-//!   frames of TCP flows that end at a host that takes time to process each segment and hears
-//!   TCP over that link alone (the segment joins the host's processing queue, whose outcome
-//!   depends only on the order of arrivals), never on an ABR VC (its destination turns RM
-//!   cells around);
+//!   frames of TCP flows that end at a host that takes a time to process each segment, or
+//!   none, and hears TCP over that link alone (the segment joins the host's processing queue,
+//!   whose outcome depends only on the order of arrivals, and whose end has a place by rule in
+//!   its instant), never on an ABR VC (its destination turns RM cells around);
 //! - a router's LAN link into a host, when it is the last hop of UDP routes only and the router
 //!   hears these routes' packets over one ATM link: the LAN port is an analytic drop-tail FIFO,
 //!   so a datagram forwarded there gets its start time as it arrives and reaches the host at
@@ -29,7 +29,8 @@
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
 //! among the events of its instant is set by rule, not by when it is scheduled: the end of a TCP
-//! segment's processing at its host. The outcome is the one the pipe event would have had
+//! segment's processing at its host (first in its instant, or closing it at a host that takes
+//! no time). The outcome is the one the pipe event would have had
 //! (tests compare every summary field with carrying off); only the processing order differs, so
 //! the trace hash and the event count change. Carrying stops at the next observation of the
 //! network — the warm-up boundary, a sampling instant, the end of the run — so no counter or
@@ -270,22 +271,34 @@ impl Network {
     }
 
     /// TCP routes whose delivery at their destination host only queues the segment for the
-    /// host's receive processing, so that it may be done when the frame's last cell is carried:
-    /// the host takes a time to process each segment (with none, the endpoint would answer at
-    /// once; and a processing that may end at its arrival would be scheduled at the current
-    /// instant, after events of that instant already handled), and every TCP segment it receives comes over the last link of ATM routes, one and
-    /// the same link, so that its processing queue takes them in the order they arrive. The
-    /// queue's outcome (when each segment is done, the draws of its jitter) then depends only on
-    /// that order, and the event that ends its processing has a place in the order of its
-    /// instant that does not depend on when it was scheduled (`tcp_arrive`).
-    fn tcp_routes_queued_at_arrival(&self) -> Vec<bool> {
+    /// host's receive processing, so that it may be done when the frame's last cell is carried;
+    /// and for each host that takes no time to process a segment, whether its deliveries close
+    /// their instant (`ProcessingQueue::closes_instant`, set here). Such a route: the host
+    /// takes a time to process each segment, or none at all with that rule (a processing that
+    /// may end at its arrival, drawn around a mean, would be scheduled at the current instant,
+    /// after events of that instant already handled), and every TCP segment it receives comes
+    /// over the last link of ATM routes, one and the same link, so that its processing queue
+    /// takes them in the order they arrive. The queue's outcome (when each segment is done, the
+    /// draws of its jitter) then depends only on that order, and the event that ends its
+    /// processing has a place in the order of its instant that does not depend on when it was
+    /// scheduled (`schedule_recv_done`: first in its instant, or closing it).
+    ///
+    /// The rule for a host that takes no time is decided from the network alone, whatever the
+    /// options or captures, so that the reference and every fast path order its deliveries
+    /// alike: its TCP segments arrive over one ATM link, and none over ABR (carrying its data
+    /// cells would put the link's RM cells last in their instant, by the rule of
+    /// `PortPlan::abr_last_link`, which changes TCP's numbers there; docs/architecture.md).
+    /// Any other host that takes no time delivers a segment as it arrives, within the event
+    /// that brings it (packet networks, LANs behind routers, several links).
+    fn tcp_routes_queued_at_arrival(&mut self) -> Vec<bool> {
         let mut tcp_route = vec![false; self.routes.len()];
         for conn in &self.conns {
             tcp_route[conn.route_out.index()] = true;
         }
         // The link each host's TCP segments arrive over, if one and the same for every TCP
-        // route ending there, and the route's last hop is a VC.
+        // route ending there, and the route's last hop is a VC; and whether any comes over ABR.
         let mut last_link = vec![Sole::Unseen; self.hosts.len()];
+        let mut over_abr = vec![false; self.hosts.len()];
         for (r, route) in self.routes.iter().enumerate() {
             if tcp_route[r] {
                 let link = match route.hops.last() {
@@ -293,11 +306,21 @@ impl Network {
                     _ => Sole::Many,
                 };
                 last_link[route.dst.index()].meet(link);
+                over_abr[route.dst.index()] |= route
+                    .hops
+                    .iter()
+                    .any(|&hop| matches!(hop, Hop::Vc(v) if self.vcs[v.index()].category == ServiceCategory::Abr));
             }
+        }
+        for (h, host) in self.hosts.iter_mut().enumerate() {
+            let one_link = matches!(last_link[h], Sole::One(_));
+            host.recv.closes_instant = host.recv.time.is_zero() && one_link && !over_abr[h];
         }
         for (r, route) in self.routes.iter().enumerate() {
             let host = route.dst.index();
-            tcp_route[r] &= matches!(last_link[host], Sole::One(_)) && !self.hosts[host].recv.least_time().is_zero();
+            let recv = &self.hosts[host].recv;
+            tcp_route[r] &=
+                matches!(last_link[host], Sole::One(_)) && (recv.closes_instant || !recv.least_time().is_zero());
         }
         tcp_route
     }

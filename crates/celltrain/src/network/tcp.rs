@@ -84,6 +84,11 @@ impl TcpConn {
 pub struct ProcessingQueue {
     pub time: SimDuration,
     pub jitter: super::ProcessingJitter,
+    /// A host that takes no time: whether it delivers each segment when everything else of
+    /// its arrival's instant has happened, by an event of its own (`schedule_recv_done`),
+    /// rather than within the event that brings it. Set by the plan (`plan_carry`), from the
+    /// network alone.
+    pub(super) closes_instant: bool,
     free_at: SimTime,
     /// Packets in processing, with the time each is done.
     queue: VecDeque<(SimTime, Packet)>,
@@ -340,16 +345,17 @@ impl Network {
         let Payload::Tcp { to, .. } = packet.payload else { return };
         let host = self.conns[to.index()].host;
         let cpu = &mut self.hosts[host.index()].recv;
-        if cpu.time.is_zero() {
+        if cpu.time.is_zero() && !cpu.closes_instant {
             self.tcp_deliver(packet);
             return;
         }
-        // The end of a segment's processing goes first among the events of its instant, by
-        // rule: whether it was scheduled here (the host was idle) or when the segment before
-        // it was done (busy) must not decide its order against the host's timers, and a
-        // segment carried ahead to the host (`plan_carry`) is queued before its arrival time.
+        // The end of a segment's processing has a place among the events of its instant by
+        // rule, not by when it was scheduled: whether it was scheduled as the segment arrived
+        // or when the segment before it was done must not decide its order against the host's
+        // timers, and a segment carried ahead to the host (`plan_carry`) is queued before its
+        // arrival time.
         if let Some(done) = cpu.push(self.now, packet) {
-            self.queue.schedule_first(done, Event::HostRecv(host));
+            self.schedule_recv_done(host, done);
         }
     }
 
@@ -357,9 +363,24 @@ impl Network {
     pub(super) fn host_recv_done(&mut self, h: NodeId) {
         let (packet, next) = self.hosts[h.index()].recv.pop();
         if let Some(next) = next {
-            self.queue.schedule_first(next, Event::HostRecv(h));
+            self.schedule_recv_done(h, next);
         }
         self.tcp_deliver(packet);
+    }
+
+    /// Host `h`'s receive processing of its head packet ends at `done`. A host that takes a
+    /// time to process a segment ends it first in that instant; one that takes none (and
+    /// `closes_instant`), when everything else of the instant it arrives in has happened
+    /// (after the events placed last in it: a transmitter coming free, an RM cell reaching its
+    /// destination), as if it took an instant to answer. (First cannot be its place: scheduled
+    /// at the current instant, it would come after the instant's events already handled.)
+    #[inline]
+    fn schedule_recv_done(&mut self, h: NodeId, done: SimTime) {
+        if self.hosts[h.index()].recv.closes_instant {
+            self.queue.schedule_closing(done, Event::HostRecv(h));
+        } else {
+            self.queue.schedule_first(done, Event::HostRecv(h));
+        }
     }
 
     fn tcp_deliver(&mut self, packet: Packet) {
