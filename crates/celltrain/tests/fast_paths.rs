@@ -140,15 +140,11 @@ fn tcp_senders_in_lockstep_give_the_reference_results() {
     }
 }
 
-/// TCP over AAL5 to hosts that take time to process: the destination of each frame queues its
-/// segment for processing when the frame's last cell is carried, before its arrival time, and
-/// the event that ends the processing has a place set by rule (first in its instant). Peer twin
-/// b with busy hosts (the receiver's processing queue holds several segments) and with drawn
-/// processing times, and two links into one host, whose segments must not be carried (each
-/// link's would be queued ahead of the other's): every fast path against the reference, and
-/// on the twin one event per cell or so where the pipe to the sink took one more.
-#[test]
-fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
+/// Peer twin b with `sets` (its sink's processing among them), with and without a jitter of
+/// half its processing time, from `seed`: every fast path against the reference; and over
+/// 0.2 s with `counted` besides, the fast paths take about one event per cell, where the
+/// reference takes one per cell on each link (the sink's link is carried).
+fn assert_twin_b_sink_carried(sets: &[(&str, &str)], seed: u64, counted: &[(&str, &str)]) {
     let twin = include_str!("../../../benches/twins/b-tcp-epd.toml");
     let jittered = twin.replacen(
         "name = \"dst\"\nprocessing = \"${processing}\"",
@@ -156,11 +152,11 @@ fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
         1,
     );
     assert_ne!(jittered, twin);
-    let busy = owned(&[("duration", "0.5 s"), ("processing", "400 us"), ("delay", "1 ms"), ("n_sources", "3")]);
-    for (text, seed) in [(twin, 5), (jittered.as_str(), 6)] {
-        assert_fast_paths_exact("b-tcp-epd.toml", text, &busy, seed).expect("the twin compiles");
+    let sets = owned(&[sets, &[("delay", "1 ms"), ("n_sources", "3")]].concat());
+    for (text, seed) in [(twin, seed), (jittered.as_str(), seed + 1)] {
+        assert_fast_paths_exact("b-tcp-epd.toml", text, &sets, seed).expect("the twin compiles");
     }
-    let sets = owned(&[("duration", "0.2 s")]);
+    let sets = owned(&[&[("duration", "0.2 s")], counted].concat());
     let reference = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::reference()).expect("compiles");
     let fast = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::default()).expect("compiles");
     let cells: u64 = fast.vcs.iter().map(|vc| vc.cells_sent).sum();
@@ -170,6 +166,18 @@ fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
         fast.events
     );
     assert!(reference.events > 2 * cells, "the reference takes a pipe event per cell on each link");
+}
+
+/// TCP over AAL5 to hosts that take time to process: the destination of each frame queues its
+/// segment for processing when the frame's last cell is carried, before its arrival time, and
+/// the event that ends the processing has a place set by rule (first in its instant). Peer twin
+/// b with busy hosts (the receiver's processing queue holds several segments) and with drawn
+/// processing times, and two links into one host, whose segments must not be carried (each
+/// link's would be queued ahead of the other's): every fast path against the reference, and
+/// on the twin one event per cell or so where the pipe to the sink took one more.
+#[test]
+fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
+    assert_twin_b_sink_carried(&[("duration", "0.5 s"), ("processing", "400 us")], 5, &[]);
     for (processing, seed) in [("400 us", 7), ("50 us", 8)] {
         let sets = owned(&[("processing", processing)]);
         assert_fast_paths_exact("two-links.toml", TWO_LINKS_INTO_ONE_HOST, &sets, seed).expect("compiles");
@@ -185,27 +193,8 @@ fn tcp_segments_queued_ahead_at_busy_hosts_give_the_reference_results() {
 /// the sink took one more.
 #[test]
 fn tcp_segments_carried_to_hosts_that_take_no_time_give_the_reference_results() {
-    let twin = include_str!("../../../benches/twins/b-tcp-epd.toml");
-    let jittered = twin.replacen(
-        "name = \"dst\"\nprocessing = \"${processing}\"",
-        "name = \"dst\"\nprocessing = \"${processing}\"\nprocessing_jitter = 0.5",
-        1,
-    );
-    assert_ne!(jittered, twin);
-    let idle = owned(&[("duration", "0.3 s"), ("processing", "0 us"), ("delay", "1 ms"), ("n_sources", "3")]);
-    for (text, seed) in [(twin, 9), (jittered.as_str(), 10)] {
-        assert_fast_paths_exact("b-tcp-epd.toml", text, &idle, seed).expect("the twin compiles");
-    }
-    let sets = owned(&[("duration", "0.2 s"), ("processing", "0 us")]);
-    let reference = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::reference()).expect("compiles");
-    let fast = summary("b-tcp-epd.toml", twin, &sets, 1, SimOptions::default()).expect("compiles");
-    let cells: u64 = fast.vcs.iter().map(|vc| vc.cells_sent).sum();
-    assert!(
-        fast.events * 10 < cells * 11,
-        "{} events for {cells} cells: the sink's cells are not carried",
-        fast.events
-    );
-    assert!(reference.events > 2 * cells, "the reference takes a pipe event per cell on each link");
+    let no_time = [("processing", "0 us")];
+    assert_twin_b_sink_carried(&[("duration", "0.3 s"), no_time[0]], 9, &no_time);
     let sets = owned(&[("processing", "0 us")]);
     assert_fast_paths_exact("two-links.toml", TWO_LINKS_INTO_ONE_HOST, &sets, 11).expect("compiles");
     // A delayed-ACK timer set to fire as a frame arrives: the delivery comes after it, carried
