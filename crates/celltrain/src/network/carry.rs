@@ -12,19 +12,22 @@
 //!   none, and hears TCP over that link alone (the segment joins the host's processing queue,
 //!   whose outcome depends only on the order of arrivals, and whose end has a place by rule in
 //!   its instant), never on an ABR VC (its destination turns RM cells around);
-//! - a router's LAN link into a host, when it is the last hop of UDP routes only and the router
-//!   hears these routes' packets over one ATM link: the LAN port is an analytic drop-tail FIFO,
-//!   so a datagram forwarded there gets its start time as it arrives and reaches the host at
-//!   once (`packet_carry`); and then the ATM link into the router is carried too, the router
+//! - a router's LAN link into a host, when it is the last hop of UDP routes only, or of TCP
+//!   routes into a host's receive processing as above, and the router hears these routes'
+//!   packets over one ATM link: the LAN port is an analytic drop-tail FIFO, so a packet
+//!   forwarded there gets its start time as it arrives and reaches the host at once
+//!   (`packet_carry`); and then the ATM link into the router is carried too, the router
 //!   reassembling and forwarding with the clock at the frame's last cell's arrival (MSc98's
-//!   internetworks, A10-udp and A13-udp). A LAN link's packet held back by the bound goes by its
+//!   internetworks, BN01's). A LAN link's packet held back by the bound goes by its
 //!   pipe's events, and the packets behind it, until they all arrive before the bound; its
 //!   `PipeHead` event is then scheduled as the router forwards it, with the clock at the
 //!   cell's arrival: the one event a carried cell puts on the queue whose place among the
 //!   events of its instant may differ from the reference's. The far end is a UDP sink, whose
 //!   deliveries only add to counters that no observation reads at its instant (the window
-//!   opens first in its instant; samples record no UDP flow's deliveries): were one to, the
-//!   event would need a place by rule.
+//!   opens first in its instant; samples record no UDP flow's deliveries), or a TCP host that
+//!   only queues the segment, in the order the link brings them, for an end of processing
+//!   whose place is set by rule: were either to act at that instant, the event would need a
+//!   place by rule.
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
@@ -92,7 +95,7 @@ impl Network {
         let tcp_route = self.tcp_routes_queued_at_arrival();
         // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
         // cells, below, must not depend on the options), and those that are.
-        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route);
+        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route, &tcp_route);
         let packet_carried: Vec<bool> = (0..n)
             .map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.runs_analytically()))
             .collect();
@@ -220,35 +223,32 @@ impl Network {
     }
 
     /// The packet links that may be carried ahead (those whose port runs analytically are): the
-    /// last hop of UDP routes only, to uncaptured hosts, from a router that hears these routes'
-    /// packets over one ATM link (each route's hop before is a VC, the VCs' last link one and
-    /// the same), so that they reach the link in time order; a port that may run analytically
-    /// (a drop-tail FIFO whose start times are known when its packets arrive), with no capture
-    /// and no policer where it delivers. A UDP packet's
-    /// delivery only counts at its destination. Such a link's packets reach their host as they
+    /// last hop of UDP routes only, or of TCP routes whose delivery only queues the segment
+    /// (`tcp_routes_queued_at_arrival`), to uncaptured hosts, from a router that hears these
+    /// routes' packets over one ATM link (`packet_links_fed_by_one_atm_link`), so that they
+    /// reach the link in time order; a port that may run analytically (a drop-tail FIFO whose
+    /// start times are known when its packets arrive), with no capture and no policer where it
+    /// delivers. A UDP packet's delivery only counts at its destination; a TCP segment's joins
+    /// the host's processing queue, whose end has its place by rule. Such a link's packets reach their host as they
     /// go on the wire, with the clock at their arrival (`packet_carry`), while its pipe is
     /// empty (a packet held back by the bound goes by the pipe's events, and those behind it).
-    fn packet_links_into_quiet_hosts(&self, udp_route: &[bool], other_route: &[bool]) -> Vec<bool> {
+    fn packet_links_into_quiet_hosts(&self, udp_route: &[bool], other_route: &[bool], tcp_route: &[bool]) -> Vec<bool> {
         let n = self.ports.len();
         let mut quiet = vec![true; n];
-        let mut feeder = vec![Sole::Unseen; n];
         for (r, route) in self.routes.iter().enumerate() {
-            let quiet_route = udp_route[r] && !other_route[r] && !self.recorder.captures(route.dst);
+            let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
+            let quiet_route = quiet_end && !self.recorder.captures(route.dst);
             for (i, hop) in route.hops.iter().enumerate() {
                 let Hop::Port(p) = *hop else { continue };
                 quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();
-                let from = match i.checked_sub(1).map(|j| route.hops[j]) {
-                    Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(l, _)| Sole::One(l)),
-                    _ => Sole::Many,
-                };
-                feeder[p.index()].meet(from);
             }
         }
+        let fed_by_one = self.packet_links_fed_by_one_atm_link();
         (0..n)
             .map(|i| {
                 let port = &self.ports[i];
                 quiet[i]
-                    && matches!(feeder[i], Sole::One(_))
+                    && fed_by_one[i]
                     && !port.link.is_captured()
                     && port
                         .packets
@@ -256,6 +256,24 @@ impl Network {
                         .is_some_and(|q| q.policer().is_none() && q.may_run_analytically(!port.link.delay().is_zero()))
             })
             .collect()
+    }
+
+    /// Per port: a packet link whose every route comes to it over one ATM link (each route's
+    /// hop before it is a VC, the VCs' last link one and the same), so that its packets reach it
+    /// in time order.
+    fn packet_links_fed_by_one_atm_link(&self) -> Vec<bool> {
+        let mut feeder = vec![Sole::Unseen; self.ports.len()];
+        for route in &self.routes {
+            for (i, hop) in route.hops.iter().enumerate() {
+                let Hop::Port(p) = *hop else { continue };
+                let from = match i.checked_sub(1).map(|j| route.hops[j]) {
+                    Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(l, _)| Sole::One(l)),
+                    _ => Sole::Many,
+                };
+                feeder[p.index()].meet(from);
+            }
+        }
+        feeder.iter().map(|f| matches!(f, Sole::One(_))).collect()
     }
 
     /// A packet of carried packet link `p` reaches its host now, as at its arrival time
@@ -277,19 +295,20 @@ impl Network {
     /// takes a time to process each segment, or none at all with that rule (a processing that
     /// may end at its arrival, drawn around a mean, would be scheduled at the current instant,
     /// after events of that instant already handled), and every TCP segment it receives comes
-    /// over the last link of ATM routes, one and the same link, so that its processing queue
-    /// takes them in the order they arrive. The queue's outcome (when each segment is done, the
+    /// over one and the same link, the last of ATM routes or a router's LAN link that hears
+    /// them over one ATM link, so that its processing queue takes them in the order they
+    /// arrive. The queue's outcome (when each segment is done, the
     /// draws of its jitter) then depends only on that order, and the event that ends its
     /// processing has a place in the order of its instant that does not depend on when it was
     /// scheduled (`schedule_recv_done`: first in its instant, or closing it).
     ///
     /// The rule for a host that takes no time is decided from the network alone, whatever the
     /// options or captures, so that the reference and every fast path order its deliveries
-    /// alike: its TCP segments arrive over one ATM link, and none over ABR (carrying its data
+    /// alike: its TCP segments arrive over one link as above, and none over ABR (carrying its data
     /// cells would put the link's RM cells last in their instant, by the rule of
     /// `PortPlan::abr_last_link`, which changes TCP's numbers there; docs/architecture.md).
     /// Any other host that takes no time delivers a segment as it arrives, within the event
-    /// that brings it (packet networks, LANs behind routers, several links).
+    /// that brings it (packet networks, several links, ABR).
     fn tcp_routes_queued_at_arrival(&mut self) -> Vec<bool> {
         let mut tcp_route = vec![false; self.routes.len()];
         for conn in &self.conns {
@@ -299,10 +318,12 @@ impl Network {
         // route ending there, and the route's last hop is a VC; and whether any comes over ABR.
         let mut last_link = vec![Sole::Unseen; self.hosts.len()];
         let mut over_abr = vec![false; self.hosts.len()];
+        let fed_by_one = self.packet_links_fed_by_one_atm_link();
         for (r, route) in self.routes.iter().enumerate() {
             if tcp_route[r] {
                 let link = match route.hops.last() {
                     Some(&Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(p, _)| Sole::One(p)),
+                    Some(&Hop::Port(p)) if fed_by_one[p.index()] => Sole::One(p),
                     _ => Sole::Many,
                 };
                 last_link[route.dst.index()].meet(link);
