@@ -1208,6 +1208,14 @@ fn udp_through_routers_into_lan_hosts_gives_the_reference_results() {
         carried.events,
         by_pipes.events
     );
+    // But not over ABR, not even into hosts that take time: the ATM link into the router would
+    // take the RM cells' rule (last in their instant), which moves TCP's numbers over ABR.
+    let sets = owned(&[("duration", "0.2 s"), ("warmup", "0.05 s"), ("service", "abr")]);
+    let busy = builtin_text("A10-tcp").replace("[[host]]\n", "[[host]]\nprocessing = \"300 us\"\n");
+    assert_ne!(busy, builtin_text("A10-tcp"));
+    let by_pipes = summary("a10-tcp", &busy, &sets, 1, analytic).unwrap();
+    let carried = summary("a10-tcp", &busy, &sets, 1, SimOptions { carry_ahead: true, ..analytic }).unwrap();
+    assert_eq!(carried.events, by_pipes.events, "TCP over ABR into busy LAN hosts carried");
 }
 
 #[test]

@@ -13,8 +13,8 @@
 //!   whose outcome depends only on the order of arrivals, and whose end has a place by rule in
 //!   its instant), never on an ABR VC (its destination turns RM cells around);
 //! - a router's LAN link into a host, when it is the last hop of UDP routes only, or of TCP
-//!   routes into a host's receive processing as above, and the router hears these routes'
-//!   packets over one ATM link: the LAN port is an analytic drop-tail FIFO, so a packet
+//!   routes into a host's receive processing as above (not over ABR), and the router hears
+//!   these routes' packets over one ATM link: the LAN port is an analytic drop-tail FIFO, so a packet
 //!   forwarded there gets its start time as it arrives and reaches the host at once
 //!   (`packet_carry`); and then the ATM link into the router is carried too, the router
 //!   reassembling and forwarding with the clock at the frame's last cell's arrival (MSc98's
@@ -340,8 +340,11 @@ impl Network {
         for (r, route) in self.routes.iter().enumerate() {
             let host = route.dst.index();
             let recv = &self.hosts[host].recv;
-            tcp_route[r] &=
-                matches!(last_link[host], Sole::One(_)) && (recv.closes_instant || !recv.least_time().is_zero());
+            // (Nor into a busy host on a LAN over ABR: the ATM link into its router would take
+            // the RM cells' rule, as above.)
+            let lan_over_abr = over_abr[host] && matches!(route.hops.last(), Some(Hop::Port(_)));
+            tcp_route[r] &= matches!(last_link[host], Sole::One(_))
+                && (recv.closes_instant || (!recv.least_time().is_zero() && !lan_over_abr));
         }
         tcp_route
     }
