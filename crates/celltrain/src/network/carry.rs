@@ -92,15 +92,16 @@ impl Network {
                 _ => other_route[flow.route.index()] = true,
             }
         }
-        let tcp_route = self.tcp_routes_queued_at_arrival();
+        let fed_by_one = self.packet_links_fed_by_one_atm_link();
+        let tcp_route = self.plan_tcp_deliveries(&fed_by_one);
         // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
         // cells, below, must not depend on the options), and those that are.
-        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route, &tcp_route);
+        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route, &tcp_route, &fed_by_one);
         let packet_carried: Vec<bool> = (0..n)
             .map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.runs_analytically()))
             .collect();
         // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
-        // into a host's receive processing (see `tcp_routes_queued_at_arrival`), to uncaptured
+        // into a host's receive processing (see `plan_tcp_deliveries`), to uncaptured
         // hosts; and as the hop before the last of UDP routes whose last, a packet link from
         // the VC's far end (a router), is carried (see `packet_links_into_quiet_hosts`).
         // Per VC: whether its deliveries are safe (`Quiet::terminal`), or its data cells' (ABR).
@@ -187,7 +188,7 @@ impl Network {
         // carried, rather than when it arrives, would take another place among the events of
         // its instant, and a far end that hears from other links as well could then see them in
         // another order. (The exceptions: the end of a TCP segment's processing at its
-        // destination, which has its place by rule, `tcp_routes_queued_at_arrival`; and a
+        // destination, which has its place by rule, `plan_tcp_deliveries`; and a
         // datagram held back on a carried LAN link, whose UDP sink nothing observes at its
         // instant, see the module's note.) So a port is carried
         // into only if its own cells are carried on, down to a destination; drop the others
@@ -224,7 +225,7 @@ impl Network {
 
     /// The packet links that may be carried ahead (those whose port runs analytically are): the
     /// last hop of UDP routes only, or of TCP routes whose delivery only queues the segment
-    /// (`tcp_routes_queued_at_arrival`), to uncaptured hosts, from a router that hears these
+    /// (`plan_tcp_deliveries`), to uncaptured hosts, from a router that hears these
     /// routes' packets over one ATM link (`packet_links_fed_by_one_atm_link`), so that they
     /// reach the link in time order; a port that may run analytically (a drop-tail FIFO whose
     /// start times are known when its packets arrive), with no capture and no policer where it
@@ -232,7 +233,13 @@ impl Network {
     /// the host's processing queue, whose end has its place by rule. Such a link's packets reach their host as they
     /// go on the wire, with the clock at their arrival (`packet_carry`), while its pipe is
     /// empty (a packet held back by the bound goes by the pipe's events, and those behind it).
-    fn packet_links_into_quiet_hosts(&self, udp_route: &[bool], other_route: &[bool], tcp_route: &[bool]) -> Vec<bool> {
+    fn packet_links_into_quiet_hosts(
+        &self,
+        udp_route: &[bool],
+        other_route: &[bool],
+        tcp_route: &[bool],
+        fed_by_one: &[bool],
+    ) -> Vec<bool> {
         let n = self.ports.len();
         let mut quiet = vec![true; n];
         for (r, route) in self.routes.iter().enumerate() {
@@ -243,7 +250,6 @@ impl Network {
                 quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();
             }
         }
-        let fed_by_one = self.packet_links_fed_by_one_atm_link();
         (0..n)
             .map(|i| {
                 let port = &self.ports[i];
@@ -288,10 +294,11 @@ impl Network {
         self.now = now;
     }
 
-    /// TCP routes whose delivery at their destination host only queues the segment for the
-    /// host's receive processing, so that it may be done when the frame's last cell is carried;
-    /// and for each host that takes no time to process a segment, whether its deliveries close
-    /// their instant (`ProcessingQueue::closes_instant`, set here). Such a route: the host
+    /// Sets, for each host that takes no time to process a segment, whether its deliveries
+    /// close their instant (`ProcessingQueue::closes_instant`), and returns the TCP routes whose
+    /// delivery at their destination host only queues the segment for the host's receive
+    /// processing, so that it may be done when the frame's last cell is carried (`fed_by_one`:
+    /// `packet_links_fed_by_one_atm_link`). Such a route: the host
     /// takes a time to process each segment, or none at all with that rule (a processing that
     /// may end at its arrival, drawn around a mean, would be scheduled at the current instant,
     /// after events of that instant already handled), and every TCP segment it receives comes
@@ -309,7 +316,7 @@ impl Network {
     /// `PortPlan::abr_last_link`, which changes TCP's numbers there; docs/architecture.md).
     /// Any other host that takes no time delivers a segment as it arrives, within the event
     /// that brings it (packet networks, several links, ABR).
-    fn tcp_routes_queued_at_arrival(&mut self) -> Vec<bool> {
+    fn plan_tcp_deliveries(&mut self, fed_by_one: &[bool]) -> Vec<bool> {
         let mut tcp_route = vec![false; self.routes.len()];
         for conn in &self.conns {
             tcp_route[conn.route_out.index()] = true;
@@ -318,7 +325,6 @@ impl Network {
         // route ending there, and the route's last hop is a VC; and whether any comes over ABR.
         let mut last_link = vec![Sole::Unseen; self.hosts.len()];
         let mut over_abr = vec![false; self.hosts.len()];
-        let fed_by_one = self.packet_links_fed_by_one_atm_link();
         for (r, route) in self.routes.iter().enumerate() {
             if tcp_route[r] {
                 let link = match route.hops.last() {
