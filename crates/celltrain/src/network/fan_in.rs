@@ -345,20 +345,41 @@ impl HeadRing {
         self.len -= 1;
     }
 
-    /// Files a head at its place, moving the later ones back by one.
-    #[inline]
+    /// Files a head at its place. Most go in at the back (pipes at one cell rate take turns).
+    #[inline(always)]
     fn insert(&mut self, place: Place, p: u32) {
         debug_assert!(self.len < self.slots.len(), "one head per pipe");
-        let mut i = self.len;
-        while i > 0 {
-            let before = self.slots[self.at(self.first + i - 1)];
-            if before.0 < place {
-                break;
-            }
-            self.slots[self.at(self.first + i)] = before;
-            i -= 1;
+        let back = self.at(self.first + self.len);
+        if self.len == 0 || self.slots[self.at(back + self.slots.len() - 1)].0 < place {
+            self.slots[back] = (place, p);
+            self.len += 1;
+        } else {
+            self.insert_inside(place, p);
         }
-        self.slots[self.at(self.first + i)] = (place, p);
+    }
+
+    /// Files a head before the last, moving the later heads back by one or, when it goes in the
+    /// first half, the earlier ones forward by one: a port's `PortFree` among its group's heads
+    /// is due a cell time ahead, often before the pipes' heads, which are a link's delay ahead.
+    #[inline(never)]
+    fn insert_inside(&mut self, place: Place, p: u32) {
+        if place < self.slots[self.at(self.first + self.len / 2)].0 {
+            let first = self.at(self.first + self.slots.len() - 1);
+            let mut i = 0;
+            while self.slots[self.at(self.first + i)].0 < place {
+                self.slots[self.at(first + i)] = self.slots[self.at(self.first + i)];
+                i += 1;
+            }
+            self.slots[self.at(first + i)] = (place, p);
+            self.first = first;
+        } else {
+            let mut i = self.len;
+            while self.slots[self.at(self.first + i - 1)].0 > place {
+                self.slots[self.at(self.first + i)] = self.slots[self.at(self.first + i - 1)];
+                i -= 1;
+            }
+            self.slots[self.at(self.first + i)] = (place, p);
+        }
         self.len += 1;
     }
 }
@@ -592,25 +613,32 @@ impl Network {
     #[inline(never)]
     pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
         let FanInSlot { group: g, member } = slot;
-        // (A pipe's head as without the group; the target's `PortFree` at a place of its own.)
-        let place = match self.fan_ins[g as usize].members.get(member as usize) {
-            Some(&p) => self.empty_pipe_head_place(p, arrival),
-            None => self.queue.reserve_last(arrival),
-        };
+        let p = self.fan_ins[g as usize].members[member as usize];
+        let place = self.empty_pipe_head_place(p, arrival);
+        self.fan_ins[g as usize].heads.insert(place, member);
+        self.fan_in_schedule_if_first(g, place);
+    }
+
+    /// The target of group `g` is to be free at `at`: its `PortFree` event takes its place now
+    /// among the group's heads, at the place of its own it would take in the queue.
+    #[inline(never)]
+    pub(super) fn fan_in_enter_free(&mut self, g: u32, at: SimTime) {
+        let place = self.queue.reserve_last(at);
         let group = &mut self.fan_ins[g as usize];
+        let member = u32::try_from(group.members.len()).expect("fewer members than ports");
         group.heads.insert(place, member);
+        self.fan_in_schedule_if_first(g, place);
+    }
+
+    /// A head just filed at `place` in group `g`: when it is the group's earliest and the group
+    /// is not handing out heads, the group's `FanIn` event stands for it in the queue.
+    #[inline(always)]
+    fn fan_in_schedule_if_first(&mut self, g: u32, place: Place) {
+        let group = &mut self.fan_ins[g as usize];
         if !group.handing_out && group.heads.front().map(|h| h.0) == Some(place) {
             group.proxies.push(place);
             self.queue.schedule_reserved(place, Event::FanIn(g));
         }
-    }
-
-    /// The target of group `g` is to be free at `at`: its `PortFree` event takes its place now
-    /// among the group's heads.
-    #[inline(never)]
-    pub(super) fn fan_in_enter_free(&mut self, g: u32, at: SimTime) {
-        let member = u32::try_from(self.fan_ins[g as usize].members.len()).expect("fewer members than ports");
-        self.fan_in_enter(FanInSlot { group: g, member }, at);
     }
 
     /// A `FanIn` event of group `g`, at `place`, is due: hand out the heads that come before
