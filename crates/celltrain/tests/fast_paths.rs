@@ -558,10 +558,11 @@ fn udp_twin(datagram: &str) -> String {
 
 /// Frames queued at the adapters of a fan-in group (TCP over AAL5 into an EPD port, as peer
 /// twin b; UDP into a multiplexer) go on their links as trains, at the pipe's head or behind
-/// its cells, and the adapters keep their cells' start times as runs. Links that hold cells in
-/// flight (a delay) make a cell put on a link go behind trains, which then turn into cells;
-/// adapter buffers too small for a frame make a cell's start time go behind runs, which then
-/// turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken,
+/// its cells, and the adapters keep their cells' start times as runs. A cell put on a link that
+/// carries trains (a frame's first cell, which starts as it arrives at an idle adapter) joins
+/// them as a train of its own, or, behind another such cell (cells started one by one into a
+/// full adapter), the trains turn into cells; adapter buffers too small for a frame make a
+/// cell's start time go behind runs, which then turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken,
 /// among them heads handed out with the target's counts and policy lifted (`LiftedFifo`).
 #[test]
 fn frames_go_on_links_as_trains_exactly() {
@@ -607,7 +608,7 @@ fn frames_go_on_links_as_trains_exactly() {
             vec![("duration", "0.2 s"), ("n_sources", "3"), ("peak", "311.04 Mbit/s"), ("nic", "671 cells")],
         ),
     ];
-    let mut totals = (0, 0, 0);
+    let mut totals = (0, 0, 0, 0);
     for (name, text, sets) in cases {
         let label = format!("{name} {sets:?}");
         let (handed, crossed, lifted) = assert_fan_in_exact(&label, text, &sets, 5);
@@ -619,12 +620,17 @@ fn frames_go_on_links_as_trains_exactly() {
         let mut net = c.network;
         net.run(&mut |_| {});
         let (frames, spread, runs) = net.fan_in_frame_trains();
-        eprintln!("{label}: {frames} frames as trains, {spread} trains turned into cells, {runs} runs into times");
+        let singles = net.fan_in_single_trains();
+        eprintln!(
+            "{label}: {frames} frames as trains, {singles} cells as trains of one, {spread} trains turned into cells, \
+             {runs} runs into times"
+        );
         assert!(frames > 0, "{label}: no frame went as a train");
-        totals = (totals.0 + frames, totals.1 + spread, totals.2 + runs);
+        totals = (totals.0 + frames, totals.1 + singles, totals.2 + runs, totals.3 + spread);
     }
-    assert!(totals.1 > 0, "no train turned into cells");
+    assert!(totals.1 > 0, "no cell joined trains as a train of one");
     assert!(totals.2 > 0, "no start times kept by runs turned into one-by-one times");
+    assert!(totals.3 > 0, "no trains turned into cells");
 }
 
 /// Peer twin `a`'s multiplexer under EPD, fed by its on/off sources (ATM-layer cells) and by

@@ -99,6 +99,8 @@ pub(crate) struct FanIn {
     /// (for the tests: the paths are taken).
     frame_trains: u64,
     trains_spread: u64,
+    /// Cells put on the link behind frames' trains as trains of one, since the start.
+    single_trains: u64,
     /// Plan: each head crosses the target in one step, or not (see `fan_in_direct`).
     direct: Crossing,
     /// Plan: AAL5 VCs cross the target, so the members' trains may be frames (else they are
@@ -124,6 +126,7 @@ impl FanIn {
             lifted_out: 0,
             frame_trains: 0,
             trains_spread: 0,
+            single_trains: 0,
             direct: Crossing::General,
             frames: false,
         }
@@ -176,6 +179,20 @@ struct Train {
 }
 
 impl Train {
+    /// A train of the one cell `cell`, just started on `clock`, arriving at `arrival` (a cell put
+    /// on a link behind frames' trains). (No cell follows it, so its start times are not read:
+    /// both are the clock's next.)
+    fn of_one(cell: Cell, arrival: SimTime, clock: &TxClock, delay: SimDuration, next_slot: u32) -> Train {
+        Train {
+            starts: StartRun { next: clock.free_at(), then: clock.free_at(), slots: clock.cursor(), more: 0 },
+            line_cell_time: clock.line_cell_time(),
+            delay,
+            cell,
+            head: (arrival, cell),
+            next_slot,
+        }
+    }
+
     /// A burst of `cells` cells (none: no train) handed to an adapter whose clock was `clock`.
     fn new(
         mut clock: TxClock,
@@ -411,6 +428,11 @@ impl Network {
         (frames, spread, self.ports.iter().map(|p| p.starts.runs_spread()).sum())
     }
 
+    /// Cells put on a group's link behind frames' trains as trains of one cell, since the start.
+    pub fn fan_in_single_trains(&self) -> u64 {
+        self.fan_ins.iter().map(|g| g.single_trains).sum()
+    }
+
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
     /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
@@ -525,15 +547,53 @@ impl Network {
         self.vcs[cell.vc.index()].route[usize::from(cell.hop) + 1].1
     }
 
-    /// A cell is about to be put in the empty pipe of `p`, a member of a group: a train the
-    /// pipe carries goes in first, as its cells (its head keeps its place), else the cell will
-    /// be the pipe's head.
+    /// `cell` is about to be put in the empty pipe of `p`, a member of a group: behind the
+    /// frames' trains the link carries, it joins them as a train of its own (and true: it is
+    /// on its way) or they go in first as cells (see [`joins_trains`](Self::joins_trains));
+    /// else it will be the pipe's head.
     #[inline(never)]
-    pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, arrival: SimTime) {
-        self.fan_in_before_push(slot, p);
-        if self.ports[p.index()].link.is_empty() {
+    pub(super) fn fan_in_push(&mut self, slot: FanInSlot, p: PortId, cell: Cell, arrival: SimTime) -> bool {
+        if self.fan_ins[slot.group as usize].trains[slot.member as usize].is_none() {
+            debug_assert!(
+                self.fan_ins[slot.group as usize].later[slot.member as usize].is_empty(),
+                "trains behind none"
+            );
             self.fan_in_enter(slot, arrival);
+        } else if self.joins_trains(slot) {
+            self.fan_in_push_behind_trains(slot, p, cell, arrival);
+            return true;
+        } else {
+            self.fan_in_before_push(slot, p);
         }
+        false
+    }
+
+    /// Whether a cell put on the link of a group's member behind frames' trains joins them as
+    /// a train of one (else they go in as cells first). Both are exact; a cell joins them
+    /// behind a frame's train, not behind another cell's: one-cell trains in a row (cells
+    /// started one by one, as into a full adapter) cost more than a pipe of cells.
+    #[inline]
+    pub(super) fn joins_trains(&self, slot: FanInSlot) -> bool {
+        let later = &self.fan_ins[slot.group as usize].later[slot.member as usize];
+        later.back().is_none_or(|(train, _)| train.starts.more > 0)
+    }
+
+    /// `cell`, just put on the wire of `p`, a member of a group whose link carries frames' trains
+    /// (at the head of its empty pipe, or behind its cells), joins them as a train of one cell
+    /// arriving at `arrival`, as it would join the pipe behind them: its head takes its place
+    /// when the train before it ends, as it would when the cell before it left the pipe.
+    #[inline(never)]
+    pub(super) fn fan_in_push_behind_trains(&mut self, slot: FanInSlot, p: PortId, cell: Cell, arrival: SimTime) {
+        let next_slot = self.next_slot(&cell);
+        let port = &self.ports[p.index()];
+        let train = Train::of_one(cell, arrival, &port.tx.clock, port.link.delay(), next_slot);
+        let group = &mut self.fan_ins[slot.group as usize];
+        debug_assert!(
+            group.trains[slot.member as usize].is_some() || port.link.trains_behind(),
+            "no trains on the link"
+        );
+        group.single_trains += 1;
+        group.later[slot.member as usize].push_back((train, Marks::alike(&cell)));
     }
 
     /// Turns the train of a member, if any, into cells in its pipe (their head keeps its place:
