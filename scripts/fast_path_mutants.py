@@ -26,7 +26,7 @@ muts=[
  ("frames: a cell's train of one arrives late", "crates/celltrain/src/network/fan_in.rs", "            head: (arrival, cell),", "            head: (arrival.later_by(SimDuration::from_picos(1)), cell),"),
  ("frames: a cell's train of one goes before the trains", "crates/celltrain/src/network/fan_in.rs", "        group.later[slot.member as usize].push_back((train, Marks::alike(&cell)));", "        group.later[slot.member as usize].push_front((train, Marks::alike(&cell)));"),
  ("frames: a cell that joins the trains put in the pipe too", "crates/celltrain/src/network/fan_in.rs", "            self.fan_in_push_behind_trains(slot, p, cell, arrival);\n            return true;", "            self.fan_in_push_behind_trains(slot, p, cell, arrival);\n            return false;"),
- ("frames: one-cell trains in a row (the count of trains turned into cells)", "crates/celltrain/src/network/fan_in.rs", "        later.back().is_none_or(|(train, _)| train.starts.more > 0)", "        true"),
+ ("frames: one-cell trains in a row (the count of trains turned into cells)", "crates/celltrain/src/network/fan_in.rs", "group.frames && group.later[slot.member as usize].back().is_none_or(|(train, _)| train.starts.more > 0)", "group.frames"),
  ("direct: cell-hops not counted", "crates/celltrain/src/network/fan_in_direct.rs", "            self.tally.cell_hops += 1;\n", ""),
  ("direct: carried past the observation bound", "crates/celltrain/src/network/fan_in_direct.rs", "if port.link.is_empty() && start + port.tx.clock.line_cell_time() + port.link.delay() < self.carry_before {", "if port.link.is_empty() {"),
  ("direct: policed VCs too", "crates/celltrain/src/network/fan_in_direct.rs", " && (h != 1 || vc.policer.is_none())", ""),

@@ -276,7 +276,8 @@ impl Network {
                 }
             }
         }
-        // (Trains behind the pipe's cells went in as cells first: see `arrive_analytic_at`.)
+        // (A cell behind the trains behind the pipe's cells joined them, or they went in as
+        // cells first: see `arrive_analytic_at`.)
         debug_assert!(
             !self.ports[p.index()].link.trains_behind(),
             "a cell put on a link before the trains behind its cells"

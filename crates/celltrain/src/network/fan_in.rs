@@ -24,17 +24,20 @@
 //! keeps it as a train (its head, a cursor on the adapter's slots, and a count), and makes
 //! each cell when it becomes the pipe's head, by the same arithmetic of the same clock that
 //! would have made it at the hand-over. Only an empty pipe takes a burst's train, and a cell put
-//! on the link while a train runs first turns the train into cells in the pipe.
+//! on the link while a burst's train runs first turns the train into cells in the pipe.
 //!
 //! So does an AAL5 frame queued whole at a feeding adapter (`arrive_run`: TCP or UDP over AAL5,
 //! as peer twin `b`), with the cells' index counting up and the last one's marks kept beside the
 //! train ([`Marks`]), and the adapter keeps the cells' start times as a run of its clock's slots
 //! (`StartRun`), not one by one. A frame's train goes behind the pipe's cells and the trains
-//! already there (`Link::trains_behind`); a cell put on the link behind them turns them into
-//! cells first, and a start time kept one by one behind runs turns them into times. A pipe
-//! holds cells, then frames' trains, or a train at its head, then frames' trains: the cell path
-//! asks about trains only when it finds a pipe empty or the flag set, where a paced adapter
-//! takes a cell.
+//! already there (`Link::trains_behind`); a cell put on the link behind them (a frame's first
+//! cell, started as it reaches an idle adapter) joins them as a train of one cell, its head
+//! filed when the train before it ends, as it would be when the cell before it left the pipe.
+//! Behind another such train (cells started one by one, as into a full adapter), where trains
+//! of one in a row would cost more than a pipe of cells, the trains turn into cells first; so
+//! does a start time kept one by one behind runs turn them into times. A pipe holds cells, then
+//! frames' trains, or a train at its head, then frames' trains: the cell path asks about trains
+//! only when it finds a pipe empty or the flag set, where a paced adapter takes a cell.
 //!
 //! A group whose target sends every cell straight on to its destination hands each head through
 //! the target in one step (`fan_in_direct`).
@@ -568,14 +571,15 @@ impl Network {
         false
     }
 
-    /// Whether a cell put on the link of a group's member behind frames' trains joins them as
-    /// a train of one (else they go in as cells first). Both are exact; a cell joins them
-    /// behind a frame's train, not behind another cell's: one-cell trains in a row (cells
-    /// started one by one, as into a full adapter) cost more than a pipe of cells.
+    /// Whether a cell put on the link of a group's member behind trains joins them as a train
+    /// of one (else they go in as cells first). Both are exact. A cell joins frames' trains
+    /// (a burst's train has none behind it), behind a frame's train, not behind another cell's:
+    /// one-cell trains in a row (cells started one by one, as into a full adapter) cost more
+    /// than a pipe of cells.
     #[inline]
     pub(super) fn joins_trains(&self, slot: FanInSlot) -> bool {
-        let later = &self.fan_ins[slot.group as usize].later[slot.member as usize];
-        later.back().is_none_or(|(train, _)| train.starts.more > 0)
+        let group = &self.fan_ins[slot.group as usize];
+        group.frames && group.later[slot.member as usize].back().is_none_or(|(train, _)| train.starts.more > 0)
     }
 
     /// `cell`, just put on the wire of `p`, a member of a group whose link carries frames' trains
@@ -592,6 +596,7 @@ impl Network {
             group.trains[slot.member as usize].is_some() || port.link.trains_behind(),
             "no trains on the link"
         );
+        debug_assert!(group.frames, "a burst's train with a train behind it");
         group.single_trains += 1;
         group.later[slot.member as usize].push_back((train, Marks::alike(&cell)));
     }
