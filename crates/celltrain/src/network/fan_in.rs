@@ -373,6 +373,11 @@ impl HeadRing {
         if self.len == 0 || self.slots[self.at(back + self.slots.len() - 1)].0 < place {
             self.slots[back] = (place, p);
             self.len += 1;
+        } else if place < self.slots[self.first].0 {
+            // (A port's `PortFree`, due a cell time ahead: often before every pipe's head.)
+            self.first = self.at(self.first + self.slots.len() - 1);
+            self.slots[self.first] = (place, p);
+            self.len += 1;
         } else {
             self.insert_inside(place, p);
         }

@@ -10,9 +10,21 @@ use celltrain_core::time::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// A backlogged queue as the heap holds it: the stamp of its head cell, then the queue, least
-/// first (so the order is the service order, ties to the lower queue: keys are unique).
-type Backlogged = Reverse<(u64, u16)>;
+/// A backlogged queue as the heap holds it: the stamp of its head cell, then the queue, in one
+/// key (`stamp << 16 | queue`: one compare, where a pair takes two and a branch), least first,
+/// so the order is the service order, ties to the lower queue (keys are unique).
+type Backlogged = Reverse<u128>;
+
+#[inline(always)]
+fn backlogged(stamp: u64, queue: u16) -> Backlogged {
+    Reverse(u128::from(stamp) << 16 | u128::from(queue))
+}
+
+/// The stamp and the queue of a heap entry.
+#[inline(always)]
+fn stamp_and_queue(entry: &Backlogged) -> (u64, u16) {
+    ((entry.0 >> 16) as u64, entry.0 as u16)
+}
 
 #[derive(Clone, Debug)]
 pub struct VirtualSpacing {
@@ -44,14 +56,14 @@ impl CellScheduler for VirtualSpacing {
         if was_empty {
             // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
             let stamp = self.spacing_time + self.spacing[usize::from(queue)];
-            self.backlogged.push(Reverse((stamp, queue)));
+            self.backlogged.push(backlogged(stamp, queue));
         }
     }
 
     #[inline(never)]
     fn pick(&mut self, _now: SimTime) -> Pick {
         match self.backlogged.peek() {
-            Some(&Reverse((_, queue))) => Pick::Queue(queue),
+            Some(entry) => Pick::Queue(stamp_and_queue(entry).1),
             None => Pick::Empty,
         }
     }
@@ -60,14 +72,14 @@ impl CellScheduler for VirtualSpacing {
     #[inline(never)]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let mut top = self.backlogged.peek_mut().expect("dequeued from a scheduler with nothing backlogged");
-        let Reverse((stamp, picked)) = *top;
+        let (stamp, picked) = stamp_and_queue(&top);
         debug_assert_eq!(picked, queue, "dequeued from a queue that was not picked");
         self.spacing_time = stamp;
         if now_empty {
             std::collections::binary_heap::PeekMut::pop(top);
         } else {
             // (The new stamp sinks to its place as `top` is dropped.)
-            top.0 .0 = stamp + self.spacing[usize::from(queue)];
+            *top = backlogged(stamp + self.spacing[usize::from(queue)], queue);
         }
     }
 }
