@@ -76,19 +76,14 @@ impl Network {
         match port.admit_analytic::<RUNS>(&cell, slot, start, now) {
             Ok(()) => {
                 // A cell goes on a fan-in group's link behind the frames that wait there as
-                // trains (behind the link's cells): it joins them as a train of its own, or they
-                // go in as cells first (see `joins_trains`). (Only such a link, a paced
-                // adapter's, takes frames as trains; here, not in `start_cell`, on the path of
-                // every cell, where the test cost `bench null` 1 %.)
+                // trains (behind the link's cells): it joins them as a train of its own
+                // (`put_in_pipe`), or they go in as cells first, here (see `joins_trains`).
+                // (Only such a link, a paced adapter's, takes frames as trains.)
                 if RUNS && self.ports[p.index()].link.trains_behind() {
                     let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
-                    if self.joins_trains(group) {
-                        let (cell, arrival) = self.start_on_clock(p, cell, start);
-                        debug_assert!(!self.may_carry(p, arrival), "a fan-in group's member is not carried");
-                        self.fan_in_push_behind_trains(group, p, cell, arrival);
-                        return;
+                    if !self.joins_trains(group) {
+                        self.fan_in_before_push(group, p);
                     }
-                    self.fan_in_before_push(group, p);
                 }
                 self.start_cell(p, cell, start);
             }
@@ -221,20 +216,7 @@ impl Network {
     /// an ABR end system's data cells sent in runs: a duty added here must be added there, or
     /// excluded by its callers' conditions.)
     #[inline]
-    pub(super) fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
-        let (cell, arrival) = self.start_on_clock(p, cell, at);
-        if self.may_carry(p, arrival) {
-            self.carry(p, cell, arrival);
-            return;
-        }
-        self.put_in_pipe(p, cell, arrival);
-    }
-
-    /// The first step of [`start_cell`](Self::start_cell): `cell` starts on the transmitter
-    /// clock of `p` at `at` (captured, counted, timed by the adapter's rules). Returns the cell
-    /// as it goes on the link and when it reaches the far end.
-    #[inline(always)]
-    pub(super) fn start_on_clock(&mut self, p: PortId, mut cell: Cell, at: SimTime) -> (Cell, SimTime) {
+    pub(super) fn start_cell(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
         if cell.hop == 0 {
             cell.entered = at;
         }
@@ -251,7 +233,12 @@ impl Network {
         if port.facts.adapter_rules {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
-        (cell, end + port.link.delay())
+        let arrival = end + port.link.delay();
+        if self.may_carry(p, arrival) {
+            self.carry(p, cell, arrival);
+            return;
+        }
+        self.put_in_pipe(p, cell, arrival);
     }
 
     /// `cell`, put on the wire of `p`, goes into the link's pipe, to reach the far end at
@@ -275,13 +262,13 @@ impl Network {
                     }
                 }
             }
+        } else if port.link.trains_behind() {
+            // Behind the frames' trains behind the pipe's cells, it joins them as a train of
+            // its own (see `arrive_analytic_at`, which turns them into cells first where not).
+            let group = port.plan.fan_in.expect("trains wait on a fan-in group's links only");
+            self.fan_in_push_behind_trains(group, p, cell, arrival);
+            return;
         }
-        // (A cell behind the trains behind the pipe's cells joined them, or they went in as
-        // cells first: see `arrive_analytic_at`.)
-        debug_assert!(
-            !self.ports[p.index()].link.trains_behind(),
-            "a cell put on a link before the trains behind its cells"
-        );
         self.ports[p.index()].link.push(arrival, cell);
     }
 
