@@ -562,8 +562,9 @@ fn udp_twin(datagram: &str) -> String {
 /// carries trains (a frame's first cell, which starts as it arrives at an idle adapter) joins
 /// them as a train of its own, or, behind another such cell (cells started one by one into a
 /// full adapter), the trains turn into cells; adapter buffers too small for a frame make a
-/// cell's start time go behind runs, which then turn into one-by-one times. Every run is exact (`assert_fan_in_exact`), and every path taken,
-/// among them heads handed out with the target's counts and policy lifted (`LiftedFifo`).
+/// cell's start time go behind runs, which then turn into one-by-one times. Every run is exact
+/// (`assert_fan_in_exact`), and every path taken, among them heads handed out with the target's
+/// counts and policy lifted (`LiftedFifo`).
 #[test]
 fn frames_go_on_links_as_trains_exactly() {
     let tcp = include_str!("../../../benches/twins/b-tcp-epd.toml");
