@@ -74,19 +74,7 @@ impl Network {
             port.tx.clock.free_at().max(now)
         };
         match port.admit_analytic::<RUNS>(&cell, slot, start, now) {
-            Ok(()) => {
-                // A cell goes on a fan-in group's link behind the frames that wait there as
-                // trains (behind the link's cells): it joins them as a train of its own
-                // (`put_in_pipe`), or they go in as cells first, here (see `joins_trains`).
-                // (Only such a link, a paced adapter's, takes frames as trains.)
-                if RUNS && self.ports[p.index()].link.trains_behind() {
-                    let group = self.ports[p.index()].plan.fan_in.expect("trains wait on a fan-in group's links only");
-                    if !self.joins_trains(group) {
-                        self.fan_in_before_push(group, p);
-                    }
-                }
-                self.start_cell(p, cell, start);
-            }
+            Ok(()) => self.start_cell(p, cell, start),
             Err(_) => self.cell_lost(cell),
         }
     }
@@ -263,11 +251,15 @@ impl Network {
                 }
             }
         } else if port.link.trains_behind() {
-            // Behind the frames' trains behind the pipe's cells, it joins them as a train of
-            // its own (see `arrive_analytic_at`, which turns them into cells first where not).
+            // Behind the frames' trains behind the pipe's cells (a paced adapter's link in a
+            // fan-in group), it joins them as a train of its own, or they go in as cells first
+            // (see `joins_trains`).
             let group = port.plan.fan_in.expect("trains wait on a fan-in group's links only");
-            self.fan_in_push_behind_trains(group, p, cell, arrival);
-            return;
+            if self.joins_trains(group) {
+                self.fan_in_push_behind_trains(group, p, cell, arrival);
+                return;
+            }
+            self.fan_in_before_push(group, p);
         }
         self.ports[p.index()].link.push(arrival, cell);
     }
