@@ -3,7 +3,7 @@ that compare ABR with UBR and GFR.1 with GFR.2 on one network (the speed issue's
 cell-level built-in at least half of the null pipeline's cell-hops per second; A3 and A5-udp over
 ABR, and G2, at most 1.25 times A3, A5-udp and G1 per cell-hop).
 
-    python benches/builtins.py [--rounds 3] [--instructions] [--only NAME]... BINARY
+    python benches/builtins.py [--rounds 3] [--instructions] [--only NAME]... [--without FAST_PATH]... BINARY
 
 BINARY is the command-line tool. Each built-in runs `celltrain bench NAME` for a short and a
 long simulated time (a `duration` of 0.2 s and 1.2 s, with a 0.1 s warm-up where the built-in
@@ -22,6 +22,10 @@ machine is quiet. `--instructions` counts instructions under callgrind instead (
 which a shared machine does not move. Packet networks are listed and skipped; an internetwork
 (LANs behind routers on an ATM backbone) is measured per cell-hop, its packets' work included,
 and marked so. A built-in whose run fails is reported, with its error, and the rest go on.
+
+`--without FAST_PATH` (repeatable) passes `--without` to every run, the null pipeline's too:
+what a fast path is worth on each built-in is this table with it off over the table with all on
+(benches/README.md).
 """
 
 from __future__ import annotations
@@ -62,10 +66,14 @@ def accepts(binary: str, name: str, sets: list[str]) -> bool:
     return subprocess.run(args, capture_output=True).returncode == 0
 
 
+# `--without` options given to every run (see the module's text).
+WITHOUT: list[str] = []
+
+
 def measure(binary: str, args: list[str], instructions: bool) -> tuple[float, int, str]:
     """(CPU seconds or instructions, cell-hops, "cell", "cells and packets" or "packet") of one
     `bench` run; raises `RunFailed`."""
-    cmd = [binary, "bench", *args, "--repeat", "1"]
+    cmd = [binary, "bench", *args, "--repeat", "1", *WITHOUT]
     if instructions:
         with tempfile.NamedTemporaryFile() as out:
             cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *cmd]
@@ -131,7 +139,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--instructions", action="store_true", help="instructions under callgrind, not CPU time")
     ap.add_argument("--only", action="append", metavar="NAME", help="this built-in only (repeatable; null is always run)")
+    ap.add_argument("--without", action="append", metavar="FAST_PATH", default=[], help="turn this fast path off in every run (repeatable)")
     args = ap.parse_args()
+    WITHOUT.extend(arg for name in args.without for arg in ("--without", name))
     unit = "instructions" if args.instructions else "ns"
     scale = 1.0 if args.instructions else 1e9
 
