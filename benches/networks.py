@@ -1,7 +1,7 @@
 """Benchmark: the four networks of the speed issue's "no slower" clause (`bench null`, A4,
 E1-mux, T1), as CPU time per run, one or more builds alternated.
 
-    python benches/networks.py [--rounds 7] [--network null ...] BINARY [BINARY ...]
+    python benches/networks.py [--rounds 7] [--network null ...] [--builtin G4 ...] BINARY [BINARY ...]
 
 Each BINARY is the command-line tool. Each round runs every network once with every binary, in
 turn (A, B, A, B, …, so that a machine that slows down during the run slows every build alike),
@@ -12,6 +12,9 @@ by 10-30 %, never sped up: for deterministic work the least of many rounds is th
 figure). The work done must be the same for every binary: the cell hops a run reports are
 compared, and a difference is reported (the event count may differ, since a fast path may
 take fewer events; `benches/same_results.py` compares the results themselves).
+
+`--builtin NAME` (repeatable) adds any built-in, run for `--duration` (6 s by default) with its
+own parameters otherwise: a lever that moves one built-in's CPU is measured on it the same way.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ NETWORKS = {
     "T1": ["T1", "--set", "duration=10 s"],
 }
 
-# `bench` prints "<name>: <n> cell-hops, <m> events in …".
-WORK = re.compile(r": (\d+) cell-hops, (\d+) events")
+# `bench` prints "<name>: <n> cell-hops, <m> events in …" (packet-hops in packet mode and, first,
+# in an internetwork: either is the work compared).
+WORK = re.compile(r": (\d+) (?:cell|packet)-hops, (\d+) events")
 
 
 def run_once(binary: str, network: str) -> tuple[float, tuple[int, int]]:
@@ -54,8 +58,13 @@ def main() -> None:
     ap.add_argument("binaries", nargs="+", help="celltrain binaries to compare (the first is the base)")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--network", action="append", choices=list(NETWORKS), help="networks to run (default: all)")
+    ap.add_argument("--builtin", action="append", default=[], metavar="NAME", help="a built-in to run too (repeatable)")
+    ap.add_argument("--duration", default="6 s", help="a built-in's simulated time (default: 6 s)")
     args = ap.parse_args()
-    networks = args.network or list(NETWORKS)
+    for name in args.builtin:
+        NETWORKS[name] = [name, "--set", f"duration={args.duration}"]
+    networks = args.network or ([] if args.builtin else list(NETWORKS))
+    networks += args.builtin
     cpu: dict[tuple[str, int], list[float]] = {}
     work: dict[tuple[str, int], tuple[int, int]] = {}
     for r in range(args.rounds):
