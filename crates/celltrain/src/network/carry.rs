@@ -14,11 +14,14 @@
 //!   its instant), never on an ABR VC (its destination turns RM cells around);
 //! - a router's LAN link into a host, when it is the last hop of UDP routes only, or of TCP
 //!   routes into a host's receive processing as above (not over ABR), and the router hears
-//!   these routes' packets over one ATM link: the LAN port is an analytic drop-tail FIFO, so a packet
-//!   forwarded there gets its start time as it arrives and reaches the host at once
-//!   (`packet_carry`); and then the ATM link into the router is carried too, the router
-//!   reassembling and forwarding with the clock at the frame's last cell's arrival (MSc98's
-//!   internetworks, BN01's). A LAN link's packet held back by the bound goes by its
+//!   these routes' packets over one link: the LAN port is an analytic drop-tail FIFO, so a
+//!   packet forwarded there gets its start time as it arrives and reaches the host at once
+//!   (`packet_carry`); and then the link into the router is carried too: an ATM link, the
+//!   router reassembling and forwarding with the clock at the frame's last cell's arrival
+//!   (MSc98's internetworks, BN01's), or a packet link whose every route goes on over links
+//!   so carried, the router forwarding with the clock at the packet's arrival (a packet
+//!   network's routers, back to the one before the last: `packet_links_into_routers`; T1 in
+//!   packet mode, peer twin `c`). A LAN link's packet held back by the bound goes by its
 //!   pipe's events, and the packets behind it, until they all arrive before the bound; its
 //!   `PipeHead` event is then scheduled as the router forwards it, with the clock at the
 //!   cell's arrival: the one event a carried cell puts on the queue whose place among the
@@ -92,14 +95,17 @@ impl Network {
                 _ => other_route[flow.route.index()] = true,
             }
         }
-        let fed_by_one = self.packet_links_fed_by_one_atm_link();
-        let tcp_route = self.plan_tcp_deliveries(&fed_by_one);
+        let feeders = self.packet_link_feeders();
+        let fed_by_one: Vec<bool> = feeders.iter().map(|f| matches!(f, Sole::One(_))).collect();
+        let tcp_route = self.plan_tcp_deliveries();
         // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
-        // cells, below, must not depend on the options), and those that are.
+        // cells, below, must not depend on the options), and those that are; then the packet
+        // links into routers that forward onto those alone.
         let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route, &tcp_route, &fed_by_one);
-        let packet_carried: Vec<bool> = (0..n)
+        let mut packet_carried: Vec<bool> = (0..n)
             .map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.runs_analytically()))
             .collect();
+        self.packet_links_into_routers(&mut packet_carried, &feeders);
         // Raw VCs always; AAL5 VCs used only as the last hop of UDP routes, or of TCP routes
         // into a host's receive processing (see `plan_tcp_deliveries`), to uncaptured
         // hosts; and as the hop before the last of UDP routes whose last, a packet link from
@@ -226,8 +232,8 @@ impl Network {
     /// The packet links that may be carried ahead (those whose port runs analytically are): the
     /// last hop of UDP routes only, or of TCP routes whose delivery only queues the segment
     /// (`plan_tcp_deliveries`), to uncaptured hosts, from a router that hears these
-    /// routes' packets over one ATM link (`packet_links_fed_by_one_atm_link`), so that they
-    /// reach the link in time order; a port that may run analytically (a drop-tail FIFO whose
+    /// routes' packets over one link, ATM or packet (`fed_by_one`: `packet_link_feeders`), so
+    /// that they reach the link in time order; a port that may run analytically (a drop-tail FIFO whose
     /// start times are known when its packets arrive), with no capture and no policer where it
     /// delivers. A UDP packet's delivery only counts at its destination; a TCP segment's joins
     /// the host's processing queue, whose end has its place by rule. Such a link's packets reach their host as they
@@ -264,22 +270,62 @@ impl Network {
             .collect()
     }
 
-    /// Per port: a packet link whose every route comes to it over one ATM link (each route's
-    /// hop before it is a VC, the VCs' last link one and the same), so that its packets reach it
-    /// in time order.
-    fn packet_links_fed_by_one_atm_link(&self) -> Vec<bool> {
+    /// Per port: the one link that brings it every route's packets, if one does (each route's
+    /// hop before it is the same packet link, or VCs whose last link is one and the same ATM
+    /// link), so that its packets reach it in time order.
+    fn packet_link_feeders(&self) -> Vec<Sole<PortId>> {
         let mut feeder = vec![Sole::Unseen; self.ports.len()];
         for route in &self.routes {
             for (i, hop) in route.hops.iter().enumerate() {
                 let Hop::Port(p) = *hop else { continue };
                 let from = match i.checked_sub(1).map(|j| route.hops[j]) {
                     Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(l, _)| Sole::One(l)),
-                    _ => Sole::Many,
+                    Some(Hop::Port(q)) => Sole::One(q),
+                    None => Sole::Many,
                 };
                 feeder[p.index()].meet(from);
             }
         }
-        feeder.iter().map(|f| matches!(f, Sole::One(_))).collect()
+        feeder
+    }
+
+    /// Marks carried the packet links into routers whose every route goes on to a packet link
+    /// that is carried and that this link alone feeds (`feeders`), until none is added: a
+    /// packet such a link brings is forwarded as it goes on the wire, with the clock at its
+    /// arrival (`packet_carry`), onto a link whose port hears from no other, and so on to its
+    /// host. The link's port runs analytically, with no capture and no policer where it
+    /// delivers (`packet_carry` polices nothing), and its link has a delay (a cell time at
+    /// least separates a packet's start from its arrival, as on every carried link).
+    fn packet_links_into_routers(&self, carried: &mut [bool], feeders: &[Sole<PortId>]) {
+        let mut next_ok = vec![true; self.ports.len()];
+        let mut used = vec![false; self.ports.len()];
+        loop {
+            next_ok.fill(true);
+            used.fill(false);
+            for route in &self.routes {
+                for (i, hop) in route.hops.iter().enumerate() {
+                    let Hop::Port(q) = *hop else { continue };
+                    used[q.index()] = true;
+                    next_ok[q.index()] &= match route.hops.get(i + 1) {
+                        Some(&Hop::Port(p)) => carried[p.index()] && feeders[p.index()] == Sole::One(q),
+                        _ => false,
+                    };
+                }
+            }
+            let mut added = false;
+            for (i, port) in self.ports.iter().enumerate() {
+                let plain = port.packets.as_ref().is_some_and(|q| q.runs_analytically() && q.policer().is_none())
+                    && !port.link.is_captured()
+                    && !port.link.delay().is_zero();
+                if !carried[i] && used[i] && next_ok[i] && plain {
+                    carried[i] = true;
+                    added = true;
+                }
+            }
+            if !added {
+                return;
+            }
+        }
     }
 
     /// A packet of carried packet link `p` reaches its host now, as at its arrival time
@@ -297,14 +343,13 @@ impl Network {
     /// Sets, for each host that takes no time to process a segment, whether its deliveries
     /// close their instant (`ProcessingQueue::closes_instant`), and returns the TCP routes whose
     /// delivery at their destination host only queues the segment for the host's receive
-    /// processing, so that it may be done when the frame's last cell is carried (`fed_by_one`:
-    /// `packet_links_fed_by_one_atm_link`). Such a route: the host
+    /// processing, so that it may be done when the segment's last cell, or the segment, is
+    /// carried. Such a route: the host
     /// takes a time to process each segment, or none at all with that rule (a processing that
     /// may end at its arrival, drawn around a mean, would be scheduled at the current instant,
     /// after events of that instant already handled), and every TCP segment it receives comes
-    /// over one and the same link, the last of ATM routes or a router's LAN link that hears
-    /// them over one ATM link, so that its processing queue takes them in the order they
-    /// arrive. The queue's outcome (when each segment is done, the
+    /// over one and the same link, the last of ATM routes or a packet link, so that its
+    /// processing queue takes them in the order they arrive. The queue's outcome (when each segment is done, the
     /// draws of its jitter) then depends only on that order, and the event that ends its
     /// processing has a place in the order of its instant that does not depend on when it was
     /// scheduled (`schedule_recv_done`: first in its instant, or closing it).
@@ -315,8 +360,8 @@ impl Network {
     /// cells would put the link's RM cells last in their instant, by the rule of
     /// `PortPlan::abr_last_link`, which changes TCP's numbers there; docs/architecture.md).
     /// Any other host that takes no time delivers a segment as it arrives, within the event
-    /// that brings it (packet networks, several links, ABR).
-    fn plan_tcp_deliveries(&mut self, fed_by_one: &[bool]) -> Vec<bool> {
+    /// that brings it (several links, ABR).
+    fn plan_tcp_deliveries(&mut self) -> Vec<bool> {
         let mut tcp_route = vec![false; self.routes.len()];
         for conn in &self.conns {
             tcp_route[conn.route_out.index()] = true;
@@ -329,7 +374,7 @@ impl Network {
             if tcp_route[r] {
                 let link = match route.hops.last() {
                     Some(&Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(p, _)| Sole::One(p)),
-                    Some(&Hop::Port(p)) if fed_by_one[p.index()] => Sole::One(p),
+                    Some(&Hop::Port(p)) => Sole::One(p),
                     _ => Sole::Many,
                 };
                 last_link[route.dst.index()].meet(link);
