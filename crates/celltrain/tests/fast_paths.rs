@@ -1228,14 +1228,14 @@ fn tcp_through_packet_routers_gives_the_reference_results() {
     let sampled = with_record(&builtin_text("T1"), record);
     let t1 = builtin_text("T1");
     let topo2 = builtin_text("T1-topo2");
-    let cases: [(&str, &str, &[(&str, &str)]); 3] = [
-        ("t1-packet-sampled", &sampled, &[("duration", "2 s"), ("mode", "packet")]),
-        ("t1-packet-drops", &t1, &[("duration", "2 s"), ("mode", "packet"), ("buffer", "200 cells")]),
-        ("t1-topo2-packet", &topo2, &[("duration", "2 s"), ("mode", "packet")]),
+    let cases = [
+        ("t1-packet-sampled", &sampled, vec![("duration", "2 s"), ("mode", "packet")]),
+        ("t1-packet-drops", &t1, vec![("duration", "2 s"), ("mode", "packet"), ("buffer", "200 cells")]),
+        ("t1-topo2-packet", &topo2, vec![("duration", "2 s"), ("mode", "packet")]),
     ];
     let mut dropped = 0;
     for (case, text, sets) in cases {
-        let (differ, outcome) = compare(case, text, sets, false);
+        let (differ, outcome) = compare(case, text, &sets, false);
         found.extend(differ);
         let bottleneck = outcome.summary.ports.iter().filter(|p| p.name == "R1->R2");
         dropped += bottleneck.filter_map(|p| p.packets_dropped).sum::<u64>();
