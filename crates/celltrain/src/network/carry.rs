@@ -294,8 +294,8 @@ impl Network {
     /// packet such a link brings is forwarded as it goes on the wire, with the clock at its
     /// arrival (`packet_carry`), onto a link whose port hears from no other, and so on to its
     /// host. The link's port runs analytically, with no capture and no policer where it
-    /// delivers (`packet_carry` polices nothing), and its link has a delay (a cell time at
-    /// least separates a packet's start from its arrival, as on every carried link).
+    /// delivers (`packet_carry` polices nothing), and its link has a delay (as a LAN link
+    /// carried into a host must: `PacketQueue::may_run_analytically`).
     fn packet_links_into_routers(&self, carried: &mut [bool], feeders: &[Sole<PortId>]) {
         let mut next_ok = vec![true; self.ports.len()];
         let mut used = vec![false; self.ports.len()];
