@@ -378,3 +378,54 @@ fn a_port_record_keeps_packet_mode_out_of_line() {
     assert!(size < 1024, "Port is {size} bytes");
     assert!(std::mem::size_of::<PacketQueue>() > 256, "the boxed queue is the large part");
 }
+
+/// The rule for a host that takes no time (`ProcessingQueue::closes_instant`, decided from the
+/// network alone): its deliveries close their instant when every TCP segment it receives comes
+/// over one link, ATM or packet, and none over ABR. A receiver fed by two routers does not; its
+/// senders, each hearing ACKs over one packet link, do; so does every host of T1 in packet mode.
+#[test]
+fn hosts_close_their_instants_over_one_link_only() {
+    const TWO_ROUTERS: &str = r#"
+[scenario]
+id = "two-routers"
+title = "TCP into one host over two packet links"
+
+[simulation]
+duration = "10 ms"
+mode = "packet"
+
+[[router]]
+names = ["r1", "r2"]
+
+[[host]]
+names = ["s1", "s2", "dst"]
+
+[[link]]
+between = [["s1", "r1"], ["r1", "dst"], ["s2", "r2"], ["r2", "dst"]]
+rate = "100 Mbit/s"
+delay = "1 ms"
+
+[[flow]]
+name = "tcp1"
+path = ["s1", "r1", "dst"]
+app = { kind = "tcp" }
+
+[[flow]]
+name = "tcp2"
+path = ["s2", "r2", "dst"]
+app = { kind = "tcp" }
+"#;
+    let closing = |text: &str, sets: &[(String, String)]| -> Vec<(String, bool)> {
+        let source = crate::scenario::Source::new("closing.toml", text.to_string());
+        let net = crate::scenario::compile_source(source, sets, None).unwrap().network;
+        assert_eq!(net.mode(), Mode::Packet);
+        let hosts = net.nodes.iter().enumerate().filter(|(_, n)| n.kind == NodeKind::Host);
+        hosts.map(|(h, n)| (n.name.clone(), net.hosts[h].recv.closes_instant)).collect()
+    };
+    let two = closing(TWO_ROUTERS, &[]);
+    assert_eq!(two.iter().filter(|(_, closes)| *closes).count(), 2, "{two:?}");
+    assert!(two.iter().any(|(name, closes)| name == "dst" && !closes), "{two:?}");
+    let t1 = crate::builtin::find("T1").unwrap().text;
+    let t1 = closing(t1, &[("mode".to_string(), "\"packet\"".to_string())]);
+    assert!(t1.len() == 16 && t1.iter().all(|(_, closes)| *closes), "{t1:?}");
+}
