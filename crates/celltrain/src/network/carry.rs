@@ -293,9 +293,9 @@ impl Network {
     /// that is carried and that this link alone feeds (`feeders`), until none is added: a
     /// packet such a link brings is forwarded as it goes on the wire, with the clock at its
     /// arrival (`packet_carry`), onto a link whose port hears from no other, and so on to its
-    /// host. The link's port runs analytically, with no capture and no policer where it
-    /// delivers (`packet_carry` polices nothing), and its link has a delay (as a LAN link
-    /// carried into a host must: `PacketQueue::may_run_analytically`).
+    /// host. The link's port runs analytically (so its link has a delay:
+    /// `PacketQueue::may_run_analytically`), with no capture and no policer where it delivers
+    /// (`packet_carry` polices nothing).
     fn packet_links_into_routers(&self, carried: &mut [bool], feeders: &[Sole<PortId>]) {
         let mut next_ok = vec![true; self.ports.len()];
         let mut used = vec![false; self.ports.len()];
@@ -315,8 +315,7 @@ impl Network {
             let mut added = false;
             for (i, port) in self.ports.iter().enumerate() {
                 let plain = port.packets.as_ref().is_some_and(|q| q.runs_analytically() && q.policer().is_none())
-                    && !port.link.is_captured()
-                    && !port.link.delay().is_zero();
+                    && !port.link.is_captured();
                 if !carried[i] && used[i] && next_ok[i] && plain {
                     carried[i] = true;
                     added = true;
