@@ -53,6 +53,7 @@
 //! last in its instant by rule, with fast paths or without (`PortPlan::abr_last_link`): its
 //! place no longer follows from the data cells before it, which leave the pipe early.
 
+use super::cell_path::Known;
 use super::link::HeldBack;
 use super::plan::Sole;
 use super::{Adaptation, Event, FlowKind, Hop, Network};
@@ -418,10 +419,12 @@ impl Network {
         self.ports[p.index()].plan.carry && arrival < self.carry_before
     }
 
-    /// The far end of `p` handles `cell` now, as at its arrival time. Cells still in the pipe
-    /// (they arrive no later, and were held back by an earlier bound) go first.
-    pub(super) fn carry(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if self.ports[p.index()].plan.abr_last_link {
+    /// The far end of `p`, of which `K` is known, handles `cell` now, as at its arrival time.
+    /// Cells still in the pipe (they arrive no later, and were held back by an earlier bound)
+    /// go first.
+    #[inline]
+    pub(super) fn carry_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        if !K::DIRECT && self.ports[p.index()].plan.abr_last_link {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }
@@ -429,18 +432,24 @@ impl Network {
             self.carry_pipe(p);
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
-        // is due) is only counted where it lands: what `cross` and `receive` would do.
-        if cell.kind == CellKind::Raw
-            && cell.hop > 0
-            && usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len()
+        // is due) is only counted where it lands, by the step `receive` takes for it. (At a
+        // port crossed directly every VC ends, and only ATM-layer cells cross where no AAL5
+        // cell may.)
+        if (K::DIRECT && !K::FRAMES)
+            || (cell.kind == CellKind::Raw
+                && (K::DIRECT || cell.hop > 0 && usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len()))
         {
             self.land_raw(p, &cell, arrival);
+            return;
+        }
+        if K::DIRECT {
+            self.land_frame_cell(p, cell, arrival);
             return;
         }
         self.cross_ahead(p, cell, arrival);
     }
 
-    /// [`carry`](Self::carry) on a link that carries data cells only (the last of ABR VCs): an
+    /// [`carry_as`](Self::carry_as) on a link that carries data cells only (the last of ABR VCs): an
     /// RM cell goes into the pipe; a data cell reaches its destination now, as at its arrival
     /// time, behind the data cells held back in the pipe. (Out of line: the links that carry
     /// every cell pay a test for it, no more.)
@@ -477,19 +486,18 @@ impl Network {
     }
 
     /// An ATM-layer cell carried across `p`, its VC's last link, lands at its destination at
-    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event (for
-    /// `carry` and a fan-in group's direct crossing).
+    /// `arrival`: it is counted there, and folded into the trace as its `PipeHead` event.
     #[inline(always)]
-    pub(super) fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
+    fn land_raw(&mut self, p: PortId, cell: &Cell, arrival: SimTime) {
         land_raw_in(&mut self.vcs, &mut self.tally.trace, p, cell.vc, cell.entered, arrival);
     }
 
     /// An AAL5 cell carried across `p`, its VC's last link, reaches its destination at
-    /// `arrival`: what `carry` does with it there, for a fan-in group's direct crossing.
-    /// (Inlined into the group's loop: a cell inside its frame takes a few steps; the others
-    /// go out of line.)
+    /// `arrival`, at a port crossed directly (`Direct`), where every VC ends: a cell inside its
+    /// frame takes the few steps `receive` takes for it, inlined into the group's loop; the
+    /// others go out of line, by `cross` itself.
     #[inline(always)]
-    pub(super) fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+    fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if lands_inside_frame(&self.vcs, &cell) {
             self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
             self.receive_inner_cell(cell, arrival);

@@ -7,6 +7,36 @@
 use super::*;
 use celltrain_core::Place;
 
+/// What is known of a port before a cell reaches it. On the general path nothing is: each step
+/// asks the port and the cell. A fan-in group that crosses its target directly (`fan_in_direct`)
+/// has had the plan answer some of those questions once for every cell. Either way the cell
+/// takes the same steps, in one body; an answer known beforehand only takes its question out of
+/// the monomorphised copy.
+pub(super) trait Known {
+    /// The port is an analytic FIFO switch port with no adapter rules, capture or burst handed
+    /// to it, keeping no start times by runs, carried ahead to the end of every VC that
+    /// crosses it (none of them ABR, none policed on the way in): `crosses_directly`.
+    const DIRECT: bool;
+    /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
+    const FRAMES: bool;
+}
+
+/// The general path: every question asked.
+pub(super) struct Asked;
+
+impl Known for Asked {
+    const DIRECT: bool = false;
+    const FRAMES: bool = true;
+}
+
+/// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`).
+pub(super) struct Direct<const FRAMES: bool>;
+
+impl<const F: bool> Known for Direct<F> {
+    const DIRECT: bool = true;
+    const FRAMES: bool = F;
+}
+
 impl Network {
     /// When a cell arriving at `now` may start on an adapter whose rules time its cells (an
     /// analytic port: the transmitter is free at `free_at` once the cells before it have left).
@@ -51,30 +81,33 @@ impl Network {
         // (Start times are kept by runs on a fan-in group's links only: the other ports skip
         // the runs' tests, `bench null` 3 % fewer instructions.)
         if self.ports[p.index()].plan.fan_in.is_some() {
-            self.arrive_analytic_at::<true>(p, slot, cell);
+            self.arrive_analytic_at::<true, Asked>(p, slot, cell);
         } else {
-            self.arrive_analytic_at::<false>(p, slot, cell);
+            self.arrive_analytic_at::<false, Asked>(p, slot, cell);
         }
     }
 
     /// [`arrive_analytic`](Self::arrive_analytic), at a port that may keep start times by runs
-    /// or not (`RUNS`, see `Port::admit_analytic`).
+    /// or not (`RUNS`, see `Port::admit_analytic`), of which `K` is known.
     #[inline(always)]
-    fn arrive_analytic_at<const RUNS: bool>(&mut self, p: PortId, slot: u32, cell: Cell) {
+    pub(super) fn arrive_analytic_at<const RUNS: bool, K: Known>(&mut self, p: PortId, slot: u32, cell: Cell) {
         let now = self.now;
         if RUNS {
             self.release_started(p, now);
+        } else if K::DIRECT {
+            // (No burst is handed to it: only its queued cells can leave.)
+            self.ports[p.index()].release_queued(now);
         } else {
             Self::release_in_one_by_one(&mut self.ports, &mut self.vcs, p, now);
         }
         let port = &mut self.ports[p.index()];
-        let start = if port.facts.adapter_rules {
+        let start = if !K::DIRECT && port.facts.adapter_rules {
             Self::adapter_start(port, &cell, now)
         } else {
             port.tx.clock.free_at().max(now)
         };
         match port.admit_analytic::<RUNS>(&cell, slot, start, now) {
-            Ok(()) => self.start_cell(p, cell, start),
+            Ok(()) => self.start_cell_as::<K>(p, cell, start),
             Err(_) => self.cell_lost(cell),
         }
     }
@@ -203,13 +236,19 @@ impl Network {
     /// (`put_run_on_wire` does this for runs of cells on the adapters that only pace, and for
     /// an ABR end system's data cells sent in runs: a duty added here must be added there, or
     /// excluded by its callers' conditions.)
+    #[inline(always)]
+    pub(super) fn start_cell(&mut self, p: PortId, cell: Cell, at: SimTime) {
+        self.start_cell_as::<Asked>(p, cell, at);
+    }
+
+    /// [`start_cell`](Self::start_cell) at a port of which `K` is known.
     #[inline]
-    pub(super) fn start_cell(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
-        if cell.hop == 0 {
+    fn start_cell_as<K: Known>(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
+        if !K::DIRECT && cell.hop == 0 {
             cell.entered = at;
         }
         let port = &mut self.ports[p.index()];
-        if cell.end_of_frame && cell.kind == CellKind::Aal5 {
+        if !K::DIRECT && cell.end_of_frame && cell.kind == CellKind::Aal5 {
             if let Some(i) = port.link.capture() {
                 let (packet, from) = (self.frames.get(cell.frame).payload, port.from);
                 self.capture_into(i as usize, &packet, from);
@@ -218,12 +257,13 @@ impl Network {
         let port = &mut self.ports[p.index()];
         self.tally.cell_hops += 1;
         let end = port.tx.clock.start(at);
-        if port.facts.adapter_rules {
+        if !K::DIRECT && port.facts.adapter_rules {
             port.rules.as_mut().expect("an adapter with rules").on_started(end, cell.end_of_frame);
         }
         let arrival = end + port.link.delay();
-        if self.may_carry(p, arrival) {
-            self.carry(p, cell, arrival);
+        let carried = if K::DIRECT { arrival < self.carry_before } else { self.may_carry(p, arrival) };
+        if carried {
+            self.carry_as::<K>(p, cell, arrival);
             return;
         }
         self.put_in_pipe(p, cell, arrival);

@@ -8,15 +8,17 @@
 //! analytic FIFO switch port carried ahead to the destination of every VC that reaches it, with
 //! cells that are not policed on the way in (the on/off multiplexer of peer twin `a`, the EPD
 //! port of twin `b` in front of its TCP receiver), the plan has answered all of these once for
-//! the group. Each head then runs the same steps in the same order, with the same counters,
-//! clocks and trace folds, and nothing about the run changes, not even the event count or the
-//! trace hash. A cell that may not be carried
-//! yet (an observation of the network comes first, or cells wait in the pipe) goes on from the
-//! wire by the general path.
+//! the group. Each head then takes the general path's own steps (`arrive_analytic_at`,
+//! `start_cell_as`, `carry_as`), monomorphised for a port of which those answers are known
+//! ([`Direct`]): the same bodies with the questions taken out, so nothing about the run
+//! changes, not even the event count or the trace hash. A cell that may not be carried yet (an
+//! observation of the network comes first) goes into the pipe, as on the general path.
 //!
 //! The gain is more than the questions skipped: the general path, one body for every kind of
 //! port and cell, keeps little in registers across it. Twin `a` runs about a quarter faster
-//! (benches/README.md).
+//! (benches/README.md). (Until the fifteenth session of issue 37 the crossing restated those
+//! steps in a body of its own; through the general path's bodies, the twins' instructions
+//! moved by less than 0.01 %.)
 //!
 //! Where only ATM-layer cells cross and the target is a single FIFO under tail drop with no
 //! per-VC counts or change trace (twin `a`'s multiplexer), a group goes one step further while
@@ -37,6 +39,7 @@
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions (3 % since the two loops are one, benches/HISTORY.md).
 
+use super::cell_path::Direct;
 use super::{Adaptation, Network};
 use celltrain_atm::cell::{Cell, CellKind};
 use celltrain_atm::ServiceCategory;
@@ -88,39 +91,17 @@ impl Network {
     }
 
     /// `cell`, the head of a member's pipe, crosses the link into `q`, the target of a group
-    /// that crosses directly, and `q` itself: what `cross` does with it there. `slot` is the
-    /// cell's VC's index at `q`, when the cell's train knows it; `FRAMES`: AAL5 cells may
-    /// cross (else only ATM-layer cells do).
+    /// that crosses directly, and `q` itself, by the steps of `cross` and the analytic port's,
+    /// the plan's answers known (`Direct`). `slot` is the cell's VC's index at `q`, when the
+    /// cell's train knows it; `FRAMES`: AAL5 cells may cross (else only ATM-layer cells do).
     #[inline(always)]
     pub(super) fn cross_directly<const FRAMES: bool>(&mut self, q: PortId, mut cell: Cell, slot: Option<u32>) {
+        // (Not policed here, and `q` is the VC's next port: `crosses_directly`.)
         cell.hop += 1;
-        let now = self.now;
+        debug_assert_eq!(self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, q);
+        debug_assert!(cell.hop > 1 || self.vcs[cell.vc.index()].policer.is_none());
+        debug_assert!(FRAMES || cell.kind == CellKind::Raw);
         let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
-        // `arrive_analytic`, for a port without adapter rules or a handed burst.
-        let port = &mut self.ports[q.index()];
-        port.release_queued(now);
-        let start = port.tx.clock.free_at().max(now);
-        if port.admit_analytic::<false>(&cell, slot, start, now).is_err() {
-            self.cell_lost(cell);
-            return;
-        }
-        // `start_cell`, for a cell past its VC's first link on a port without adapter rules or
-        // capture, then `carry` to its VC's end, where it lands (an ATM-layer cell is counted,
-        // an AAL5 cell reassembled: `land_frame_cell`); by `start_cell` itself when the cell
-        // might arrive too late to be carried (no later than a cell time after its start), or
-        // cells wait in the pipe. (Calling `carry` from here instead would
-        // give it a second caller, and the compiler would then take it out of `start_cell`, on
-        // the path of every carried cell: `bench null` +9 % instructions.)
-        if port.link.is_empty() && start + port.tx.clock.line_cell_time() + port.link.delay() < self.carry_before {
-            self.tally.cell_hops += 1;
-            let arrival = port.tx.clock.start(start) + port.link.delay();
-            if !FRAMES || cell.kind == CellKind::Raw {
-                self.land_raw(q, &cell, arrival);
-            } else {
-                self.land_frame_cell(q, cell, arrival);
-            }
-        } else {
-            self.start_cell(q, cell, start);
-        }
+        self.arrive_analytic_at::<false, Direct<FRAMES>>(q, slot, cell);
     }
 }
