@@ -19,14 +19,11 @@ impl Network {
             }
             return;
         }
-        vc.deliver_user_cell(cell.entered, self.now);
+        // (The end system hears the EFCI bit first: it reads nothing the steps below change.)
         if vc.category == ServiceCategory::Abr {
             self.abr_data_delivered(cell.vc, cell.efci);
         }
-        let vc = &mut self.vcs[cell.vc.index()];
-        // The cell is accounted for at once (nothing reads the count before the frame's fate
-        // is settled below): one lookup of the frame for both.
-        let (frame, last_of_frame): (FrameInfo, bool) = self.frames.account_received(cell.frame);
+        let (vc, frame, last_of_frame) = take_frame_cell(&mut self.vcs, &mut self.frames, &cell, self.now);
         let outcome = match vc.reassembly_timeout {
             None => vc.reassembler.on_cell(&cell, frame),
             Some(timeout) => match vc.reassembler.on_cell_timed(&cell, frame, self.now, timeout) {
@@ -45,8 +42,8 @@ impl Network {
     }
 
     /// An AAL5 cell inside its frame (not the frame's last) reaches its VC's destination
-    /// adapter at `arrival`, when the VC keeps no reassembly timer and is not ABR: what
-    /// [`receive`](Self::receive) does with it, without the questions it answers for other
+    /// adapter at `arrival`, when the VC keeps no reassembly timer and is not ABR: the steps
+    /// [`receive`](Self::receive) takes for it, without the questions it answers for other
     /// cells (for a fan-in group's direct crossing, which lands such cells by the thousand).
     #[inline(always)]
     pub(super) fn receive_inner_cell(&mut self, cell: Cell, arrival: SimTime) {
@@ -148,14 +145,30 @@ pub(super) fn take_inner_cell(
     cell: &Cell,
     arrival: SimTime,
 ) -> Option<Reassembly> {
-    let vc = &mut vcs[cell.vc.index()];
-    debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame && vc.reassembly_timeout.is_none());
-    debug_assert!(vc.category != ServiceCategory::Abr);
-    vc.deliver_user_cell(cell.entered, arrival);
-    let (frame, last_of_frame) = frames.account_received(cell.frame);
+    debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame);
+    let (vc, frame, last_of_frame) = take_frame_cell(vcs, frames, cell, arrival);
+    debug_assert!(vc.reassembly_timeout.is_none() && vc.category != ServiceCategory::Abr);
     let outcome = vc.reassembler.on_cell(cell, frame);
     // (A cell that does not end its frame leaves it pending; its frame is settled only if it
     // is the frame's last cell accounted for, its end lost.)
     debug_assert!(matches!(outcome, Reassembly::Pending));
     last_of_frame.then_some(outcome)
+}
+
+/// An AAL5 cell reaches its VC's destination at `at`: it is counted delivered, and accounted
+/// for in its frame at once (nothing reads the count before the frame's fate is settled: one
+/// lookup of the frame for both). Returns the VC, the frame, and whether the cell is the
+/// frame's last accounted for, for the reassembly ([`Network::receive`], and
+/// [`take_inner_cell`] in the loops that land cells inside their frames).
+#[inline(always)]
+fn take_frame_cell<'v>(
+    vcs: &'v mut [Vc],
+    frames: &mut FrameArena<Packet>,
+    cell: &Cell,
+    at: SimTime,
+) -> (&'v mut Vc, FrameInfo, bool) {
+    let vc = &mut vcs[cell.vc.index()];
+    vc.deliver_user_cell(cell.entered, at);
+    let (frame, last_of_frame) = frames.account_received(cell.frame);
+    (vc, frame, last_of_frame)
 }
