@@ -431,6 +431,10 @@ impl Network {
         if !self.ports[p.index()].link.is_empty() {
             self.carry_pipe(p);
         }
+        if K::DIRECT && !K::LAST {
+            self.cross_ahead(p, cell, arrival);
+            return;
+        }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
         // is due) is only counted where it lands, by the step `receive` takes for it. (At a
         // port crossed directly every VC ends, and only ATM-layer cells cross where no AAL5

@@ -19,6 +19,9 @@ pub(super) trait Known {
     const DIRECT: bool;
     /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
     const FRAMES: bool;
+    /// With `DIRECT`: the port is the last of every VC that crosses it (else each goes on to
+    /// its next port, by the general path).
+    const LAST: bool;
 }
 
 /// The general path: every question asked.
@@ -27,14 +30,17 @@ pub(super) struct Asked;
 impl Known for Asked {
     const DIRECT: bool = false;
     const FRAMES: bool = true;
+    const LAST: bool = false;
 }
 
-/// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`).
-pub(super) struct Direct<const FRAMES: bool>;
+/// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`), the
+/// last port of every VC on it or not (`LAST`).
+pub(super) struct Direct<const FRAMES: bool, const LAST: bool>;
 
-impl<const F: bool> Known for Direct<F> {
+impl<const F: bool, const L: bool> Known for Direct<F, L> {
     const DIRECT: bool = true;
     const FRAMES: bool = F;
+    const LAST: bool = L;
 }
 
 impl Network {

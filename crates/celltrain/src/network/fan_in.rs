@@ -63,6 +63,7 @@ use train::{Marks, Train};
 const GENERAL: u8 = 0;
 const DIRECT_CELLS: u8 = 1;
 const DIRECT_FRAMES: u8 = 2;
+const THROUGH: u8 = 3;
 
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
@@ -467,12 +468,13 @@ impl Network {
 
     /// A `FanIn` event of group `g`, at `place`, is due: hand out the heads that come before
     /// every other pending event, each as its `PipeHead` event.
-    #[inline]
+    #[inline(never)]
     pub(super) fn fan_in_due(&mut self, g: u32, place: Place) {
         match self.fan_ins[g as usize].direct {
             Crossing::General => self.hand_out::<GENERAL>(g, place),
             Crossing::Cells => self.hand_out::<DIRECT_CELLS>(g, place),
             Crossing::Frames => self.hand_out::<DIRECT_FRAMES>(g, place),
+            Crossing::Through => self.hand_out::<THROUGH>(g, place),
         }
     }
 
@@ -481,7 +483,7 @@ impl Network {
     /// 4 % more time in the profile-guided build).
     #[inline(never)]
     fn hand_out<const WAY: u8>(&mut self, g: u32, place: Place) {
-        let direct = WAY != GENERAL;
+        let direct = WAY == DIRECT_CELLS || WAY == DIRECT_FRAMES;
         let group = &mut self.fan_ins[g as usize];
         if let Some(i) = group.proxies.iter().position(|&q| q == place) {
             group.proxies.swap_remove(i);
@@ -539,7 +541,7 @@ impl Network {
                         // (A group that no AAL5 VC crosses has trains of bursts only, and never
                         // frames behind them. Each way its own match: one on a value chosen
                         // between the two calls copies the cell once more.)
-                        if WAY == DIRECT_CELLS || (WAY == GENERAL && !group.frames) {
+                        if WAY == DIRECT_CELLS || ((WAY == GENERAL || WAY == THROUGH) && !group.frames) {
                             match run.take() {
                                 (cell, true) => (cell, Some(run.head.0), slot),
                                 (cell, false) => {
@@ -579,9 +581,11 @@ impl Network {
                     self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();
                     if WAY == DIRECT_FRAMES {
-                        self.cross_directly::<true>(target, cell, slot);
+                        self.cross_directly::<true, true>(target, cell, slot);
                     } else if direct {
-                        self.cross_directly::<false>(target, cell, slot);
+                        self.cross_directly::<false, true>(target, cell, slot);
+                    } else if WAY == THROUGH {
+                        self.cross_directly::<true, false>(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

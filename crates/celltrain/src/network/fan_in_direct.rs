@@ -53,14 +53,18 @@ pub(crate) enum Crossing {
     General,
     Cells,
     Frames,
+    /// Through a target carried on to the next port of every VC that crosses it (not their
+    /// last): the cells go on from there by the general path.
+    Through,
 }
 
 impl Network {
     /// How a fan-in group into `q` hands its heads out: in one step through `q` when `q` runs
     /// analytically, with no adapter rules, no capture and no burst handed to it, is carried
-    /// ahead (so every VC that crosses it ends there, at a destination that may take its cells
-    /// ahead: see `plan_carry`), and is the last port of every VC that crosses it, none of them
-    /// ABR (RM cells), and none with a policer where `q` is its first switch.
+    /// ahead (so its far end hears only from it: see `plan_carry`), and no VC that crosses it
+    /// is ABR (RM cells) or has a policer where `q` is its first switch. Where `q` is the last
+    /// port of every such VC, each head lands at its destination in that step (`Cells`,
+    /// `Frames`); else it goes on from the far end by the general path (`Through`).
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
@@ -69,15 +73,15 @@ impl Network {
             && !target.plan.abr_last_link
             && !target.plan.burst_handoff
             && target.starts.handed().pending() == 0;
-        let direct = plain
-            && self.vcs.iter().all(|vc| match vc.route.iter().position(|&(p, _)| p == q) {
-                None => true,
-                Some(h) => {
-                    h + 1 == vc.route.len() && vc.category != ServiceCategory::Abr && (h != 1 || vc.policer.is_none())
-                }
-            });
+        // (A carried link is no group's member, so `q` keeps no start times by runs.)
+        debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
+        let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
+        let direct =
+            plain && hops().all(|(vc, h)| vc.category != ServiceCategory::Abr && (h != 1 || vc.policer.is_none()));
         if !direct {
             Crossing::General
+        } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
+            Crossing::Through
         } else if self.aal5_crosses(q) {
             Crossing::Frames
         } else {
@@ -95,13 +99,18 @@ impl Network {
     /// the plan's answers known (`Direct`). `slot` is the cell's VC's index at `q`, when the
     /// cell's train knows it; `FRAMES`: AAL5 cells may cross (else only ATM-layer cells do).
     #[inline(always)]
-    pub(super) fn cross_directly<const FRAMES: bool>(&mut self, q: PortId, mut cell: Cell, slot: Option<u32>) {
+    pub(super) fn cross_directly<const FRAMES: bool, const LAST: bool>(
+        &mut self,
+        q: PortId,
+        mut cell: Cell,
+        slot: Option<u32>,
+    ) {
         // (Not policed here, and `q` is the VC's next port: `crosses_directly`.)
         cell.hop += 1;
         debug_assert_eq!(self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, q);
         debug_assert!(cell.hop > 1 || self.vcs[cell.vc.index()].policer.is_none());
         debug_assert!(FRAMES || cell.kind == CellKind::Raw);
         let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
-        self.arrive_analytic_at::<false, Direct<FRAMES>>(q, slot, cell);
+        self.arrive_analytic_at::<false, Direct<FRAMES, LAST>>(q, slot, cell);
     }
 }
