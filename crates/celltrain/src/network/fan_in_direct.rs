@@ -61,9 +61,9 @@ pub(crate) enum Crossing {
 impl Network {
     /// How a fan-in group into `q` hands its heads out: in one step through `q` when `q` runs
     /// analytically, with no adapter rules, no capture and no burst handed to it, is carried
-    /// ahead (so its far end hears only from it: see `plan_carry`), and no VC that crosses it
-    /// is ABR (RM cells) or has a policer where `q` is its first switch. Where `q` is the last
-    /// port of every such VC, each head lands at its destination in that step (`Cells`,
+    /// ahead (so its far end hears only from it: see `plan_carry`; no ABR VC crosses it then),
+    /// and no VC that crosses it has a policer where `q` is its first switch. Where `q` is the
+    /// last port of every such VC, each head lands at its destination in that step (`Cells`,
     /// `Frames`); else it goes on from the far end by the general path (`Through`).
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
@@ -76,8 +76,10 @@ impl Network {
         // (A carried link is no group's member, so `q` keeps no start times by runs.)
         debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
         let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
-        let direct =
-            plain && hops().all(|(vc, h)| vc.category != ServiceCategory::Abr && (h != 1 || vc.policer.is_none()));
+        let direct = plain && hops().all(|(vc, h)| h != 1 || vc.policer.is_none());
+        // (No ABR VC crosses a port carried whole: its destination turns RM cells around, so
+        // its links are carried into it alone, and for data cells only: `abr_last_link`.)
+        debug_assert!(!direct || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
         if !direct {
             Crossing::General
         } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
