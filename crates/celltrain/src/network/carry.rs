@@ -437,8 +437,8 @@ impl Network {
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
         // is due) is only counted where it lands, by the step `receive` takes for it. (At a
-        // port crossed directly every VC ends, and only ATM-layer cells cross where no AAL5
-        // cell may.)
+        // port crossed directly, here the last of every VC on it, only ATM-layer cells cross
+        // where no AAL5 cell may.)
         if (K::DIRECT && !K::FRAMES)
             || (cell.kind == CellKind::Raw
                 && (K::DIRECT || cell.hop > 0 && usize::from(cell.hop) + 1 == self.vcs[cell.vc.index()].route.len()))

@@ -14,8 +14,8 @@ use celltrain_core::Place;
 /// the monomorphised copy.
 pub(super) trait Known {
     /// The port is an analytic FIFO switch port with no adapter rules, capture or burst handed
-    /// to it, keeping no start times by runs, carried ahead to the end of every VC that
-    /// crosses it (none of them ABR, none policed on the way in): `crosses_directly`.
+    /// to it, keeping no start times by runs, carried ahead, and no VC that crosses it is ABR
+    /// or policed on the way in: `crosses_directly`.
     const DIRECT: bool;
     /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
     const FRAMES: bool;

@@ -5,10 +5,11 @@
 //! port whether an adapter's rules time it, `start_cell` whether the cell is its VC's first,
 //! whether an AAL5 frame ends on a captured link, whether the far end is carried, and `carry`
 //! what kind of cell it is and whether its VC ends there. Where the group's target is an
-//! analytic FIFO switch port carried ahead to the destination of every VC that reaches it, with
-//! cells that are not policed on the way in (the on/off multiplexer of peer twin `a`, the EPD
-//! port of twin `b` in front of its TCP receiver), the plan has answered all of these once for
-//! the group. Each head then takes the general path's own steps (`arrive_analytic_at`,
+//! analytic FIFO switch port carried ahead, with cells that are not policed on the way in, the
+//! plan has answered all of these once for the group: the target is the last port of every VC
+//! that reaches it (the on/off multiplexer of peer twin `a`, the EPD port of twin `b` in front
+//! of its TCP receiver), or each goes on to its next port (`Through`: the first switch of
+//! BKD97's TCP topologies, T1 to E4), from whose far end the cell takes the general path. Each head then takes the general path's own steps (`arrive_analytic_at`,
 //! `start_cell_as`, `carry_as`), monomorphised for a port of which those answers are known
 //! ([`Direct`]): the same bodies with the questions taken out, so nothing about the run
 //! changes, not even the event count or the trace hash. A cell that may not be carried yet (an
