@@ -9,11 +9,12 @@
 //! plan has answered all of these once for the group: the target is the last port of every VC
 //! that reaches it (the on/off multiplexer of peer twin `a`, the EPD port of twin `b` in front
 //! of its TCP receiver), or each goes on to its next port (`Through`: the first switch of
-//! BKD97's TCP topologies, T1 to E4), from whose far end the cell takes the general path. Each head then takes the general path's own steps (`arrive_analytic_at`,
-//! `start_cell_as`, `carry_as`), monomorphised for a port of which those answers are known
-//! ([`Direct`]): the same bodies with the questions taken out, so nothing about the run
-//! changes, not even the event count or the trace hash. A cell that may not be carried yet (an
-//! observation of the network comes first) goes into the pipe, as on the general path.
+//! BKD97's TCP topologies, T1 to E4), from whose far end the cell takes the general path.
+//! Each head then takes the general path's own steps (`arrive_analytic_at`, `start_cell_as`,
+//! `carry_as`), monomorphised for a port of which those answers are known ([`Direct`]): the
+//! same bodies with the questions taken out, so nothing about the run changes, not even the
+//! event count or the trace hash. A cell that may not be carried yet (an observation of the
+//! network comes first) goes into the pipe, as on the general path.
 //!
 //! The gain is more than the questions skipped: the general path, one body for every kind of
 //! port and cell, keeps little in registers across it. Twin `a` runs about a quarter faster
