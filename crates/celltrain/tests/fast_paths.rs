@@ -461,6 +461,12 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         .replace(r#"path = ["src{i}", "mux", "sink"]"#, r#"path = ["src{i}", "mux", "edge", "sink"]"#)
         .replace(r#"bottleneck = ["mux", "sink"]"#, r#"bottleneck = ["mux", "edge"]"#)
         + "\n[[switch]]\nname = \"edge\"\nbuffer = \"100 cells\"\n\n[[link]]\nbetween = [\"edge\", \"sink\"]\nrate = \"${link_rate}\"\ndelay = \"1 us\"\n";
+    // Both: the cells are policed where they enter the multiplexer, crossed directly, and go on.
+    let policed_through = through.replace(
+        r#"vc = { category = "nrt-vbr", pcr = "${peak}" }"#,
+        r#"vc = { category = "nrt-vbr", pcr = "${peak}", scr = "10 Mbit/s", mbs = 200, conformance = "vbr.1" }"#,
+    );
+    assert_ne!(policed_through, through);
     type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>);
     let cases: Vec<Case> = vec![
         ("twin", twin, vec![("duration", "1 s")]),
@@ -494,6 +500,7 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         ("udp", &udp, vec![("duration", "0.3 s"), ("n_sources", "6"), ("buffer", "100 cells")]),
         ("policed", &policed, vec![("duration", "0.5 s"), ("n_sources", "8")]),
         ("through", &through, vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "200 cells")]),
+        ("policed-through", &policed_through, vec![("duration", "0.5 s"), ("n_sources", "8"), ("buffer", "200 cells")]),
         // TCP over AAL5 into an EPD port carried to hosts that take time to process (peer twin
         // b), also with senders nearly in lockstep and frames lost to EPD.
         ("tcp", tcp, vec![("duration", "0.5 s")]),
@@ -531,15 +538,16 @@ fn fan_in_groups_change_nothing_not_even_the_trace() {
         heads += handed;
     }
     eprintln!("pipe heads handed out by fan-in groups: {heads}, in {grouped:?}; crossing directly in {direct:?}");
-    for name in ["twin", "warm", "far", "udp", "tcp", "E1-mux", "policed", "through"] {
+    for name in ["twin", "warm", "far", "udp", "tcp", "E1-mux", "policed", "through", "policed-through"] {
         assert!(grouped.contains(&name), "no group formed in {name}");
     }
-    // (BKD97's TCP topologies, T1 the first: a switch port fed by the senders' links and
-    // carried on to the next switch.)
-    for name in ["twin", "warm", "far", "udp", "tcp", "through", "T1"] {
+    // (BKD97's TCP topologies, T1 the first, and BN01's GFR.1 network, G1, its VCs policed
+    // there: a switch port fed by the senders' links and carried on to the next switch.)
+    for name in ["twin", "warm", "far", "udp", "tcp", "through", "policed-through", "T1", "G1"] {
         assert!(direct.contains(&name), "no direct crossing in {name}");
     }
-    // A port with queues, a policer: the general path.
+    // A port with queues; cells policed into their VCs' last port (the loops that land them
+    // police none): the general path.
     for name in ["E1-mux", "policed"] {
         assert!(!direct.contains(&name), "direct crossing in {name}");
     }

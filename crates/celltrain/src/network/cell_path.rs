@@ -14,14 +14,16 @@ use celltrain_core::Place;
 /// the monomorphised copy.
 pub(super) trait Known {
     /// The port is an analytic FIFO switch port with no adapter rules, capture or burst handed
-    /// to it, keeping no start times by runs, carried ahead, and no VC that crosses it is ABR
-    /// or policed on the way in: `crosses_directly`.
+    /// to it, keeping no start times by runs, carried ahead, and no VC that crosses it is ABR:
+    /// `crosses_directly`.
     const DIRECT: bool;
     /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
     const FRAMES: bool;
     /// With `DIRECT`: the port is the last of every VC that crosses it (else each goes on to
     /// its next port, by the general path).
     const LAST: bool;
+    /// With `DIRECT`: a VC may be policed where it enters the port (its first switch).
+    const POLICED: bool;
 }
 
 /// The general path: every question asked.
@@ -31,16 +33,19 @@ impl Known for Asked {
     const DIRECT: bool = false;
     const FRAMES: bool = true;
     const LAST: bool = false;
+    const POLICED: bool = true;
 }
 
 /// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`), the
-/// last port of every VC on it or not (`LAST`).
-pub(super) struct Direct<const FRAMES: bool, const LAST: bool>;
+/// last port of every VC on it or not (`LAST`), VCs policed where they enter it or not
+/// (`POLICED`).
+pub(super) struct Direct<const FRAMES: bool, const LAST: bool, const POLICED: bool>;
 
-impl<const F: bool, const L: bool> Known for Direct<F, L> {
+impl<const F: bool, const L: bool, const P: bool> Known for Direct<F, L, P> {
     const DIRECT: bool = true;
     const FRAMES: bool = F;
     const LAST: bool = L;
+    const POLICED: bool = P;
 }
 
 impl Network {
@@ -366,9 +371,16 @@ impl Network {
 
     /// A cell reaches the far end of a link: the next port of its VC, or its destination.
     #[inline(always)]
-    pub(super) fn cross(&mut self, mut cell: Cell) {
+    pub(super) fn cross(&mut self, cell: Cell) {
+        self.cross_as::<Asked>(cell, None);
+    }
+
+    /// [`cross`](Self::cross), into a port of which `K` is known: with `DIRECT`, `q`, the VC's
+    /// next port, and the VC's slot there when the caller knows it (`at`).
+    #[inline(always)]
+    pub(super) fn cross_as<K: Known>(&mut self, mut cell: Cell, at: Option<(PortId, Option<u32>)>) {
         cell.hop += 1;
-        if cell.hop == 1 {
+        if (!K::DIRECT || K::POLICED) && cell.hop == 1 {
             let vc = &mut self.vcs[cell.vc.index()];
             if let Some(policer) = &mut vc.policer {
                 use celltrain_atm::contract::UpcAction;
@@ -382,6 +394,15 @@ impl Network {
                     }
                 }
             }
+        }
+        if K::DIRECT {
+            let (q, slot) = at.expect("a port crossed directly is known");
+            debug_assert_eq!(self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, q);
+            debug_assert!(K::FRAMES || cell.kind == CellKind::Raw);
+            debug_assert!(K::POLICED || cell.hop > 1 || self.vcs[cell.vc.index()].policer.is_none());
+            let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
+            self.arrive_analytic_at::<false, K>(q, slot, cell);
+            return;
         }
         let vc = &self.vcs[cell.vc.index()];
         match vc.route.get(usize::from(cell.hop)) {

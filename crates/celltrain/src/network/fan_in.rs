@@ -581,11 +581,11 @@ impl Network {
                     self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();
                     if WAY == DIRECT_FRAMES {
-                        self.cross_directly::<true, true>(target, cell, slot);
+                        self.cross_directly::<true, true, false>(target, cell, slot);
                     } else if direct {
-                        self.cross_directly::<false, true>(target, cell, slot);
+                        self.cross_directly::<false, true, false>(target, cell, slot);
                     } else if WAY == THROUGH {
-                        self.cross_directly::<true, false>(target, cell, slot);
+                        self.cross_directly::<true, false, true>(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

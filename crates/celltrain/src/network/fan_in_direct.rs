@@ -43,7 +43,7 @@
 
 use super::cell_path::Direct;
 use super::{Adaptation, Network};
-use celltrain_atm::cell::{Cell, CellKind};
+use celltrain_atm::cell::Cell;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
 
@@ -78,7 +78,7 @@ impl Network {
         // (A carried link is no group's member, so `q` keeps no start times by runs.)
         debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
         let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
-        let direct = plain && hops().all(|(vc, h)| h != 1 || vc.policer.is_none());
+        let direct = plain;
         // (No ABR VC crosses a port carried whole: its destination turns RM cells around, so
         // its links are carried into it alone, and for data cells only: `abr_last_link`.)
         debug_assert!(!direct || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
@@ -86,6 +86,9 @@ impl Network {
             Crossing::General
         } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
             Crossing::Through
+        } else if !hops().all(|(vc, h)| h != 1 || vc.policer.is_none()) {
+            // (The lifted loops, which land the cells, police none.)
+            Crossing::General
         } else if self.aal5_crosses(q) {
             Crossing::Frames
         } else {
@@ -101,20 +104,15 @@ impl Network {
     /// `cell`, the head of a member's pipe, crosses the link into `q`, the target of a group
     /// that crosses directly, and `q` itself, by the steps of `cross` and the analytic port's,
     /// the plan's answers known (`Direct`). `slot` is the cell's VC's index at `q`, when the
-    /// cell's train knows it; `FRAMES`: AAL5 cells may cross (else only ATM-layer cells do).
+    /// cell's train knows it; `FRAMES`: AAL5 cells may cross (else only ATM-layer cells do);
+    /// `LAST`: `q` is the last port of every VC on it; `POLICED`: VCs may be policed there.
     #[inline(always)]
-    pub(super) fn cross_directly<const FRAMES: bool, const LAST: bool>(
+    pub(super) fn cross_directly<const FRAMES: bool, const LAST: bool, const POLICED: bool>(
         &mut self,
         q: PortId,
-        mut cell: Cell,
+        cell: Cell,
         slot: Option<u32>,
     ) {
-        // (Not policed here, and `q` is the VC's next port: `crosses_directly`.)
-        cell.hop += 1;
-        debug_assert_eq!(self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, q);
-        debug_assert!(cell.hop > 1 || self.vcs[cell.vc.index()].policer.is_none());
-        debug_assert!(FRAMES || cell.kind == CellKind::Raw);
-        let slot = slot.unwrap_or_else(|| self.vcs[cell.vc.index()].route[usize::from(cell.hop)].1);
-        self.arrive_analytic_at::<false, Direct<FRAMES, LAST>>(q, slot, cell);
+        self.cross_as::<Direct<FRAMES, LAST, POLICED>>(cell, Some((q, slot)));
     }
 }
