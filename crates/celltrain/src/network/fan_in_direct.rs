@@ -63,10 +63,11 @@ pub(crate) enum Crossing {
 impl Network {
     /// How a fan-in group into `q` hands its heads out: in one step through `q` when `q` runs
     /// analytically, with no adapter rules, no capture and no burst handed to it, is carried
-    /// ahead (so its far end hears only from it: see `plan_carry`; no ABR VC crosses it then),
-    /// and no VC that crosses it has a policer where `q` is its first switch. Where `q` is the
-    /// last port of every such VC, each head lands at its destination in that step (`Cells`,
-    /// `Frames`); else it goes on from the far end by the general path (`Through`).
+    /// ahead (so its far end hears only from it: see `plan_carry`; no ABR VC crosses it then).
+    /// Where some VC goes on past `q`, each head goes on from the far end by the general path,
+    /// policed where it enters `q` if its VC is (`Through`); where `q` is the last port of
+    /// every VC on it and none is policed there, each head lands at its destination in that
+    /// step (`Cells`, `Frames`: the lifted loops police none).
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
         let plain = self.options.direct_crossing
