@@ -53,7 +53,7 @@
 //! last in its instant by rule, with fast paths or without (`PortPlan::abr_last_link`): its
 //! place no longer follows from the data cells before it, which leave the pipe early.
 
-use super::cell_path::Known;
+use super::cell_path::{Asked, Known};
 use super::link::HeldBack;
 use super::plan::Sole;
 use super::{Adaptation, Event, FlowKind, Hop, Network};
@@ -432,7 +432,7 @@ impl Network {
             self.carry_pipe(p);
         }
         if K::DIRECT && !K::LAST {
-            self.cross_ahead(p, cell, arrival);
+            self.cross_ahead_as::<K::Next>(p, cell, arrival);
             return;
         }
         // An ATM-layer cell leaving its VC's last port past the first switch (so no policing
@@ -521,17 +521,24 @@ impl Network {
     /// set back after).
     #[inline(always)]
     fn cross_ahead(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        self.cross_ahead_as::<Asked>(p, cell, arrival);
+    }
+
+    /// [`cross_ahead`](Self::cross_ahead) into a port of which `K` is known.
+    #[inline(always)]
+    fn cross_ahead_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let now = self.now;
-        self.cross_at(p, cell, arrival);
+        self.cross_at_as::<K>(p, cell, arrival);
         self.now = now;
     }
 
-    /// `cell` reaches the far end of `p` at `arrival` (the clock is left there).
+    /// `cell` reaches the far end of `p`, of which `K` is known, at `arrival` (the clock is
+    /// left there).
     #[inline]
-    fn cross_at(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+    fn cross_at_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         self.now = arrival;
         self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
-        self.cross(cell);
+        self.cross_as::<K>(cell, None);
     }
 
     /// Carries every cell of the pipe of `p`; the pipe's pending event will find it empty, or

@@ -24,6 +24,8 @@ pub(super) trait Known {
     const LAST: bool;
     /// With `DIRECT`: a VC may be policed where it enters the port (its first switch).
     const POLICED: bool;
+    /// With `DIRECT` and not `LAST`: what is known of the next port of each VC on the port.
+    type Next: Known;
 }
 
 /// The general path: every question asked.
@@ -34,18 +36,22 @@ impl Known for Asked {
     const FRAMES: bool = true;
     const LAST: bool = false;
     const POLICED: bool = true;
+    type Next = Asked;
 }
 
 /// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`), the
 /// last port of every VC on it or not (`LAST`), VCs policed where they enter it or not
 /// (`POLICED`).
-pub(super) struct Direct<const FRAMES: bool, const LAST: bool, const POLICED: bool>;
+pub(super) struct Direct<const FRAMES: bool, const LAST: bool, const POLICED: bool, N: Known = Asked>(
+    std::marker::PhantomData<N>,
+);
 
-impl<const F: bool, const L: bool, const P: bool> Known for Direct<F, L, P> {
+impl<const F: bool, const L: bool, const P: bool, N: Known> Known for Direct<F, L, P, N> {
     const DIRECT: bool = true;
     const FRAMES: bool = F;
     const LAST: bool = L;
     const POLICED: bool = P;
+    type Next = N;
 }
 
 impl Network {
@@ -396,7 +402,9 @@ impl Network {
             }
         }
         if K::DIRECT {
-            let (q, slot) = at.expect("a port crossed directly is known");
+            // (The port from the route where the caller does not know it: the next port of a
+            // port crossed directly.)
+            let (q, slot) = at.unwrap_or_else(|| (self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, None));
             debug_assert_eq!(self.vcs[cell.vc.index()].route[usize::from(cell.hop)].0, q);
             debug_assert!(K::FRAMES || cell.kind == CellKind::Raw);
             debug_assert!(K::POLICED || cell.hop > 1 || self.vcs[cell.vc.index()].policer.is_none());

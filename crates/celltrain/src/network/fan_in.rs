@@ -42,6 +42,7 @@
 //! A group whose target sends every cell straight on to its destination hands each head through
 //! the target in one step (`fan_in_direct`).
 
+use super::cell_path::{Asked, Direct};
 use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
@@ -64,6 +65,7 @@ const GENERAL: u8 = 0;
 const DIRECT_CELLS: u8 = 1;
 const DIRECT_FRAMES: u8 = 2;
 const THROUGH: u8 = 3;
+const THROUGH_TO_END: u8 = 4;
 
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
@@ -475,6 +477,7 @@ impl Network {
             Crossing::Cells => self.hand_out::<DIRECT_CELLS>(g, place),
             Crossing::Frames => self.hand_out::<DIRECT_FRAMES>(g, place),
             Crossing::Through => self.hand_out::<THROUGH>(g, place),
+            Crossing::ThroughToEnd => self.hand_out::<THROUGH_TO_END>(g, place),
         }
     }
 
@@ -541,7 +544,9 @@ impl Network {
                         // (A group that no AAL5 VC crosses has trains of bursts only, and never
                         // frames behind them. Each way its own match: one on a value chosen
                         // between the two calls copies the cell once more.)
-                        if WAY == DIRECT_CELLS || ((WAY == GENERAL || WAY == THROUGH) && !group.frames) {
+                        if WAY == DIRECT_CELLS
+                            || ((WAY == GENERAL || WAY == THROUGH || WAY == THROUGH_TO_END) && !group.frames)
+                        {
                             match run.take() {
                                 (cell, true) => (cell, Some(run.head.0), slot),
                                 (cell, false) => {
@@ -581,11 +586,14 @@ impl Network {
                     self.tally.event(now, Event::PipeHead(p));
                     let taken = self.queue.schedules();
                     if WAY == DIRECT_FRAMES {
-                        self.cross_directly::<true, true, false>(target, cell, slot);
+                        self.cross_directly::<true, true, false, Asked>(target, cell, slot);
                     } else if direct {
-                        self.cross_directly::<false, true, false>(target, cell, slot);
+                        self.cross_directly::<false, true, false, Asked>(target, cell, slot);
                     } else if WAY == THROUGH {
-                        self.cross_directly::<true, false, true>(target, cell, slot);
+                        self.cross_directly::<true, false, true, Asked>(target, cell, slot);
+                    } else if WAY == THROUGH_TO_END {
+                        type End = Direct<true, true, false>;
+                        self.cross_directly::<true, false, true, End>(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

@@ -41,7 +41,7 @@
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions (3 % since the two loops are one, benches/HISTORY.md).
 
-use super::cell_path::Direct;
+use super::cell_path::{Direct, Known};
 use super::{Adaptation, Network};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::ServiceCategory;
@@ -58,6 +58,9 @@ pub(crate) enum Crossing {
     /// Through a target carried on to the next port of every VC that crosses it (not their
     /// last): the cells go on from there by the general path.
     Through,
+    /// As `Through`, each VC's next port its last, which the plan has answered the same
+    /// questions for (`Direct` there too).
+    ThroughToEnd,
 }
 
 impl Network {
@@ -86,7 +89,21 @@ impl Network {
         if !direct {
             Crossing::General
         } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
-            Crossing::Through
+            // Where each VC's next port is the last of every VC on it, that port is crossed with
+            // its answers known too. (`q` is carried into it, so it hears from `q` alone, is an
+            // analytic FIFO switch port with no capture, and is carried in turn: `plan_carry`.)
+            let ends = |q2: PortId| {
+                let port = &self.ports[q2.index()];
+                debug_assert!(port.plainly_analytic() && port.plan.carry && !port.plan.burst_handoff);
+                self.vcs
+                    .iter()
+                    .all(|vc| vc.route.iter().position(|&(p, _)| p == q2).is_none_or(|h| h + 1 == vc.route.len()))
+            };
+            if hops().all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q2, _)| ends(q2))) {
+                Crossing::ThroughToEnd
+            } else {
+                Crossing::Through
+            }
         } else if !hops().all(|(vc, h)| h != 1 || vc.policer.is_none()) {
             // (The lifted loops, which land the cells, police none.)
             Crossing::General
@@ -108,12 +125,12 @@ impl Network {
     /// cell's train knows it; `FRAMES`: AAL5 cells may cross (else only ATM-layer cells do);
     /// `LAST`: `q` is the last port of every VC on it; `POLICED`: VCs may be policed there.
     #[inline(always)]
-    pub(super) fn cross_directly<const FRAMES: bool, const LAST: bool, const POLICED: bool>(
+    pub(super) fn cross_directly<const FRAMES: bool, const LAST: bool, const POLICED: bool, N: Known>(
         &mut self,
         q: PortId,
         cell: Cell,
         slot: Option<u32>,
     ) {
-        self.cross_as::<Direct<FRAMES, LAST, POLICED>>(cell, Some((q, slot)));
+        self.cross_as::<Direct<FRAMES, LAST, POLICED, N>>(cell, Some((q, slot)));
     }
 }
