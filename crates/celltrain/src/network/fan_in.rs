@@ -39,8 +39,8 @@
 //! frames' trains, or a train at its head, then frames' trains: the cell path asks about trains
 //! only when it finds a pipe empty or the flag set, where a paced adapter takes a cell.
 //!
-//! A group whose target sends every cell straight on to its destination hands each head through
-//! the target in one step (`fan_in_direct`).
+//! A group whose target is an analytic FIFO carried ahead hands each head through the target in
+//! one step (`fan_in_direct`), to its destination or on to its next port.
 
 use super::cell_path::{Asked, Direct};
 use super::fan_in_direct::Crossing;
@@ -544,9 +544,7 @@ impl Network {
                         // (A group that no AAL5 VC crosses has trains of bursts only, and never
                         // frames behind them. Each way its own match: one on a value chosen
                         // between the two calls copies the cell once more.)
-                        if WAY == DIRECT_CELLS
-                            || ((WAY == GENERAL || WAY == THROUGH || WAY == THROUGH_TO_END) && !group.frames)
-                        {
+                        if WAY == DIRECT_CELLS || (!direct && !group.frames) {
                             match run.take() {
                                 (cell, true) => (cell, Some(run.head.0), slot),
                                 (cell, false) => {

@@ -48,8 +48,9 @@ use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
 
 /// How a fan-in group hands its heads to its target: by the general cell path, or each in one
-/// step, where only ATM-layer cells cross (peer twin `a`) or AAL5 cells too (twin `b`): each way
-/// its own loop, so that the one of ATM-layer cells tests no cell's kind.
+/// step, landed at the target's far end where only ATM-layer cells cross (peer twin `a`) or AAL5
+/// cells too (twin `b`), or taken on from there (`Through`, `ThroughToEnd`): each way its own
+/// loop, so that the one of ATM-layer cells tests no cell's kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Crossing {
     General,
@@ -82,11 +83,10 @@ impl Network {
         // (A carried link is no group's member, so `q` keeps no start times by runs.)
         debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
         let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
-        let direct = plain;
         // (No ABR VC crosses a port carried whole: its destination turns RM cells around, so
         // its links are carried into it alone, and for data cells only: `abr_last_link`.)
-        debug_assert!(!direct || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
-        if !direct {
+        debug_assert!(!plain || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
+        if !plain {
             Crossing::General
         } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
             // Where each VC's next port is the last of every VC on it, that port is crossed with
