@@ -62,6 +62,8 @@ impl PortStats {
     }
 
     pub(super) fn on_occupancy_change(&mut self, now: SimTime, before: u32) {
+        // (A departure made late, `queues_ahead`, is still made before any later change.)
+        debug_assert!(now >= self.last_change, "occupancy change at {now:?} after one at {:?}", self.last_change);
         self.queue_area += u128::from(before) * u128::from(now.saturating_since(self.last_change).as_picos());
         self.last_change = now;
     }

@@ -209,9 +209,7 @@ impl Network {
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             let at = port.tx.clock.free_at();
-            if self.may_defer(p, at) {
-                self.ports[p.index()].tx.defer(at);
-            } else {
+            if !self.defer_departure(p, at) {
                 self.ports[p.index()].tx.await_event(at);
                 self.schedule_port_free(p, at);
             }

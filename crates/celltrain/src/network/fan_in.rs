@@ -18,7 +18,9 @@
 //!
 //! A target run by events (a port with queues: E1's delay-priority multiplexer) keeps its
 //! `PortFree` events among its group's heads too, in the same way, so that neither kind of
-//! event interrupts the other's turn.
+//! event interrupts the other's turn; with queues ahead it has none, but where its cells could
+//! not be carried (an observation comes first), and the group keeps instead, as a `FanIn`
+//! event of its own, the guard by which its deferred departures are made (see `queues_ahead`).
 //!
 //! An on/off burst handed whole to a feeding adapter is not written into its pipe: the group
 //! keeps it as a train (its head, a cursor on the adapter's slots, and a count), and makes
@@ -101,6 +103,9 @@ pub(crate) struct FanIn {
     proxies: Vec<Place>,
     /// Heads are being handed out: a head that enters meanwhile gets no event of its own.
     handing_out: bool,
+    /// The place of the `FanIn` event that guards the target's deferred departures, if one is
+    /// pending (see `queues_ahead`).
+    guard: Option<Place>,
     /// Heads handed out since the start, and of those the heads handed out with the target's
     /// counts lifted (`cross_lifted`).
     handed_out: u64,
@@ -132,6 +137,7 @@ impl FanIn {
             members,
             proxies: Vec::new(),
             handing_out: false,
+            guard: None,
             handed_out: 0,
             lifted_out: 0,
             frame_trains: 0,
@@ -200,8 +206,8 @@ impl Network {
 
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
-    /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events
-    /// then go among the group's heads). Then handing a head out schedules nothing outside the
+    /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events,
+    /// those queues ahead leaves it, then go among the group's heads). Then handing a head out schedules nothing outside the
     /// group (its cell goes on to its destination at once), so a group hands out heads until a
     /// source acts; where each head's cell scheduled an event elsewhere (a link with a pipe
     /// event per cell, as into twin b's EPD port with TCP behind it), the group handed out one
@@ -457,6 +463,21 @@ impl Network {
         self.fan_in_schedule_if_first(g, place);
     }
 
+    /// Whether the target of group `g` has a guard of its deferred departures pending.
+    #[inline(always)]
+    pub(super) fn fan_in_guarded(&self, g: u32) -> bool {
+        self.fan_ins[g as usize].guard.is_some()
+    }
+
+    /// The target of group `g` deferred a departure and has no guard: one is due at `at`, a
+    /// `FanIn` event of the group (not an event of the run: see `queues_ahead`).
+    #[inline(never)]
+    pub(super) fn fan_in_enter_guard(&mut self, g: u32, at: SimTime) {
+        let place = self.queue.reserve(at);
+        self.fan_ins[g as usize].guard = Some(place);
+        self.queue.schedule_reserved(place, Event::FanIn(g));
+    }
+
     /// A head just filed at `place` in group `g`: when it is the group's earliest and the group
     /// is not handing out heads, the group's `FanIn` event stands for it in the queue.
     #[inline(always)]
@@ -472,6 +493,13 @@ impl Network {
     /// every other pending event, each as its `PipeHead` event.
     #[inline(never)]
     pub(super) fn fan_in_due(&mut self, g: u32, place: Place) {
+        let group = &mut self.fan_ins[g as usize];
+        if group.guard == Some(place) {
+            group.guard = None;
+            let target = group.target;
+            self.deferred_guard_due(target);
+            return;
+        }
         match self.fan_ins[g as usize].direct {
             Crossing::General => self.hand_out::<GENERAL>(g, place),
             Crossing::Cells => self.hand_out::<DIRECT_CELLS>(g, place),
@@ -528,6 +556,7 @@ impl Network {
             let group = &mut self.fan_ins[g as usize];
             group.heads.pop_front();
             let now = head.time();
+            debug_assert!(now >= place.time(), "a head at {now:?} handed out after {:?}", place.time());
             self.now = now;
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {

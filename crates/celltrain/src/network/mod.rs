@@ -395,8 +395,16 @@ impl Network {
     /// and returns false: the network is then mid-run and its counters are no run's results.
     pub fn run_interruptible(&mut self, progress: &mut dyn FnMut(Progress) -> std::ops::ControlFlow<()>) -> bool {
         let mut next_progress = self.tally.events + self.tally.cell_hops + PROGRESS_EVERY;
+        // (Debug builds check that time never runs back: no event is scheduled in the past.)
+        #[cfg(debug_assertions)]
+        let mut last = SimTime::ZERO;
         while let Some((place, event)) = self.queue.pop_placed_until(self.end) {
             let now = place.time();
+            #[cfg(debug_assertions)]
+            {
+                debug_assert!(now >= last, "an event at {now:?} handled after one at {last:?}");
+                last = now;
+            }
             self.now = now;
             if let Event::FanIn(g) = event {
                 // (Not an event of the run: it hands out pipe heads, each counted as one.)

@@ -19,7 +19,8 @@
 //! - **ABR pacing ahead**: an ABR end system alone on its adapter sends the in-rate cells whose
 //!   opportunities come before any feedback can reach it, at once (`Network::abr_send_ahead`).
 //! - **Queues ahead**: a port with queues makes its departures without `PortFree` events, each
-//!   when the next event that meets the port comes (`queues_ahead`).
+//!   when the next event that meets the port comes, or a fan-in group's guard for a target
+//!   carried ahead (`queues_ahead`).
 //! - **Fan-in groups**: the pipes that lead to one port keep their heads in order among
 //!   themselves, with one entry in the event queue for the earliest (`fan_in`). The only one
 //!   that saves no event: it saves the event heap's work, and keeps the event count and the
@@ -53,6 +54,10 @@ pub(crate) struct PortPlan {
     /// A port with queues whose departures wait for the next event that meets the port (see
     /// `queues_ahead`).
     pub(super) defers: bool,
+    /// Some cell through the port may land where its arrival schedules an event (a TCP
+    /// segment's): carried ahead, the port makes a departure it deferred no later than a link's
+    /// delay after it is due (see `queues_ahead`).
+    pub(super) lands_with_events: bool,
 }
 
 impl PortPlan {
@@ -66,6 +71,7 @@ impl PortPlan {
         fan_in: None,
         free_in_group: None,
         defers: false,
+        lands_with_events: false,
     };
 }
 
@@ -100,8 +106,9 @@ pub struct SimOptions {
     /// head through the target in one step (see `fan_in_direct`). Exact to the event count
     /// and trace hash, as `fan_in`.
     pub direct_crossing: bool,
-    /// A port with queues sends without `PortFree` events while its link carries cells: each
-    /// departure is made when the next event that meets the port comes (`queues_ahead`).
+    /// A port with queues sends without `PortFree` events while its link carries cells, or,
+    /// carried ahead as a fan-in group's target, while its cells can be carried: each departure
+    /// is made when the next event that meets the port comes (`queues_ahead`).
     pub queues_ahead: bool,
 }
 

@@ -21,45 +21,156 @@
 //! later becomes an event again (`pipe_emptied`); so does one the scheduler holds back
 //! (`NotBefore`).
 //!
+//! **A port carried ahead** (its far end hears from it alone: `carry`) defers its departures
+//! too where it is a fan-in group's target (the group hands out every cell that reaches it, and
+//! each first makes the departures due before it): an A-series multiplexer under UBR, BN01's
+//! GFR ports, E1's delay-priority port. Its cells reach no pipe: each is carried to its far
+//! end, and on to its destination, when its departure is made. That is late enough so long as
+//! the departure is made before the cell's arrival there could matter: only a TCP segment's
+//! arrival schedules an event (the end of its processing, at a place set by rule, at its
+//! arrival or later), and every observation (the window's opening, a sample, the run's end) is
+//! the carrying bound, before which a cell must arrive to be carried. So a departure is deferred
+//! only if its cell would arrive before the bound, and the group keeps a guard, a `FanIn` event
+//! of its own that meets the port: due a link's delay after the first departure deferred, where
+//! some cell through the port may be a TCP segment (`PortPlan::lands_with_events`), and in any
+//! case by the last instant at which a departure may still be deferred, so that the one after
+//! it, which becomes an event, is never due before the guard made it. A guard makes the
+//! departures due before its instant; under load, cells arriving at the port have made them, and
+//! it comes once a link's delay.
+//!
 //! The outcome is the one the events give (`tests/fast_paths.rs` compares every summary field
 //! with this off); the event count and the trace hash differ (no `PortFree` events).
 
-use super::{Network, PortPath};
+use super::{Adaptation, FlowKind, Hop, Network, PortPath};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::SimTime;
 
 impl Network {
     /// Decides which ports with queues defer their departures (after the other plans). Not one
-    /// whose link is carried ahead (its cells reach the far end as they start: a departure made
-    /// late would reach it late; that takes in a fan-in group's target, and a link that carries
-    /// data cells only, whose pipe may be empty behind a departure), nor one whose link is
-    /// a fan-in group's member (the group takes its pipe's heads), a captured or recorded one.
+    /// whose link is carried ahead but as a fan-in group's target on a link with a delay (its
+    /// cells reach the far end as they start: the group keeps the guard that makes a departure
+    /// in time; a link with no delay leaves it no time), nor one whose link is a fan-in group's
+    /// member (the group takes its pipe's heads), a captured or recorded one.
     pub(super) fn plan_queues_ahead(&mut self) {
         debug_assert!(self.ports.iter().all(|p| !p.tx.is_deferred()), "planned with departures deferred");
         let on = self.options.queues_ahead;
-        for port in &mut self.ports {
+        let loud = self.ports_landing_with_events();
+        for (port, loud) in self.ports.iter_mut().zip(loud) {
+            let carried_ok = !port.plan.carry || (port.plan.free_in_group.is_some() && !port.link.delay().is_zero());
             port.plan.defers = on
                 && port.plan.path == PortPath::Queues
                 && port.packets.is_none()
-                && !port.plan.carry
+                && carried_ok
                 && port.plan.fan_in.is_none()
                 && !port.link.is_captured()
                 && port.queue.changes().is_none();
-            debug_assert!(!port.plan.defers || port.plan.free_in_group.is_none(), "a group's target is carried");
+            port.plan.lands_with_events = loud;
         }
     }
 
-    /// After a departure from `p` at `now`, its next is due at `at`: whether it may wait for
-    /// the next event that meets the port. (Its cell will join a pipe that still holds one:
-    /// the cell just sent arrives no earlier than the transmitter is free again.)
+    /// Per port: whether some cell through it may land where its arrival schedules an event.
+    /// Not an ATM-layer cell, nor an AAL5 frame of UDP flows alone: their arrivals only count
+    /// (carried on to a LAN, a datagram schedules its pipe's event only when the carrying
+    /// bound holds it back, and a deferred departure is made before that bound). Any other
+    /// frame may be a TCP segment, whose arrival schedules the end of its processing.
+    fn ports_landing_with_events(&self) -> Vec<bool> {
+        let mut udp_only = vec![true; self.routes.len()];
+        let mut used = vec![false; self.routes.len()];
+        for flow in &self.flows {
+            used[flow.route.index()] = true;
+            udp_only[flow.route.index()] &= flow.kind == FlowKind::Udp;
+        }
+        let mut loud_vc = vec![false; self.vcs.len()];
+        for (r, route) in self.routes.iter().enumerate() {
+            for hop in &route.hops {
+                if let Hop::Vc(v) = *hop {
+                    loud_vc[v.index()] |= !(used[r] && udp_only[r]);
+                }
+            }
+        }
+        let mut loud = vec![false; self.ports.len()];
+        for (v, vc) in self.vcs.iter().enumerate() {
+            let quiet = vc.adaptation == Adaptation::Raw || !loud_vc[v];
+            for &(p, _) in &vc.route {
+                loud[p.index()] |= !quiet;
+            }
+        }
+        loud
+    }
+
+    /// After a departure from `p` at `now`, its next is due at `at`: it waits for the next
+    /// event that meets the port, if it may (then `true`). (Its cell will join a pipe that still
+    /// holds one: the cell just sent arrives no earlier than the transmitter is free again; or,
+    /// the port carried ahead, it will be carried: see `defer_carried`.)
     #[inline]
-    pub(super) fn may_defer(&self, p: PortId, at: SimTime) -> bool {
-        let port = &self.ports[p.index()];
+    pub(super) fn defer_departure(&mut self, p: PortId, at: SimTime) -> bool {
+        let port = &mut self.ports[p.index()];
+        if !port.plan.defers {
+            return false;
+        }
+        if port.plan.carry {
+            return self.defer_carried(p, at);
+        }
         debug_assert!(
-            !port.plan.defers || (at > self.now && port.link.last_arrival().is_some_and(|arrival| arrival >= at)),
+            at > self.now && port.link.last_arrival().is_some_and(|arrival| arrival >= at),
             "a departure deferred into an empty pipe"
         );
-        port.plan.defers
+        port.tx.defer(at);
+        true
+    }
+
+    /// [`defer_departure`](Self::defer_departure) at a port carried ahead, a fan-in group's
+    /// target: its cell must be carried whenever the departure is made, and the group keeps a
+    /// guard, a `FanIn` event due no later than a link's delay after the departure, so that the
+    /// departure is made before its cell reaches the far end (see `guard_deferred_in`).
+    #[inline]
+    fn defer_carried(&mut self, p: PortId, at: SimTime) -> bool {
+        let port = &mut self.ports[p.index()];
+        if at.later_by(Self::carried_reach(port)) >= self.carry_before {
+            return false;
+        }
+        port.tx.defer(at);
+        let g = port.plan.free_in_group.expect("a carried port defers as a group's target");
+        if !self.fan_in_guarded(g) {
+            self.guard_deferred_in(p, g);
+        }
+        true
+    }
+
+    /// A guard for the departure of `p` deferred: a `FanIn` event of its group `g`.
+    #[inline(never)]
+    fn guard_deferred_in(&mut self, p: PortId, g: u32) {
+        let port = &self.ports[p.index()];
+        let at = port.tx.deferred_at().expect("a departure deferred");
+        // Made by then, a departure is made before its cell reaches the far end; and before a
+        // departure that may not be deferred (its cell would not be carried) is due, so that its
+        // event is not scheduled in the past.
+        let last_deferrable = SimTime::from_picos(self.carry_before.as_picos() - Self::carried_reach(port).as_picos());
+        let guard = if port.plan.lands_with_events {
+            at.later_by(port.link.delay()).min(last_deferrable)
+        } else {
+            last_deferrable
+        };
+        debug_assert!(guard > at, "a guard at its departure's instant");
+        self.fan_in_enter_guard(g, guard);
+    }
+
+    /// From a departure's start to its cell's arrival at the far end, at the most.
+    #[inline]
+    fn carried_reach(port: &super::Port) -> celltrain_core::time::SimDuration {
+        port.tx.clock.line_cell_time() + port.link.delay()
+    }
+
+    /// The guard of a group's target `p` is due now: it meets the port (the departures due
+    /// before now are made), and the next one deferred gets a guard.
+    pub(super) fn deferred_guard_due(&mut self, p: PortId) {
+        self.settle_deferred(p);
+        if self.ports[p.index()].tx.is_deferred() {
+            let g = self.ports[p.index()].plan.free_in_group.expect("a carried port defers as a group's target");
+            if !self.fan_in_guarded(g) {
+                self.guard_deferred_in(p, g);
+            }
+        }
     }
 
     /// Makes the departures of `p` due before the event being handled, in order: each as its
@@ -67,7 +178,7 @@ impl Network {
     /// exactly when it is due at an earlier instant.
     #[inline]
     pub(super) fn settle_deferred(&mut self, p: PortId) {
-        if self.ports[p.index()].tx.is_deferred() {
+        if self.ports[p.index()].tx.deferred_before(self.now) {
             self.make_deferred(p, self.now);
         }
     }

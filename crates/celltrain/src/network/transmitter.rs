@@ -79,6 +79,21 @@ impl Transmitter {
         matches!(self.next, NextDeparture::Deferred(_))
     }
 
+    /// When the deferred departure is due, if one is deferred.
+    #[inline]
+    pub(super) fn deferred_at(&self) -> Option<SimTime> {
+        match self.next {
+            NextDeparture::Deferred(at) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// Whether a departure is deferred and due before `before`.
+    #[inline(always)]
+    pub(super) fn deferred_before(&self, before: SimTime) -> bool {
+        matches!(self.next, NextDeparture::Deferred(at) if at < before)
+    }
+
     /// The deferred departure, if it is due before `before`: it is then being made.
     #[inline]
     pub(super) fn take_deferred_before(&mut self, before: SimTime) -> Option<SimTime> {

@@ -548,7 +548,7 @@ fn efci_marks_the_data_cells_accepted_at_or_above_its_threshold() {
     {
         offer(&mut port, c, SimTime::from_picos(i as u64)).unwrap();
     }
-    let marks: Vec<bool> = std::iter::from_fn(|| port.take_next(SimTime::ZERO)).map(|c| c.efci).collect();
+    let marks: Vec<bool> = std::iter::from_fn(|| port.take_next(SimTime::from_picos(5))).map(|c| c.efci).collect();
     // Held 0, 1: unmarked; 2 and up: marked, but the RM cell (its congestion bits are CI/NI).
     assert_eq!(marks, [false, false, true, false, true]);
     assert!(!OutputPort::new(&PortConfig::fifo(8), &[ServiceCategory::Abr]).marks_efci());
