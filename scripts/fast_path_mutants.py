@@ -84,7 +84,7 @@ muts=[
  ("queues ahead: a carried port defers on a link with no delay", "crates/celltrain/src/network/queues_ahead.rs", "(port.plan.free_in_group.is_some() && !port.link.delay().is_zero())", "port.plan.free_in_group.is_some()"),
  ("queues ahead: a carried port's departure deferred though its cell would not be carried", "crates/celltrain/src/network/queues_ahead.rs", "        if at.later_by(Self::carried_reach(port)) >= self.carry_before {\n            return false;\n        }\n", ""),
  ("queues ahead: a carried port's guard a link's delay late", "crates/celltrain/src/network/queues_ahead.rs", "at.later_by(port.link.delay()).min(last_deferrable)", "at.later_by(port.link.delay()).later_by(port.link.delay()).min(last_deferrable)"),
- ("queues ahead: a carried port's guard by the next observation alone, TCP crossing it", "crates/celltrain/src/network/queues_ahead.rs", "let guard = if port.plan.lands_with_events {", "let guard = if false {"),
+ ("queues ahead: a carried port's guard by the next observation alone, TCP crossing it", "crates/celltrain/src/network/queues_ahead.rs", "let guard = if self.fan_in_lands_with_events(g) {", "let guard = if false {"),
  ("queues ahead: a carried port's guard after the last departure it may defer", "crates/celltrain/src/network/queues_ahead.rs", "at.later_by(port.link.delay()).min(last_deferrable)", "at.later_by(port.link.delay())"),
  ("queues ahead: TCP frames taken to land without events", "crates/celltrain/src/network/queues_ahead.rs", "udp_only[flow.route.index()] &= flow.kind == FlowKind::Udp;", "udp_only[flow.route.index()] &= true;"),
  ("queues ahead: a fan-in group's member defers too", "crates/celltrain/src/network/queues_ahead.rs", "                && port.plan.fan_in.is_none()\n", ""),

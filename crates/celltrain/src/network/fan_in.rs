@@ -106,6 +106,9 @@ pub(crate) struct FanIn {
     /// The place of the `FanIn` event that guards the target's deferred departures, if one is
     /// pending (see `queues_ahead`).
     guard: Option<Place>,
+    /// Plan: some cell through the target may land where its arrival schedules an event (a TCP
+    /// segment's), so that the guard is due no later than a link's delay after a departure.
+    lands_with_events: bool,
     /// Heads handed out since the start, and of those the heads handed out with the target's
     /// counts lifted (`cross_lifted`).
     handed_out: u64,
@@ -138,6 +141,7 @@ impl FanIn {
             proxies: Vec::new(),
             handing_out: false,
             guard: None,
+            lands_with_events: true,
             handed_out: 0,
             lifted_out: 0,
             frame_trains: 0,
@@ -461,6 +465,20 @@ impl Network {
         let member = u32::try_from(group.members.len()).expect("fewer members than ports");
         group.heads.insert(place, member);
         self.fan_in_schedule_if_first(g, place);
+    }
+
+    /// Plans each group's `lands_with_events` from the ports' (indexed by port).
+    pub(super) fn fan_in_plan_landings(&mut self, lands_with_events: &[bool]) {
+        for group in &mut self.fan_ins {
+            group.lands_with_events = lands_with_events[group.target.index()];
+        }
+    }
+
+    /// Whether some cell through the target of group `g` may land where its arrival schedules an
+    /// event.
+    #[inline]
+    pub(super) fn fan_in_lands_with_events(&self, g: u32) -> bool {
+        self.fan_ins[g as usize].lands_with_events
     }
 
     /// Whether the target of group `g` has a guard of its deferred departures pending.

@@ -54,10 +54,6 @@ pub(crate) struct PortPlan {
     /// A port with queues whose departures wait for the next event that meets the port (see
     /// `queues_ahead`).
     pub(super) defers: bool,
-    /// Some cell through the port may land where its arrival schedules an event (a TCP
-    /// segment's): carried ahead, the port makes a departure it deferred no later than a link's
-    /// delay after it is due (see `queues_ahead`).
-    pub(super) lands_with_events: bool,
 }
 
 impl PortPlan {
@@ -71,7 +67,6 @@ impl PortPlan {
         fan_in: None,
         free_in_group: None,
         defers: false,
-        lands_with_events: false,
     };
 }
 

@@ -32,7 +32,7 @@
 //! the carrying bound, before which a cell must arrive to be carried. So a departure is deferred
 //! only if its cell would arrive before the bound, and the group keeps a guard, a `FanIn` event
 //! of its own that meets the port: due a link's delay after the first departure deferred, where
-//! some cell through the port may be a TCP segment (`PortPlan::lands_with_events`), and in any
+//! some cell through the port may be a TCP segment (`FanIn::lands_with_events`), and in any
 //! case by the last instant at which a departure may still be deferred, so that the one after
 //! it, which becomes an event, is never due before the guard made it. A guard makes the
 //! departures due before its instant; under load, cells arriving at the port have made them, and
@@ -55,7 +55,7 @@ impl Network {
         debug_assert!(self.ports.iter().all(|p| !p.tx.is_deferred()), "planned with departures deferred");
         let on = self.options.queues_ahead;
         let loud = self.ports_landing_with_events();
-        for (port, loud) in self.ports.iter_mut().zip(loud) {
+        for port in &mut self.ports {
             let carried_ok = !port.plan.carry || (port.plan.free_in_group.is_some() && !port.link.delay().is_zero());
             port.plan.defers = on
                 && port.plan.path == PortPath::Queues
@@ -64,8 +64,8 @@ impl Network {
                 && port.plan.fan_in.is_none()
                 && !port.link.is_captured()
                 && port.queue.changes().is_none();
-            port.plan.lands_with_events = loud;
         }
+        self.fan_in_plan_landings(&loud);
     }
 
     /// Per port: whether some cell through it may land where its arrival schedules an event.
@@ -146,7 +146,7 @@ impl Network {
         // departure that may not be deferred (its cell would not be carried) is due, so that its
         // event is not scheduled in the past.
         let last_deferrable = SimTime::from_picos(self.carry_before.as_picos() - Self::carried_reach(port).as_picos());
-        let guard = if port.plan.lands_with_events {
+        let guard = if self.fan_in_lands_with_events(g) {
             at.later_by(port.link.delay()).min(last_deferrable)
         } else {
             last_deferrable
