@@ -211,11 +211,12 @@ impl Network {
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
     /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events,
-    /// those queues ahead leaves it, then go among the group's heads). Then handing a head out schedules nothing outside the
-    /// group (its cell goes on to its destination at once), so a group hands out heads until a
-    /// source acts; where each head's cell scheduled an event elsewhere (a link with a pipe
-    /// event per cell, as into twin b's EPD port with TCP behind it), the group handed out one
-    /// head per turn and cost more than the heap it spared (twin b: +18 % instructions).
+    /// those queues ahead leaves it, then go among the group's heads). Then handing a head out
+    /// schedules nothing outside the group (its cell goes on to its destination at once), so a
+    /// group hands out heads until a source acts; where each head's cell scheduled an event
+    /// elsewhere (a link with a pipe event per cell, as into twin b's EPD port with TCP behind
+    /// it), the group handed out one head per turn and cost more than the heap it spared (twin
+    /// b: +18 % instructions).
     /// Decided only while no pipe holds a cell (a plan made again when captures open, before
     /// the run, keeps the groups once cells are under way, and only asks again whether each
     /// crosses its target directly).

@@ -50,22 +50,26 @@ impl Network {
     /// whose link is carried ahead but as a fan-in group's target on a link with a delay (its
     /// cells reach the far end as they start: the group keeps the guard that makes a departure
     /// in time; a link with no delay leaves it no time), nor one whose link is a fan-in group's
-    /// member (the group takes its pipe's heads), a captured or recorded one.
+    /// member (the group takes its pipe's heads), a captured or recorded one, nor one whose
+    /// scheduler may hold cells back (a departure made late that found none eligible would
+    /// schedule its retry when it was due, perhaps in the past; today's schedulers all send
+    /// whenever a cell waits).
     pub(super) fn plan_queues_ahead(&mut self) {
         debug_assert!(self.ports.iter().all(|p| !p.tx.is_deferred()), "planned with departures deferred");
         let on = self.options.queues_ahead;
-        let loud = self.ports_landing_with_events();
+        let with_events = self.ports_landing_with_events();
         for port in &mut self.ports {
             let carried_ok = !port.plan.carry || (port.plan.free_in_group.is_some() && !port.link.delay().is_zero());
             port.plan.defers = on
                 && port.plan.path == PortPath::Queues
                 && port.packets.is_none()
+                && port.facts.work_conserving
                 && carried_ok
                 && port.plan.fan_in.is_none()
                 && !port.link.is_captured()
                 && port.queue.changes().is_none();
         }
-        self.fan_in_plan_landings(&loud);
+        self.fan_in_plan_landings(&with_events);
     }
 
     /// Per port: whether some cell through it may land where its arrival schedules an event.
@@ -80,22 +84,22 @@ impl Network {
             used[flow.route.index()] = true;
             udp_only[flow.route.index()] &= flow.kind == FlowKind::Udp;
         }
-        let mut loud_vc = vec![false; self.vcs.len()];
+        let mut frames_with_events = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
             for hop in &route.hops {
                 if let Hop::Vc(v) = *hop {
-                    loud_vc[v.index()] |= !(used[r] && udp_only[r]);
+                    frames_with_events[v.index()] |= !(used[r] && udp_only[r]);
                 }
             }
         }
-        let mut loud = vec![false; self.ports.len()];
+        let mut with_events = vec![false; self.ports.len()];
         for (v, vc) in self.vcs.iter().enumerate() {
-            let quiet = vc.adaptation == Adaptation::Raw || !loud_vc[v];
+            let quiet = vc.adaptation == Adaptation::Raw || !frames_with_events[v];
             for &(p, _) in &vc.route {
-                loud[p.index()] |= !quiet;
+                with_events[p.index()] |= !quiet;
             }
         }
-        loud
+        with_events
     }
 
     /// After a departure from `p` at `now`, its next is due at `at`: it waits for the next
