@@ -88,21 +88,14 @@ impl Network {
             }
         }
         // VCs whose delivery at their destination has no consequence elsewhere.
-        let mut udp_route = vec![false; self.routes.len()];
-        let mut other_route = vec![false; self.routes.len()];
-        for flow in &self.flows {
-            match flow.kind {
-                FlowKind::Udp => udp_route[flow.route.index()] = true,
-                _ => other_route[flow.route.index()] = true,
-            }
-        }
+        let udp_only = self.udp_only_routes();
         let feeders = self.packet_link_feeders();
         let fed_by_one: Vec<bool> = feeders.iter().map(|f| matches!(f, Sole::One(_))).collect();
         let tcp_route = self.plan_tcp_deliveries();
         // LAN links that may be carried, with analytic ports or without (the rule for ABR's RM
         // cells, below, must not depend on the options), and those that are; then the packet
         // links into routers that forward onto those alone.
-        let lan_end = self.packet_links_into_quiet_hosts(&udp_route, &other_route, &tcp_route, &fed_by_one);
+        let lan_end = self.packet_links_into_quiet_hosts(&udp_only, &tcp_route, &fed_by_one);
         let mut packet_carried: Vec<bool> = (0..n)
             .map(|i| lan_end[i] && self.ports[i].packets.as_ref().is_some_and(|q| q.runs_analytically()))
             .collect();
@@ -116,7 +109,7 @@ impl Network {
             let mut seen_safe = vec![false; self.vcs.len()];
             let mut seen_unsafe = vec![false; self.vcs.len()];
             for (r, route) in self.routes.iter().enumerate() {
-                let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
+                let quiet_end = udp_only[r] || tcp_route[r];
                 let n_hops = route.hops.len();
                 for (i, hop) in route.hops.iter().enumerate() {
                     if let Hop::Vc(v) = *hop {
@@ -240,17 +233,11 @@ impl Network {
     /// the host's processing queue, whose end has its place by rule. Such a link's packets reach their host as they
     /// go on the wire, with the clock at their arrival (`packet_carry`), while its pipe is
     /// empty (a packet held back by the bound goes by the pipe's events, and those behind it).
-    fn packet_links_into_quiet_hosts(
-        &self,
-        udp_route: &[bool],
-        other_route: &[bool],
-        tcp_route: &[bool],
-        fed_by_one: &[bool],
-    ) -> Vec<bool> {
+    fn packet_links_into_quiet_hosts(&self, udp_only: &[bool], tcp_route: &[bool], fed_by_one: &[bool]) -> Vec<bool> {
         let n = self.ports.len();
         let mut quiet = vec![true; n];
         for (r, route) in self.routes.iter().enumerate() {
-            let quiet_end = (udp_route[r] && !other_route[r]) || tcp_route[r];
+            let quiet_end = udp_only[r] || tcp_route[r];
             let quiet_route = quiet_end && !self.recorder.captures(route.dst);
             for (i, hop) in route.hops.iter().enumerate() {
                 let Hop::Port(p) = *hop else { continue };
@@ -398,6 +385,18 @@ impl Network {
                 && (recv.closes_instant || (!recv.least_time().is_zero() && !lan_over_abr));
         }
         tcp_route
+    }
+
+    /// Per route: whether UDP flows take it, and no other flow (a datagram's delivery only
+    /// counts at its destination).
+    pub(super) fn udp_only_routes(&self) -> Vec<bool> {
+        let mut udp = vec![false; self.routes.len()];
+        let mut other = vec![false; self.routes.len()];
+        for flow in &self.flows {
+            let seen = if flow.kind == FlowKind::Udp { &mut udp } else { &mut other };
+            seen[flow.route.index()] = true;
+        }
+        udp.iter().zip(&other).map(|(&u, &o)| u && !o).collect()
     }
 
     /// Cells arriving before this instant may be carried ahead: the next observation of the

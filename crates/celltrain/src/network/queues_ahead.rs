@@ -41,7 +41,7 @@
 //! The outcome is the one the events give (`tests/fast_paths.rs` compares every summary field
 //! with this off); the event count and the trace hash differ (no `PortFree` events).
 
-use super::{Adaptation, FlowKind, Hop, Network, PortPath};
+use super::{Adaptation, Hop, Network, PortPath};
 use celltrain_core::ids::PortId;
 use celltrain_core::time::SimTime;
 
@@ -78,17 +78,12 @@ impl Network {
     /// bound holds it back, and a deferred departure is made before that bound). Any other
     /// frame may be a TCP segment, whose arrival schedules the end of its processing.
     fn ports_landing_with_events(&self) -> Vec<bool> {
-        let mut udp_only = vec![true; self.routes.len()];
-        let mut used = vec![false; self.routes.len()];
-        for flow in &self.flows {
-            used[flow.route.index()] = true;
-            udp_only[flow.route.index()] &= flow.kind == FlowKind::Udp;
-        }
+        let udp_only = self.udp_only_routes();
         let mut frames_with_events = vec![false; self.vcs.len()];
         for (r, route) in self.routes.iter().enumerate() {
             for hop in &route.hops {
                 if let Hop::Vc(v) = *hop {
-                    frames_with_events[v.index()] |= !(used[r] && udp_only[r]);
+                    frames_with_events[v.index()] |= !udp_only[r];
                 }
             }
         }
@@ -134,11 +129,18 @@ impl Network {
             return false;
         }
         port.tx.defer(at);
-        let g = port.plan.free_in_group.expect("a carried port defers as a group's target");
+        self.keep_guard(p);
+        true
+    }
+
+    /// The carried port `p` has a departure deferred: its group keeps a guard for it, unless it
+    /// keeps one already (due no later: see `guard_deferred_in`).
+    #[inline]
+    fn keep_guard(&mut self, p: PortId) {
+        let g = self.ports[p.index()].plan.free_in_group.expect("a carried port defers as a group's target");
         if !self.fan_in_guarded(g) {
             self.guard_deferred_in(p, g);
         }
-        true
     }
 
     /// A guard for the departure of `p` deferred: a `FanIn` event of its group `g`.
@@ -170,10 +172,7 @@ impl Network {
     pub(super) fn deferred_guard_due(&mut self, p: PortId) {
         self.settle_deferred(p);
         if self.ports[p.index()].tx.is_deferred() {
-            let g = self.ports[p.index()].plan.free_in_group.expect("a carried port defers as a group's target");
-            if !self.fan_in_guarded(g) {
-                self.guard_deferred_in(p, g);
-            }
+            self.keep_guard(p);
         }
     }
 
