@@ -591,6 +591,203 @@ fn carried_targets_with_queues_defer_their_departures() {
     }
 }
 
+/// Two sources into a multiplexer with per-VC queues (a greedy UDP flow and a TCP transfer),
+/// one VC going on through a third switch: the multiplexer is carried on to ports of which
+/// one is not the last of its VC (`Onward::Through`).
+const THROUGH_QUEUES: &str = r#"
+[scenario]
+id = "through-queues"
+title = "a multiplexer with per-VC queues carried on through a third switch"
+
+[simulation]
+duration = "0.4 s"
+warmup = "0.1 s"
+seed = 1
+
+[[switch]]
+names = ["sw1", "sw2", "sw3"]
+buffer = "2000 cells"
+discard = "epd"
+queueing = "per-vc"
+
+[[host]]
+names = ["src1", "src2", "dst1", "dst2"]
+
+[[link]]
+between = [["src1", "sw1"], ["src2", "sw1"], ["sw3", "dst1"], ["sw2", "dst2"]]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+[[link]]
+between = [["sw1", "sw2"], ["sw2", "sw3"]]
+rate = "149.76 Mbit/s"
+delay = "2 ms"
+
+[[flow]]
+name = "udp"
+path = ["src1", "sw1", "sw2", "sw3", "dst1"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "100 Mbit/s" }
+
+[[flow]]
+name = "tcp"
+path = ["src2", "sw1", "sw2", "dst2"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "tcp", variant = "reno", bytes = "100 MB" }
+"#;
+
+/// A host's adapter with two classes (a CBR and a UBR VC at the line's rate, so no pacing
+/// rules), each VC on to its own sink: an adapter with queues carried ahead, which sends its
+/// cells on by the general path (their entry time is set there).
+const FIRST_PORT_QUEUES: &str = r#"
+[scenario]
+id = "first-port-queues"
+title = "an adapter with two classes carried ahead"
+
+[simulation]
+duration = "0.3 s"
+warmup = "0.1 s"
+seed = 1
+
+[[switch]]
+name = "sw1"
+
+[[host]]
+names = ["src", "dst1", "dst2"]
+
+[[link]]
+between = [["src", "sw1"], ["sw1", "dst1"], ["sw1", "dst2"]]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+[[flow]]
+name = "cbr"
+path = ["src", "sw1", "dst1"]
+vc = { category = "cbr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "60 Mbit/s" }
+
+[[flow]]
+name = "ubr"
+path = ["src", "sw1", "dst2"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "120 Mbit/s" }
+"#;
+
+/// Two ABR sources into one destination through per-VC queues: the last port, with queues,
+/// carries the VCs' data cells only (its RM cells go by the pipe's events, `abr_last_link`),
+/// and sends its cells on by the general path.
+const ABR_END_QUEUES: &str = r#"
+[scenario]
+id = "abr-end-queues"
+title = "two ABR VCs into one destination through per-VC queues"
+
+[simulation]
+duration = "0.3 s"
+warmup = "0.05 s"
+seed = 1
+
+[[switch]]
+names = ["sw1", "sw2"]
+buffer = "4000 cells"
+queueing = "per-vc"
+explicit_rate = "erica+"
+target_queue = "500 cells"
+averaging_interval = "1 ms"
+
+[[host]]
+names = ["src1", "src2", "dst"]
+
+[[link]]
+between = [["src1", "sw1"], ["src2", "sw1"], ["sw2", "dst"]]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+[[link]]
+between = ["sw1", "sw2"]
+rate = "149.76 Mbit/s"
+delay = "1 ms"
+
+[[flow]]
+name = "udp{i}"
+count = 2
+path = ["src{i}", "sw1", "sw2", "dst"]
+vc = { category = "abr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "line" }
+
+[abr]
+icr = "3 Mbit/s"
+tcr = "10 cells/s"
+nrm = 32
+mrm = 2
+trm = "100 ms"
+adtf = "500 ms"
+rif = "1/16"
+rdf = "1/16"
+cdf = "1/16"
+tbe = "3200 cells"
+frtt = "2 ms"
+crm = 100
+"#;
+
+/// A port with queues carried ahead, a switch port with no capture, sends its cells on with
+/// the plan's answers known (direct crossing's `Known`): E1's delay-priority port, the last of
+/// every VC on it; A3's multiplexers and G2's GFR ports, each VC's next port its last; A7-tcp's,
+/// whose VCs go on to routers. The plan says so, and the run with direct crossing off is the
+/// same to the event and the trace hash (`assert_fan_in_exact`, which every built-in takes in
+/// `fan_in_groups_change_nothing_not_even_the_trace`, checks it too); no port with queues that is
+/// not carried (A7-tcp's four) or is an ABR VC's (A3 over ABR) sends on so.
+#[test]
+fn carried_ports_with_queues_send_on_with_answers_known() {
+    // (The ports sending on known: the last of every VC on them, carried on to a next port,
+    // carried on to a next port that is the last of its VCs.)
+    type Known = (usize, usize, usize);
+    type Sets<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&str, Sets, Known); 9] = [
+        ("E1-mux", &[("duration", "1 s"), ("warmup", "0.2 s")], (1, 0, 0)),
+        ("A3", &[("duration", "0.5 s"), ("warmup", "0.1 s")], (0, 0, 2)),
+        ("G2", &[("duration", "1 s")], (0, 0, 2)),
+        ("A9", &[("duration", "0.3 s"), ("warmup", "0.1 s")], (0, 0, 3)),
+        ("A7-tcp", &[("duration", "0.3 s"), ("warmup", "0.1 s")], (0, 0, 2)),
+        ("A3", &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")], (0, 0, 0)),
+        ("through", &[], (0, 1, 0)),
+        ("first", &[], (0, 0, 0)),
+        ("abr-end", &[], (0, 0, 0)),
+    ];
+    for (name, sets, expected) in cases {
+        let run = |options: SimOptions| {
+            let text = match name {
+                "through" => THROUGH_QUEUES,
+                "first" => FIRST_PORT_QUEUES,
+                "abr-end" => ABR_END_QUEUES,
+                _ => builtin::find(name).unwrap().text,
+            };
+            let c = compile_source(Source::new("onward.toml", text.to_string()), &owned(sets), Some(2)).unwrap();
+            let mut net = c.network;
+            net.set_options(options);
+            net.run(&mut |_| {});
+            (Summary::from_network(&net, c.meta, 0.0), net.ports_sending_on_known())
+        };
+        let (with, known) = run(SimOptions::default());
+        let (without, none) = run(SimOptions { direct_crossing: false, ..SimOptions::default() });
+        eprintln!("{name} {sets:?}: ports sending on known (end, through, through to end) {known:?}");
+        if with != without {
+            panic!("{name} {sets:?}: sending on known changed the run\n{}", diff(&without, &with));
+        }
+        let (mut reference, _) = run(SimOptions::reference());
+        reference.events = with.events;
+        reference.trace_hash = with.trace_hash.clone();
+        if with != reference {
+            panic!("{name} {sets:?}: differs from the reference\n{}", diff(&reference, &with));
+        }
+        assert_eq!(known, expected, "{name} {sets:?}: ports with queues sending on known");
+        assert_eq!(none, (0, 0, 0), "{name} {sets:?}: without direct crossing");
+        if name == "through" {
+            let mux = with.ports.iter().find(|p| p.name == "sw1->sw2").expect("the multiplexer");
+            assert!(mux.max_queue_cells > 100 && mux.dropped_total > 0, "{name}: the multiplexer hardly queues");
+        }
+    }
+}
+
 /// Peer twin `a`'s multiplexer fed by UDP sources over AAL5 at the twin's peak rate, datagrams
 /// of `datagram`.
 fn udp_twin(datagram: &str) -> String {

@@ -13,9 +13,11 @@ use celltrain_core::Place;
 /// takes the same steps, in one body; an answer known beforehand only takes its question out of
 /// the monomorphised copy.
 pub(super) trait Known {
-    /// The port is an analytic FIFO switch port with no adapter rules, capture or burst handed
-    /// to it, keeping no start times by runs, carried ahead, and no VC that crosses it is ABR:
-    /// `crosses_directly`.
+    /// The port is a switch port with no adapter rules or capture, carried ahead, and no VC
+    /// that crosses it is ABR; entered by a cell (`cross_as`, `arrive_analytic_at`), it is
+    /// also an analytic FIFO with no burst handed to it, keeping no start times by runs
+    /// (`crosses_directly`), and a port with queues sends its cells on from it
+    /// (`transmit_as`, `plan_departures`).
     const DIRECT: bool;
     /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
     const FRAMES: bool;
@@ -52,6 +54,19 @@ impl<const F: bool, const L: bool, const P: bool, N: Known> Known for Direct<F, 
     const LAST: bool = L;
     const POLICED: bool = P;
     type Next = N;
+}
+
+/// Where a port with queues carried ahead sends its cells, as the plan knows it
+/// (`plan_departures`): nowhere known (`General`), or it is the last port of every VC on it
+/// (`End`), or each VC goes on to a next port, from whose far end the cell takes the general
+/// path (`Through`), or which is the last of every VC on it and known too (`ThroughToEnd`).
+/// A departure then takes the general path's steps with those answers known (`transmit_as`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Onward {
+    General,
+    End,
+    Through,
+    ThroughToEnd,
 }
 
 impl Network {
@@ -198,14 +213,27 @@ impl Network {
         }
     }
 
-    /// The transmitter of `p` is free: start the next queued cell, if any.
+    /// The transmitter of `p` is free: start the next queued cell, if any, sent on with what
+    /// the plan knows of where it goes.
     pub(super) fn transmit(&mut self, p: PortId) {
+        type End = Direct<true, true, false>;
+        match self.ports[p.index()].plan.onward {
+            Onward::General => self.transmit_as::<Asked>(p),
+            Onward::End => self.transmit_as::<End>(p),
+            Onward::Through => self.transmit_as::<Direct<true, false, false>>(p),
+            Onward::ThroughToEnd => self.transmit_as::<Direct<true, false, false, End>>(p),
+        }
+    }
+
+    /// [`transmit`](Self::transmit) from a port of which `K` is known.
+    #[inline(always)]
+    fn transmit_as<K: Known>(&mut self, p: PortId) {
         let Some(cell) = self.ports[p.index()].queue.take_next(self.now) else {
             self.wait_for_scheduler(p);
             return;
         };
         let at = self.now.max(self.ports[p.index()].tx.clock.free_at());
-        self.start_cell(p, cell, at);
+        self.start_cell_as::<K>(p, cell, at);
         let port = &mut self.ports[p.index()];
         if !port.queue.is_empty() {
             let at = port.tx.clock.free_at();

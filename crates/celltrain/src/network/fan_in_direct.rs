@@ -41,8 +41,8 @@
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions (3 % since the two loops are one, benches/HISTORY.md).
 
-use super::cell_path::{Direct, Known};
-use super::{Adaptation, Network};
+use super::cell_path::{Direct, Known, Onward};
+use super::{Adaptation, Network, PortPath};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::ServiceCategory;
 use celltrain_core::ids::PortId;
@@ -87,31 +87,69 @@ impl Network {
         // its links are carried into it alone, and for data cells only: `abr_last_link`.)
         debug_assert!(!plain || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
         if !plain {
-            Crossing::General
-        } else if !hops().all(|(vc, h)| h + 1 == vc.route.len()) {
-            // Where each VC's next port is the last of every VC on it, that port is crossed with
-            // its answers known too. (`q` is carried into it, so it hears from `q` alone, is an
-            // analytic FIFO switch port with no capture, and is carried in turn: `plan_carry`.)
-            let ends = |q2: PortId| {
-                let port = &self.ports[q2.index()];
-                debug_assert!(port.plainly_analytic() && port.plan.carry && !port.plan.burst_handoff);
-                self.vcs
-                    .iter()
-                    .all(|vc| vc.route.iter().position(|&(p, _)| p == q2).is_none_or(|h| h + 1 == vc.route.len()))
-            };
-            if hops().all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q2, _)| ends(q2))) {
-                Crossing::ThroughToEnd
-            } else {
-                Crossing::Through
-            }
-        } else if !hops().all(|(vc, h)| h != 1 || vc.policer.is_none()) {
-            // (The lifted loops, which land the cells, police none.)
-            Crossing::General
-        } else if self.aal5_crosses(q) {
-            Crossing::Frames
-        } else {
-            Crossing::Cells
+            return Crossing::General;
         }
+        match self.onward_of(q) {
+            Onward::Through => Crossing::Through,
+            Onward::ThroughToEnd => Crossing::ThroughToEnd,
+            // (The lifted loops, which land the cells, police none.)
+            _ if !hops().all(|(vc, h)| h != 1 || vc.policer.is_none()) => Crossing::General,
+            _ if self.aal5_crosses(q) => Crossing::Frames,
+            _ => Crossing::Cells,
+        }
+    }
+
+    /// Where the cells of `q`, a port carried ahead that is no VC's first, go on to: `End` where
+    /// `q` is the last port of every VC on it, else `Through`, or `ThroughToEnd` where each
+    /// VC's next port is the last of every VC on it, crossed with its answers known too. (`q`
+    /// is carried into that port, so it hears from `q` alone, is an analytic FIFO switch port
+    /// with no capture, and is carried in turn: `plan_carry`.)
+    fn onward_of(&self, q: PortId) -> Onward {
+        let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
+        if hops().all(|(vc, h)| h + 1 == vc.route.len()) {
+            return Onward::End;
+        }
+        let ends = |q2: PortId| {
+            let port = &self.ports[q2.index()];
+            debug_assert!(port.plainly_analytic() && port.plan.carry && !port.plan.burst_handoff);
+            self.vcs
+                .iter()
+                .all(|vc| vc.route.iter().position(|&(p, _)| p == q2).is_none_or(|h| h + 1 == vc.route.len()))
+        };
+        if hops().all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q2, _)| ends(q2))) {
+            Onward::ThroughToEnd
+        } else {
+            Onward::Through
+        }
+    }
+
+    /// Decides, for each port with queues, what is known of where it sends its cells: where it
+    /// is a switch port with no capture, carried ahead whole (so no ABR VC crosses it), each
+    /// departure takes the general path's steps with the answers of `onward_of` known
+    /// (`transmit_as`), as a group's heads cross a target directly. Not where an adapter's
+    /// rules time its cells, nor at a VC's first port (where a cell's entry time is set).
+    pub(super) fn plan_departures(&mut self) {
+        for i in 0..self.ports.len() {
+            let p = PortId::from_index(i);
+            let port = &self.ports[i];
+            let known = self.options.direct_crossing
+                && port.plan.path == PortPath::Queues
+                && port.packets.is_none()
+                && port.plan.carry
+                && !port.plan.abr_last_link
+                && !port.facts.adapter_rules
+                && !port.link.is_captured()
+                && self.vcs.iter().all(|vc| vc.route.iter().position(|&(q, _)| q == p).is_none_or(|h| h > 0));
+            self.ports[i].plan.onward = if known { self.onward_of(p) } else { Onward::General };
+        }
+    }
+
+    /// Ports with queues whose departures take the general path with answers known, by what is
+    /// known (`plan_departures`): the last port of every VC on it, carried on to a next port, and
+    /// carried on to a next port that is the last of every VC on it.
+    pub fn ports_sending_on_known(&self) -> (usize, usize, usize) {
+        let count = |onward| self.ports.iter().filter(|p| p.plan.onward == onward).count();
+        (count(Onward::End), count(Onward::Through), count(Onward::ThroughToEnd))
     }
 
     /// Whether an AAL5 VC crosses port `q` (its cells may then be frames').

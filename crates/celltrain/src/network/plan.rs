@@ -26,6 +26,7 @@
 //!   that saves no event: it saves the event heap's work, and keeps the event count and the
 //!   trace hash.
 
+use super::cell_path::Onward;
 use super::fan_in::FanInSlot;
 use super::{Network, PortPath};
 
@@ -54,6 +55,8 @@ pub(crate) struct PortPlan {
     /// A port with queues whose departures wait for the next event that meets the port (see
     /// `queues_ahead`).
     pub(super) defers: bool,
+    /// What is known of where a port with queues sends its cells (see `fan_in_direct`).
+    pub(super) onward: Onward,
 }
 
 impl PortPlan {
@@ -67,6 +70,7 @@ impl PortPlan {
         fan_in: None,
         free_in_group: None,
         defers: false,
+        onward: Onward::General,
     };
 }
 
@@ -236,6 +240,7 @@ impl Network {
         self.plan_abr_ahead();
         self.plan_fan_in();
         self.plan_queues_ahead();
+        self.plan_departures();
         self.refresh_carry_bound();
     }
 }
