@@ -729,29 +729,34 @@ frtt = "2 ms"
 crm = 100
 "#;
 
-/// A port with queues carried ahead, a switch port with no capture, sends its cells on with
-/// the plan's answers known (direct crossing's `Known`): E1's delay-priority port, the last of
-/// every VC on it; A3's multiplexers and G2's GFR ports, each VC's next port its last; A7-tcp's,
-/// whose VCs go on to routers. The plan says so, and the run with direct crossing off is the
-/// same to the event and the trace hash (`assert_fan_in_exact`, which every built-in takes in
-/// `fan_in_groups_change_nothing_not_even_the_trace`, checks it too); no port with queues that is
-/// not carried (A7-tcp's four) or is an ABR VC's (A3 over ABR) sends on so.
+/// A switch port carried ahead whole with no capture, analytic or with queues, sends its cells
+/// on with the plan's answers known (direct crossing's `Known`): E1's delay-priority port, the
+/// last of every VC on it; A3's multiplexers and G2's GFR ports, each VC's next port its last;
+/// the analytic ports those lead to, and T1-topo2's, some carried on to ports that are not the
+/// VCs' last (`Through`); a multiplexer with queues carried on so (`through`). The plan says
+/// so, and the run with direct crossing off is the same to the event and the trace hash
+/// (`assert_fan_in_exact`, which every built-in takes in
+/// `fan_in_groups_change_nothing_not_even_the_trace`, checks it too), and the results the
+/// reference's. No port sends on so that is not carried (A7-tcp's four with queues), on an ABR
+/// VC's last link (A3 over ABR, `abr-end`), or an adapter (`first`: a cell's entry time is set
+/// there).
 #[test]
-fn carried_ports_with_queues_send_on_with_answers_known() {
-    // (The ports sending on known: the last of every VC on them, carried on to a next port,
-    // carried on to a next port that is the last of its VCs.)
-    type Known = (usize, usize, usize);
+fn carried_switch_ports_send_on_with_answers_known() {
+    // (The ports sending on known, analytic and with queues: the last of every VC on them,
+    // carried on to a next port, carried on to a next port that is the last of its VCs.)
+    type Known = [(usize, usize, usize); 2];
     type Sets<'a> = &'a [(&'a str, &'a str)];
-    let cases: [(&str, Sets, Known); 9] = [
-        ("E1-mux", &[("duration", "1 s"), ("warmup", "0.2 s")], (1, 0, 0)),
-        ("A3", &[("duration", "0.5 s"), ("warmup", "0.1 s")], (0, 0, 2)),
-        ("G2", &[("duration", "1 s")], (0, 0, 2)),
-        ("A9", &[("duration", "0.3 s"), ("warmup", "0.1 s")], (0, 0, 3)),
-        ("A7-tcp", &[("duration", "0.3 s"), ("warmup", "0.1 s")], (0, 0, 2)),
-        ("A3", &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")], (0, 0, 0)),
-        ("through", &[], (0, 1, 0)),
-        ("first", &[], (0, 0, 0)),
-        ("abr-end", &[], (0, 0, 0)),
+    let cases: [(&str, Sets, Known); 10] = [
+        ("E1-mux", &[("duration", "1 s"), ("warmup", "0.2 s")], [(0, 0, 0), (1, 0, 0)]),
+        ("T1-topo2", &[("duration", "0.3 s")], [(16, 2, 2), (0, 0, 0)]),
+        ("A3", &[("duration", "0.5 s"), ("warmup", "0.1 s")], [(10, 0, 0), (0, 0, 2)]),
+        ("G2", &[("duration", "1 s")], [(20, 0, 0), (0, 0, 2)]),
+        ("A9", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(30, 0, 0), (0, 0, 3)]),
+        ("A7-tcp", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(16, 0, 0), (0, 0, 2)]),
+        ("A3", &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")], [(0, 0, 0), (0, 0, 0)]),
+        ("through", &[], [(3, 0, 2), (0, 1, 0)]),
+        ("first", &[], [(2, 0, 0), (0, 0, 0)]),
+        ("abr-end", &[], [(0, 0, 0), (0, 0, 0)]),
     ];
     for (name, sets, expected) in cases {
         let run = |options: SimOptions| {
@@ -779,8 +784,8 @@ fn carried_ports_with_queues_send_on_with_answers_known() {
         if with != reference {
             panic!("{name} {sets:?}: differs from the reference\n{}", diff(&reference, &with));
         }
-        assert_eq!(known, expected, "{name} {sets:?}: ports with queues sending on known");
-        assert_eq!(none, (0, 0, 0), "{name} {sets:?}: without direct crossing");
+        assert_eq!(known, expected, "{name} {sets:?}: ports sending on known");
+        assert_eq!(none, [(0, 0, 0); 2], "{name} {sets:?}: without direct crossing");
         if name == "through" {
             let mux = with.ports.iter().find(|p| p.name == "sw1->sw2").expect("the multiplexer");
             assert!(mux.max_queue_cells > 100 && mux.dropped_total > 0, "{name}: the multiplexer hardly queues");

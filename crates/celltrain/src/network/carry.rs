@@ -421,7 +421,7 @@ impl Network {
     /// The far end of `p`, of which `K` is known, handles `cell` now, as at its arrival time.
     /// Cells still in the pipe (they arrive no later, and were held back by an earlier bound)
     /// go first.
-    #[inline]
+    #[inline(always)]
     pub(super) fn carry_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if !K::DIRECT && self.ports[p.index()].plan.abr_last_link {
             self.carry_into_abr_ends(p, cell, arrival);

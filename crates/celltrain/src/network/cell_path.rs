@@ -14,10 +14,10 @@ use celltrain_core::Place;
 /// the monomorphised copy.
 pub(super) trait Known {
     /// The port is a switch port with no adapter rules or capture, carried ahead, and no VC
-    /// that crosses it is ABR; entered by a cell (`cross_as`, `arrive_analytic_at`), it is
-    /// also an analytic FIFO with no burst handed to it, keeping no start times by runs
-    /// (`crosses_directly`), and a port with queues sends its cells on from it
-    /// (`transmit_as`, `plan_departures`).
+    /// that crosses it is ABR: an analytic FIFO with no burst handed to it, keeping no start
+    /// times by runs (a fan-in group's target crossed directly, `crosses_directly`; a cell
+    /// arriving at such a port, `arrive_analytic_known`), or a port with queues sending its
+    /// cells on (`transmit_as`; both `plan_onward`).
     const DIRECT: bool;
     /// With `DIRECT`: AAL5 cells may cross (else only ATM-layer cells do).
     const FRAMES: bool;
@@ -56,11 +56,13 @@ impl<const F: bool, const L: bool, const P: bool, N: Known> Known for Direct<F, 
     type Next = N;
 }
 
-/// Where a port with queues carried ahead sends its cells, as the plan knows it
-/// (`plan_departures`): nowhere known (`General`), or it is the last port of every VC on it
-/// (`End`), or each VC goes on to a next port, from whose far end the cell takes the general
-/// path (`Through`), or which is the last of every VC on it and known too (`ThroughToEnd`).
-/// A departure then takes the general path's steps with those answers known (`transmit_as`).
+/// Where a port sends its cells, as the plan knows it (`plan_onward`: switch ports carried
+/// ahead whole, analytic or with queues): nowhere known (`General`), or it is the last port of
+/// every VC on it (`End`), or each VC goes on to a next port, from whose far end the cell takes
+/// the general path (`Through`), or which is the last of every VC on it and known too
+/// (`ThroughToEnd`). A cell arriving at the analytic port (`arrive_analytic_known`), or leaving
+/// the port with queues (`transmit_as`), then takes the general path's steps with those answers
+/// known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Onward {
     General,
@@ -112,10 +114,26 @@ impl Network {
     fn arrive_analytic(&mut self, p: PortId, slot: u32, cell: Cell) {
         // (Start times are kept by runs on a fan-in group's links only: the other ports skip
         // the runs' tests, `bench null` 3 % fewer instructions.)
-        if self.ports[p.index()].plan.fan_in.is_some() {
+        let plan = &self.ports[p.index()].plan;
+        if plan.fan_in.is_some() {
             self.arrive_analytic_at::<true, Asked>(p, slot, cell);
-        } else {
+        } else if plan.onward == Onward::General {
             self.arrive_analytic_at::<false, Asked>(p, slot, cell);
+        } else {
+            self.arrive_analytic_known(p, slot, cell);
+        }
+    }
+
+    /// [`arrive_analytic`](Self::arrive_analytic) at a port of which the plan knows where its
+    /// cells go (`Onward`).
+    #[inline(never)]
+    fn arrive_analytic_known(&mut self, p: PortId, slot: u32, cell: Cell) {
+        type End = Direct<true, true, false>;
+        match self.ports[p.index()].plan.onward {
+            Onward::General => unreachable!("asked as known"),
+            Onward::End => self.arrive_analytic_at::<false, End>(p, slot, cell),
+            Onward::Through => self.arrive_analytic_at::<false, Direct<true, false, false>>(p, slot, cell),
+            Onward::ThroughToEnd => self.arrive_analytic_at::<false, Direct<true, false, false, End>>(p, slot, cell),
         }
     }
 
@@ -284,9 +302,27 @@ impl Network {
         self.start_cell_as::<Asked>(p, cell, at);
     }
 
-    /// [`start_cell`](Self::start_cell) at a port of which `K` is known.
+    /// [`start_cell`](Self::start_cell) at a port of which `K` is known: inlined where the
+    /// answers are known (each such caller is a loop or step of its own kind of port), left to
+    /// the compiler on the general path.
+    #[inline(always)]
+    fn start_cell_as<K: Known>(&mut self, p: PortId, cell: Cell, at: SimTime) {
+        if K::DIRECT {
+            self.start_cell_known::<K>(p, cell, at);
+        } else {
+            self.start_cell_asked(p, cell, at);
+        }
+    }
+
+    /// [`start_cell_as`](Self::start_cell_as) on the general path.
     #[inline]
-    fn start_cell_as<K: Known>(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
+    fn start_cell_asked(&mut self, p: PortId, cell: Cell, at: SimTime) {
+        self.start_cell_known::<Asked>(p, cell, at);
+    }
+
+    /// The body of [`start_cell_as`](Self::start_cell_as).
+    #[inline(always)]
+    fn start_cell_known<K: Known>(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
         if !K::DIRECT && cell.hop == 0 {
             cell.entered = at;
         }

@@ -1,4 +1,5 @@
-//! Direct crossing: a fan-in group hands each head through its target in one step.
+//! Direct crossing: a fan-in group hands each head through its target in one step; a port with
+//! queues sends its cells on with the same answers known.
 //!
 //! A head handed out by a fan-in group takes the general cell path: `cross` asks whether the
 //! cell is policed and where its VC goes next, `arrive` which way the port runs, the analytic
@@ -40,6 +41,16 @@
 //! ([`LiftedFifo`](celltrain_atm::port::LiftedFifo)). A cell that is lost, or settles a frame
 //! whose end was lost, ends the run; its last step goes by the general path once everything
 //! is back. Twin `b`: 4 % fewer instructions (3 % since the two loops are one, benches/HISTORY.md).
+//!
+//! The same answers serve every switch port carried ahead whole with no capture (`plan_onward`;
+//! its far end hears from it alone, and no ABR VC crosses it): an analytic FIFO's arrivals and a
+//! port with queues' departures. A cell's steps (`start_cell_as`, `carry_as`, and on at the next port
+//! `arrive_analytic_at`) need not ask where the cell goes: to its end there (`Onward::End`), or
+//! on to its next port (`Through`), known too where that is the last of every VC on it
+//! (`ThroughToEnd`). Each departure then takes those steps monomorphised (`transmit_as`), by
+//! events, made late (`queues_ahead`) or among a fan-in group's heads alike: the A-series
+//! multiplexers under UBR, G2's and G4's GFR ports, E1's delay-priority port. G2 and A3 run
+//! 11-14 % fewer instructions per cell-hop (benches/HISTORY.md, seventeenth session).
 
 use super::cell_path::{Direct, Known, Onward};
 use super::{Adaptation, Network, PortPath};
@@ -74,12 +85,7 @@ impl Network {
     /// step (`Cells`, `Frames`: the lifted loops police none).
     pub(super) fn crosses_directly(&self, q: PortId) -> Crossing {
         let target = &self.ports[q.index()];
-        let plain = self.options.direct_crossing
-            && target.plainly_analytic()
-            && target.plan.carry
-            && !target.plan.abr_last_link
-            && !target.plan.burst_handoff
-            && target.starts.handed().pending() == 0;
+        let plain = self.options.direct_crossing && self.plainly_carried(q);
         // (A carried link is no group's member, so `q` keeps no start times by runs.)
         debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
         let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
@@ -123,33 +129,52 @@ impl Network {
         }
     }
 
-    /// Decides, for each port with queues, what is known of where it sends its cells: where it
-    /// is a switch port with no capture, carried ahead whole (so no ABR VC crosses it), each
-    /// departure takes the general path's steps with the answers of `onward_of` known
-    /// (`transmit_as`), as a group's heads cross a target directly. Not where an adapter's
-    /// rules time its cells, nor at a VC's first port (where a cell's entry time is set).
-    pub(super) fn plan_departures(&mut self) {
+    /// Whether `q` runs analytically, with no adapter rules, no capture and no burst handed to
+    /// it, and is carried ahead (so its far end hears only from it: see `plan_carry`; no ABR
+    /// VC crosses it then): a port whose questions the plan may answer.
+    fn plainly_carried(&self, q: PortId) -> bool {
+        let port = &self.ports[q.index()];
+        port.plainly_analytic()
+            && port.plan.carry
+            && !port.plan.abr_last_link
+            && !port.plan.burst_handoff
+            && port.starts.handed().pending() == 0
+    }
+
+    /// Decides, for each switch port carried ahead whole with no capture (so no ABR VC crosses
+    /// it), what is known of where it sends its cells (`onward_of`): an analytic FIFO's
+    /// arrivals (`arrive_analytic_known`) and a port with queues' departures (`transmit_as`)
+    /// then take the general path's steps with those answers known, as a group's heads cross a
+    /// target directly. Not where an adapter's rules time the cells, nor at a VC's first port
+    /// (where a cell's entry time is set).
+    pub(super) fn plan_onward(&mut self) {
         for i in 0..self.ports.len() {
             let p = PortId::from_index(i);
             let port = &self.ports[i];
-            let known = self.options.direct_crossing
-                && port.plan.path == PortPath::Queues
+            let queued = port.plan.path == PortPath::Queues
                 && port.packets.is_none()
                 && port.plan.carry
                 && !port.plan.abr_last_link
                 && !port.facts.adapter_rules
-                && !port.link.is_captured()
+                && !port.link.is_captured();
+            let known = self.options.direct_crossing
+                && (queued || self.plainly_carried(p))
                 && self.vcs.iter().all(|vc| vc.route.iter().position(|&(q, _)| q == p).is_none_or(|h| h > 0));
             self.ports[i].plan.onward = if known { self.onward_of(p) } else { Onward::General };
         }
     }
 
-    /// Ports with queues whose departures take the general path with answers known, by what is
-    /// known (`plan_departures`): the last port of every VC on it, carried on to a next port, and
-    /// carried on to a next port that is the last of every VC on it.
-    pub fn ports_sending_on_known(&self) -> (usize, usize, usize) {
-        let count = |onward| self.ports.iter().filter(|p| p.plan.onward == onward).count();
-        (count(Onward::End), count(Onward::Through), count(Onward::ThroughToEnd))
+    /// Ports whose cells take the general path with answers known, by what is known
+    /// (`plan_onward`): the last port of every VC on it, carried on to a next port, and carried on
+    /// to a next port that is the last of every VC on it; analytic ports, then ports with queues.
+    pub fn ports_sending_on_known(&self) -> [(usize, usize, usize); 2] {
+        let count = |queues: bool, onward| {
+            let of = |p: &&super::Port| (p.plan.path == PortPath::Queues) == queues && p.plan.onward == onward;
+            self.ports.iter().filter(of).count()
+        };
+        let by =
+            |queues| (count(queues, Onward::End), count(queues, Onward::Through), count(queues, Onward::ThroughToEnd));
+        [by(false), by(true)]
     }
 
     /// Whether an AAL5 VC crosses port `q` (its cells may then be frames').

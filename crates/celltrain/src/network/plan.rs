@@ -102,8 +102,9 @@ pub struct SimOptions {
     /// Unlike the others, this one changes neither the event count nor the trace hash.
     pub fan_in: bool,
     /// A fan-in group whose target sends every cell straight on to its destination hands each
-    /// head through the target in one step (see `fan_in_direct`). Exact to the event count
-    /// and trace hash, as `fan_in`.
+    /// head through the target in one step; a port with queues carried ahead sends its cells on
+    /// with the same answers known (see `fan_in_direct`). Exact to the event count and trace
+    /// hash, as `fan_in`.
     pub direct_crossing: bool,
     /// A port with queues sends without `PortFree` events while its link carries cells, or,
     /// carried ahead as a fan-in group's target, while its cells can be carried: each departure
@@ -145,7 +146,7 @@ impl SimOptions {
         ("fan-in", "the pipes that lead to one port share one entry in the event queue (same events)", |o| {
             &mut o.fan_in
         }),
-        ("direct", "a fan-in group hands each head through its target in one step (same events)", |o| {
+        ("direct", "a fan-in group hands each head through its target in one step, and a port with queues carried ahead sends its cells on, with the plan's answers known (same events)", |o| {
             &mut o.direct_crossing
         }),
         ("queues-ahead", "ports with queues send without PortFree events", |o| &mut o.queues_ahead),
@@ -240,7 +241,7 @@ impl Network {
         self.plan_abr_ahead();
         self.plan_fan_in();
         self.plan_queues_ahead();
-        self.plan_departures();
+        self.plan_onward();
         self.refresh_carry_bound();
     }
 }
