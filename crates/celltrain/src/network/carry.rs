@@ -533,7 +533,7 @@ impl Network {
 
     /// `cell` reaches the far end of `p`, of which `K` is known, at `arrival` (the clock is
     /// left there).
-    #[inline(always)]
+    #[inline]
     fn cross_at_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         self.now = arrival;
         self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
