@@ -43,14 +43,17 @@
 //! is back. Twin `b`: 4 % fewer instructions (3 % since the two loops are one, benches/HISTORY.md).
 //!
 //! The same answers serve every switch port carried ahead whole with no capture (`plan_onward`;
-//! its far end hears from it alone, and no ABR VC crosses it): an analytic FIFO's arrivals and a
-//! port with queues' departures. A cell's steps (`start_cell_as`, `carry_as`, and on at the next port
-//! `arrive_analytic_at`) need not ask where the cell goes: to its end there (`Onward::End`), or
-//! on to its next port (`Through`), known too where that is the last of every VC on it
-//! (`ThroughToEnd`). Each departure then takes those steps monomorphised (`transmit_as`), by
-//! events, made late (`queues_ahead`) or among a fan-in group's heads alike: the A-series
-//! multiplexers under UBR, G2's and G4's GFR ports, E1's delay-priority port. G2 and A3 run
-//! 11-14 % fewer instructions per cell-hop (benches/HISTORY.md, seventeenth session).
+//! its far end hears from it alone, and no ABR VC crosses it), analytic or with queues: a
+//! cell's steps there (`start_cell_as`, `carry_as`, and on at the next port
+//! `arrive_analytic_at`) need not ask where it goes: to its end there (`Onward::End`), or on to
+//! its next port (`Through`), known too where that is the last of every VC on it
+//! (`ThroughToEnd`). A cell arriving at such an analytic port (`arrive_analytic_known`), or
+//! leaving such a port with queues (`transmit_as`: by its event, made late by `queues_ahead`,
+//! or among a fan-in group's heads alike), takes those steps monomorphised. The multiplexers
+//! with queues under UBR (A-series, G2's and G4's GFR ports, E1's delay-priority port) and the
+//! analytic ports after them, and every chain of FIFO ports: G2 and A3 14-16 % fewer
+//! instructions per cell-hop, the null pipeline 12 %; runs over ABR, whose ports are not
+//! carried whole, pay 0.3 % for the test (benches/HISTORY.md, seventeenth session).
 
 use super::cell_path::{Direct, Known, Onward};
 use super::{Adaptation, Network, PortPath};

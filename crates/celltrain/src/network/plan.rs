@@ -22,9 +22,12 @@
 //!   when the next event that meets the port comes, or a fan-in group's guard for a target
 //!   carried ahead (`queues_ahead`).
 //! - **Fan-in groups**: the pipes that lead to one port keep their heads in order among
-//!   themselves, with one entry in the event queue for the earliest (`fan_in`). The only one
-//!   that saves no event: it saves the event heap's work, and keeps the event count and the
-//!   trace hash.
+//!   themselves, with one entry in the event queue for the earliest (`fan_in`). It saves no
+//!   event: it saves the event heap's work, and keeps the event count and the trace hash.
+//! - **Direct crossing**: where the plan has answered a port's questions once (a fan-in group's
+//!   target, crossed in one step; every switch port carried ahead whole, analytic or with
+//!   queues: `Onward`), each cell takes the general path's steps with those answers known
+//!   (`fan_in_direct`). It keeps the event count and the trace hash too.
 
 use super::cell_path::Onward;
 use super::fan_in::FanInSlot;
