@@ -308,7 +308,7 @@ impl Network {
     #[inline(always)]
     fn start_cell_as<K: Known>(&mut self, p: PortId, cell: Cell, at: SimTime) {
         if K::DIRECT {
-            self.start_cell_known::<K>(p, cell, at);
+            self.start_cell_body::<K>(p, cell, at);
         } else {
             self.start_cell_asked(p, cell, at);
         }
@@ -317,12 +317,12 @@ impl Network {
     /// [`start_cell_as`](Self::start_cell_as) on the general path.
     #[inline]
     fn start_cell_asked(&mut self, p: PortId, cell: Cell, at: SimTime) {
-        self.start_cell_known::<Asked>(p, cell, at);
+        self.start_cell_body::<Asked>(p, cell, at);
     }
 
     /// The body of [`start_cell_as`](Self::start_cell_as).
     #[inline(always)]
-    fn start_cell_known<K: Known>(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
+    fn start_cell_body<K: Known>(&mut self, p: PortId, mut cell: Cell, at: SimTime) {
         if !K::DIRECT && cell.hop == 0 {
             cell.entered = at;
         }

@@ -1,5 +1,5 @@
-//! Direct crossing: a fan-in group hands each head through its target in one step; a port with
-//! queues sends its cells on with the same answers known.
+//! Direct crossing: a fan-in group hands each head through its target in one step; every switch
+//! port carried ahead whole sends its cells on with the same answers known.
 //!
 //! A head handed out by a fan-in group takes the general cell path: `cross` asks whether the
 //! cell is policed and where its VC goes next, `arrive` which way the port runs, the analytic

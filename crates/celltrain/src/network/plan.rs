@@ -58,7 +58,8 @@ pub(crate) struct PortPlan {
     /// A port with queues whose departures wait for the next event that meets the port (see
     /// `queues_ahead`).
     pub(super) defers: bool,
-    /// What is known of where a port with queues sends its cells (see `fan_in_direct`).
+    /// What is known of where the port sends its cells (a switch port carried ahead whole,
+    /// analytic or with queues: see `fan_in_direct`).
     pub(super) onward: Onward,
 }
 
@@ -105,8 +106,8 @@ pub struct SimOptions {
     /// Unlike the others, this one changes neither the event count nor the trace hash.
     pub fan_in: bool,
     /// A fan-in group whose target sends every cell straight on to its destination hands each
-    /// head through the target in one step; a port with queues carried ahead sends its cells on
-    /// with the same answers known (see `fan_in_direct`). Exact to the event count and trace
+    /// head through the target in one step; every switch port carried ahead whole sends its
+    /// cells on with the same answers known (see `fan_in_direct`). Exact to the event count and trace
     /// hash, as `fan_in`.
     pub direct_crossing: bool,
     /// A port with queues sends without `PortFree` events while its link carries cells, or,
@@ -149,7 +150,7 @@ impl SimOptions {
         ("fan-in", "the pipes that lead to one port share one entry in the event queue (same events)", |o| {
             &mut o.fan_in
         }),
-        ("direct", "a fan-in group hands each head through its target in one step, and a port with queues carried ahead sends its cells on, with the plan's answers known (same events)", |o| {
+        ("direct", "a fan-in group hands each head through its target in one step, and carried switch ports send cells on, with the plan's answers known (same events)", |o| {
             &mut o.direct_crossing
         }),
         ("queues-ahead", "ports with queues send without PortFree events", |o| &mut o.queues_ahead),
