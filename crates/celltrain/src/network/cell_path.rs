@@ -71,6 +71,15 @@ pub(crate) enum Onward {
     ThroughToEnd,
 }
 
+/// What `Onward::End` knows of a port (its cells' end: AAL5 cells may land, none is policed on
+/// the way in, which a port past its VCs' first switch never is), and what `ThroughToEnd`
+/// knows of the next port.
+pub(super) type KnownEnd = Direct<true, true, false>;
+/// What `Onward::Through` knows of a port: its cells go on, from its far end by the general path.
+type KnownThrough = Direct<true, false, false>;
+/// What `Onward::ThroughToEnd` knows of a port: its cells go on to a next port known as `KnownEnd`.
+type KnownThroughToEnd = Direct<true, false, false, KnownEnd>;
+
 impl Network {
     /// When a cell arriving at `now` may start on an adapter whose rules time its cells (an
     /// analytic port: the transmitter is free at `free_at` once the cells before it have left).
@@ -128,12 +137,11 @@ impl Network {
     /// cells go (`Onward`).
     #[inline(never)]
     fn arrive_analytic_known(&mut self, p: PortId, slot: u32, cell: Cell) {
-        type End = Direct<true, true, false>;
         match self.ports[p.index()].plan.onward {
             Onward::General => unreachable!("asked as known"),
-            Onward::End => self.arrive_analytic_at::<false, End>(p, slot, cell),
-            Onward::Through => self.arrive_analytic_at::<false, Direct<true, false, false>>(p, slot, cell),
-            Onward::ThroughToEnd => self.arrive_analytic_at::<false, Direct<true, false, false, End>>(p, slot, cell),
+            Onward::End => self.arrive_analytic_at::<false, KnownEnd>(p, slot, cell),
+            Onward::Through => self.arrive_analytic_at::<false, KnownThrough>(p, slot, cell),
+            Onward::ThroughToEnd => self.arrive_analytic_at::<false, KnownThroughToEnd>(p, slot, cell),
         }
     }
 
@@ -234,12 +242,11 @@ impl Network {
     /// The transmitter of `p` is free: start the next queued cell, if any, sent on with what
     /// the plan knows of where it goes.
     pub(super) fn transmit(&mut self, p: PortId) {
-        type End = Direct<true, true, false>;
         match self.ports[p.index()].plan.onward {
             Onward::General => self.transmit_as::<Asked>(p),
-            Onward::End => self.transmit_as::<End>(p),
-            Onward::Through => self.transmit_as::<Direct<true, false, false>>(p),
-            Onward::ThroughToEnd => self.transmit_as::<Direct<true, false, false, End>>(p),
+            Onward::End => self.transmit_as::<KnownEnd>(p),
+            Onward::Through => self.transmit_as::<KnownThrough>(p),
+            Onward::ThroughToEnd => self.transmit_as::<KnownThroughToEnd>(p),
         }
     }
 

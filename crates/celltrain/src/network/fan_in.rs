@@ -44,7 +44,7 @@
 //! A group whose target is an analytic FIFO carried ahead hands each head through the target in
 //! one step (`fan_in_direct`), to its destination or on to its next port.
 
-use super::cell_path::{Asked, Direct};
+use super::cell_path::{Asked, KnownEnd};
 use super::fan_in_direct::Crossing;
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
@@ -638,8 +638,7 @@ impl Network {
                     } else if WAY == THROUGH {
                         self.cross_directly::<true, false, true, Asked>(target, cell, slot);
                     } else if WAY == THROUGH_TO_END {
-                        type End = Direct<true, true, false>;
-                        self.cross_directly::<true, false, true, End>(target, cell, slot);
+                        self.cross_directly::<true, false, true, KnownEnd>(target, cell, slot);
                     } else {
                         self.cross(cell);
                     }

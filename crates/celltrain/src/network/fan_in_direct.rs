@@ -91,7 +91,7 @@ impl Network {
         let plain = self.options.direct_crossing && self.plainly_carried(q);
         // (A carried link is no group's member, so `q` keeps no start times by runs.)
         debug_assert!(!target.plan.carry || target.plan.fan_in.is_none());
-        let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
+        let hops = || self.hops_at(q);
         // (No ABR VC crosses a port carried whole: its destination turns RM cells around, so
         // its links are carried into it alone, and for data cells only: `abr_last_link`.)
         debug_assert!(!plain || hops().all(|(vc, _)| vc.category != ServiceCategory::Abr));
@@ -114,32 +114,40 @@ impl Network {
     /// is carried into that port, so it hears from `q` alone, is an analytic FIFO switch port
     /// with no capture, and is carried in turn: `plan_carry`.)
     fn onward_of(&self, q: PortId) -> Onward {
-        let hops = || self.vcs.iter().filter_map(|vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)));
-        if hops().all(|(vc, h)| h + 1 == vc.route.len()) {
+        let last_of_all = |q: PortId| self.hops_at(q).all(|(vc, h)| h + 1 == vc.route.len());
+        if last_of_all(q) {
             return Onward::End;
         }
         let ends = |q2: PortId| {
             let port = &self.ports[q2.index()];
             debug_assert!(port.plainly_analytic() && port.plan.carry && !port.plan.burst_handoff);
-            self.vcs
-                .iter()
-                .all(|vc| vc.route.iter().position(|&(p, _)| p == q2).is_none_or(|h| h + 1 == vc.route.len()))
+            last_of_all(q2)
         };
-        if hops().all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q2, _)| ends(q2))) {
+        if self.hops_at(q).all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q2, _)| ends(q2))) {
             Onward::ThroughToEnd
         } else {
             Onward::Through
         }
     }
 
-    /// Whether `q` runs analytically, with no adapter rules, no capture and no burst handed to
-    /// it, and is carried ahead (so its far end hears only from it: see `plan_carry`; no ABR
-    /// VC crosses it then): a port whose questions the plan may answer.
+    /// Each VC that crosses port `q`, with the index of `q` on its route.
+    fn hops_at(&self, q: PortId) -> impl Iterator<Item = (&super::Vc, usize)> + '_ {
+        self.vcs.iter().filter_map(move |vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)))
+    }
+
+    /// Whether `q` has no adapter rules and no capture, and is carried ahead whole (so its far
+    /// end hears only from it, see `plan_carry`, and no ABR VC crosses it): a port whose
+    /// questions the plan may answer, analytic (`plainly_carried`) or with queues.
+    fn carried_whole(&self, q: PortId) -> bool {
+        let port = &self.ports[q.index()];
+        !port.facts.adapter_rules && !port.link.is_captured() && port.plan.carry && !port.plan.abr_last_link
+    }
+
+    /// Whether `q` is an analytic FIFO carried ahead whole with no burst handed to it.
     fn plainly_carried(&self, q: PortId) -> bool {
         let port = &self.ports[q.index()];
         port.plainly_analytic()
-            && port.plan.carry
-            && !port.plan.abr_last_link
+            && self.carried_whole(q)
             && !port.plan.burst_handoff
             && port.starts.handed().pending() == 0
     }
@@ -154,15 +162,10 @@ impl Network {
         for i in 0..self.ports.len() {
             let p = PortId::from_index(i);
             let port = &self.ports[i];
-            let queued = port.plan.path == PortPath::Queues
-                && port.packets.is_none()
-                && port.plan.carry
-                && !port.plan.abr_last_link
-                && !port.facts.adapter_rules
-                && !port.link.is_captured();
+            let queued = port.plan.path == PortPath::Queues && port.packets.is_none() && self.carried_whole(p);
             let known = self.options.direct_crossing
                 && (queued || self.plainly_carried(p))
-                && self.vcs.iter().all(|vc| vc.route.iter().position(|&(q, _)| q == p).is_none_or(|h| h > 0));
+                && self.hops_at(p).all(|(_, h)| h > 0);
             self.ports[i].plan.onward = if known { self.onward_of(p) } else { Onward::General };
         }
     }
