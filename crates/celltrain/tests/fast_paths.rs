@@ -15,8 +15,8 @@ use celltrain_atm::port::sched::SCHEDULER_NAMES;
 use common::Draws;
 
 /// The fast-path sets compared with the reference: each alone (run admission and burst
-/// hand-off need analytic ports, so they come with them; ABR's runs need pacing ahead too),
-/// and all together.
+/// hand-off need analytic ports, so they come with them; ABR's runs need pacing ahead too;
+/// trains need runs or bursts), and all together.
 fn option_sets() -> Vec<(&'static str, SimOptions)> {
     let none = SimOptions::reference();
     vec![
@@ -28,6 +28,11 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
         // (ABR data cells sent ahead pass their adapter in runs.)
         ("analytic+abr+runs", SimOptions { analytic_ports: true, abr_ahead: true, run_admission: true, ..none }),
         ("queues", SimOptions { queues_ahead: true, ..none }),
+        // (Trains on links of no group come of runs and bursts.)
+        (
+            "analytic+runs+bursts+trains",
+            SimOptions { analytic_ports: true, run_admission: true, burst_handoff: true, trains: true, ..none },
+        ),
         ("all", SimOptions::default()),
     ]
 }
@@ -883,6 +888,116 @@ fn frames_go_on_links_as_trains_exactly() {
     assert!(totals.1 > 0, "no cell joined trains as a train of one");
     assert!(totals.2 > 0, "no start times kept by runs turned into one-by-one times");
     assert!(totals.3 > 0, "no trains turned into cells");
+}
+
+/// A link of no fan-in group carries the frames and bursts put on it whole as trains, as a
+/// group's links do, and its heads keep their own `PipeHead` events (`SimOptions::trains`):
+/// the same run to the event and the trace hash with trains or without, and the reference's.
+/// Returns the frames and bursts that went as trains on such links, and the cells that joined
+/// them as trains of one.
+fn assert_lone_trains_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64, u64) {
+    let run = |options: SimOptions| {
+        let c = compile_source(Source::new("trains.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
+        let mut net = c.network;
+        net.set_options(options);
+        net.run(&mut |_| {});
+        let hops = net.cell_hops();
+        (Summary::from_network(&net, c.meta, 0.0), net.lone_link_trains(), hops)
+    };
+    let (with, trains, hops) = run(SimOptions::default());
+    let (without, none, hops_too) = run(SimOptions { trains: false, ..SimOptions::default() });
+    assert_eq!(none, (0, 0, 0), "{label}: trains on links of no group without the option");
+    assert_eq!(hops_too, hops, "{label}: cell-hops with trains");
+    if with != without {
+        panic!("{label}: trains on links of no group changed the run\n{}", diff(&without, &with));
+    }
+    let (mut reference, _, hops_too) = run(SimOptions::reference());
+    assert_eq!(hops_too, hops, "{label}: cell-hops against the reference");
+    reference.events = with.events;
+    reference.trace_hash = with.trace_hash.clone();
+    if with != reference {
+        panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
+    }
+    trains
+}
+
+/// On/off sources into a multiplexer whose link is not carried ahead (a second switch joins a
+/// third source to it): no fan-in group forms, so each adapter's bursts go as trains on a link
+/// of no group.
+const TWO_STAGE_ONOFF: &str = r#"
+[scenario]
+id = "two-stage-onoff"
+title = "on/off sources into a multiplexer, then a second switch"
+
+[params]
+n_sources = 3
+duration = "0.5 s"
+
+[simulation]
+duration = "${duration}"
+warmup = "0.1 s"
+seed = 1
+
+[[switch]]
+names = ["mux", "sw2"]
+buffer = "400 cells"
+discard = "tail-drop"
+queueing = "fifo"
+
+[[host]]
+names = ["sink", "late"]
+
+[[host]]
+name = "src{i}"
+count = "${n_sources}"
+
+[[link]]
+between = [["mux", "sw2"], ["sw2", "sink"], ["late", "sw2"]]
+rate = "155.52 Mbit/s"
+delay = "0.2 ms"
+
+[[link]]
+count = "${n_sources}"
+between = ["src{i}", "mux"]
+rate = "155.52 Mbit/s"
+delay = "0.1 ms"
+
+[[flow]]
+name = "src{i}"
+count = "${n_sources}"
+path = ["src{i}", "mux", "sw2", "sink"]
+vc = { category = "nrt-vbr", pcr = "line" }
+app = { kind = "onoff", on = "2 ms", off = "6 ms" }
+
+[[flow]]
+name = "late"
+path = ["late", "sw2", "sink"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9180 B", rate = "40 Mbit/s", start_jitter = "1 ms" }
+"#;
+
+/// Frames and bursts put whole on a link of no fan-in group go as trains (`trains`), where a
+/// group's target is not carried ahead (MSc98's chains of per-VC switches, over TCP, over UDP
+/// and through edge routers; the second bottleneck of T1-topo2) and where no group forms (on/off
+/// bursts into a multiplexer behind which another switch joins other traffic): each exact to the
+/// event and the trace hash (`assert_lone_trains_exact`), and each kind of train taken.
+#[test]
+fn links_of_no_group_carry_trains_exactly() {
+    let mut totals = (0, 0, 0);
+    for name in ["A7-udp", "A7-tcp", "A9", "A13", "A13-udp", "T1-topo2"] {
+        let (frames, bursts, singles) = assert_lone_trains_exact(name, &builtin_text(name), &short(name), 3);
+        eprintln!("{name}: {frames} frames and {bursts} bursts as trains, {singles} cells as trains of one");
+        assert!(frames > 0, "{name}: no frame went as a train on a link of no group");
+        totals = (totals.0 + frames, totals.1 + bursts, totals.2 + singles);
+    }
+    for n in ["1", "3"] {
+        let sets = [("n_sources", n)];
+        let (frames, bursts, _) = assert_lone_trains_exact("two-stage", TWO_STAGE_ONOFF, &sets, 4);
+        eprintln!("two-stage, {n} sources: {bursts} bursts as trains");
+        assert!(bursts > 0 && frames == 0, "two-stage, {n} sources: {bursts} bursts and {frames} frames as trains");
+        totals.1 += bursts;
+    }
+    assert!(totals.2 > 0, "no cell joined trains as a train of one");
 }
 
 /// Peer twin `a`'s multiplexer under EPD, fed by its on/off sources (ATM-layer cells) and by

@@ -392,6 +392,11 @@ impl Network {
 
     pub(super) fn pipe_head(&mut self, p: PortId) {
         let port = &mut self.ports[p.index()];
+        if let Some(slot) = port.plan.fan_in {
+            // (A link of no group with trains: see `fan_in`.)
+            self.pipe_head_with_trains(p, slot.group);
+            return;
+        }
         // A carried pipe may have been emptied ahead of its event (see `carry`).
         if port.link.head().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
@@ -420,7 +425,7 @@ impl Network {
     /// in between). One due at this instant or later becomes an event again: nothing but the
     /// pipe's heads was sure to meet the port in time.
     #[inline]
-    fn pipe_emptied(&mut self, p: PortId) {
+    pub(super) fn pipe_emptied(&mut self, p: PortId) {
         if self.ports[p.index()].tx.is_deferred() {
             self.settle_deferred(p);
             if !self.ports[p.index()].link.is_empty() {

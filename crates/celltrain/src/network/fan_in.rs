@@ -46,8 +46,9 @@
 
 use super::cell_path::{Asked, KnownEnd};
 use super::fan_in_direct::Crossing;
+use super::link::Link;
 use super::plan::Sole;
-use super::{Event, Network, PortPath};
+use super::{Event, Network, PortPath, ServiceCategory};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::port::TxClock;
 use celltrain_core::ids::PortId;
@@ -117,13 +118,18 @@ pub(crate) struct FanIn {
     /// (for the tests: the paths are taken).
     frame_trains: u64,
     trains_spread: u64,
-    /// Cells put on the link behind frames' trains as trains of one, since the start.
+    /// Cells put on the link behind frames' trains as trains of one, and bursts handed over as
+    /// trains, since the start.
     single_trains: u64,
+    burst_trains: u64,
     /// Plan: each head crosses the target in one step, or not (see `fan_in_direct`).
     direct: Crossing,
     /// Plan: AAL5 VCs cross the target, so the members' trains may be frames (else they are
     /// bursts, whose cells are all alike).
     frames: bool,
+    /// Plan: a link of no group, kept as a group of one for its trains (see `plan_trains`): its
+    /// heads go by their own `PipeHead` events, never among a ring's.
+    solo: bool,
 }
 
 impl FanIn {
@@ -147,8 +153,61 @@ impl FanIn {
             frame_trains: 0,
             trains_spread: 0,
             single_trains: 0,
+            burst_trains: 0,
             direct: Crossing::General,
             frames: false,
+            solo: false,
+        }
+    }
+
+    /// The head of member `m`'s pipe `pipe`, taken: the cell, when the next head arrives, if
+    /// any, and the cell's VC's slot at the target when its train knows it. `FROM_TRAIN_FIRST`:
+    /// look first for a train at the pipe's head (where the heads usually are in a group that
+    /// crosses directly; else the trains are bursts where no AAL5 VC crosses); `BURSTS_ONLY`:
+    /// the trains are bursts, never frames behind them.
+    #[inline(always)]
+    fn take_head<const FROM_TRAIN_FIRST: bool, const BURSTS_ONLY: bool>(
+        &mut self,
+        m: usize,
+        pipe: &mut Link,
+    ) -> (Cell, Option<SimTime>, Option<u32>) {
+        let train = &mut self.trains[m];
+        // (A pipe holds cells, then frames as trains, or a train at its head, then frames.)
+        let from_train = if FROM_TRAIN_FIRST { train.is_some() } else { pipe.is_empty() };
+        if from_train {
+            let run = train.as_mut().expect("a head is its pipe's or its train's");
+            let slot = Some(run.next_slot);
+            // (A group that no AAL5 VC crosses has trains of bursts only, and never frames
+            // behind them. Each way its own match: one on a value chosen between the two calls
+            // copies the cell once more.)
+            if BURSTS_ONLY || (!FROM_TRAIN_FIRST && !self.frames) {
+                match run.take() {
+                    (cell, true) => (cell, Some(run.head.0), slot),
+                    (cell, false) => {
+                        debug_assert!(self.later[m].is_empty());
+                        *train = None;
+                        (cell, None, slot)
+                    }
+                }
+            } else {
+                match run.take_marked(self.marks[m]) {
+                    (cell, true) => (cell, Some(run.head.0), slot),
+                    (cell, false) => (cell, self.next_train(m), slot),
+                }
+            }
+        } else {
+            // (Copied out whole, then dropped: see `pipe_head`.)
+            let (_, cell) = pipe.head().expect("a head is its pipe's or its train's");
+            pipe.pop_head();
+            match pipe.head_arrival() {
+                Some(next) => (cell, Some(next), None),
+                None if !BURSTS_ONLY && pipe.trains_behind() => {
+                    // The frames behind the cells come next.
+                    pipe.set_trains_behind(false);
+                    (cell, self.next_train(m), None)
+                }
+                None => (cell, None, None),
+            }
         }
     }
 
@@ -208,6 +267,17 @@ impl Network {
         self.fan_ins.iter().map(|g| g.single_trains).sum()
     }
 
+    /// Frames and bursts put as trains on links of no group (`trains`), and cells put on such a
+    /// link behind frames' trains as trains of one, since the start.
+    pub fn lone_link_trains(&self) -> (u64, u64, u64) {
+        let lone = || self.fan_ins.iter().filter(|g| g.solo);
+        (
+            lone().map(|g| g.frame_trains).sum(),
+            lone().map(|g| g.burst_trains).sum(),
+            lone().map(|g| g.single_trains).sum(),
+        )
+    }
+
     /// Forms the fan-in groups: the cell links that lead, for every VC on them, to one and the
     /// same next port, and are not carried ahead, grouped by that port when there are two or
     /// more and that port is carried ahead and analytic, or has queues (its `PortFree` events,
@@ -224,7 +294,9 @@ impl Network {
         if self.ports.iter().any(|p| !p.link.is_empty() || p.tx.waits()) || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
             for g in 0..self.fan_ins.len() {
-                self.fan_ins[g].direct = self.crosses_directly(self.fan_ins[g].target);
+                if !self.fan_ins[g].solo {
+                    self.fan_ins[g].direct = self.crosses_directly(self.fan_ins[g].target);
+                }
             }
             return;
         }
@@ -233,9 +305,16 @@ impl Network {
             port.plan.free_in_group = None;
         }
         self.fan_ins.clear();
-        if !self.options.fan_in {
-            return;
+        if self.options.fan_in {
+            self.plan_groups();
         }
+        if self.options.trains {
+            self.plan_trains();
+        }
+    }
+
+    /// Forms the groups of two or more links (see [`plan_fan_in`](Self::plan_fan_in)).
+    fn plan_groups(&mut self) {
         // The port each link's cells go to next, if one and the same for every VC on it (the
         // last link of a route counts as leading elsewhere).
         let mut next = vec![Sole::Unseen; self.ports.len()];
@@ -272,6 +351,41 @@ impl Network {
         }
     }
 
+    /// Keeps each link of no group that may be handed a frame or a burst whole (an adapter that
+    /// only paces, or takes bursts, not carried ahead) as a group of one (`solo`), so that the
+    /// frames and bursts put on it go as trains, as on a group's links; its heads keep their
+    /// own `PipeHead` events (a group that stood for them cost more than the heap: see
+    /// `plan_fan_in`). Not where an ABR VC crosses (its cells are paced at their end system,
+    /// which reads the pipe of its feed port), nor on a VC's last link (a train knows its
+    /// cells' next port).
+    fn plan_trains(&mut self) {
+        for p in 0..self.ports.len() {
+            let q = PortId::from_index(p);
+            let port = &self.ports[p];
+            // (Only an adapter is handed frames and bursts whole: `arrive_run`, `hand_over_burst`.)
+            let takes_runs = port.facts.is_nic && (port.plan.paces_only || port.plan.burst_handoff);
+            if port.plan.fan_in.is_some() || !takes_runs || port.plan.carry || port.packets.is_some() {
+                continue;
+            }
+            debug_assert!(!port.link.is_captured() && !port.facts.adapter_rules);
+            let abr_last_link = port.plan.abr_last_link;
+            let (mut crossed, mut plain) = (false, true);
+            for (vc, h) in self.hops_at(q) {
+                crossed = true;
+                plain &= vc.category != ServiceCategory::Abr && h + 1 < vc.route.len();
+            }
+            if !crossed || !plain || abr_last_link {
+                continue;
+            }
+            let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
+            self.ports[p].plan.fan_in = Some(FanInSlot { group, member: 0 });
+            let mut solo = FanIn::new(vec![q], q);
+            solo.solo = true;
+            solo.frames = self.aal5_crosses(q);
+            self.fan_ins.push(solo);
+        }
+    }
+
     /// Cells of each VC in trains (on their links, not in the pipes).
     pub(super) fn fan_in_cells_in_trains(&self, cells: &mut [u64]) {
         let later = self.fan_ins.iter().flat_map(|g| g.later.iter().flatten()).map(|(t, _)| t);
@@ -296,6 +410,7 @@ impl Network {
         let train = Train::new(clock, now, self.ports[p.index()].link.delay(), cell, cells, next_slot);
         let arrival = train.as_ref().map(|t| t.head.0);
         let group = &mut self.fan_ins[slot.group as usize];
+        group.burst_trains += u64::from(train.is_some());
         group.trains[slot.member as usize] = train;
         group.marks[slot.member as usize] = Marks::alike(&cell);
         if let Some(arrival) = arrival {
@@ -448,13 +563,34 @@ impl Network {
     /// now, as its `PipeHead` event would be scheduled now.
     /// (Out of line, as `fan_in_due`: a pipe gets a head once a burst, not once a cell, and
     /// inlined into the cell path these cost twin b 3-5 % of its time.)
+    /// A link of no group (`solo`) schedules its head's `PipeHead` event instead.
     #[inline(never)]
     pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
         let FanInSlot { group: g, member } = slot;
         let p = self.fan_ins[g as usize].members[member as usize];
         let place = self.empty_pipe_head_place(p, arrival);
+        if self.fan_ins[g as usize].solo {
+            self.queue.schedule_reserved(place, Event::PipeHead(p));
+            return;
+        }
         self.fan_ins[g as usize].heads.insert(place, member);
         self.fan_in_schedule_if_first(g, place);
+    }
+
+    /// The `PipeHead` event of `p`, a link of no group that may carry trains (`solo`, in group
+    /// `g`): the head is taken from its cells or its trains, as a group's member's is, and the
+    /// next one's event takes its place now, as in [`pipe_head`](Self::pipe_head).
+    #[inline(never)]
+    pub(super) fn pipe_head_with_trains(&mut self, p: PortId, g: u32) {
+        let group = &mut self.fan_ins[g as usize];
+        debug_assert!(group.solo, "a member of a group gets no PipeHead event");
+        let (cell, next, _) = group.take_head::<false, false>(0, &mut self.ports[p.index()].link);
+        debug_assert!(cell.entered <= self.now, "a head taken before it started");
+        match next {
+            Some(next) => self.queue.schedule(next, Event::PipeHead(p)),
+            None => self.pipe_emptied(p),
+        }
+        self.cross(cell);
     }
 
     /// The target of group `g` is to be free at `at`: its `PortFree` event takes its place now
@@ -579,47 +715,16 @@ impl Network {
             self.now = now;
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
-                    let train = &mut group.trains[member as usize];
                     let pipe = &mut self.ports[p.index()].link;
-                    // (A pipe holds cells, then frames as trains, or a train at its head, then
-                    // frames. Directly crossed groups are fed by trains (twin `a`: on/off
-                    // bursts; twin `b`: frames), the others mostly by cells: each looks first
-                    // where its heads usually are.)
-                    let from_train = if direct { train.is_some() } else { pipe.is_empty() };
-                    let (cell, next, slot) = if from_train {
-                        let run = train.as_mut().expect("a head is its pipe's or its train's");
-                        let slot = Some(run.next_slot);
-                        // (A group that no AAL5 VC crosses has trains of bursts only, and never
-                        // frames behind them. Each way its own match: one on a value chosen
-                        // between the two calls copies the cell once more.)
-                        if WAY == DIRECT_CELLS || (!direct && !group.frames) {
-                            match run.take() {
-                                (cell, true) => (cell, Some(run.head.0), slot),
-                                (cell, false) => {
-                                    debug_assert!(group.later[member as usize].is_empty());
-                                    *train = None;
-                                    (cell, None, slot)
-                                }
-                            }
-                        } else {
-                            match run.take_marked(group.marks[member as usize]) {
-                                (cell, true) => (cell, Some(run.head.0), slot),
-                                (cell, false) => (cell, group.next_train(member as usize), slot),
-                            }
-                        }
+                    // (Directly crossed groups are fed by trains (twin `a`: on/off bursts; twin
+                    // `b`: frames), the others mostly by cells: each looks first where its heads
+                    // usually are.)
+                    let (cell, next, slot) = if WAY == DIRECT_CELLS {
+                        group.take_head::<true, true>(member as usize, pipe)
+                    } else if direct {
+                        group.take_head::<true, false>(member as usize, pipe)
                     } else {
-                        // (Copied out whole, then dropped: see `pipe_head`.)
-                        let (_, cell) = pipe.head().expect("a head is its pipe's or its train's");
-                        pipe.pop_head();
-                        match pipe.head_arrival() {
-                            Some(next) => (cell, Some(next), None),
-                            None if WAY != DIRECT_CELLS && self.ports[p.index()].link.trains_behind() => {
-                                // The frames behind the cells come next.
-                                self.ports[p.index()].link.set_trains_behind(false);
-                                (cell, group.next_train(member as usize), None)
-                            }
-                            None => (cell, None, None),
-                        }
+                        group.take_head::<false, false>(member as usize, pipe)
                     };
                     match next {
                         Some(next) => {

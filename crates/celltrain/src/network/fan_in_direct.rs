@@ -131,7 +131,7 @@ impl Network {
     }
 
     /// Each VC that crosses port `q`, with the index of `q` on its route.
-    fn hops_at(&self, q: PortId) -> impl Iterator<Item = (&super::Vc, usize)> + '_ {
+    pub(super) fn hops_at(&self, q: PortId) -> impl Iterator<Item = (&super::Vc, usize)> + '_ {
         self.vcs.iter().filter_map(move |vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)))
     }
 

@@ -114,6 +114,10 @@ pub struct SimOptions {
     /// carried ahead as a fan-in group's target, while its cells can be carried: each departure
     /// is made when the next event that meets the port comes (`queues_ahead`).
     pub queues_ahead: bool,
+    /// A frame or a burst put whole on a link of no fan-in group goes as a train (its cells made
+    /// one at a time as they reach the far end), as on a group's links; each head keeps its
+    /// `PipeHead` event. Exact to the event count and trace hash, as `fan_in`.
+    pub trains: bool,
 }
 
 impl Default for SimOptions {
@@ -127,6 +131,7 @@ impl Default for SimOptions {
             fan_in: true,
             direct_crossing: true,
             queues_ahead: true,
+            trains: true,
         }
     }
 }
@@ -135,7 +140,7 @@ impl SimOptions {
     /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
     /// switch.
     #[allow(clippy::type_complexity)]
-    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 8] = [
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 9] = [
         ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
             &mut o.analytic_ports
         }),
@@ -154,6 +159,11 @@ impl SimOptions {
             &mut o.direct_crossing
         }),
         ("queues-ahead", "ports with queues send without PortFree events", |o| &mut o.queues_ahead),
+        (
+            "trains",
+            "a frame or burst put whole on a link of no fan-in group goes as a train (same events)",
+            |o| &mut o.trains,
+        ),
     ];
 
     /// These options with the fast path named `name` (one of [`FAST_PATHS`](Self::FAST_PATHS))
@@ -176,6 +186,7 @@ impl SimOptions {
             fan_in: false,
             direct_crossing: false,
             queues_ahead: false,
+            trains: false,
         }
     }
 }
