@@ -121,8 +121,9 @@ impl Network {
     /// A cell arrives at an analytic port: it is put on the wire now, at its start time.
     #[inline]
     fn arrive_analytic(&mut self, p: PortId, slot: u32, cell: Cell) {
-        // (Start times are kept by runs on a fan-in group's links only: the other ports skip
-        // the runs' tests, `bench null` 3 % fewer instructions.)
+        // (Start times are kept by runs on the links of fan-in groups, and of no group where
+        // trains go (`trains`), only: the other ports skip the runs' tests, `bench null` 3 %
+        // fewer instructions.)
         let plan = &self.ports[p.index()].plan;
         if plan.fan_in.is_some() {
             self.arrive_analytic_at::<true, Asked>(p, slot, cell);
@@ -361,7 +362,8 @@ impl Network {
     pub(super) fn put_in_pipe(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         let port = &mut self.ports[p.index()];
         if port.link.is_empty() {
-            // (A fan-in group's pipe carrying a train is empty: see `fan_in`.)
+            // (A pipe carrying a train, a fan-in group's or a lone link's, is empty: see
+            // `fan_in`.)
             match port.plan.fan_in {
                 None => {
                     // (An RM cell at its VC's end: last in its instant, by rule.)
@@ -377,10 +379,10 @@ impl Network {
                 }
             }
         } else if port.link.trains_behind() {
-            // Behind the frames' trains behind the pipe's cells (a paced adapter's link in a
-            // fan-in group), it joins them as a train of its own, or they go in as cells first
+            // Behind the frames' trains behind the pipe's cells (a paced adapter's link with
+            // trains), it joins them as a train of its own, or they go in as cells first
             // (see `joins_trains`).
-            let group = port.plan.fan_in.expect("trains wait on a fan-in group's links only");
+            let group = port.plan.fan_in.expect("trains wait on links with trains only");
             if self.joins_trains(group) {
                 self.fan_in_push_behind_trains(group, p, cell, arrival);
                 return;

@@ -43,10 +43,16 @@
 //!
 //! A group whose target is an analytic FIFO carried ahead hands each head through the target in
 //! one step (`fan_in_direct`), to its destination or on to its next port.
+//!
+//! An adapter's link that no group takes (its target not carried ahead, as MSc98's chains of
+//! per-VC switches, or no other link leading to it) is kept as a group of one (`lone`), for its
+//! trains alone: its frames and bursts go as trains as on a group's links, and its heads keep
+//! their `PipeHead` events (`pipe_head_with_trains`), each taken by the same step as a
+//! member's (`take_head!`). (A group that stood for such heads cost more than the heap:
+//! their cells, into ports with queues not carried ahead, schedule events elsewhere.)
 
 use super::cell_path::{Asked, KnownEnd};
 use super::fan_in_direct::Crossing;
-use super::link::Link;
 use super::plan::Sole;
 use super::{Event, Network, PortPath, ServiceCategory};
 use celltrain_atm::cell::Cell;
@@ -73,6 +79,58 @@ const THROUGH_TO_END: u8 = 4;
 /// Heads handed out by one `FanIn` event at the most, so that a run fed by nothing else still
 /// reports progress (and can be interrupted) now and then.
 const HEADS_PER_TURN: u32 = 1 << 14;
+
+/// Takes the head of the pipe of `$p`, member `$member` of `$group`: the cell, when the next
+/// head arrives, if any, and the cell's VC's slot at the target when its train knows it.
+/// `$from_train_first`: look first for a train at the pipe's head (where the heads usually are
+/// in a group that crosses directly; else the trains are bursts where no AAL5 VC crosses);
+/// `$bursts_only`: the trains are bursts, never frames behind them. One body for a group's
+/// heads (`hand_out`) and a lone link's (`pipe_head_with_trains`); a macro, not a function,
+/// because as a function inlined into `hand_out` the head's cell took a copy more (A4 +1.7 %
+/// instructions).
+macro_rules! take_head {
+    ($net:ident, $group:ident, $member:expr, $p:expr, $from_train_first:expr, $bursts_only:expr) => {{
+        let train = &mut $group.trains[$member as usize];
+        let pipe = &mut $net.ports[$p.index()].link;
+        // (A pipe holds cells, then frames as trains, or a train at its head, then frames.)
+        let from_train = if $from_train_first { train.is_some() } else { pipe.is_empty() };
+        if from_train {
+            let run = train.as_mut().expect("a head is its pipe's or its train's");
+            let slot = Some(run.next_slot);
+            // (A group that no AAL5 VC crosses has trains of bursts only, and never frames
+            // behind them. Each way its own match: one on a value chosen between the two calls
+            // copies the cell once more.)
+            if $bursts_only || (!$from_train_first && !$group.frames) {
+                match run.take() {
+                    (cell, true) => (cell, Some(run.head.0), slot),
+                    (cell, false) => {
+                        debug_assert!($group.later[$member as usize].is_empty());
+                        *train = None;
+                        (cell, None, slot)
+                    }
+                }
+            } else {
+                match run.take_marked($group.marks[$member as usize]) {
+                    (cell, true) => (cell, Some(run.head.0), slot),
+                    (cell, false) => (cell, $group.next_train($member as usize), slot),
+                }
+            }
+        } else {
+            // (Copied out whole, then dropped: see `pipe_head`.)
+            let (_, cell) = pipe.head().expect("a head is its pipe's or its train's");
+            pipe.pop_head();
+            match pipe.head_arrival() {
+                Some(next) => (cell, Some(next), None),
+                None if !$bursts_only && $net.ports[$p.index()].link.trains_behind() => {
+                    // The frames behind the cells come next.
+                    $net.ports[$p.index()].link.set_trains_behind(false);
+                    (cell, $group.next_train($member as usize), None)
+                }
+                None => (cell, None, None),
+            }
+        }
+    }};
+}
 
 /// Where a link's pipe stands in its fan-in group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +187,7 @@ pub(crate) struct FanIn {
     frames: bool,
     /// Plan: a link of no group, kept as a group of one for its trains (see `plan_trains`): its
     /// heads go by their own `PipeHead` events, never among a ring's.
-    solo: bool,
+    lone: bool,
 }
 
 impl FanIn {
@@ -156,58 +214,7 @@ impl FanIn {
             burst_trains: 0,
             direct: Crossing::General,
             frames: false,
-            solo: false,
-        }
-    }
-
-    /// The head of member `m`'s pipe `pipe`, taken: the cell, when the next head arrives, if
-    /// any, and the cell's VC's slot at the target when its train knows it. `FROM_TRAIN_FIRST`:
-    /// look first for a train at the pipe's head (where the heads usually are in a group that
-    /// crosses directly; else the trains are bursts where no AAL5 VC crosses); `BURSTS_ONLY`:
-    /// the trains are bursts, never frames behind them.
-    #[inline(always)]
-    fn take_head<const FROM_TRAIN_FIRST: bool, const BURSTS_ONLY: bool>(
-        &mut self,
-        m: usize,
-        pipe: &mut Link,
-    ) -> (Cell, Option<SimTime>, Option<u32>) {
-        let train = &mut self.trains[m];
-        // (A pipe holds cells, then frames as trains, or a train at its head, then frames.)
-        let from_train = if FROM_TRAIN_FIRST { train.is_some() } else { pipe.is_empty() };
-        if from_train {
-            let run = train.as_mut().expect("a head is its pipe's or its train's");
-            let slot = Some(run.next_slot);
-            // (A group that no AAL5 VC crosses has trains of bursts only, and never frames
-            // behind them. Each way its own match: one on a value chosen between the two calls
-            // copies the cell once more.)
-            if BURSTS_ONLY || (!FROM_TRAIN_FIRST && !self.frames) {
-                match run.take() {
-                    (cell, true) => (cell, Some(run.head.0), slot),
-                    (cell, false) => {
-                        debug_assert!(self.later[m].is_empty());
-                        *train = None;
-                        (cell, None, slot)
-                    }
-                }
-            } else {
-                match run.take_marked(self.marks[m]) {
-                    (cell, true) => (cell, Some(run.head.0), slot),
-                    (cell, false) => (cell, self.next_train(m), slot),
-                }
-            }
-        } else {
-            // (Copied out whole, then dropped: see `pipe_head`.)
-            let (_, cell) = pipe.head().expect("a head is its pipe's or its train's");
-            pipe.pop_head();
-            match pipe.head_arrival() {
-                Some(next) => (cell, Some(next), None),
-                None if !BURSTS_ONLY && pipe.trains_behind() => {
-                    // The frames behind the cells come next.
-                    pipe.set_trains_behind(false);
-                    (cell, self.next_train(m), None)
-                }
-                None => (cell, None, None),
-            }
+            lone: false,
         }
     }
 
@@ -253,16 +260,17 @@ impl Network {
         self.fan_ins.iter().map(|g| g.lifted_out).sum()
     }
 
-    /// Frames put on a group's link as trains, trains turned into cells (a cell put on the link
-    /// behind them), and start times kept by runs turned into one-by-one times (a cell queued
-    /// behind them), since the start.
+    /// Frames put on a group's link (or a link of no group, `trains`) as trains, trains turned
+    /// into cells (a cell put on the link behind them), and start times kept by runs turned into
+    /// one-by-one times (a cell queued behind them), since the start.
     pub fn fan_in_frame_trains(&self) -> (u64, u64, u64) {
         let frames = self.fan_ins.iter().map(|g| g.frame_trains).sum();
         let spread = self.fan_ins.iter().map(|g| g.trains_spread).sum();
         (frames, spread, self.ports.iter().map(|p| p.starts.runs_spread()).sum())
     }
 
-    /// Cells put on a group's link behind frames' trains as trains of one cell, since the start.
+    /// Cells put on a group's link (or a link of no group) behind frames' trains as trains of one
+    /// cell, since the start.
     pub fn fan_in_single_trains(&self) -> u64 {
         self.fan_ins.iter().map(|g| g.single_trains).sum()
     }
@@ -270,7 +278,7 @@ impl Network {
     /// Frames and bursts put as trains on links of no group (`trains`), and cells put on such a
     /// link behind frames' trains as trains of one, since the start.
     pub fn lone_link_trains(&self) -> (u64, u64, u64) {
-        let lone = || self.fan_ins.iter().filter(|g| g.solo);
+        let lone = || self.fan_ins.iter().filter(|g| g.lone);
         (
             lone().map(|g| g.frame_trains).sum(),
             lone().map(|g| g.burst_trains).sum(),
@@ -294,7 +302,7 @@ impl Network {
         if self.ports.iter().any(|p| !p.link.is_empty() || p.tx.waits()) || self.fan_ins.iter().any(|g| g.pending() > 0)
         {
             for g in 0..self.fan_ins.len() {
-                if !self.fan_ins[g].solo {
+                if !self.fan_ins[g].lone {
                     self.fan_ins[g].direct = self.crosses_directly(self.fan_ins[g].target);
                 }
             }
@@ -352,7 +360,7 @@ impl Network {
     }
 
     /// Keeps each link of no group that may be handed a frame or a burst whole (an adapter that
-    /// only paces, or takes bursts, not carried ahead) as a group of one (`solo`), so that the
+    /// only paces, or takes bursts, not carried ahead) as a group of one (`lone`), so that the
     /// frames and bursts put on it go as trains, as on a group's links; its heads keep their
     /// own `PipeHead` events (a group that stood for them cost more than the heap: see
     /// `plan_fan_in`). Not where an ABR VC crosses (its cells are paced at their end system,
@@ -379,10 +387,10 @@ impl Network {
             }
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             self.ports[p].plan.fan_in = Some(FanInSlot { group, member: 0 });
-            let mut solo = FanIn::new(vec![q], q);
-            solo.solo = true;
-            solo.frames = self.aal5_crosses(q);
-            self.fan_ins.push(solo);
+            let mut lone = FanIn::new(vec![q], q);
+            lone.lone = true;
+            lone.frames = self.aal5_crosses(q);
+            self.fan_ins.push(lone);
         }
     }
 
@@ -563,13 +571,13 @@ impl Network {
     /// now, as its `PipeHead` event would be scheduled now.
     /// (Out of line, as `fan_in_due`: a pipe gets a head once a burst, not once a cell, and
     /// inlined into the cell path these cost twin b 3-5 % of its time.)
-    /// A link of no group (`solo`) schedules its head's `PipeHead` event instead.
+    /// A link of no group (`lone`) schedules its head's `PipeHead` event instead.
     #[inline(never)]
     pub(super) fn fan_in_enter(&mut self, slot: FanInSlot, arrival: SimTime) {
         let FanInSlot { group: g, member } = slot;
         let p = self.fan_ins[g as usize].members[member as usize];
         let place = self.empty_pipe_head_place(p, arrival);
-        if self.fan_ins[g as usize].solo {
+        if self.fan_ins[g as usize].lone {
             self.queue.schedule_reserved(place, Event::PipeHead(p));
             return;
         }
@@ -577,14 +585,14 @@ impl Network {
         self.fan_in_schedule_if_first(g, place);
     }
 
-    /// The `PipeHead` event of `p`, a link of no group that may carry trains (`solo`, in group
+    /// The `PipeHead` event of `p`, a link of no group that may carry trains (`lone`, in group
     /// `g`): the head is taken from its cells or its trains, as a group's member's is, and the
     /// next one's event takes its place now, as in [`pipe_head`](Self::pipe_head).
     #[inline(never)]
     pub(super) fn pipe_head_with_trains(&mut self, p: PortId, g: u32) {
         let group = &mut self.fan_ins[g as usize];
-        debug_assert!(group.solo, "a member of a group gets no PipeHead event");
-        let (cell, next, _) = group.take_head::<false, false>(0, &mut self.ports[p.index()].link);
+        debug_assert!(group.lone, "a member of a group gets no PipeHead event");
+        let (cell, next, _) = take_head!(self, group, 0, p, false, false);
         debug_assert!(cell.entered <= self.now, "a head taken before it started");
         match next {
             Some(next) => self.queue.schedule(next, Event::PipeHead(p)),
@@ -715,17 +723,10 @@ impl Network {
             self.now = now;
             let taken = match group.members.get(member as usize) {
                 Some(&p) => {
-                    let pipe = &mut self.ports[p.index()].link;
                     // (Directly crossed groups are fed by trains (twin `a`: on/off bursts; twin
                     // `b`: frames), the others mostly by cells: each looks first where its heads
                     // usually are.)
-                    let (cell, next, slot) = if WAY == DIRECT_CELLS {
-                        group.take_head::<true, true>(member as usize, pipe)
-                    } else if direct {
-                        group.take_head::<true, false>(member as usize, pipe)
-                    } else {
-                        group.take_head::<false, false>(member as usize, pipe)
-                    };
+                    let (cell, next, slot) = take_head!(self, group, member, p, direct, WAY == DIRECT_CELLS);
                     match next {
                         Some(next) => {
                             let place = self.queue.reserve(next);

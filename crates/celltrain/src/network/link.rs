@@ -21,8 +21,8 @@ pub(crate) struct Link {
     /// The place a next head's event would have taken in the pipe's chain, when the pipe
     /// emptied (kept for a cell put on the link at that same instant).
     emptied: Option<Place>,
-    /// A fan-in group's member: trains wait behind the pipe's cells (a cell put on the link
-    /// must go behind them: see `fan_in`).
+    /// A link with trains (a fan-in group's, or a lone one's): trains wait behind the pipe's
+    /// cells (a cell put on the link must go behind them: see `fan_in`).
     trains_behind: bool,
     /// A link that carries data cells only (`PortPlan::abr_last_link`): the carrying bound under
     /// which the pipe held no data cell, the last time a cell was carried (under a later one,
@@ -134,13 +134,13 @@ impl Link {
         self.cells.iter_from(first)
     }
 
-    /// A fan-in group's member: whether trains wait behind the pipe's cells.
+    /// A link with trains: whether trains wait behind the pipe's cells.
     #[inline(always)]
     pub(super) fn trains_behind(&self) -> bool {
         self.trains_behind
     }
 
-    /// A fan-in group's member: trains now wait (or no longer wait) behind the pipe's cells.
+    /// A link with trains: trains now wait (or no longer wait) behind the pipe's cells.
     #[inline(always)]
     pub(super) fn set_trains_behind(&mut self, behind: bool) {
         self.trains_behind = behind;

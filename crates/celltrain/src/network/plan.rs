@@ -28,6 +28,10 @@
 //!   target, crossed in one step; every switch port carried ahead whole, analytic or with
 //!   queues: `Onward`), each cell takes the general path's steps with those answers known
 //!   (`fan_in_direct`). It keeps the event count and the trace hash too.
+//! - **Trains**: a frame or a burst put whole on an adapter's link that no fan-in group takes
+//!   goes as a train, as on a group's links, its cells made as each reaches the pipe's head by
+//!   its own `PipeHead` event (`fan_in`, `plan_trains`). It keeps the event count and the trace
+//!   hash too.
 
 use super::cell_path::Onward;
 use super::fan_in::FanInSlot;

@@ -145,7 +145,8 @@ impl Port {
     /// offered to the buffer: it passes straight through when it starts now with nothing
     /// queued, else it waits there (virtually) until `start`; or it is refused. `RUNS`: the
     /// port may keep start times by runs (else it is known to keep none, as the target of a
-    /// fan-in group crossed directly: runs are kept on a group's links only).
+    /// fan-in group crossed directly: runs are kept on links with trains only, a group's or a
+    /// lone one's).
     #[inline(always)]
     pub(super) fn admit_analytic<const RUNS: bool>(
         &mut self,

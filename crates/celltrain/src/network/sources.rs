@@ -188,7 +188,7 @@ impl Network {
     }
 
     /// [`release_in`](Self::release_in) at a port that keeps no start times by runs (not on a
-    /// fan-in group's link).
+    /// link with trains: a fan-in group's, or a lone one's).
     #[inline(always)]
     pub(super) fn release_in_one_by_one(ports: &mut [Port], vcs: &mut [Vc], p: PortId, now: SimTime) {
         let port = &mut ports[p.index()];

@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 
 /// Start times of the cells admitted to an analytic port that have not started yet: one by
 /// one, then (later ones) by runs of cells put on the wire back to back (a frame queued on a
-/// fan-in group's link, which keeps its cells as a train: see `fan_in`); and the last burst
+/// link with trains, a fan-in group's or a lone one's, which keeps its cells as a train: see
+/// `fan_in`); and the last burst
 /// handed over whole.
 #[derive(Debug, Default)]
 pub(crate) struct Starts {
