@@ -364,8 +364,7 @@ impl Network {
     /// frames and bursts put on it go as trains, as on a group's links; its heads keep their
     /// own `PipeHead` events (a group that stood for them cost more than the heap: see
     /// `plan_fan_in`). Not where an ABR VC crosses (its cells are paced at their end system,
-    /// which reads the pipe of its feed port), nor on a VC's last link (a train knows its
-    /// cells' next port).
+    /// never handed whole), nor on a VC's last link (a train knows its cells' next port).
     fn plan_trains(&mut self) {
         for p in 0..self.ports.len() {
             let q = PortId::from_index(p);
