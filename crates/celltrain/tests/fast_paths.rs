@@ -7,7 +7,7 @@ mod common;
 
 use celltrain::builtin;
 use celltrain::metrics::Summary;
-use celltrain::network::SimOptions;
+use celltrain::network::{Network, SimOptions};
 use celltrain::scenario::{compile_source, Source};
 use celltrain_atm::contract::GfrContract;
 use celltrain_atm::port::buffer::DISCARD_POLICIES;
@@ -61,6 +61,34 @@ fn summary(file: &str, text: &str, sets: &[(String, String)], seed: u64, options
     net.set_options(options);
     net.run(&mut |_| {});
     Some(Summary::from_network(&net, c.meta, 0.0))
+}
+
+/// Runs `text` (named `file`) with `options`: its summary, and what `probe` reads of the network
+/// after the run (the fast paths' own counts, the cell-hops, which the summary leaves out).
+fn run_probed<T>(
+    file: &str,
+    text: &str,
+    sets: &[(&str, &str)],
+    seed: u64,
+    options: SimOptions,
+    probe: impl Fn(&Network) -> T,
+) -> (Summary, T) {
+    let c = compile_source(Source::new(file, text.to_string()), &owned(sets), Some(seed)).unwrap();
+    let mut net = c.network;
+    net.set_options(options);
+    net.run(&mut |_| {});
+    let probed = probe(&net);
+    (Summary::from_network(&net, c.meta, 0.0), probed)
+}
+
+/// `with` gives the reference's results: every field of `reference` but the event count and the
+/// trace hash.
+fn assert_reference_results(label: &str, with: &Summary, mut reference: Summary) {
+    reference.events = with.events;
+    reference.trace_hash = with.trace_hash.clone();
+    if *with != reference {
+        panic!("{label}: differs from the reference\n{}", diff(&reference, with));
+    }
 }
 
 /// Runs one scenario every way and checks it; `None` when it does not compile (a random draw
@@ -576,16 +604,10 @@ fn carried_targets_with_queues_defer_their_departures() {
         ("A3", &[("duration", "1 s"), ("warmup", "0.3 s"), ("record.interval", "20 ms")]),
     ];
     for (name, sets) in cases {
-        let run = |options: SimOptions| {
-            let text = builtin::find(name).unwrap().text;
-            let c = compile_source(Source::new("defer.toml", text.to_string()), &owned(sets), Some(1)).unwrap();
-            let mut net = c.network;
-            net.set_options(options);
-            net.run(&mut |_| {});
-            (Summary::from_network(&net, c.meta, 0.0), net.fan_in_heads(), net.events())
-        };
-        let (with, heads, events) = run(SimOptions::default());
-        let (mut without, heads_too, events_too) = run(SimOptions { queues_ahead: false, ..SimOptions::default() });
+        let text = builtin::find(name).unwrap().text;
+        let run = |options| run_probed("defer.toml", text, sets, 1, options, |net| (net.fan_in_heads(), net.events()));
+        let (with, (heads, events)) = run(SimOptions::default());
+        let (mut without, (heads_too, events_too)) = run(SimOptions { queues_ahead: false, ..SimOptions::default() });
         assert!(heads < heads_too, "{name} {sets:?}: {heads} heads handed out with queues ahead, {heads_too} without");
         assert!(events < events_too, "{name} {sets:?}: {events} events with queues ahead, {events_too} without");
         without.events = with.events;
@@ -771,11 +793,7 @@ fn carried_switch_ports_send_on_with_answers_known() {
                 "abr-end" => ABR_END_QUEUES,
                 _ => builtin::find(name).unwrap().text,
             };
-            let c = compile_source(Source::new("onward.toml", text.to_string()), &owned(sets), Some(2)).unwrap();
-            let mut net = c.network;
-            net.set_options(options);
-            net.run(&mut |_| {});
-            (Summary::from_network(&net, c.meta, 0.0), net.ports_sending_on_known())
+            run_probed("onward.toml", text, sets, 2, options, Network::ports_sending_on_known)
         };
         let (with, known) = run(SimOptions::default());
         let (without, none) = run(SimOptions { direct_crossing: false, ..SimOptions::default() });
@@ -783,12 +801,7 @@ fn carried_switch_ports_send_on_with_answers_known() {
         if with != without {
             panic!("{name} {sets:?}: sending on known changed the run\n{}", diff(&without, &with));
         }
-        let (mut reference, _) = run(SimOptions::reference());
-        reference.events = with.events;
-        reference.trace_hash = with.trace_hash.clone();
-        if with != reference {
-            panic!("{name} {sets:?}: differs from the reference\n{}", diff(&reference, &with));
-        }
+        assert_reference_results(&format!("{name} {sets:?}"), &with, run(SimOptions::reference()).0);
         assert_eq!(known, expected, "{name} {sets:?}: ports sending on known");
         assert_eq!(none, [(0, 0, 0); 2], "{name} {sets:?}: without direct crossing");
         if name == "through" {
@@ -896,28 +909,18 @@ fn frames_go_on_links_as_trains_exactly() {
 /// Returns the frames and bursts that went as trains on such links, and the cells that joined
 /// them as trains of one.
 fn assert_lone_trains_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64, u64) {
-    let run = |options: SimOptions| {
-        let c = compile_source(Source::new("trains.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
-        let mut net = c.network;
-        net.set_options(options);
-        net.run(&mut |_| {});
-        let hops = net.cell_hops();
-        (Summary::from_network(&net, c.meta, 0.0), net.lone_link_trains(), hops)
-    };
-    let (with, trains, hops) = run(SimOptions::default());
-    let (without, none, hops_too) = run(SimOptions { trains: false, ..SimOptions::default() });
+    let run =
+        |options| run_probed("trains.toml", text, sets, seed, options, |net| (net.lone_link_trains(), net.cell_hops()));
+    let (with, (trains, hops)) = run(SimOptions::default());
+    let (without, (none, hops_too)) = run(SimOptions { trains: false, ..SimOptions::default() });
     assert_eq!(none, (0, 0, 0), "{label}: trains on links of no group without the option");
     assert_eq!(hops_too, hops, "{label}: cell-hops with trains");
     if with != without {
         panic!("{label}: trains on links of no group changed the run\n{}", diff(&without, &with));
     }
-    let (mut reference, _, hops_too) = run(SimOptions::reference());
+    let (reference, (_, hops_too)) = run(SimOptions::reference());
     assert_eq!(hops_too, hops, "{label}: cell-hops against the reference");
-    reference.events = with.events;
-    reference.trace_hash = with.trace_hash.clone();
-    if with != reference {
-        panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
-    }
+    assert_reference_results(label, &with, reference);
     trains
 }
 
@@ -1112,15 +1115,11 @@ fn random_multiplexers_give_the_same_run_with_fan_in_groups() {
 /// heads the groups handed out, of those the heads that crossed their target directly, and of
 /// these the heads handed out with the target's counts lifted.
 fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64) -> (u64, u64, u64) {
-    let run = |options: SimOptions| {
-        let c = compile_source(Source::new("fan-in.toml", text.to_string()), &owned(sets), Some(seed)).unwrap();
-        let mut net = c.network;
-        net.set_options(options);
-        net.run(&mut |_| {});
-        // (The cell-hops, the benchmarks' unit of work, are not in the summary.)
-        let hops = net.cell_hops();
-        let heads = (net.fan_in_heads(), net.fan_in_direct_heads(), net.fan_in_lifted_heads());
-        (Summary::from_network(&net, c.meta, 0.0), heads, hops)
+    let run = |options| {
+        let (summary, (heads, hops)) = run_probed("fan-in.toml", text, sets, seed, options, |net| {
+            ((net.fan_in_heads(), net.fan_in_direct_heads(), net.fan_in_lifted_heads()), net.cell_hops())
+        });
+        (summary, heads, hops)
     };
     let (with, (handed, direct, lifted), hops) = run(SimOptions::default());
     let (not_direct, (handed_too, none_direct, none_lifted), hops_too) =
@@ -1141,13 +1140,9 @@ fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64
     if grouped != without {
         panic!("{label}: fan-in groups changed the run\n{}", diff(&without, &grouped));
     }
-    let (mut reference, _, hops_too) = run(SimOptions::reference());
+    let (reference, _, hops_too) = run(SimOptions::reference());
     assert_eq!(hops_too, hops, "{label}: cell-hops against the reference");
-    reference.events = with.events;
-    reference.trace_hash = with.trace_hash.clone();
-    if with != reference {
-        panic!("{label}: differs from the reference\n{}", diff(&reference, &with));
-    }
+    assert_reference_results(label, &with, reference);
     (handed, direct, lifted)
 }
 
@@ -1657,13 +1652,9 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
         ("A5-udp", [("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")]),
         ("A3", [("duration", "0.6 s"), ("warmup", "0.1 s"), ("n_sources", "3"), ("service", "abr")]),
     ] {
-        let in_runs = |options: SimOptions| {
-            let c = compile_source(Source::new(name, builtin_text(name)), &owned(&sets), Some(1)).expect("compiles");
-            let mut net = c.network;
-            net.set_options(options);
-            net.run(&mut |_| {});
-            (net.run_admitted_cells(), net.cell_hops())
-        };
+        let text = builtin_text(name);
+        let in_runs =
+            |options| run_probed(name, &text, &sets, 1, options, |net| (net.run_admitted_cells(), net.cell_hops())).1;
         let (one_by_one, hops) = in_runs(ahead);
         let (runs, hops_in_runs) = in_runs(SimOptions { run_admission: true, ..ahead });
         assert_eq!(one_by_one, 0, "{name}: runs without run admission");

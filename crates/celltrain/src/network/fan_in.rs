@@ -386,6 +386,8 @@ impl Network {
             }
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             self.ports[p].plan.fan_in = Some(FanInSlot { group, member: 0 });
+            // (Its target is its own port, named only to fill the field: a lone link's heads go
+            // by their events, never crossing a target or keeping its `PortFree` among them.)
             let mut lone = FanIn::new(vec![q], q);
             lone.lone = true;
             lone.frames = self.aal5_crosses(q);
