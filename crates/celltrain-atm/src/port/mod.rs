@@ -272,7 +272,9 @@ impl OutputPort {
         let queue = &mut self.queues[slot.queue as usize];
         let was_empty = queue.is_empty();
         queue.push_back(cell);
-        self.scheduler.on_enqueue(slot.queue, slot.class, was_empty, now);
+        if was_empty {
+            self.scheduler.on_backlogged(slot.queue, slot.class, now);
+        }
         Ok(())
     }
 
@@ -522,7 +524,8 @@ impl OutputPort {
     /// Removes the cell the scheduler sends next, or says why there is none.
     #[inline]
     pub fn dequeue(&mut self, now: SimTime) -> Next {
-        match self.scheduler.pick(now) {
+        let queues = &self.queues;
+        match self.scheduler.serve(now, |q| queues[q as usize].len()) {
             Pick::Queue(q) => Next::Cell(self.pop(q, now)),
             Pick::Empty => Next::Empty,
             Pick::NotBefore(t) => Next::NotBefore(t),
@@ -535,13 +538,14 @@ impl OutputPort {
     /// inside a `Next` and unwrapping it again costs a store-forwarding stall per cell.)
     #[inline]
     pub fn take_next(&mut self, now: SimTime) -> Option<Cell> {
-        match self.scheduler.pick(now) {
+        let queues = &self.queues;
+        match self.scheduler.serve(now, |q| queues[q as usize].len()) {
             Pick::Queue(q) => Some(self.pop(q, now)),
             Pick::Empty | Pick::NotBefore(_) => None,
         }
     }
 
-    /// Removes the head of queue `q`, which the scheduler picked.
+    /// Removes the head of queue `q`, which the scheduler served.
     #[inline(always)]
     fn pop(&mut self, q: u16, now: SimTime) -> Cell {
         let queue = &mut self.queues[q as usize];
@@ -550,7 +554,6 @@ impl OutputPort {
         // as words stalls store forwarding.)
         let cell = *queue.front().expect("the scheduler picked an empty queue");
         queue.pop_front();
-        self.scheduler.on_dequeue(q, queue.is_empty(), now);
         self.leave(self.queue_pool[q as usize], q, now);
         cell
     }

@@ -1,8 +1,8 @@
 //! Cell schedulers: which queue of a port sends next.
 //!
 //! ```text
-//!  OutputPort::offer ──► Scheduler::on_enqueue(queue, class, was_empty)
-//!  OutputPort::dequeue ─► Scheduler::pick(now) ─► Queue(q) ─► port pops q ─► Scheduler::on_dequeue
+//!  OutputPort::offer ──► (the queue was empty) Scheduler::on_backlogged(queue, class)
+//!  OutputPort::dequeue ─► Scheduler::serve(now) = pick(now) ─► Queue(q) ─► on_dequeue(q) ─► port pops q
 //!                                              ├► Empty
 //!                                              └► NotBefore(t): cells wait, none eligible before t
 //! ```
@@ -54,10 +54,12 @@ pub enum Next {
 
 /// The contract of a cell scheduler.
 ///
-/// - The port owns the queues: the scheduler is told of every cell appended
-///   ([`on_enqueue`](Self::on_enqueue), `was_empty`: the queue held nothing before it) and of
-///   every head removed ([`on_dequeue`](Self::on_dequeue), always the queue its last
-///   [`pick`](Self::pick) answered, at once), and keeps only its own order.
+/// - The port owns the queues: the scheduler is told of every queue that becomes backlogged
+///   ([`on_backlogged`](Self::on_backlogged): a cell appended to an empty queue; a cell
+///   appended behind others changes no scheduler's order, and is not told) and of every head
+///   removed ([`on_dequeue`](Self::on_dequeue), always the queue its last
+///   [`pick`](Self::pick) answered, at once: the port asks for both in one call,
+///   [`serve`](Self::serve)), and keeps only its own order.
 /// - `pick` answers a backlogged queue, `Empty` exactly when nothing is queued, or
 ///   `NotBefore(t)` when cells wait but none may leave before `t` (the caller retries then).
 /// - [`WORK_CONSERVING`](Self::WORK_CONSERVING): `pick` never answers `NotBefore`, and a single
@@ -79,9 +81,22 @@ pub trait CellScheduler {
     /// unweighted scheduler ignores them.
     fn with_queue_weights(queue_weights: &[u64]) -> Self;
 
-    fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime);
+    /// Queue `queue`, of class `class`, held nothing and now holds a cell.
+    fn on_backlogged(&mut self, queue: u16, class: u8, now: SimTime);
     fn pick(&mut self, now: SimTime) -> Pick;
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, now: SimTime);
+
+    /// [`pick`](Self::pick), and when it answers a queue, [`on_dequeue`](Self::on_dequeue) of
+    /// that queue's head (`len(q)`: the cells queue `q` holds before its head leaves): how a
+    /// port takes its next cell, in one dispatch.
+    #[inline(always)]
+    fn serve(&mut self, now: SimTime, len: impl Fn(u16) -> usize) -> Pick {
+        let pick = self.pick(now);
+        if let Pick::Queue(q) = pick {
+            self.on_dequeue(q, len(q) == 1, now);
+        }
+        pick
+    }
 }
 
 /// Declares [`Scheduler`], one variant per scheduler: the default inline, the others boxed
@@ -158,10 +173,10 @@ macro_rules! schedulers {
             }
 
             #[inline(always)]
-            pub fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, now: SimTime) {
+            pub fn on_backlogged(&mut self, queue: u16, class: u8, now: SimTime) {
                 match self {
-                    Self::$inline(s) => s.on_enqueue(queue, class, was_empty, now),
-                    $(Self::$boxed(s) => s.on_enqueue(queue, class, was_empty, now),)+
+                    Self::$inline(s) => s.on_backlogged(queue, class, now),
+                    $(Self::$boxed(s) => s.on_backlogged(queue, class, now),)+
                 }
             }
 
@@ -178,6 +193,14 @@ macro_rules! schedulers {
                 match self {
                     Self::$inline(s) => s.on_dequeue(queue, now_empty, now),
                     $(Self::$boxed(s) => s.on_dequeue(queue, now_empty, now),)+
+                }
+            }
+
+            #[inline(always)]
+            pub fn serve(&mut self, now: SimTime, len: impl Fn(u16) -> usize) -> Pick {
+                match self {
+                    Self::$inline(s) => s.serve(now, len),
+                    $(Self::$boxed(s) => s.serve(now, len),)+
                 }
             }
         }

@@ -26,11 +26,9 @@ impl CellScheduler for PriorityRoundRobin {
     }
 
     #[inline]
-    fn on_enqueue(&mut self, queue: u16, class: u8, was_empty: bool, _now: SimTime) {
-        if was_empty {
-            self.active[class as usize].push_back(queue);
-            self.backlogged_classes |= 1 << class;
-        }
+    fn on_backlogged(&mut self, queue: u16, class: u8, _now: SimTime) {
+        self.active[class as usize].push_back(queue);
+        self.backlogged_classes |= 1 << class;
     }
 
     #[inline]

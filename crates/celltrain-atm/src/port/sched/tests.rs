@@ -15,18 +15,18 @@ fn serve(s: &mut Scheduler, backlog: &mut [u32], cells: usize) -> Vec<u16> {
     let now = SimTime::ZERO;
     for (q, &b) in backlog.iter().enumerate() {
         if b > 0 {
-            s.on_enqueue(q as u16, 4, true, now);
+            s.on_backlogged(q as u16, 4, now);
         }
     }
     let mut order = Vec::new();
     for _ in 0..cells {
-        let Pick::Queue(q) = s.pick(now) else { break };
+        // (As a port serves: the scheduler is told whether the queue empties in the same call.)
+        let Pick::Queue(q) = s.serve(now, |q| backlog[usize::from(q)] as usize) else { break };
         let left = &mut backlog[usize::from(q)];
         assert!(*left > 0, "served an empty queue");
         if *left != u32::MAX {
             *left -= 1;
         }
-        s.on_dequeue(q, *left == 0, now);
         order.push(q);
     }
     order
@@ -52,7 +52,7 @@ fn virtual_spacing_restarts_a_queue_from_the_spacing_time() {
     // SpacT + 4 = 10, A's next 8, 10 → A A B (tie: A first).
     let mut vs = build(&(SchedulerKind::VirtualSpacing, vec![2, 1]), 2);
     assert_eq!(letters(&serve(&mut vs, &mut [u32::MAX, 0], 3)), "AAA");
-    vs.on_enqueue(1, 4, true, SimTime::ZERO);
+    vs.on_backlogged(1, 4, SimTime::ZERO);
     let mut order = Vec::new();
     for _ in 0..3 {
         let Pick::Queue(q) = vs.pick(SimTime::ZERO) else { panic!("backlogged") };
@@ -178,8 +178,8 @@ fn virtual_spacing_serves_the_least_stamp_as_a_scan_would() {
         if rng.uniform() < 0.45 {
             let q = (rng.uniform() * weights.len() as f64) as usize;
             backlog[q] += 1;
-            vs.on_enqueue(q as u16, 4, backlog[q] == 1, now);
             if backlog[q] == 1 {
+                vs.on_backlogged(q as u16, 4, now);
                 stamps[q] = Some(spacing_time + spacing[q]);
             }
             continue;

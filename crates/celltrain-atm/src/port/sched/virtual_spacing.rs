@@ -52,15 +52,13 @@ impl CellScheduler for VirtualSpacing {
     }
 
     #[inline(never)]
-    fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
-        if was_empty {
-            // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
-            let stamp = self.spacing_time + self.spacing[usize::from(queue)];
-            self.backlogged.push(backlogged(stamp, queue));
-        }
+    fn on_backlogged(&mut self, queue: u16, _class: u8, _now: SimTime) {
+        // The queue's last stamp was served, so it is at most SpacT: max(SpacT, VS_i) = SpacT.
+        let stamp = self.spacing_time + self.spacing[usize::from(queue)];
+        self.backlogged.push(backlogged(stamp, queue));
     }
 
-    #[inline(never)]
+    #[inline]
     fn pick(&mut self, _now: SimTime) -> Pick {
         match self.backlogged.peek() {
             Some(entry) => Pick::Queue(stamp_and_queue(entry).1),
@@ -69,7 +67,7 @@ impl CellScheduler for VirtualSpacing {
     }
 
     /// (The queue `pick` answered: its dequeue follows at once.)
-    #[inline(never)]
+    #[inline]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let mut top = self.backlogged.peek_mut().expect("dequeued from a scheduler with nothing backlogged");
         let (stamp, picked) = stamp_and_queue(&top);

@@ -47,12 +47,10 @@ impl CellScheduler for Wf2qPlus {
     }
 
     #[inline(never)]
-    fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
-        if was_empty {
-            let q = usize::from(queue);
-            let start = self.last_finish[q].max(self.virtual_time);
-            self.backlogged.push(Backlogged { start, finish: start + self.spacing[q], queue });
-        }
+    fn on_backlogged(&mut self, queue: u16, _class: u8, _now: SimTime) {
+        let q = usize::from(queue);
+        let start = self.last_finish[q].max(self.virtual_time);
+        self.backlogged.push(Backlogged { start, finish: start + self.spacing[q], queue });
     }
 
     /// One pass: the smallest (F, queue) among the queues started by V, and the smallest

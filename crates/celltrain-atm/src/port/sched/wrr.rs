@@ -73,11 +73,9 @@ impl CellScheduler for WeightedRoundRobin {
     }
 
     #[inline(never)]
-    fn on_enqueue(&mut self, queue: u16, _class: u8, was_empty: bool, _now: SimTime) {
-        if was_empty {
-            self.backlogged[usize::from(queue)] = true;
-            self.backlogged_queues += 1;
-        }
+    fn on_backlogged(&mut self, queue: u16, _class: u8, _now: SimTime) {
+        self.backlogged[usize::from(queue)] = true;
+        self.backlogged_queues += 1;
     }
 
     #[inline(never)]
