@@ -85,7 +85,7 @@ impl CellScheduler for Wf2qPlus {
         Pick::Queue(q_min)
     }
 
-    #[inline(never)]
+    #[inline]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let i = self.picked;
         debug_assert_eq!(self.backlogged[i].queue, queue, "dequeued from a queue that was not picked");

@@ -96,7 +96,7 @@ impl CellScheduler for WeightedRoundRobin {
         Pick::Queue(u16::try_from(self.turn).expect("queues are u16"))
     }
 
-    #[inline(never)]
+    #[inline]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         debug_assert_eq!(usize::from(queue), self.turn, "dequeued from a queue that was not picked");
         self.sent += 1;
