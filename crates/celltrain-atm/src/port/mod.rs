@@ -25,6 +25,7 @@ mod vc_count;
 use crate::category::ServiceCategory;
 use crate::cell::{Cell, CellKind};
 use buffer::{Admission, BufferAcceptance, Departure, DiscardConfig, DropReason, Occupancy};
+use celltrain_core::ring::Ring;
 use celltrain_core::rng::RngStream;
 use celltrain_core::time::SimTime;
 use celltrain_core::ChangeTrace;
@@ -32,7 +33,6 @@ pub use keys::{DEFAULT_BUFFER_CELLS, DEFAULT_MTU_BYTES, PORT_KEYS, PORT_POOL_THR
 use ledger::{count_in, count_offer, count_passed, Ledger, PortLedger};
 use sched::{Next, Pick, Scheduler, SchedulerKind};
 pub use stats::PortStats;
-use std::collections::VecDeque;
 pub use tail_drop_fifo::{LiftedFifo, TailDropFifo};
 pub use tx_clock::{SlotCursor, StartRun, TxClock};
 
@@ -107,7 +107,7 @@ pub struct OutputPort {
     /// The pool of each queue (a queue holds one class, and a class draws on one pool).
     queue_pool: Vec<u8>,
     pools: Vec<Pool>,
-    queues: Vec<VecDeque<Cell>>,
+    queues: Vec<Ring<Cell>>,
     /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
     clp1_threshold: u32,
     /// See [`PortConfig::efci_threshold`] (u32::MAX: none).
@@ -157,13 +157,13 @@ impl OutputPort {
             capacities.push(cells);
         }
         let mut slots = Vec::with_capacity(vcs.len());
-        let mut queues: Vec<VecDeque<Cell>> = Vec::new();
+        let mut queues: Vec<Ring<Cell>> = Vec::new();
         let mut queue_pool = Vec::new();
         let mut fifo_of_class = [u16::MAX; ServiceCategory::COUNT];
         for &cat in vcs {
             let class = cat.priority();
             let queue = if config.per_vc_queues || fifo_of_class[class] == u16::MAX {
-                queues.push(VecDeque::new());
+                queues.push(Ring::default());
                 queue_pool.push(pool_of_class[class]);
                 let q = u16::try_from(queues.len() - 1).expect("too many queues on a port");
                 if !config.per_vc_queues {
@@ -549,10 +549,10 @@ impl OutputPort {
     #[inline(always)]
     fn pop(&mut self, q: u16, now: SimTime) -> Cell {
         let queue = &mut self.queues[q as usize];
-        // (Copied out whole, then dropped from the queue: `pop_front`'s `Option<Cell>` is
-        // copied in pieces around the cell's niche byte, overlapping, and reading those back
-        // as words stalls store forwarding.)
-        let cell = *queue.front().expect("the scheduler picked an empty queue");
+        // (Copied out whole, then dropped from the queue: a `pop_front` that returned an
+        // `Option<Cell>` would copy it in pieces around the cell's niche byte, overlapping, and
+        // reading those back as words stalls store forwarding.)
+        let cell = queue.front().expect("the scheduler picked an empty queue");
         queue.pop_front();
         self.leave(self.queue_pool[q as usize], q, now);
         cell
@@ -560,8 +560,8 @@ impl OutputPort {
 
     /// The cells held in the queues (not those of a single-FIFO port's virtual queue, which
     /// the caller keeps).
-    pub fn queued_cells(&self) -> impl Iterator<Item = &Cell> {
-        self.queues.iter().flatten()
+    pub fn queued_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.queues.iter().flat_map(Ring::iter)
     }
 
     /// Cells queued now.

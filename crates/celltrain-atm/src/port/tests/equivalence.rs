@@ -127,7 +127,7 @@ fn run_queued(new: &mut OutputPort, old: &mut LegacyPort, counting: &Counting, r
         }
         assert_same(new, old, &hand, counting, round);
     }
-    assert!(new.queued_cells().eq(old.queued_cells()), "round {round}: the cells still queued");
+    assert!(new.queued_cells().eq(old.queued_cells().copied()), "round {round}: the cells still queued");
     taken
 }
 
