@@ -199,3 +199,48 @@ fn virtual_spacing_serves_the_least_stamp_as_a_scan_would() {
         }
     }
 }
+
+/// `serve` is `pick` and then `on_dequeue` of the queue picked, told whether it empties: two
+/// copies of each scheduler, one served by the port's one call and one by the two steps, give
+/// the same queues over random arrivals and services (queues emptying and coming back).
+#[test]
+fn serve_is_pick_then_dequeue() {
+    use celltrain_core::rng::RngStream;
+    let weights: Vec<u64> = vec![3, 1, 4, 1, 5, 9];
+    for kind in [
+        SchedulerKind::PriorityRoundRobin,
+        SchedulerKind::Wf2qPlus,
+        SchedulerKind::VirtualSpacing,
+        SchedulerKind::WeightedRoundRobin,
+    ] {
+        let mut one_call = build(&(kind, weights.clone()), weights.len());
+        let mut two_steps = one_call.clone();
+        let mut backlog = vec![0usize; weights.len()];
+        let mut rng = RngStream::derive(9, "serve");
+        let now = SimTime::ZERO;
+        let mut served = 0;
+        for step in 0..20_000 {
+            if rng.uniform() < 0.5 {
+                let q = rng.below(weights.len() as u64) as usize;
+                backlog[q] += 1;
+                if backlog[q] == 1 {
+                    // (Queues of two classes, so that strict priority has classes to order.)
+                    let class = (q % 2) as u8;
+                    one_call.on_backlogged(q as u16, class, now);
+                    two_steps.on_backlogged(q as u16, class, now);
+                }
+                continue;
+            }
+            let picked = one_call.serve(now, |q| backlog[usize::from(q)]);
+            let expected = two_steps.pick(now);
+            assert_eq!(picked, expected, "{}: step {step}", kind.name());
+            if let Pick::Queue(q) = expected {
+                let left = &mut backlog[usize::from(q)];
+                *left -= 1;
+                two_steps.on_dequeue(q, *left == 0, now);
+                served += 1;
+            }
+        }
+        assert!(served > 5_000, "{}: {served} cells served", kind.name());
+    }
+}
