@@ -251,6 +251,26 @@ impl Network {
         }
     }
 
+    /// [`transmit`](Self::transmit) at `p` for as long as `due` says a departure is due (it
+    /// sets the clock to it): the plan's answers asked once for the whole loop, not once a
+    /// departure.
+    #[inline(always)]
+    pub(super) fn transmit_while(&mut self, p: PortId, due: impl FnMut(&mut Self) -> bool) {
+        match self.ports[p.index()].plan.onward {
+            Onward::General => self.transmit_as_while::<Asked>(p, due),
+            Onward::End => self.transmit_as_while::<KnownEnd>(p, due),
+            Onward::Through => self.transmit_as_while::<KnownThrough>(p, due),
+            Onward::ThroughToEnd => self.transmit_as_while::<KnownThroughToEnd>(p, due),
+        }
+    }
+
+    #[inline(always)]
+    fn transmit_as_while<K: Known>(&mut self, p: PortId, mut due: impl FnMut(&mut Self) -> bool) {
+        while due(self) {
+            self.transmit_as::<K>(p);
+        }
+    }
+
     /// [`transmit`](Self::transmit) from a port of which `K` is known.
     #[inline(always)]
     fn transmit_as<K: Known>(&mut self, p: PortId) {

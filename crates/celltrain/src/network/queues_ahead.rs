@@ -190,10 +190,13 @@ impl Network {
     #[inline(never)]
     fn make_deferred(&mut self, p: PortId, before: SimTime) {
         let now = self.now;
-        while let Some(at) = self.ports[p.index()].tx.take_deferred_before(before) {
-            self.now = at;
-            self.transmit(p);
-        }
+        self.transmit_while(p, |net| match net.ports[p.index()].tx.take_deferred_before(before) {
+            Some(at) => {
+                net.now = at;
+                true
+            }
+            None => false,
+        });
         self.now = now;
     }
 
