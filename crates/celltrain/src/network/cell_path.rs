@@ -251,11 +251,10 @@ impl Network {
         }
     }
 
-    /// [`transmit`](Self::transmit) at `p` for as long as `due` says a departure is due (it
-    /// sets the clock to it): the plan's answers asked once for the whole loop, not once a
-    /// departure.
+    /// [`transmit`](Self::transmit) at `p` at each time `due` gives, the clock set to it, until
+    /// it gives none: the plan's answers asked once for the whole loop, not once a departure.
     #[inline(always)]
-    pub(super) fn transmit_while(&mut self, p: PortId, due: impl FnMut(&mut Self) -> bool) {
+    pub(super) fn transmit_while(&mut self, p: PortId, due: impl FnMut(&mut Self) -> Option<SimTime>) {
         match self.ports[p.index()].plan.onward {
             Onward::General => self.transmit_as_while::<Asked>(p, due),
             Onward::End => self.transmit_as_while::<KnownEnd>(p, due),
@@ -265,8 +264,9 @@ impl Network {
     }
 
     #[inline(always)]
-    fn transmit_as_while<K: Known>(&mut self, p: PortId, mut due: impl FnMut(&mut Self) -> bool) {
-        while due(self) {
+    fn transmit_as_while<K: Known>(&mut self, p: PortId, mut due: impl FnMut(&mut Self) -> Option<SimTime>) {
+        while let Some(at) = due(self) {
+            self.now = at;
             self.transmit_as::<K>(p);
         }
     }

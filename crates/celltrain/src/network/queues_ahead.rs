@@ -190,13 +190,7 @@ impl Network {
     #[inline(never)]
     fn make_deferred(&mut self, p: PortId, before: SimTime) {
         let now = self.now;
-        self.transmit_while(p, |net| match net.ports[p.index()].tx.take_deferred_before(before) {
-            Some(at) => {
-                net.now = at;
-                true
-            }
-            None => false,
-        });
+        self.transmit_while(p, |net| net.ports[p.index()].tx.take_deferred_before(before));
         self.now = now;
     }
 
