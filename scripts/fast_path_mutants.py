@@ -42,6 +42,8 @@ muts=[
  ("direct: a port with queues carried on to ports that are not the last sends as though they were", "crates/celltrain/src/network/cell_path.rs", "            Onward::Through => self.transmit_as::<KnownThrough>(p),", "            Onward::Through => self.transmit_as::<KnownThroughToEnd>(p),"),
  ("trains: a lone link's next head takes its place last in its instant", "crates/celltrain/src/network/fan_in.rs", "            Some(next) => self.queue.schedule(next, Event::PipeHead(p)),", "            Some(next) => self.queue.schedule_last(next, Event::PipeHead(p)),"),
  ("trains: a lone link's frames taken as bursts", "crates/celltrain/src/network/fan_in.rs", "            lone.frames = self.aal5_crosses(q);", "            lone.frames = false;"),
+ ("trains: a lone link's first head after its pipe emptied takes a place of its own", "crates/celltrain/src/network/fan_in.rs", "        let place = self.empty_pipe_head_place(p, arrival);", "        let place = if self.fan_ins[g as usize].lone { self.queue.reserve(arrival) } else { self.empty_pipe_head_place(p, arrival) };"),
+ ("trains: a lone link's pipe keeps no place as it empties", "crates/celltrain/src/network/fan_in.rs", "            None => self.pipe_emptied(p),", "            None => {}"),
  ("reference: a cell put on a link as its pipe empties takes a new place", "crates/celltrain/src/network/cell_path.rs", "Some(kept) if kept.time() == self.now => kept.moved_to(arrival),", "Some(kept) if false => kept.moved_to(arrival),"),
  ("reference: no departure first", "crates/celltrain/src/network/fifo_events.rs", "if port.plan.path == PortPath::FifoEvents && port.tx.event_due_by(self.now) {", "if false {"),
  ("packet analytic: departures at an instant after arrivals", "crates/celltrain/src/network/packet_port/mod.rs", "            if start > now {\n                break;", "            if start >= now {\n                break;"),
@@ -114,13 +116,6 @@ muts=[
  ("packet carry: a held-back pipe carried past the bound", "crates/celltrain/src/network/packet_port/path.rs", "if q.pipe.back().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {", "if q.pipe.front().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {"),
  ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
-# (Not here, being beyond every run of the test: a lone link's head (`trains`) taking a place
-# of its own where its emptied pipe kept one, or its pipe keeping none as it empties. A lone
-# link takes the rule from the steps every link takes (`empty_pipe_head_place`, `pipe_emptied`,
-# whose own mutant is above), and the place shows only where a cell is put on an adapter's link
-# at the instant its pipe empties and ties at the far end with another arrival: a UDP source's
-# event comes first in that instant (scheduled a datagram earlier), and no TCP run of the test
-# meets it.)
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
 # rather than last in its instant differs only where it ties with another event at the
 # destination, which no run of the test meets.)

@@ -1003,6 +1003,55 @@ fn links_of_no_group_carry_trains_exactly() {
     assert!(totals.2 > 0, "no cell joined trains as a train of one");
 }
 
+/// Two TCP senders into one FIFO at `sw1`, whose link leads to a switch with per-VC queues (so
+/// `sw1` is not carried ahead and each sender's link is a link of no group), every link of one
+/// rate and no delay.
+const LONE_LINKS_NO_DELAY: &str = r#"
+[scenario]
+id = "lone-no-delay"
+title = "two TCP senders into one FIFO, links of no delay"
+
+[simulation]
+duration = "10 ms"
+seed = 1
+
+[[switch]]
+name = "sw1"
+queueing = "fifo"
+
+[[switch]]
+name = "sw2"
+queueing = "per-vc"
+
+[[host]]
+names = ["a1", "a2", "d"]
+
+[[link]]
+between = [["a1", "sw1"], ["a2", "sw1"], ["sw1", "sw2"], ["sw2", "d"]]
+rate = "42.4 Mbit/s"
+delay = "0 s"
+
+[[flow]]
+name = "tcp{i}"
+count = 2
+path = ["a{i}", "sw1", "sw2", "d"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "tcp", mtu = "576 B", window_segments = 16, timer_granularity = "exact" }
+"#;
+
+/// A lone link's first head after its pipe emptied takes the place the pipe kept, as any link's
+/// does (`empty_pipe_head_place`): else the two senders' cells enter `sw1`'s FIFO in another
+/// order than without trains and in the reference. With no link delay and every time on one
+/// grid of cell times (10 us), a sender's pipe empties just as its adapter runs dry, an ACK often
+/// reaches it at that instant (taking no time, it sends as the instant closes), and its new cell
+/// ties at `sw1` with the other sender's next one, whose event that instant scheduled after the
+/// place kept.
+#[test]
+fn a_lone_link_keeps_its_place_when_its_pipe_empties() {
+    let (frames, ..) = assert_lone_trains_exact("lone, no delay", LONE_LINKS_NO_DELAY, &[], 1);
+    assert!(frames > 0, "lone, no delay: no frame went as a train on a link of no group");
+}
+
 /// Peer twin `a`'s multiplexer under EPD, fed by its on/off sources (ATM-layer cells) and by
 /// `n_udp` UDP sources over AAL5 (frames), into a sink whose reassembly timer is `ras`.
 fn mixed_twin() -> String {
