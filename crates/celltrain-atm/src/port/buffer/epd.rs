@@ -84,7 +84,14 @@ impl AcceptancePolicy for Epd {
 
     #[inline(always)]
     fn admit(&mut self, cell: &Cell, _now: SimTime, at: Occupancy) -> Admission {
-        self.decide(cell, at.slot, at.pool_cells, at.has_room())
+        // Most cells: inside an accepted frame, with room, not its last: the state stays
+        // (decided here, inline; the rest out of line). An RM cell with room is accepted in any
+        // state, and changes none.
+        let room = at.has_room();
+        if self.state[at.slot as usize] == EpdState::Accepting && room && !cell.end_of_frame {
+            return Admission::Accept;
+        }
+        self.decide(cell, at.slot, at.pool_cells, room)
     }
 }
 
@@ -109,7 +116,8 @@ impl Epd {
     }
 
     /// `cell` of the VC in `slot` arrives at a pool holding `pool_cells`; `room`: the pool can
-    /// take one more cell. (Out of line and given only what EPD reads, as PPD's: see
+    /// take one more cell; not a cell inside an accepted frame, with room, not its last (`admit`
+    /// takes those). (Out of line and given only what EPD reads, as PPD's: see
     /// [`super::Ppd`]'s `decide`.)
     #[inline(never)]
     fn decide(&mut self, cell: &Cell, slot: u32, pool_cells: u32, room: bool) -> Admission {
@@ -119,10 +127,6 @@ impl Epd {
             return if room { Admission::Accept } else { Admission::Drop(DropReason::BufferFull) };
         }
         let mut state = self.state[slot];
-        // Most cells: inside an accepted frame, with room, not its last; the state stays.
-        if state == EpdState::Accepting && room && !cell.end_of_frame {
-            return Admission::Accept;
-        }
         let first = state == EpdState::AwaitingFirst;
         if first {
             state = if pool_cells < self.threshold { EpdState::Accepting } else { EpdState::DroppingEpd };
