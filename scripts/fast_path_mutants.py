@@ -114,6 +114,10 @@ muts=[
  ("packet carry: TCP over ABR into busy LAN hosts", "crates/celltrain/src/network/carry.rs", "(!recv.least_time().is_zero() && !lan_over_abr)", "!recv.least_time().is_zero()"),
  ("packet carry: a held-back packet waits for no event", "crates/celltrain/src/network/packet_port/path.rs", "                return;\n            }\n            self.queue.schedule(arrival, Event::PipeHead(p));\n", "                return;\n            }\n"),
  ("packet carry: a held-back pipe carried past the bound", "crates/celltrain/src/network/packet_port/path.rs", "if q.pipe.back().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {", "if q.pipe.front().is_none_or(|&(arrival, _)| arrival >= self.carry_before) {"),
+ ("port steps: a scheduler told of every cell appended", "crates/celltrain-atm/src/port/mod.rs", "        if was_empty {\n            self.scheduler.on_backlogged(slot.queue, slot.class, now);\n        }", "        let _ = was_empty;\n        self.scheduler.on_backlogged(slot.queue, slot.class, now);", ["-p", "celltrain-atm", "--lib"]),
+ ("port steps: serve never tells a queue emptied", "crates/celltrain-atm/src/port/sched/mod.rs", "            self.on_dequeue(q, len(q) == 1, now);", "            self.on_dequeue(q, len(q) == 0, now);", ["-p", "celltrain-atm", "--lib"]),
+ ("port steps: EPD accepts inline without room", "crates/celltrain-atm/src/port/buffer/epd.rs", "EpdState::Accepting && room && !cell.end_of_frame {", "EpdState::Accepting && !cell.end_of_frame {", ["-p", "celltrain-atm", "--lib"]),
+ ("port steps: EPD accepts a frame's last cell inline", "crates/celltrain-atm/src/port/buffer/epd.rs", "EpdState::Accepting && room && !cell.end_of_frame {", "EpdState::Accepting && room {", ["-p", "celltrain-atm", "--lib"]),
  ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
