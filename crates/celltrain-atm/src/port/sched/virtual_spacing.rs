@@ -67,7 +67,7 @@ impl CellScheduler for VirtualSpacing {
     }
 
     /// (The queue `pick` answered: its dequeue follows at once.)
-    #[inline]
+    #[inline(always)]
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let mut top = self.backlogged.peek_mut().expect("dequeued from a scheduler with nothing backlogged");
         let (stamp, picked) = stamp_and_queue(&top);
