@@ -13,7 +13,8 @@
 //!   whose outcome depends only on the order of arrivals, and whose end has a place by rule in
 //!   its instant), never on an ABR VC (its destination turns RM cells around);
 //! - a router's LAN link into a host, when it is the last hop of UDP routes only, or of TCP
-//!   routes into a host's receive processing as above (not over ABR), and the router hears
+//!   routes into a host's receive processing as above (over ABR, one that takes no time
+//!   alone), and the router hears
 //!   these routes' packets over one link: the LAN port is an analytic drop-tail FIFO, so a
 //!   packet forwarded there gets its start time as it arrives and reaches the host at once
 //!   (`packet_carry`); and then the link into the router is carried too: an ATM link, the
@@ -343,11 +344,11 @@ impl Network {
     ///
     /// The rule for a host that takes no time is decided from the network alone, whatever the
     /// options or captures, so that the reference and every fast path order its deliveries
-    /// alike: its TCP segments arrive over one link as above, and none over ABR (carrying its data
-    /// cells would put the link's RM cells last in their instant, by the rule of
-    /// `PortPlan::abr_last_link`, which changes TCP's numbers there; docs/architecture.md).
-    /// Any other host that takes no time delivers a segment as it arrives, within the event
-    /// that brings it (several links, ABR).
+    /// alike: its TCP segments arrive over one link as above, over ABR too (the last link of its
+    /// ABR VCs then takes the rule of `PortPlan::abr_last_link`, its RM cells last in their
+    /// instant; docs/architecture.md has what the two rules changed over ABR). Any other host
+    /// that takes no time delivers a segment as it arrives, within the event that brings it
+    /// (several links).
     fn plan_tcp_deliveries(&mut self) -> Vec<bool> {
         let mut tcp_route = vec![false; self.routes.len()];
         for conn in &self.conns {
@@ -373,13 +374,13 @@ impl Network {
         }
         for (h, host) in self.hosts.iter_mut().enumerate() {
             let one_link = matches!(last_link[h], Sole::One(_));
-            host.recv.closes_instant = host.recv.time.is_zero() && one_link && !over_abr[h];
+            host.recv.closes_instant = host.recv.time.is_zero() && one_link;
         }
         for (r, route) in self.routes.iter().enumerate() {
             let host = route.dst.index();
             let recv = &self.hosts[host].recv;
-            // (Nor into a busy host on a LAN over ABR: the ATM link into its router would take
-            // the RM cells' rule, as above.)
+            // (Nor into a host that takes time to process, on a LAN over ABR: the ATM link into
+            // its router would take the RM cells' rule, measured only where hosts take none.)
             let lan_over_abr = over_abr[host] && matches!(route.hops.last(), Some(Hop::Port(_)));
             tcp_route[r] &= matches!(last_link[host], Sole::One(_))
                 && (recv.closes_instant || (!recv.least_time().is_zero() && !lan_over_abr));

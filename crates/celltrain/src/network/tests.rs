@@ -381,8 +381,9 @@ fn a_port_record_keeps_packet_mode_out_of_line() {
 
 /// The rule for a host that takes no time (`ProcessingQueue::closes_instant`, decided from the
 /// network alone): its deliveries close their instant when every TCP segment it receives comes
-/// over one link, ATM or packet, and none over ABR. A receiver fed by two routers does not; its
-/// senders, each hearing ACKs over one packet link, do; so does every host of T1 in packet mode.
+/// over one link, ATM or packet, over ABR too. A receiver fed by two routers does not; its
+/// senders, each hearing ACKs over one packet link, do; so does every host of T1 in packet mode,
+/// and of A3 over ABR.
 #[test]
 fn hosts_close_their_instants_over_one_link_only() {
     const TWO_ROUTERS: &str = r#"
@@ -415,17 +416,20 @@ name = "tcp2"
 path = ["s2", "r2", "dst"]
 app = { kind = "tcp" }
 "#;
-    let closing = |text: &str, sets: &[(String, String)]| -> Vec<(String, bool)> {
+    let closing = |text: &str, sets: &[(String, String)], mode: Mode| -> Vec<(String, bool)> {
         let source = crate::scenario::Source::new("closing.toml", text.to_string());
         let net = crate::scenario::compile_source(source, sets, None).unwrap().network;
-        assert_eq!(net.mode(), Mode::Packet);
+        assert_eq!(net.mode(), mode);
         let hosts = net.nodes.iter().enumerate().filter(|(_, n)| n.kind == NodeKind::Host);
         hosts.map(|(h, n)| (n.name.clone(), net.hosts[h].recv.closes_instant)).collect()
     };
-    let two = closing(TWO_ROUTERS, &[]);
+    let two = closing(TWO_ROUTERS, &[], Mode::Packet);
     assert_eq!(two.iter().filter(|(_, closes)| *closes).count(), 2, "{two:?}");
     assert!(two.iter().any(|(name, closes)| name == "dst" && !closes), "{two:?}");
     let t1 = crate::builtin::find("T1").unwrap().text;
-    let t1 = closing(t1, &[("mode".to_string(), "\"packet\"".to_string())]);
+    let t1 = closing(t1, &[("mode".to_string(), "\"packet\"".to_string())], Mode::Packet);
     assert!(t1.len() == 16 && t1.iter().all(|(_, closes)| *closes), "{t1:?}");
+    let a3 = crate::builtin::find("A3").unwrap().text;
+    let a3 = closing(a3, &[("service".to_string(), "\"abr\"".to_string())], Mode::Cell);
+    assert!(a3.len() >= 2 && a3.iter().all(|(_, closes)| *closes), "{a3:?}");
 }
