@@ -1,6 +1,7 @@
 """Exactness check between two builds: every built-in scenario (the short runs of the golden
-test, `crates/celltrain/tests/scenarios.rs`), T1 as a packet network and with Vegas-AFR, A3, A4,
-A12-ubr, A5-udp and A7-udp over ABR, and the peer twins (2 s), each run by both binaries; prints, per run,
+test, `crates/celltrain/tests/scenarios.rs`), T1 as a packet network and with Vegas-AFR, A1-tcp,
+A3, A4, A9, A12-ubr, A13, A5-udp and A7-udp over ABR, and the peer twins (2 s), each run by both
+binaries; prints, per run,
 whether the whole summary (less `wall_s` and `version`) is the same, and which fields differ.
 
     python benches/same_results.py [--results-only] [--only NAME ...] OLD NEW
@@ -56,7 +57,10 @@ def runs(binary: str) -> list[tuple[str, str, list[str]]]:
     out = [(n, n, SHORT.get(n, DEFAULT_SHORT)) for n in builtins(binary)]
     out.append(("T1 packet", "T1", SHORT["T1"] + ["mode=packet"]))
     out.append(("T1 vegas-afr", "T1", SHORT["T1"] + ["variant=vegas-afr"]))
-    out += [(f"{n} abr", n, SHORT.get(n, DEFAULT_SHORT) + ["service=abr"]) for n in ("A3", "A4", "A12-ubr", "A5-udp", "A7-udp")]
+    # Over ABR: TCP into one host (A1-tcp), through a chain of switches (A9) and behind LANs
+    # (A12-ubr, A13), their data cells carried into their hosts; UDP too.
+    over_abr = ("A1-tcp", "A3", "A4", "A9", "A12-ubr", "A13", "A5-udp", "A7-udp")
+    out += [(f"{n} abr", n, SHORT.get(n, DEFAULT_SHORT) + ["service=abr"]) for n in over_abr]
     # Every scheduler and GFR design of the scheduler-based switches (G2 runs Virtual Spacing
     # with per-VC thresholds).
     out += [(f"G2 {s}", "G2", SHORT["G2"] + [f"scheduler={s}"]) for s in ("wfq", "wrr", "priority")]
