@@ -13,25 +13,24 @@
 //!   whose outcome depends only on the order of arrivals, and whose end has a place by rule in
 //!   its instant), never on an ABR VC (its destination turns RM cells around);
 //! - a router's LAN link into a host, when it is the last hop of UDP routes only, or of TCP
-//!   routes into a host's receive processing as above (over ABR, one that takes no time
-//!   alone), and the router hears
-//!   these routes' packets over one link: the LAN port is an analytic drop-tail FIFO, so a
-//!   packet forwarded there gets its start time as it arrives and reaches the host at once
-//!   (`packet_carry`); and then the link into the router is carried too: an ATM link, the
-//!   router reassembling and forwarding with the clock at the frame's last cell's arrival
-//!   (MSc98's internetworks, BN01's), or a packet link whose every route goes on over links
-//!   so carried, the router forwarding with the clock at the packet's arrival (a packet
-//!   network's routers, back to the one before the last: `packet_links_into_routers`; T1 in
-//!   packet mode, peer twin `c`). A LAN link's packet held back by the bound goes by its
-//!   pipe's events, and the packets behind it, until they all arrive before the bound; its
-//!   `PipeHead` event is then scheduled as the router forwards it, with the clock at the
-//!   cell's arrival: the one event a carried cell puts on the queue whose place among the
-//!   events of its instant may differ from the reference's. The far end is a UDP sink, whose
-//!   deliveries only add to counters that no observation reads at its instant (the window
-//!   opens first in its instant; samples record no UDP flow's deliveries), or a TCP host that
-//!   only queues the segment, in the order the link brings them, for an end of processing
-//!   whose place is set by rule: were either to act at that instant, the event would need a
-//!   place by rule.
+//!   routes into a host's receive processing as above (over ABR, only a host that takes no
+//!   time), and the router hears these routes' packets over one link: the LAN port is an
+//!   analytic drop-tail FIFO, so a packet forwarded there gets its start time as it arrives and
+//!   reaches the host at once (`packet_carry`); and then the link into the router is carried
+//!   too: an ATM link, the router reassembling and forwarding with the clock at the frame's
+//!   last cell's arrival (MSc98's internetworks, BN01's), or a packet link whose every route
+//!   goes on over links so carried, the router forwarding with the clock at the packet's
+//!   arrival (a packet network's routers, back to the one before the last:
+//!   `packet_links_into_routers`; T1 in packet mode, peer twin `c`). A LAN link's packet held
+//!   back by the bound goes by its pipe's events, and the packets behind it, until they all
+//!   arrive before the bound; its `PipeHead` event is then scheduled as the router forwards it,
+//!   with the clock at the cell's arrival: the one event a carried cell puts on the queue whose
+//!   place among the events of its instant may differ from the reference's. The far end is a
+//!   UDP sink, whose deliveries only add to counters that no observation reads at its instant
+//!   (the window opens first in its instant; samples record no UDP flow's deliveries), or a TCP
+//!   host that only queues the segment, in the order the link brings them, for an end of
+//!   processing whose place is set by rule: were either to act at that instant, the event would
+//!   need a place by rule.
 //!
 //! Such a link is "carried ahead": the far end handles the cell right away, with the network's
 //! clock set to the cell's arrival time, and puts no event on the queue, but for one whose place
@@ -47,12 +46,13 @@
 //! the pipe's events, when their delivery is otherwise as above: a forward RM cell is turned
 //! around by the destination's end system, whose state the paired VC's events read, so it must
 //! arrive in time order; a data cell only counts, joins its frame (a UDP flow's, or a TCP
-//! segment queued for its host's processing) and tells the destination its EFCI bit, which no
-//! port on the VC's route sets (none marks EFCI): it has no consequence for the RM cells it
-//! passes. The pipe then holds the RM cells (and data cells held back by the bound, which the
-//! next data cell carried takes first). An RM cell's `PipeHead` event on its VC's last link is
-//! last in its instant by rule, with fast paths or without (`PortPlan::abr_last_link`): its
-//! place no longer follows from the data cells before it, which leave the pipe early.
+//! segment queued for its host's processing or delivered as its instant closes) and tells the
+//! destination its EFCI bit, which no port on the VC's route sets (none marks EFCI): it has no
+//! consequence for the RM cells it passes. The pipe then holds the RM cells (and data cells
+//! held back by the bound, which the next data cell carried takes first). An RM cell's
+//! `PipeHead` event on its VC's last link is last in its instant by rule, with fast paths or
+//! without (`PortPlan::abr_last_link`): its place no longer follows from the data cells before
+//! it, which leave the pipe early.
 
 use super::cell_path::{Asked, Known};
 use super::link::HeldBack;
