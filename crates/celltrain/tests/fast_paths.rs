@@ -56,15 +56,29 @@ fn short(name: &str) -> Vec<(&'static str, &'static str)> {
 }
 
 fn summary(file: &str, text: &str, sets: &[(String, String)], seed: u64, options: SimOptions) -> Option<Summary> {
+    run_with(file, text, sets, seed, options, |_| ()).map(|(summary, ())| summary)
+}
+
+/// Runs `text` (named `file`) with `options`: its summary and what `probe` reads of the network
+/// after the run; `None` when it does not compile (a random draw may not).
+fn run_with<T>(
+    file: &str,
+    text: &str,
+    sets: &[(String, String)],
+    seed: u64,
+    options: SimOptions,
+    probe: impl Fn(&Network) -> T,
+) -> Option<(Summary, T)> {
     let c = compile_source(Source::new(file, text.to_string()), sets, Some(seed)).ok()?;
     let mut net = c.network;
     net.set_options(options);
     net.run(&mut |_| {});
-    Some(Summary::from_network(&net, c.meta, 0.0))
+    let probed = probe(&net);
+    Some((Summary::from_network(&net, c.meta, 0.0), probed))
 }
 
-/// Runs `text` (named `file`) with `options`: its summary, and what `probe` reads of the network
-/// after the run (the fast paths' own counts, the cell-hops, which the summary leaves out).
+/// [`run_with`] of a scenario that compiles: what `probe` reads is the fast paths' own counts,
+/// or the cell-hops, which the summary leaves out.
 fn run_probed<T>(
     file: &str,
     text: &str,
@@ -73,12 +87,7 @@ fn run_probed<T>(
     options: SimOptions,
     probe: impl Fn(&Network) -> T,
 ) -> (Summary, T) {
-    let c = compile_source(Source::new(file, text.to_string()), &owned(sets), Some(seed)).unwrap();
-    let mut net = c.network;
-    net.set_options(options);
-    net.run(&mut |_| {});
-    let probed = probe(&net);
-    (Summary::from_network(&net, c.meta, 0.0), probed)
+    run_with(file, text, &owned(sets), seed, options, probe).unwrap_or_else(|| panic!("{file} does not compile"))
 }
 
 /// `with` gives the reference's results: every field of `reference` but the event count and the

@@ -11,8 +11,7 @@ use std::collections::VecDeque;
 /// Start times of the cells admitted to an analytic port that have not started yet: one by
 /// one, then (later ones) by runs of cells put on the wire back to back (a frame queued on a
 /// link with trains, a fan-in group's or a lone one's, which keeps its cells as a train: see
-/// `fan_in`); and the last burst
-/// handed over whole.
+/// `fan_in`); and the last burst handed over whole.
 #[derive(Debug, Default)]
 pub(crate) struct Starts {
     /// One by one, in order. (Read and popped in place by the analytic port's departures,
