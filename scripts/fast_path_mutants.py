@@ -104,6 +104,8 @@ muts=[
  ("carry data: held-back data cells looked for once only", "crates/celltrain/src/network/link.rs", "if self.data_carried_under == bound {", "if self.data_carried_under != SimTime::MAX {"),
  ("carry data: an RM cell left at the pipe's head takes no event", "crates/celltrain/src/network/carry.rs", "                self.queue.schedule_last(head, Event::PipeHead(p));", "                let _ = (head, Event::PipeHead(p));"),
  ("carry data: routes that mark EFCI too", "crates/celltrain/src/network/carry.rs", "                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())\n", ""),
+ ("carry data: a frame's last cell landed as one inside its frame", "crates/celltrain/src/network/carry.rs", "        if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {", "        if cell.hop > 0 && cell.kind == CellKind::Aal5 {"),
+ ("carry data: a cell of a VC with a reassembly timer landed inside its frame", "crates/celltrain/src/network/carry.rs", "        if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {", "        if cell.hop > 0 && cell.kind == CellKind::Aal5 && !cell.end_of_frame {"),
  ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port/path.rs", "            if arrival < self.carry_before {\n                self.packet_carry(p, packet, arrival);", "            if true {\n                self.packet_carry(p, packet, arrival);"),
  ("packet carry: TCP routes too", "crates/celltrain/src/network/carry.rs", "quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();", "quiet[p.index()] &= !self.recorder.captures(route.dst) && i + 1 == route.hops.len();"),
  ("packet carry: TCP routes into hosts without a rule for their deliveries", "crates/celltrain/src/network/carry.rs", "            let quiet_end = udp_only[r] || tcp_route[r];\n            let quiet_route", "            let quiet_end = true;\n            let quiet_route"),
@@ -136,6 +138,9 @@ muts=[
 # (Not here, being equivalent: the lifted frames loop's settling of a frame whose end was lost.
 # Its cell has cells of its frame behind it in the train, so it is never the frame's last
 # accounted for; the branch stays for safety, and no scenario can tell it apart.)
+# (Not here, being equivalent: the end system hearing the EFCI bit of a data cell carried into
+# it inside its frame. Data cells are carried only on routes where no port marks EFCI, so the
+# bit is always clear there, as the end system already holds it.)
 # (Not here, being a guard no run can reach: an ABR data run's opportunities closer than the
 # adapter's slot. ACR is at most PCR, the adapter's service rate, so 1/ACR rounded up is at
 # least the slot rounded up but for a float's last bit; the guard keeps the run exact there.)

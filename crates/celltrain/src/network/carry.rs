@@ -466,6 +466,15 @@ impl Network {
         if !self.ports[p.index()].link.is_empty() {
             self.carry_pipe_data(p);
         }
+        // A cell inside its frame, past the VC's first switch (no policing is due where it
+        // lands), takes the steps `receive` takes for it: the end system hears its EFCI bit,
+        // then the cell is counted and reassembled.
+        if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {
+            self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+            self.abr_data_delivered(cell.vc, cell.efci);
+            self.receive_inner_cell(cell, arrival);
+            return;
+        }
         self.cross_ahead(p, cell, arrival);
     }
 
@@ -568,10 +577,10 @@ pub(super) fn land_raw_in(
     trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
 }
 
-/// Whether `cell`, carried to its VC's end (not ABR: see `crosses_directly`), lands inside its
-/// frame: an AAL5 cell not its frame's last, of a VC with no reassembly timer. Such a cell
-/// only counts and leaves its frame pending, or settles a frame whose end was lost
-/// ([`Network::receive_inner_cell`]).
+/// Whether `cell`, carried to its VC's end, lands inside its frame: an AAL5 cell not its frame's
+/// last, of a VC with no reassembly timer. Such a cell only counts and leaves its frame pending,
+/// or settles a frame whose end was lost ([`Network::receive_inner_cell`]); on an ABR VC, its
+/// end system hears its EFCI bit first (`carry_into_abr_ends`).
 #[inline(always)]
 pub(super) fn lands_inside_frame(vcs: &[super::Vc], cell: &Cell) -> bool {
     cell.kind == CellKind::Aal5 && !cell.end_of_frame && vcs[cell.vc.index()].reassembly_timeout.is_none()

@@ -42,9 +42,10 @@ impl Network {
     }
 
     /// An AAL5 cell inside its frame (not the frame's last) reaches its VC's destination
-    /// adapter at `arrival`, when the VC keeps no reassembly timer and is not ABR: the steps
-    /// [`receive`](Self::receive) takes for it, without the questions it answers for other
-    /// cells (for a fan-in group's direct crossing, which lands such cells by the thousand).
+    /// adapter at `arrival`, when the VC keeps no reassembly timer (and, on an ABR VC, its end
+    /// system has heard the cell's EFCI bit): the steps [`receive`](Self::receive) takes for
+    /// it, without the questions it answers for other cells (for a fan-in group's direct
+    /// crossing, which lands such cells by the thousand, and the last links of ABR VCs).
     #[inline(always)]
     pub(super) fn receive_inner_cell(&mut self, cell: Cell, arrival: SimTime) {
         if let Some(outcome) = take_inner_cell(&mut self.vcs, &mut self.frames, &cell, arrival) {
@@ -147,7 +148,7 @@ pub(super) fn take_inner_cell(
 ) -> Option<Reassembly> {
     debug_assert!(cell.kind == CellKind::Aal5 && !cell.end_of_frame);
     let (vc, frame, last_of_frame) = take_frame_cell(vcs, frames, cell, arrival);
-    debug_assert!(vc.reassembly_timeout.is_none() && vc.category != ServiceCategory::Abr);
+    debug_assert!(vc.reassembly_timeout.is_none());
     let outcome = vc.reassembler.on_cell(cell, frame);
     // (A cell that does not end its frame leaves it pending; its frame is settled only if it
     // is the frame's last cell accounted for, its end lost.)
