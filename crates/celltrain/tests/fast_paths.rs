@@ -1744,10 +1744,8 @@ fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
     assert!(found.is_empty(), "{}", found.join("\n"));
     // With a reassembly timer at the destinations, which times frames out (their cells paced at
     // ACR): a carried cell inside its frame lands by the general path, which minds the timer.
-    let timed = a5.replace(
-        "[[host]]\nname = \"dst{i}\"\n",
-        "[[host]]\nname = \"dst{i}\"\nreassembly_timeout = \"300 us\"\n",
-    );
+    let timed =
+        a5.replace("[[host]]\nname = \"dst{i}\"\n", "[[host]]\nname = \"dst{i}\"\nreassembly_timeout = \"300 us\"\n");
     assert_ne!(timed, a5, "the destinations' table has moved");
     let saved = assert_fast_paths_exact("a5-abr-timed.toml", &timed, &owned(&sets), 1).expect("compiles");
     assert!(saved[carry], "no data cell of an ABR VC was carried past a reassembly timer");
