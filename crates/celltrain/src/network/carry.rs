@@ -468,11 +468,10 @@ impl Network {
         }
         // A cell inside its frame, past the VC's first switch (no policing is due where it
         // lands), takes the steps `receive` takes for it: the end system hears its EFCI bit,
-        // then the cell is counted and reassembled.
+        // then the cell lands as a direct crossing lands it.
         if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {
-            self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
             self.abr_data_delivered(cell.vc, cell.efci);
-            self.receive_inner_cell(cell, arrival);
+            self.land_inner_cell(p, cell, arrival);
             return;
         }
         self.cross_ahead(p, cell, arrival);
@@ -512,11 +511,19 @@ impl Network {
     #[inline(always)]
     fn land_frame_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
         if lands_inside_frame(&self.vcs, &cell) {
-            self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
-            self.receive_inner_cell(cell, arrival);
+            self.land_inner_cell(p, cell, arrival);
             return;
         }
         self.land_other_cell(p, cell, arrival);
+    }
+
+    /// An AAL5 cell inside its frame ([`lands_inside_frame`]) carried across `p`, its VC's last
+    /// link, lands at its destination at `arrival`: folded into the trace as its `PipeHead`
+    /// event, counted and reassembled (`receive_inner_cell`).
+    #[inline(always)]
+    fn land_inner_cell(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
+        self.tally.trace.fold(arrival, TRACE_PIPE_HEAD, p.0);
+        self.receive_inner_cell(cell, arrival);
     }
 
     /// [`land_frame_cell`](Self::land_frame_cell), for a cell that ends its frame, or of a VC
