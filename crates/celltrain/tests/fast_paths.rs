@@ -1761,6 +1761,53 @@ fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
     assert!(!saved[carry], "data cells carried past RM cells on a route that marks EFCI");
 }
 
+/// The link into explicit-rate ports hands its heads over ahead (`heads_ahead`): over ABR, the
+/// data cells reaching the switch before the horizon of the ports' other readers (RM cells on
+/// the other links into the switch, the averaging intervals, the next observation) go over at
+/// the `PipeHead` event of the head before them. The same run with it or without (but the
+/// trace hash, and events left stale by cells held back at an observation), and the
+/// reference's: over the built-ins whose RM cells tie with data
+/// cells at the switch at some picosecond (A9, A7-udp, whose order a rule for those ties moved:
+/// benches/HISTORY.md, ninth session), at several seeds, and with samples every few cells, whose
+/// instants the horizon stops short of.
+#[test]
+fn heads_gone_ahead_give_the_reference_results() {
+    let short = [("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
+    let cases: Vec<(&str, Vec<(&str, &str)>, u64)> = vec![
+        ("A3", short.to_vec(), 1),
+        ("A5-udp", vec![("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")], 2),
+        ("A9", short.to_vec(), 1),
+        ("A9", short.to_vec(), 3),
+        ("A7-udp", short.to_vec(), 1),
+    ];
+    for (name, sets, seed) in cases {
+        let text = builtin_text(name);
+        let label = format!("{name} {sets:?} seed {seed}");
+        let run = |options| run_probed(&format!("{name}.toml"), &text, &sets, seed, options, |n| n.heads_gone_ahead());
+        let (with, went) = run(SimOptions::default());
+        let (mut without, none) = run(SimOptions { heads_ahead: false, ..SimOptions::default() });
+        eprintln!("{label}: {went} heads went ahead");
+        assert_eq!(none, 0, "{label}: heads went ahead with the option off");
+        assert!(went > 0, "{label}: no head went ahead");
+        let events = (with.events, without.events);
+        without.trace_hash = with.trace_hash.clone();
+        without.events = with.events;
+        if with != without {
+            panic!("{label}: heads ahead changed the run\n{}", diff(&without, &with));
+        }
+        // (One event fewer at most where data cells held back by an observation are carried on
+        // earlier, leaving their events stale sooner.)
+        assert!(events.0 <= events.1, "{label}: heads ahead added events: {events:?}");
+        let (reference, _) = run(SimOptions::reference());
+        assert_reference_results(&label, &with, reference);
+    }
+    let a5 = builtin_text("A5-udp");
+    let sampled = with_record(&a5, "interval = \"97 us\"\nports = [\"sw2->dst1\", \"sw1->sw2\"]");
+    let sets = [("duration", "0.1 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
+    let (found, _) = compare("a5-abr-heads-sampled", &sampled, &sets, false);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 /// UDP senders at the router's own rate into one packet link whose buffer they overfill, with
 /// samples every two packets' transmission times: arrivals, departures and samples fall on the
 /// same instants, and the buffer is full there. An analytic packet port makes a departure due at

@@ -423,21 +423,32 @@ impl Network {
         if port.link.head().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
         }
+        if let Some(h) = port.plan.heads_ahead {
+            self.pipe_heads_ahead(p, h);
+            return;
+        }
         // (Copied out whole, then dropped from the pipe: an `Option` of the cell returned by a pop
         // is copied in pieces that overlap around the cell's niche byte, and reading those back
         // as words stalls store forwarding.)
         let (_, cell) = port.link.head().expect("pipe head checked");
         port.link.pop_head();
         if let Some((next, behind)) = port.link.head() {
-            if port.plan.abr_last_link && behind.kind == CellKind::Rm {
-                self.queue.schedule_last(next, Event::PipeHead(p));
-            } else {
-                self.queue.schedule(next, Event::PipeHead(p));
-            }
+            self.schedule_pipe_head(p, next, behind.kind);
         } else {
             self.pipe_emptied(p);
         }
         self.cross(cell);
+    }
+
+    /// The `PipeHead` event of `p` for its head, a cell of `kind` arriving at `at`, scheduled
+    /// as the head before it leaves: an RM cell at its VC's end last in its instant, by rule.
+    #[inline(always)]
+    pub(super) fn schedule_pipe_head(&mut self, p: PortId, at: SimTime, kind: CellKind) {
+        if self.ports[p.index()].plan.abr_last_link && kind == CellKind::Rm {
+            self.queue.schedule_last(at, Event::PipeHead(p));
+        } else {
+            self.queue.schedule(at, Event::PipeHead(p));
+        }
     }
 
     /// The pipe of `p` has emptied: the place its chain would give a next head at this instant

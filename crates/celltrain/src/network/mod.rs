@@ -15,6 +15,7 @@ mod event;
 mod fan_in;
 mod fan_in_direct;
 mod fifo_events;
+mod heads_ahead;
 mod host_timing;
 mod ip;
 mod link;
@@ -369,6 +370,8 @@ pub struct Network {
     abr: AbrSystem,
     /// Plan: the pipes that lead to one port, sharing one entry in the event queue.
     fan_ins: Vec<fan_in::FanIn>,
+    /// Plan: the horizons of the links whose heads go over ahead.
+    heads_ahead: Vec<heads_ahead::HeadsAhead>,
 }
 
 /// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 10: these stay above them).

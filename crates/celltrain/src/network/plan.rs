@@ -51,6 +51,9 @@ pub(crate) struct PortPlan {
     /// carried, it carries those alone, its RM cells going by the pipe's events; carried or not,
     /// an RM cell's `PipeHead` event is last in its instant, by rule.
     pub(super) abr_last_link: bool,
+    /// The link's heads go over ahead, with the horizon of this entry of the network's table
+    /// (see `heads_ahead`).
+    pub(super) heads_ahead: Option<u32>,
     /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
@@ -73,6 +76,7 @@ impl PortPlan {
         path: PortPath::Queues,
         carry: false,
         abr_last_link: false,
+        heads_ahead: None,
         burst_handoff: false,
         paces_only: false,
         fan_in: None,
@@ -122,6 +126,10 @@ pub struct SimOptions {
     /// one at a time as they reach the far end), as on a group's links; each head keeps its
     /// `PipeHead` event. Exact to the event count and trace hash, as `fan_in`.
     pub trains: bool,
+    /// A link whose far end's ports hear from it alone but for readers known ahead (the other
+    /// links' pipes, explicit-rate intervals) hands its heads over up to their horizon at each
+    /// of its `PipeHead` events (`heads_ahead`). The event count stays.
+    pub heads_ahead: bool,
 }
 
 impl Default for SimOptions {
@@ -136,6 +144,7 @@ impl Default for SimOptions {
             direct_crossing: true,
             queues_ahead: true,
             trains: true,
+            heads_ahead: true,
         }
     }
 }
@@ -144,7 +153,7 @@ impl SimOptions {
     /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
     /// switch.
     #[allow(clippy::type_complexity)]
-    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 9] = [
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 10] = [
         ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
             &mut o.analytic_ports
         }),
@@ -167,6 +176,11 @@ impl SimOptions {
             "trains",
             "a frame or burst put whole on a link of no fan-in group goes as a train (same events)",
             |o| &mut o.trains,
+        ),
+        (
+            "heads-ahead",
+            "a link whose far end hears from it alone up to readers known ahead hands its heads over up to them (same events)",
+            |o| &mut o.heads_ahead,
         ),
     ];
 
@@ -191,6 +205,7 @@ impl SimOptions {
             direct_crossing: false,
             queues_ahead: false,
             trains: false,
+            heads_ahead: false,
         }
     }
 }
@@ -261,6 +276,7 @@ impl Network {
         self.plan_fan_in();
         self.plan_queues_ahead();
         self.plan_onward();
+        self.plan_heads_ahead();
         self.refresh_carry_bound();
     }
 }

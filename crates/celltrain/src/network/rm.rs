@@ -26,6 +26,16 @@ pub(crate) struct ErPort {
     /// Cells offered to those pools when the current interval began.
     abr_offered_at_start: u64,
     priority_offered_at_start: u64,
+    /// When the current interval ends (its `RmInterval` event; `SimTime::MAX` past the run's
+    /// last).
+    ends_at: SimTime,
+}
+
+impl ErPort {
+    /// When the algorithm next sees the port's load (read by `heads_ahead`).
+    pub(super) fn next_interval(&self) -> SimTime {
+        self.ends_at
+    }
 }
 
 impl Network {
@@ -39,6 +49,8 @@ impl Network {
         assert!(!interval.is_zero(), "an averaging interval must be positive");
         let port = &mut self.ports[p.index()];
         let first = port.er.is_none();
+        // (A port given another algorithm keeps its interval's pending end.)
+        let ends_at = port.er.as_ref().map_or(self.now + interval, |er| er.ends_at);
         let slots: Vec<(usize, usize)> =
             (0..port.queue.slot_count()).map(|s| port.queue.slot_pool_and_class(s as u32)).collect();
         let abr = ServiceCategory::Abr.priority();
@@ -54,6 +66,7 @@ impl Network {
             priority_pools,
             abr_offered_at_start: 0,
             priority_offered_at_start: 0,
+            ends_at,
         }));
         if first {
             self.queue.schedule(self.now + interval, Event::RmInterval(p));
@@ -207,7 +220,10 @@ impl Network {
         er.algorithm.on_interval(&load);
         let next = now + er.interval;
         if next <= self.end {
+            er.ends_at = next;
             self.queue.schedule(next, Event::RmInterval(p));
+        } else {
+            er.ends_at = SimTime::MAX;
         }
     }
 }

@@ -668,6 +668,7 @@ impl NetworkBuilder {
             carry_before: SimTime::ZERO,
             abr: Default::default(),
             fan_ins: Vec::new(),
+            heads_ahead: Vec::new(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         for vc in &mut network.vcs {
