@@ -109,10 +109,8 @@ muts=[
  ("heads ahead: the other links into the switch not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(link.head_arrival().map_or(unsent, |head| head.min(unsent)));", "            let _ = (link, unsent);"),
  ("heads ahead: the cells in the other links' pipes not read", "crates/celltrain/src/network/heads_ahead.rs", "link.head_arrival().map_or(unsent, |head| head.min(unsent))", "link.head_arrival().map_or(unsent, |_| unsent)"),
  ("heads ahead: the averaging intervals not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(self.ports[q.index()].er.as_ref().expect(\"an explicit-rate port\").next_interval());", "            let _ = q;"),
- ("heads ahead: no margin before the next observation", "crates/celltrain/src/network/heads_ahead.rs", "saturating_sub(plan.margin.as_picos())", "saturating_sub(0)"),
- ("heads ahead: RM cells go over too", "crates/celltrain/src/network/heads_ahead.rs", "            if behind.kind == CellKind::Rm {\n                break;\n            }\n", ""),
- ("heads ahead: a head on the horizon goes over", "crates/celltrain/src/network/heads_ahead.rs", "            if arrival >= horizon {", "            if arrival > horizon {"),
- ("heads ahead: every head before the horizon goes over, the next event past it", "crates/celltrain/src/network/heads_ahead.rs", "            if arrival >= horizon {\n                break;\n            }", "            if arrival >= horizon {\n                ahead = i;\n                next = Some((arrival, behind));\n                break;\n            }"),
+ ("heads ahead: a cell goes over however late it would land", "crates/celltrain/src/network/heads_ahead.rs", "if behind.kind == CellKind::Rm || !lands_by(i as u64, arrival) {", "if behind.kind == CellKind::Rm {"),
+ ("heads ahead: the ports' transmitters taken as idle", "crates/celltrain/src/network/heads_ahead.rs", "busy.max(arrival).as_picos()", "arrival.as_picos()"),
  ("heads ahead: the clock left at the event's instant", "crates/celltrain/src/network/heads_ahead.rs", "            self.now = arrival;\n", ""),
  ("heads ahead: ports fed by other links too", "crates/celltrain/src/network/heads_ahead.rs", "                feeder[q.index()] == Sole::One(link)\n                    && ", "                "),
  ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port/path.rs", "            if arrival < self.carry_before {\n                self.packet_carry(p, packet, arrival);", "            if true {\n                self.packet_carry(p, packet, arrival);"),
@@ -131,6 +129,14 @@ muts=[
  ("port steps: EPD accepts a frame's last cell inline", "crates/celltrain-atm/src/port/buffer/epd.rs", "EpdState::Accepting && room && !cell.end_of_frame {", "EpdState::Accepting && room {", ["-p", "celltrain-atm", "--lib"]),
  ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
+# (Not here, being ties that no scenario tried meets: heads ahead letting a head that arrives
+# on its link's horizon go over, or giving the next event to a head past the horizon, or letting
+# RM cells go over. Each reorders a cell of the link against a reader of the same picosecond
+# (another link's cell, an interval's end) or, for a backward RM cell, against the interval's end
+# of the port its feedback is for, which the horizon does not look at. Built as binaries, none
+# changed a summary over the 48 full default runs over ABR (seeds 1-3) nor over scenarios made to
+# tie (every link at 424 Mbit/s, sources starting at their peak rate); the rule stands on the
+# argument in `heads_ahead.rs`.)
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
 # rather than last in its instant differs only where it ties with another event at the
 # destination, which no run of the test meets.)

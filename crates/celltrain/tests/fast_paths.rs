@@ -1806,7 +1806,110 @@ fn heads_gone_ahead_give_the_reference_results() {
     let sets = [("duration", "0.1 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
     let (found, _) = compare("a5-abr-heads-sampled", &sampled, &sets, false);
     assert!(found.is_empty(), "{}", found.join("\n"));
+    // The explicit-rate ports behind the link as the bottlenecks: ERICA+ reads what they were
+    // offered as each interval ends; binary marking reads their queues as each backward RM
+    // cell passes, those cells reaching the switch over the other links.
+    let binary = MERGE_BEHIND_BACKBONE.replace(
+        "explicit_rate = \"erica+\"\ntarget_queue = \"200 cells\"\n",
+        "explicit_rate = \"binary\"\nbinary_thresholds = [\"150 cells\", \"50 cells\"]\n",
+    );
+    assert_ne!(binary, MERGE_BEHIND_BACKBONE, "the switches' table has moved");
+    for (name, text) in [("erica+", MERGE_BEHIND_BACKBONE), ("binary", binary.as_str())] {
+        let label = format!("merge behind a backbone, {name}");
+        let run = |options| run_probed("merge.toml", text, &[], 1, options, |n| n.heads_gone_ahead());
+        let (with, went) = run(SimOptions::default());
+        let (mut without, _) = run(SimOptions { heads_ahead: false, ..SimOptions::default() });
+        assert!(went > 0, "{label}: no head went ahead");
+        without.trace_hash = with.trace_hash.clone();
+        without.events = with.events;
+        if with != without {
+            panic!("{label}: heads ahead changed the run\n{}", diff(&without, &with));
+        }
+        assert_reference_results(&label, &with, run(SimOptions::reference()).0);
+    }
 }
+
+/// Four ABR sources of UDP, two into each of two destinations, over a backbone four times
+/// their links' rate: the explicit-rate FIFO ports after the backbone, each fed by it alone,
+/// are the bottlenecks.
+const MERGE_BEHIND_BACKBONE: &str = r#"
+[scenario]
+id = "heads-ahead-merge"
+title = "Four ABR sources, two into each destination behind a fast backbone: the explicit-rate ports after it are the bottlenecks"
+
+[params]
+duration = "0.3 s"
+
+[simulation]
+duration = "${duration}"
+warmup = "0.1 s"
+seed = 1
+
+[[switch]]
+names = ["sw1", "sw2"]
+buffer = "2048 cells"
+queueing = "fifo"
+explicit_rate = "erica+"
+target_queue = "200 cells"
+averaging_interval = "1 ms"
+
+[[host]]
+name = "a{i}"
+count = 2
+
+[[host]]
+name = "b{i}"
+count = 2
+
+[[host]]
+name = "dst{i}"
+count = 2
+
+[[link]]
+count = 2
+between = [["a{i}", "sw1"], ["b{i}", "sw1"]]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+[[link]]
+count = 2
+between = ["sw2", "dst{i}"]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+[[link]]
+between = ["sw1", "sw2"]
+rate = "599.04 Mbit/s"
+delay = "5 ms"
+
+[[flow]]
+name = "a{i}"
+count = 2
+path = ["a{i}", "sw1", "sw2", "dst1"]
+vc = { category = "abr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "line", start_jitter = "1 ms" }
+
+[[flow]]
+name = "b{i}"
+count = 2
+path = ["b{i}", "sw1", "sw2", "dst2"]
+vc = { category = "abr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "line", start_jitter = "1 ms" }
+
+[abr]
+icr = "3 Mbit/s"
+tcr = "10 cells/s"
+nrm = 32
+mrm = 2
+trm = "100 ms"
+adtf = "500 ms"
+rif = "1/16"
+rdf = "1/16"
+cdf = "1/16"
+tbe = "3200 cells"
+frtt = "10 ms"
+crm = 100
+"#;
 
 /// UDP senders at the router's own rate into one packet link whose buffer they overfill, with
 /// samples every two packets' transmission times: arrivals, departures and samples fall on the

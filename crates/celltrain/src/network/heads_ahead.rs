@@ -25,9 +25,11 @@
 //! the queue but events whose places are set by rule); and every other link into that switch
 //! keeps the cells it brings in its pipe (not carried, in no fan-in group, handed no bursts), so
 //! that its pipe's head is the earliest it can bring. Carrying stops at the next observation
-//! (`carry_before`); a cell going over ahead must be carried on from its port before then, so
-//! the horizon stops short of it by the longest a cell can wait in those ports and cross their
-//! links.
+//! (`carry_before`); a cell going over ahead must be carried on from its port before then (else
+//! it would wait in that port's pipe for an event whose place is taken early): it goes over
+//! only if it would reach the far end of its port before the observation even if every cell
+//! going over with it went to that port and the slowest port's transmitter were busy until
+//! then.
 //!
 //! The outcome is the one the events give (`tests/fast_paths.rs` compares every summary field
 //! with this off and with the reference); the event count stays, the trace hash differs (the
@@ -44,12 +46,12 @@ use celltrain_core::time::{SimDuration, SimTime};
 pub(super) struct HeadsAhead {
     /// The other links into the far end (each brings its pipe's head first).
     others: Vec<PortId>,
-    /// The ports its cells reach that have an explicit-rate algorithm (read as each averaging
-    /// interval ends).
-    er_ports: Vec<PortId>,
-    /// How long before the next observation the horizon stops: the longest a cell can wait in
-    /// one of the ports its cells reach, cross it and its link.
-    margin: SimDuration,
+    /// The ports its cells reach, and whether each has an explicit-rate algorithm (read as each
+    /// averaging interval ends).
+    targets: Vec<(PortId, bool)>,
+    /// The longest cell time of those ports, and of their links' delays.
+    cell_time: SimDuration,
+    delay: SimDuration,
 }
 
 impl Network {
@@ -104,20 +106,13 @@ impl Network {
             if !targets_ok || !others_ok {
                 continue;
             }
-            let er_ports = targets.iter().copied().filter(|q| self.ports[q.index()].er.is_some()).collect();
-            let margin = targets
-                .iter()
-                .map(|q| {
-                    let target = &self.ports[q.index()];
-                    let cells: u64 = target.queue.pool_capacities().map(u64::from).sum();
-                    let wait = target.tx.clock.line_cell_time().as_picos().saturating_mul(cells.saturating_add(2));
-                    SimDuration::from_picos(wait.saturating_add(target.link.delay().as_picos()))
-                })
-                .max()
-                .expect("a link with somewhere to go");
+            let ports = || targets.iter().map(|q| &self.ports[q.index()]);
+            let cell_time = ports().map(|t| t.tx.clock.line_cell_time()).max().expect("a link with somewhere to go");
+            let delay = ports().map(|t| t.link.delay()).max().expect("a link with somewhere to go");
+            let targets = targets.iter().map(|&q| (q, self.ports[q.index()].er.is_some())).collect();
             let h = u32::try_from(self.heads_ahead.len()).expect("fewer links than u32::MAX");
             self.ports[p].plan.heads_ahead = Some(h);
-            self.heads_ahead.push(HeadsAhead { others, er_ports, margin });
+            self.heads_ahead.push(HeadsAhead { others, targets, cell_time, delay });
         }
     }
 
@@ -127,20 +122,26 @@ impl Network {
     }
 
     /// The instant before which nothing but the link `h` stands for brings anything to the
-    /// ports its cells reach, nor reads them (see the module's text).
+    /// ports its cells reach, nor reads them (see the module's text); and the latest that any of
+    /// those ports' transmitters is busy until (now at the earliest).
     #[inline]
-    fn heads_horizon(&self, h: u32) -> SimTime {
+    fn heads_horizon(&self, h: u32) -> (SimTime, SimTime) {
         let plan = &self.heads_ahead[h as usize];
-        let mut horizon = SimTime::from_picos(self.carry_before.as_picos().saturating_sub(plan.margin.as_picos()));
+        let mut horizon = self.carry_before;
         for &l in &plan.others {
             let link = &self.ports[l.index()].link;
             let unsent = self.now + link.delay();
             horizon = horizon.min(link.head_arrival().map_or(unsent, |head| head.min(unsent)));
         }
-        for &q in &plan.er_ports {
-            horizon = horizon.min(self.ports[q.index()].er.as_ref().expect("an explicit-rate port").next_interval());
+        let mut busy = self.now;
+        for &(q, er) in &plan.targets {
+            let port = &self.ports[q.index()];
+            busy = busy.max(port.tx.clock.free_at());
+            if er {
+                horizon = horizon.min(port.er.as_ref().expect("an explicit-rate port").next_interval());
+            }
         }
-        horizon
+        (horizon, busy)
     }
 
     /// The `PipeHead` event of `p`, a link whose heads go over ahead (`h`): the head due now
@@ -148,24 +149,33 @@ impl Network {
     #[inline(never)]
     pub(super) fn pipe_heads_ahead(&mut self, p: PortId, h: u32) {
         let now = self.now;
-        let horizon = self.heads_horizon(h);
-        let port = &mut self.ports[p.index()];
+        let port = &self.ports[p.index()];
         let (_, cell) = port.link.head().expect("pipe head checked");
-        port.link.pop_head();
         // The heads that go over now, and the one that takes the next event.
         let mut ahead = 0;
-        let mut next = None;
-        for (i, (arrival, behind)) in port.link.cells().enumerate() {
-            if arrival >= horizon {
-                break;
-            }
-            ahead = i;
-            next = Some((arrival, behind));
-            if behind.kind == CellKind::Rm {
-                break;
+        let mut next = port.link.cells_from(1).next();
+        if port.link.len() > 2 {
+            let (horizon, busy) = self.heads_horizon(h);
+            let plan = &self.heads_ahead[h as usize];
+            // (A cell `i` places behind the one due now waits behind at most `i + 1` cells going
+            // the same way, wherever the transmitters start.)
+            let (cell_time, delay) = (plan.cell_time.as_picos(), plan.delay.as_picos());
+            let lands_by = |i: u64, arrival: SimTime| {
+                busy.max(arrival).as_picos() + cell_time * (i + 2) + delay < self.carry_before.as_picos()
+            };
+            for (i, (arrival, behind)) in self.ports[p.index()].link.cells_from(1).enumerate() {
+                if arrival >= horizon {
+                    break;
+                }
+                ahead = i;
+                next = Some((arrival, behind));
+                if behind.kind == CellKind::Rm || !lands_by(i as u64, arrival) {
+                    break;
+                }
             }
         }
-        match next.or_else(|| port.link.head()) {
+        self.ports[p.index()].link.pop_head();
+        match next {
             Some((at, behind)) => self.schedule_pipe_head(p, at, behind.kind),
             None => self.pipe_emptied(p),
         }

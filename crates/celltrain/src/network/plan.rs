@@ -32,6 +32,10 @@
 //!   goes as a train, as on a group's links, its cells made as each reaches the pipe's head by
 //!   its own `PipeHead` event (`fan_in`, `plan_trains`). It keeps the event count and the trace
 //!   hash too.
+//! - **Heads ahead**: a link not carried ahead only because its far end's ports have readers
+//!   known ahead (explicit-rate ports: RM cells in the other links' pipes, averaging
+//!   intervals) hands its data cells over at the `PipeHead` event of the head before them, up
+//!   to those readers' horizon (`heads_ahead`).
 
 use super::cell_path::Onward;
 use super::fan_in::FanInSlot;
