@@ -109,8 +109,6 @@ muts=[
  ("heads ahead: the other links into the switch not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(link.head_arrival().map_or(unsent, |head| head.min(unsent)));", "            let _ = (link, unsent);"),
  ("heads ahead: the cells in the other links' pipes not read", "crates/celltrain/src/network/heads_ahead.rs", "link.head_arrival().map_or(unsent, |head| head.min(unsent))", "link.head_arrival().map_or(unsent, |_| unsent)"),
  ("heads ahead: the averaging intervals not read", "crates/celltrain/src/network/heads_ahead.rs", "                horizon = horizon.min(port.er.as_ref().expect(\"an explicit-rate port\").next_interval());", "                let _ = port;"),
- ("heads ahead: a cell goes over however late it would land", "crates/celltrain/src/network/heads_ahead.rs", "if behind.kind == CellKind::Rm || !lands_by(i as u64, arrival) {", "if behind.kind == CellKind::Rm {"),
- ("heads ahead: the ports' transmitters taken as idle", "crates/celltrain/src/network/heads_ahead.rs", "busy.max(arrival).as_picos()", "arrival.as_picos()"),
  ("heads ahead: the clock left at the event's instant", "crates/celltrain/src/network/heads_ahead.rs", "            self.now = arrival;\n", ""),
  ("heads ahead: ports fed by other links too", "crates/celltrain/src/network/heads_ahead.rs", "                feeder[q.index()] == Sole::One(link)\n                    && ", "                "),
  ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port/path.rs", "            if arrival < self.carry_before {\n                self.packet_carry(p, packet, arrival);", "            if true {\n                self.packet_carry(p, packet, arrival);"),

@@ -15,8 +15,9 @@
 //! scheduled now. Its place among the events of its instant is taken now rather than when the
 //! head before it leaves: it can only stand differently from the reference's among events of
 //! that instant scheduled meanwhile, and none of those reads what it touches (it arrives before
-//! the horizon). An RM cell on the link always takes an event of its own (it reads the ports'
-//! explicit-rate state in order).
+//! the horizon). An RM cell on the link always takes an event of its own: a backward one reads
+//! the explicit-rate state of a port the horizon does not look at (the one its feedback is
+//! for, towards the switch's other links).
 //!
 //! Where this holds (`plan_heads_ahead`): a cell link, not carried ahead and in no fan-in group
 //! (its pipe holds its cells), with a delay, whose every cell goes on to a switch port that
@@ -24,34 +25,31 @@
 //! its cells over to its own far end at once (carried: a cell going over ahead puts nothing on
 //! the queue but events whose places are set by rule); and every other link into that switch
 //! keeps the cells it brings in its pipe (not carried, in no fan-in group, handed no bursts), so
-//! that its pipe's head is the earliest it can bring. Carrying stops at the next observation
-//! (`carry_before`); a cell going over ahead must be carried on from its port before then (else
-//! it would wait in that port's pipe for an event whose place is taken early): it goes over
-//! only if it would reach the far end of its port before the observation even if every cell
-//! going over with it went to that port and the slowest port's transmitter were busy until
-//! then.
+//! that its pipe's head is the earliest it can bring. (A cell going over that its port cannot
+//! carry on, arriving at the next observation or later, waits in that port's pipe, its event's
+//! place taken early; it lands where carried cells land, at an end whose deliveries are the same
+//! in any order among the events of their instant: `carry`.)
 //!
 //! The outcome is the one the events give (`tests/fast_paths.rs` compares every summary field
-//! with this off and with the reference); the event count stays, the trace hash differs (the
+//! with this off and with the reference). The event count stays, but for events left stale a
+//! moment sooner (a data cell carried into an ABR VC's end takes the data cells held back in
+//! that link's pipe by an observation with it: `carry_pipe_data`); the trace hash differs (the
 //! heads are folded in as they go over, not at their instants).
 
 use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::CellKind;
 use celltrain_core::ids::PortId;
-use celltrain_core::time::{SimDuration, SimTime};
+use celltrain_core::time::SimTime;
 
 /// What the horizon of a link whose heads go over ahead is made of.
 #[derive(Clone, Debug)]
 pub(super) struct HeadsAhead {
     /// The other links into the far end (each brings its pipe's head first).
     others: Vec<PortId>,
-    /// The ports its cells reach, and whether each has an explicit-rate algorithm (read as each
-    /// averaging interval ends).
-    targets: Vec<(PortId, bool)>,
-    /// The longest cell time of those ports, and of their links' delays.
-    cell_time: SimDuration,
-    delay: SimDuration,
+    /// The ports its cells reach that have an explicit-rate algorithm (read as each averaging
+    /// interval ends).
+    er_ports: Vec<PortId>,
 }
 
 impl Network {
@@ -106,13 +104,10 @@ impl Network {
             if !targets_ok || !others_ok {
                 continue;
             }
-            let ports = || targets.iter().map(|q| &self.ports[q.index()]);
-            let cell_time = ports().map(|t| t.tx.clock.line_cell_time()).max().expect("a link with somewhere to go");
-            let delay = ports().map(|t| t.link.delay()).max().expect("a link with somewhere to go");
-            let targets = targets.iter().map(|&q| (q, self.ports[q.index()].er.is_some())).collect();
+            let er_ports = targets.iter().copied().filter(|q| self.ports[q.index()].er.is_some()).collect();
             let h = u32::try_from(self.heads_ahead.len()).expect("fewer links than u32::MAX");
             self.ports[p].plan.heads_ahead = Some(h);
-            self.heads_ahead.push(HeadsAhead { others, targets, cell_time, delay });
+            self.heads_ahead.push(HeadsAhead { others, er_ports });
         }
     }
 
@@ -122,10 +117,9 @@ impl Network {
     }
 
     /// The instant before which nothing but the link `h` stands for brings anything to the
-    /// ports its cells reach, nor reads them (see the module's text); and the latest that any of
-    /// those ports' transmitters is busy until (now at the earliest).
+    /// ports its cells reach, nor reads them (see the module's text).
     #[inline]
-    fn heads_horizon(&self, h: u32) -> (SimTime, SimTime) {
+    fn heads_horizon(&self, h: u32) -> SimTime {
         let plan = &self.heads_ahead[h as usize];
         let mut horizon = self.carry_before;
         for &l in &plan.others {
@@ -133,15 +127,10 @@ impl Network {
             let unsent = self.now + link.delay();
             horizon = horizon.min(link.head_arrival().map_or(unsent, |head| head.min(unsent)));
         }
-        let mut busy = self.now;
-        for &(q, er) in &plan.targets {
-            let port = &self.ports[q.index()];
-            busy = busy.max(port.tx.clock.free_at());
-            if er {
-                horizon = horizon.min(port.er.as_ref().expect("an explicit-rate port").next_interval());
-            }
+        for &q in &plan.er_ports {
+            horizon = horizon.min(self.ports[q.index()].er.as_ref().expect("an explicit-rate port").next_interval());
         }
-        (horizon, busy)
+        horizon
     }
 
     /// The `PipeHead` event of `p`, a link whose heads go over ahead (`h`): the head due now
@@ -155,21 +144,14 @@ impl Network {
         let mut ahead = 0;
         let mut next = port.link.cells_from(1).next();
         if port.link.len() > 2 {
-            let (horizon, busy) = self.heads_horizon(h);
-            let plan = &self.heads_ahead[h as usize];
-            // (A cell `i` places behind the one due now waits behind at most `i + 1` cells going
-            // the same way, wherever the transmitters start.)
-            let (cell_time, delay) = (plan.cell_time.as_picos(), plan.delay.as_picos());
-            let lands_by = |i: u64, arrival: SimTime| {
-                busy.max(arrival).as_picos() + cell_time * (i + 2) + delay < self.carry_before.as_picos()
-            };
-            for (i, (arrival, behind)) in self.ports[p.index()].link.cells_from(1).enumerate() {
+            let horizon = self.heads_horizon(h);
+            for (i, (arrival, behind)) in port.link.cells_from(1).enumerate() {
                 if arrival >= horizon {
                     break;
                 }
                 ahead = i;
                 next = Some((arrival, behind));
-                if behind.kind == CellKind::Rm || !lands_by(i as u64, arrival) {
+                if behind.kind == CellKind::Rm {
                     break;
                 }
             }
