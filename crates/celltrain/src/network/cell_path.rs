@@ -433,18 +433,19 @@ impl Network {
         let (_, cell) = port.link.head().expect("pipe head checked");
         port.link.pop_head();
         if let Some((next, behind)) = port.link.head() {
-            self.schedule_pipe_head(p, next, behind.kind);
+            let last = port.plan.abr_last_link && behind.kind == CellKind::Rm;
+            self.schedule_pipe_head(p, next, last);
         } else {
             self.pipe_emptied(p);
         }
         self.cross(cell);
     }
 
-    /// The `PipeHead` event of `p` for its head, a cell of `kind` arriving at `at`, scheduled
-    /// as the head before it leaves: an RM cell at its VC's end last in its instant, by rule.
+    /// The `PipeHead` event of `p` for its head, arriving at `at`, scheduled as the head before
+    /// it leaves: `last` in its instant by rule (an RM cell at its VC's end), else in order.
     #[inline(always)]
-    pub(super) fn schedule_pipe_head(&mut self, p: PortId, at: SimTime, kind: CellKind) {
-        if self.ports[p.index()].plan.abr_last_link && kind == CellKind::Rm {
+    pub(super) fn schedule_pipe_head(&mut self, p: PortId, at: SimTime, last: bool) {
+        if last {
             self.queue.schedule_last(at, Event::PipeHead(p));
         } else {
             self.queue.schedule(at, Event::PipeHead(p));

@@ -20,12 +20,12 @@
 //! for, towards the switch's other links).
 //!
 //! Where this holds (`plan_heads_ahead`): a cell link, not carried ahead and in no fan-in group
-//! (its pipe holds its cells), with a delay, whose every cell goes on to a switch port that
-//! hears from this link alone, puts each cell on the wire as it arrives (analytic), and hands
-//! its cells over to its own far end at once (carried: a cell going over ahead puts nothing on
-//! the queue but events whose places are set by rule); and every other link into that switch
-//! keeps the cells it brings in its pipe (not carried, in no fan-in group, handed no bursts), so
-//! that its pipe's head is the earliest it can bring. (A cell going over that its port cannot
+//! (its pipe holds its cells), with a delay, whose every cell goes on to a switch port that puts
+//! each cell on the wire as it arrives (analytic) and hands its cells over to its own far end at
+//! once (carried: a cell going over ahead puts nothing on the queue but events whose places are
+//! set by rule); and every other link into that switch keeps the cells it brings in its pipe
+//! (not carried, in no fan-in group, handed no bursts), so that its pipe's head is the earliest
+//! it can bring. (So a port fed by other links too hears from them after the horizon only.) (A cell going over that its port cannot
 //! carry on, arriving at the next observation or later, waits in that port's pipe, its event's
 //! place taken early; it lands where carried cells land, at an end whose deliveries are the same
 //! in any order among the events of their instant: `carry`.)
@@ -36,7 +36,6 @@
 //! that link's pipe by an observation with it: `carry_pipe_data`); the trace hash differs (the
 //! heads are folded in as they go over, not at their instants).
 
-use super::plan::Sole;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::CellKind;
 use celltrain_core::ids::PortId;
@@ -64,13 +63,10 @@ impl Network {
             return;
         }
         let n = self.ports.len();
-        // Per port: the one port that feeds it (a VC's first port counts as fed by many), and
-        // the ports its cells go to next (`None` once some VC ends at its far end).
-        let mut feeder = vec![Sole::Unseen; n];
+        // Per port: the ports its cells go to next (`None` once some VC ends at its far end).
         let mut next: Vec<Option<Vec<PortId>>> = vec![Some(Vec::new()); n];
         for vc in &self.vcs {
             for (h, &(q, _)) in vc.route.iter().enumerate() {
-                feeder[q.index()].meet(if h == 0 { Sole::Many } else { Sole::One(vc.route[h - 1].0) });
                 match (vc.route.get(h + 1), &mut next[q.index()]) {
                     (Some(&(r, _)), Some(targets)) if !targets.contains(&r) => targets.push(r),
                     (Some(_), _) => {}
@@ -85,11 +81,9 @@ impl Network {
             if !pipe_holds_all || port.link.is_captured() || port.link.delay().is_zero() {
                 continue;
             }
-            let link = PortId::from_index(p);
             let targets_ok = targets.iter().all(|q| {
                 let target = &self.ports[q.index()];
-                feeder[q.index()] == Sole::One(link)
-                    && target.plan.path == PortPath::Analytic
+                target.plan.path == PortPath::Analytic
                     && target.plan.carry
                     && !target.facts.adapter_rules
                     && target.packets.is_none()
@@ -135,6 +129,7 @@ impl Network {
 
     /// The `PipeHead` event of `p`, a link whose heads go over ahead (`h`): the head due now
     /// crosses, and the heads behind it that may go over with it (see the module's text).
+    #[cold]
     #[inline(never)]
     pub(super) fn pipe_heads_ahead(&mut self, p: PortId, h: u32) {
         let now = self.now;
@@ -158,7 +153,10 @@ impl Network {
         }
         self.ports[p.index()].link.pop_head();
         match next {
-            Some((at, behind)) => self.schedule_pipe_head(p, at, behind.kind),
+            Some((at, behind)) => {
+                let last = self.ports[p.index()].plan.abr_last_link && behind.kind == CellKind::Rm;
+                self.schedule_pipe_head(p, at, last);
+            }
             None => self.pipe_emptied(p),
         }
         self.cross(cell);
