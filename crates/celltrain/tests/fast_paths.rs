@@ -1772,18 +1772,13 @@ fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
 /// instants the horizon stops short of.
 #[test]
 fn heads_gone_ahead_give_the_reference_results() {
-    let short = [("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
-    let cases: Vec<(&str, Vec<(&str, &str)>, u64)> = vec![
-        ("A3", short.to_vec(), 1),
-        ("A5-udp", vec![("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")], 2),
-        ("A9", short.to_vec(), 1),
-        ("A9", short.to_vec(), 3),
-        ("A7-udp", short.to_vec(), 1),
-    ];
+    let short: &[(&str, &str)] = &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
+    let a5: &[(&str, &str)] = &[("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
+    let cases = [("A3", short, 1), ("A5-udp", a5, 2), ("A9", short, 1), ("A9", short, 3), ("A7-udp", short, 1)];
     for (name, sets, seed) in cases {
         let text = builtin_text(name);
         let label = format!("{name} {sets:?} seed {seed}");
-        let run = |options| run_probed(&format!("{name}.toml"), &text, &sets, seed, options, |n| n.heads_gone_ahead());
+        let run = |options| run_probed(&format!("{name}.toml"), &text, sets, seed, options, |n| n.heads_gone_ahead());
         let (with, went) = run(SimOptions::default());
         let (mut without, none) = run(SimOptions { heads_ahead: false, ..SimOptions::default() });
         eprintln!("{label}: {went} heads went ahead");

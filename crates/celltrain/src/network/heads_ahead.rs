@@ -74,8 +74,8 @@ impl Network {
                 }
             }
         }
-        for p in 0..n {
-            let Some(targets) = next[p].as_ref().filter(|t| !t.is_empty()) else { continue };
+        for (p, targets) in next.iter().enumerate() {
+            let Some(targets) = targets.as_ref().filter(|t| !t.is_empty()) else { continue };
             let port = &self.ports[p];
             let pipe_holds_all = !port.plan.carry && port.plan.fan_in.is_none() && port.packets.is_none();
             if !pipe_holds_all || port.link.is_captured() || port.link.delay().is_zero() {
