@@ -25,10 +25,11 @@
 //! once (carried: a cell going over ahead puts nothing on the queue but events whose places are
 //! set by rule); and every other link into that switch keeps the cells it brings in its pipe
 //! (not carried, in no fan-in group, handed no bursts), so that its pipe's head is the earliest
-//! it can bring. (So a port fed by other links too hears from them after the horizon only.) (A cell going over that its port cannot
-//! carry on, arriving at the next observation or later, waits in that port's pipe, its event's
-//! place taken early; it lands where carried cells land, at an end whose deliveries are the same
-//! in any order among the events of their instant: `carry`.)
+//! it can bring. So a port that other links feed too hears from them after the horizon only. A
+//! cell going over that its port cannot carry on (it would arrive at the next observation or
+//! later) waits in that port's pipe, its event's place taken early; it lands where carried cells
+//! land, at an end whose deliveries are the same in any order among the events of their instant
+//! (`carry`).
 //!
 //! The outcome is the one the events give (`tests/fast_paths.rs` compares every summary field
 //! with this off and with the reference). The event count stays, but for events left stale a

@@ -130,9 +130,9 @@ pub struct SimOptions {
     /// one at a time as they reach the far end), as on a group's links; each head keeps its
     /// `PipeHead` event. Exact to the event count and trace hash, as `fan_in`.
     pub trains: bool,
-    /// A link whose far end's ports hear from it alone but for readers known ahead (the other
-    /// links' pipes, explicit-rate intervals) hands its heads over up to their horizon at each
-    /// of its `PipeHead` events (`heads_ahead`). The event count stays.
+    /// A link into ports whose other readers are known ahead (the other links' pipes,
+    /// explicit-rate intervals) hands its heads over up to their horizon at each of its
+    /// `PipeHead` events (`heads_ahead`). The event count stays, but for events left stale.
     pub heads_ahead: bool,
 }
 
@@ -183,7 +183,7 @@ impl SimOptions {
         ),
         (
             "heads-ahead",
-            "a link whose far end hears from it alone up to readers known ahead hands its heads over up to them (same events)",
+            "a link into ports whose other readers are known ahead hands its heads over up to them (same events but stale ones)",
             |o| &mut o.heads_ahead,
         ),
     ];
