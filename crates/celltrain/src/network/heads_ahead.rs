@@ -130,6 +130,9 @@ impl Network {
 
     /// The `PipeHead` event of `p`, a link whose heads go over ahead (`h`): the head due now
     /// crosses, and the heads behind it that may go over with it (see the module's text).
+    /// (Marked cold for `pipe_head`'s sake, not because it is: called from there inline, it
+    /// grew the event loop past the point where the heap's root replacement stayed inlined,
+    /// A7-tcp and A13 +0.35 % instructions; benches/HISTORY.md, twenty-second session.)
     #[cold]
     #[inline(never)]
     pub(super) fn pipe_heads_ahead(&mut self, p: PortId, h: u32) {
