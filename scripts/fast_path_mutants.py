@@ -35,8 +35,9 @@ muts=[
  ("direct: VCs that go on landed as though they ended there", "crates/celltrain/src/network/fan_in_direct.rs", "        if last_of_all(q) {\n            return Onward::End;", "        if true {\n            return Onward::End;"),
  ("direct: a cell through a target landed at a next port that is not its VC's last", "crates/celltrain/src/network/fan_in_direct.rs", "            last_of_all(q2)\n", "            true\n"),
  ("direct: a cell through a target not taken on from its far end", "crates/celltrain/src/network/carry.rs", "        if K::DIRECT && !K::LAST {\n", "        if false {\n"),
- ("direct: a port not carried sends on as though it were", "crates/celltrain/src/network/fan_in_direct.rs", "!port.link.is_captured() && port.plan.carry && !port.plan.abr_last_link", "!port.link.is_captured() && !port.plan.abr_last_link"),
- ("direct: a port on the last link of ABR VCs sends its RM cells on too", "crates/celltrain/src/network/fan_in_direct.rs", "!port.link.is_captured() && port.plan.carry && !port.plan.abr_last_link", "!port.link.is_captured() && port.plan.carry"),
+ ("direct: a port not carried sends on as though it were", "crates/celltrain/src/network/fan_in_direct.rs", "            && port.plan.carry\n            && !port.plan.abr_last_link\n", "            && !port.plan.abr_last_link\n"),
+ ("direct: a port on the last link of ABR VCs sends its RM cells on too", "crates/celltrain/src/network/fan_in_direct.rs", "            && !port.plan.abr_last_link\n            && !port.plan.arrivals_last\n", "            && !port.plan.arrivals_last\n"),
+ ("direct: a port carried into ports answering as of an instant sends its RM cells on too", "crates/celltrain/src/network/fan_in_direct.rs", "            && !port.plan.abr_last_link\n            && !port.plan.arrivals_last\n", "            && !port.plan.abr_last_link\n"),
  ("direct: a VC's first port (an adapter) sends on known (its cells' entry times not set)", "crates/celltrain/src/network/fan_in_direct.rs", "                && self.hops_at(p).all(|(_, h)| h > 0);", "                && true;"),
  ("direct: an analytic port carried on to ports that are not the last sends as though they were", "crates/celltrain/src/network/cell_path.rs", "            Onward::Through => self.arrive_analytic_at::<false, KnownThrough>(p, slot, cell),", "            Onward::Through => self.arrive_analytic_at::<false, KnownThroughToEnd>(p, slot, cell),"),
  ("direct: a port with queues carried on to ports that are not the last sends as though they were", "crates/celltrain/src/network/cell_path.rs", "            Onward::Through => self.transmit_as::<KnownThrough>(p),", "            Onward::Through => self.transmit_as::<KnownThroughToEnd>(p),"),
@@ -100,7 +101,7 @@ muts=[
  ("queues ahead: departures due at an event's instant before it", "crates/celltrain/src/network/transmitter.rs", "            NextDeparture::Deferred(at) if at < before => {", "            NextDeparture::Deferred(at) if at <= before => {"),
  ("queues ahead: the window opens before due departures", "crates/celltrain/src/network/mod.rs", "        self.settle_all_deferred(now);\n", ""),
  ("carry data: RM cells carried too", "crates/celltrain/src/network/carry.rs", "        if cell.kind == CellKind::Rm {\n            self.put_in_pipe(p, cell, arrival);\n            return;\n        }\n", ""),
- ("carry data: data cells held back in the pipe passed", "crates/celltrain/src/network/carry.rs", "        if !self.ports[p.index()].link.is_empty() {\n            self.carry_pipe_data(p);\n        }\n", ""),
+ ("carry data: data cells held back in the pipe passed", "crates/celltrain/src/network/carry.rs", "        if self.ports[p.index()].link.may_hold_data(self.carry_before) {\n            self.carry_pipe_data(p);\n        }\n", ""),
  ("carry data: held-back data cells looked for once only", "crates/celltrain/src/network/link.rs", "if self.data_carried_under == bound {", "if self.data_carried_under != SimTime::MAX {"),
  ("carry data: an RM cell left at the pipe's head takes no event", "crates/celltrain/src/network/carry.rs", "                self.queue.schedule_last(head, Event::PipeHead(p));", "                let _ = (head, Event::PipeHead(p));"),
  ("carry data: routes that mark EFCI too", "crates/celltrain/src/network/carry.rs", "                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())\n", ""),
@@ -110,6 +111,10 @@ muts=[
  ("heads ahead: the cells in the other links' pipes not read", "crates/celltrain/src/network/heads_ahead.rs", "link.head_arrival().map_or(unsent, |head| head.min(unsent))", "link.head_arrival().map_or(unsent, |_| unsent)"),
  ("heads ahead: the averaging intervals not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(self.ports[q.index()].er.as_ref().expect(\"an explicit-rate port\").next_interval());", "            let _ = q;"),
  ("heads ahead: the clock left at the event's instant", "crates/celltrain/src/network/heads_ahead.rs", "            self.now = arrival;\n", ""),
+ ("as of: an interval's end reads the port as it is (no load taken ahead)", "crates/celltrain/src/network/as_of.rs", "            if now >= loads.next {", "            if false {"),
+ ("as of: an RM cell's step taken as it is carried", "crates/celltrain/src/network/rm.rs", "    pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {\n        if self.ports[p.index()].plan.as_of {", "    pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {\n        if false {"),
+ ("as of: a load's queue counts the cells that start by the interval's end", "crates/celltrain/src/network/as_of.rs", "            let queue_cells = port.queue.occupancy() - port.starts.started_by(end);", "            let queue_cells = port.queue.occupancy();"),
+ ("as of: an RM cell refused at the port not seen by the algorithm", "crates/celltrain/src/network/as_of.rs", "            Some(mut fields) => {\n                self.rm_seen_at(due.port, due.slot, &due.cell, &mut fields);\n            }", "            Some(_) => {}"),
  ("packet carry: past the observation bound", "crates/celltrain/src/network/packet_port/path.rs", "            if arrival < self.carry_before {\n                self.packet_carry(p, packet, arrival);", "            if true {\n                self.packet_carry(p, packet, arrival);"),
  ("packet carry: TCP routes too", "crates/celltrain/src/network/carry.rs", "quiet[p.index()] &= quiet_route && i + 1 == route.hops.len();", "quiet[p.index()] &= !self.recorder.captures(route.dst) && i + 1 == route.hops.len();"),
  ("packet carry: TCP routes into hosts without a rule for their deliveries", "crates/celltrain/src/network/carry.rs", "            let quiet_end = udp_only[r] || tcp_route[r];\n            let quiet_route", "            let quiet_end = true;\n            let quiet_route"),
@@ -134,6 +139,14 @@ muts=[
 # changed a summary over the 48 full default runs over ABR (seeds 1-3) nor over scenarios made to
 # tie (every link at 424 Mbit/s, sources starting at their peak rate); the rule stands on the
 # argument in `heads_ahead.rs`.)
+# (Not here, being ties that no scenario tried meets: the rule by which a cell arriving over a
+# link carried into ports answering as of an instant comes last in its instant (`as_of`), taken
+# out of the reference (`PortPlan::set_heads_last`), changes the order of such an arrival and a
+# reader of the same picosecond only; over the built-ins' full default runs over ABR (seeds 1-3)
+# no reader met an arrival so (benches/HISTORY.md, twenty-third session). Nor the guard of the
+# departures of the port before such a link at a link's delay (`plan_queues_ahead`) left to the
+# observation bound: under load the arrivals at that port make its departures first, and no
+# scenario of the test leaves it idle with a departure deferred past its cell's arrival.)
 # (Not here, being a rule both ways: the RM cell left at the head taking its event by sequence
 # rather than last in its instant differs only where it ties with another event at the
 # destination, which no run of the test meets.)

@@ -1779,8 +1779,10 @@ fn heads_gone_ahead_give_the_reference_results() {
         let text = builtin_text(name);
         let label = format!("{name} {sets:?} seed {seed}");
         let run = |options| run_probed(&format!("{name}.toml"), &text, sets, seed, options, |n| n.heads_gone_ahead());
-        let (with, went) = run(SimOptions::default());
-        let (mut without, none) = run(SimOptions { heads_ahead: false, ..SimOptions::default() });
+        // (Without the link carried into the ports answering as of an instant, which takes the
+        // place of this lever where their algorithms read no queue at RM cells: `as_of`.)
+        let (with, went) = run(SimOptions { as_of: false, ..SimOptions::default() });
+        let (mut without, none) = run(SimOptions { heads_ahead: false, as_of: false, ..SimOptions::default() });
         eprintln!("{label}: {went} heads went ahead");
         assert_eq!(none, 0, "{label}: heads went ahead with the option off");
         assert!(went > 0, "{label}: no head went ahead");
@@ -1812,13 +1814,79 @@ fn heads_gone_ahead_give_the_reference_results() {
     for (name, text) in [("erica+", MERGE_BEHIND_BACKBONE), ("binary", binary.as_str())] {
         let label = format!("merge behind a backbone, {name}");
         let run = |options| run_probed("merge.toml", text, &[], 1, options, |n| n.heads_gone_ahead());
-        let (with, went) = run(SimOptions::default());
-        let (mut without, _) = run(SimOptions { heads_ahead: false, ..SimOptions::default() });
+        let (with, went) = run(SimOptions { as_of: false, ..SimOptions::default() });
+        let (mut without, _) = run(SimOptions { heads_ahead: false, as_of: false, ..SimOptions::default() });
         assert!(went > 0, "{label}: no head went ahead");
         without.trace_hash = with.trace_hash.clone();
         without.events = with.events;
         if with != without {
             panic!("{label}: heads ahead changed the run\n{}", diff(&without, &with));
+        }
+        assert_reference_results(&label, &with, run(SimOptions::reference()).0);
+    }
+}
+
+/// The link into the last switch ports of ABR VCs is carried, those ports answering their
+/// readers as of their instant (`as_of`): each cell joins its port's buffer as it is carried,
+/// an averaging interval reads the load its port had at its end, and an RM cell's step at the
+/// algorithm keeps an event at its arrival, last in its instant. The same run with it or
+/// without (but the event count, lower, and the trace hash), and the reference's: over the
+/// built-ins at several seeds, TCP and UDP, through edge routers (A13), and over a network made
+/// for it, under ERICA+ and under binary marking (which reads the queue as RM cells pass: not
+/// carried so), and with buffers so small that they refuse RM cells.
+#[test]
+fn links_into_ports_answering_as_of_give_the_reference_results() {
+    let short: &[(&str, &str)] = &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
+    let a5: &[(&str, &str)] = &[("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
+    let cases = [
+        ("A3", short, 1),
+        ("A5-udp", a5, 2),
+        ("A9", short, 1),
+        ("A9", short, 3),
+        ("A7-udp", short, 1),
+        ("A1-tcp", short, 1),
+        ("A13", short, 2),
+    ];
+    for (name, sets, seed) in cases {
+        let text = builtin_text(name);
+        let label = format!("{name} {sets:?} seed {seed}");
+        let run = |options| run_probed(&format!("{name}.toml"), &text, sets, seed, options, |n| n.rm_steps_taken());
+        let (with, steps) = run(SimOptions::default());
+        let (mut without, none) = run(SimOptions { as_of: false, ..SimOptions::default() });
+        eprintln!("{label}: {steps} RM steps by their own events, {} events against {}", with.events, without.events);
+        assert_eq!(none, 0, "{label}: RM steps taken apart with the option off");
+        assert!(steps > 0, "{label}: no link carried into ports answering as of an instant");
+        let events = (with.events, without.events);
+        without.trace_hash = with.trace_hash.clone();
+        without.events = with.events;
+        if with != without {
+            panic!(
+                "{label}: carrying into ports answering as of an instant changed the run\n{}",
+                diff(&without, &with)
+            );
+        }
+        assert!(events.0 < events.1, "{label}: no event saved: {events:?}");
+        let (reference, _) = run(SimOptions::reference());
+        assert_reference_results(&label, &with, reference);
+    }
+    let binary = MERGE_BEHIND_BACKBONE.replace(
+        "explicit_rate = \"erica+\"\ntarget_queue = \"200 cells\"\n",
+        "explicit_rate = \"binary\"\nbinary_thresholds = [\"150 cells\", \"50 cells\"]\n",
+    );
+    let small = MERGE_BEHIND_BACKBONE.replace("buffer = \"2048 cells\"", "buffer = \"64 cells\"");
+    assert!(binary != MERGE_BEHIND_BACKBONE && small != MERGE_BEHIND_BACKBONE, "the switches' table has moved");
+    for (name, text, carried) in [
+        ("erica+", MERGE_BEHIND_BACKBONE, true),
+        ("binary", binary.as_str(), false),
+        ("erica+, small buffers", small.as_str(), true),
+    ] {
+        let label = format!("merge behind a backbone, {name}");
+        let run =
+            |options| run_probed("merge.toml", text, &[], 1, options, |n| (n.rm_steps_taken(), n.abr().rm_cells_lost));
+        let (with, (steps, lost)) = run(SimOptions::default());
+        assert_eq!(steps > 0, carried, "{label}: {steps} RM steps by their own events");
+        if name.contains("small") {
+            assert!(lost > 0, "{label}: no RM cell refused");
         }
         assert_reference_results(&label, &with, run(SimOptions::reference()).0);
     }

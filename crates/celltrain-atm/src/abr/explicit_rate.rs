@@ -21,7 +21,9 @@ pub struct RmContext {
     pub now: SimTime,
     /// The RM cell's VC's dense per-port index.
     pub slot: u32,
-    /// Cells queued in the port now.
+    /// Cells queued in the port now: given to an algorithm that reads them
+    /// ([`ExplicitRateAlgorithm::QUEUE_AT_RM`]); 0 for the others at a port whose arrivals are
+    /// carried ahead of its readers.
     pub queue_cells: u32,
 }
 
@@ -92,6 +94,11 @@ pub trait ExplicitRateAlgorithm: Sized {
     /// switch's keys, with their defaults, validated.
     fn read<K: Keys>(name: &str, keys: &K) -> Result<Self, K::Error>;
 
+    /// Whether it reads the port's queue when an RM cell crosses (`RmContext::queue_cells`);
+    /// an algorithm that does not is given none where the port cannot tell it cheaply (a port
+    /// whose arrivals are carried ahead of its readers: `celltrain`'s `as_of`).
+    const QUEUE_AT_RM: bool = false;
+
     /// The name in reports (the configured variant).
     fn report_name(&self) -> &'static str {
         Self::NAMES[0]
@@ -127,6 +134,7 @@ impl ExplicitRateAlgorithm for NoExplicitRate {
 
 impl ExplicitRateAlgorithm for BinaryMarking {
     const NAMES: &'static [&'static str] = &["binary"];
+    const QUEUE_AT_RM: bool = true;
     const KEYS: &'static [(&'static str, &'static [&'static str])] =
         &[("binary_thresholds", &["binary"]), ("ni_threshold", &["binary"])];
 
@@ -165,6 +173,7 @@ impl ExplicitRateAlgorithm for BinaryMarking {
 impl<A: ExplicitRateAlgorithm> ExplicitRateAlgorithm for Box<A> {
     const NAMES: &'static [&'static str] = A::NAMES;
     const KEYS: &'static [(&'static str, &'static [&'static str])] = A::KEYS;
+    const QUEUE_AT_RM: bool = A::QUEUE_AT_RM;
 
     fn read<K: Keys>(name: &str, keys: &K) -> Result<Self, K::Error> {
         A::read(name, keys).map(Box::new)
@@ -219,6 +228,13 @@ macro_rules! explicit_rate_algorithms {
             pub fn name(&self) -> &'static str {
                 match self {
                     $(Self::$variant(a) => a.report_name(),)+
+                }
+            }
+
+            /// Whether the algorithm reads the port's queue when an RM cell crosses.
+            pub fn queue_at_rm(&self) -> bool {
+                match self {
+                    $(Self::$variant(_) => <$t as ExplicitRateAlgorithm>::QUEUE_AT_RM,)+
                 }
             }
 

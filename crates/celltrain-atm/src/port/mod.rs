@@ -576,6 +576,11 @@ impl OutputPort {
         self.vc_cells.get(slot_index)
     }
 
+    /// Buffer pools of the port (the shared pool first).
+    pub fn pool_count(&self) -> usize {
+        self.pools.len()
+    }
+
     /// Cells in buffer pool `pool` now (0: the shared pool).
     pub fn pool_cells(&self, pool: usize) -> u32 {
         self.pools[pool].occupancy

@@ -185,6 +185,32 @@ impl Network {
                 rule_data_only[vc.route[0].0.index()] = false;
             }
         }
+        // Links into the last ports of ABR VCs whose data cells may be carried, each such port
+        // fed by this link alone (see `as_of`): their cells arrive last in their instant by rule,
+        // whatever the options; carried (with such ports' data carried), they answer their
+        // readers as of an instant. Not an adapter's link (its cells are an end system's), nor
+        // where a policer reads backward RM cells.
+        let watching = self.vcs.iter().any(|vc| vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()));
+        let mut into_ends = vec![!watching; n];
+        let mut into_carried_ends = vec![true; n];
+        for vc in &self.vcs {
+            for (h, &(p, _)) in vc.route.iter().enumerate() {
+                let ok = match vc.route.get(h + 1) {
+                    Some(&(q, _)) => {
+                        let ends = used[q.index()] && rule_data_only[q.index()] && rule_ends_abr[q.index()];
+                        into_carried_ends[p.index()] &= used[q.index()] && data_only[q.index()] && ends_abr[q.index()];
+                        let target = &self.ports[q.index()];
+                        let reads_ok = target.er.as_ref().is_none_or(|er| !er.algorithm_reads_queue_at_rm());
+                        ends && target_ok(q, p, &self.ports)
+                            && target.queue.changes().is_none()
+                            && target.queue.pool_count() <= super::as_of::MAX_POOLS
+                            && reads_ok
+                    }
+                    None => false,
+                };
+                into_ends[p.index()] &= ok && !self.ports[p.index()].facts.is_nic;
+            }
+        }
         // A carried cell must never put an event on the queue: one scheduled when the cell is
         // carried, rather than when it arrives, would take another place among the events of
         // its instant, and a far end that hears from other links as well could then see them in
@@ -200,7 +226,7 @@ impl Network {
             for vc in &self.vcs {
                 for w in vc.route.windows(2) {
                     let (p, q) = (w[0].0.index(), w[1].0.index());
-                    if carry[p] && !carry[q] {
+                    if carry[p] && !carry[q] && !(self.options.as_of && into_ends[p] && into_carried_ends[p]) {
                         carry[p] = false;
                         changed = true;
                     }
@@ -215,6 +241,8 @@ impl Network {
             // terminal-safe.)
             let data_carried = used[i] && data_only[i] && ends_abr[i];
             port.plan.abr_last_link = used[i] && rule_data_only[i] && rule_ends_abr[i];
+            port.plan.arrivals_last = used[i] && into_ends[i];
+            port.plan.set_heads_last();
             // (A LAN link that is carried is one that may be.)
             debug_assert!(!data_carried || port.plan.abr_last_link, "data carried where the RM rule does not hold");
             port.plan.carry = on && (whole || data_carried || packet_carried[i]);
@@ -463,7 +491,7 @@ impl Network {
             self.put_in_pipe(p, cell, arrival);
             return;
         }
-        if !self.ports[p.index()].link.is_empty() {
+        if self.ports[p.index()].link.may_hold_data(self.carry_before) {
             self.carry_pipe_data(p);
         }
         // A cell inside its frame, past the VC's first switch (no policing is due where it

@@ -128,6 +128,10 @@ impl Network {
         if plan.fan_in.is_some() {
             self.arrive_analytic_at::<true, Asked>(p, slot, cell);
         } else if plan.onward == Onward::General {
+            if plan.as_of {
+                // (A port answering as of an instant: see `as_of`.)
+                self.take_loads_due(p);
+            }
             self.arrive_analytic_at::<false, Asked>(p, slot, cell);
         } else {
             self.arrive_analytic_known(p, slot, cell);
@@ -386,8 +390,9 @@ impl Network {
             // `fan_in`.)
             match port.plan.fan_in {
                 None => {
-                    // (An RM cell at its VC's end: last in its instant, by rule.)
-                    let last = port.plan.abr_last_link && cell.kind == CellKind::Rm;
+                    // (An RM cell at its VC's end, or any cell into ports answering as of an
+                    // instant: last in its instant, by rule.)
+                    let last = port.plan.head_last(cell.kind);
                     let place = self.empty_pipe_head_place(p, arrival);
                     let place = if last { Place::last(arrival) } else { place };
                     self.queue.schedule_reserved(place, Event::PipeHead(p));
@@ -433,7 +438,7 @@ impl Network {
         let (_, cell) = port.link.head().expect("pipe head checked");
         port.link.pop_head();
         if let Some((next, behind)) = port.link.head() {
-            let last = port.plan.abr_last_link && behind.kind == CellKind::Rm;
+            let last = port.plan.head_last(behind.kind);
             self.schedule_pipe_head(p, next, last);
         } else {
             self.pipe_emptied(p);

@@ -30,6 +30,9 @@ pub(crate) enum Event {
     /// The earliest pipe head of a fan-in group is due (it stands in that head's place; see
     /// `fan_in`). Not an event of the run itself: the heads it hands out are.
     FanIn(u32),
+    /// The step at the explicit-rate algorithm of an RM cell carried across a link into ports
+    /// answering as of an instant, due at its arrival (see `as_of`).
+    RmStep(PortId),
 }
 
 /// Event codes: 4 bits of kind (room for the kinds ABR and GFR will add), 20 bits of id (a
@@ -37,7 +40,7 @@ pub(crate) enum Event {
 const KIND_SHIFT: u32 = 20;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// Kinds of event (one more per new variant of [`Event`]: `trace_key` and `decode` list them).
-pub(super) const EVENT_KINDS: u32 = 11;
+pub(super) const EVENT_KINDS: u32 = 12;
 const _: () = assert!(EVENT_KINDS <= 1 << (celltrain_core::event_queue::CODE_BITS - KIND_SHIFT), "event kinds fit");
 /// The most ports, sources or flows a network may have (ids must fit an event code).
 pub const MAX_COMPONENTS: usize = ID_MASK as usize;
@@ -63,6 +66,7 @@ impl EventCode for Event {
             8 => Event::RmInterval(PortId(id)),
             9 => Event::AbrSend(VcId(id)),
             10 => Event::FanIn(id),
+            11 => Event::RmStep(PortId(id)),
             kind => unreachable!("event kind {kind} was never encoded"),
         }
     }
@@ -83,6 +87,7 @@ impl Event {
             Event::RmInterval(p) => (8, p.0),
             Event::AbrSend(v) => (9, v.0),
             Event::FanIn(g) => (10, g),
+            Event::RmStep(p) => (11, p.0),
         }
     }
 }

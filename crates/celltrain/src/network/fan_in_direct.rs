@@ -140,7 +140,11 @@ impl Network {
     /// questions the plan may answer, analytic (`plainly_carried`) or with queues.
     fn carried_whole(&self, q: PortId) -> bool {
         let port = &self.ports[q.index()];
-        !port.facts.adapter_rules && !port.link.is_captured() && port.plan.carry && !port.plan.abr_last_link
+        !port.facts.adapter_rules
+            && !port.link.is_captured()
+            && port.plan.carry
+            && !port.plan.abr_last_link
+            && !port.plan.arrivals_last
     }
 
     /// Whether `q` is an analytic FIFO carried ahead whole with no burst handed to it.

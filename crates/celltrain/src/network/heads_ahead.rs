@@ -94,7 +94,12 @@ impl Network {
                 (0..n).filter(|&l| l != p && self.ports[l].to == far).map(PortId::from_index).collect();
             let others_ok = others.iter().all(|l| {
                 let other = &self.ports[l.index()];
-                !other.plan.carry && other.plan.fan_in.is_none() && other.packets.is_none() && !other.plan.burst_handoff
+                // (A fan-in group's member keeps its cells in its pipe where it carries no trains:
+                // where only ABR VCs cross it, whose cells are paced at their end system, never
+                // handed whole.)
+                let pipe_holds_all = other.plan.fan_in.is_none()
+                    || self.hops_at(*l).all(|(vc, _)| vc.category == super::ServiceCategory::Abr);
+                !other.plan.carry && pipe_holds_all && other.packets.is_none() && !other.plan.burst_handoff
             });
             if !targets_ok || !others_ok {
                 continue;
@@ -158,7 +163,7 @@ impl Network {
         self.ports[p.index()].link.pop_head();
         match next {
             Some((at, behind)) => {
-                let last = self.ports[p.index()].plan.abr_last_link && behind.kind == CellKind::Rm;
+                let last = self.ports[p.index()].plan.head_last(behind.kind);
                 self.schedule_pipe_head(p, at, last);
             }
             None => self.pipe_emptied(p),

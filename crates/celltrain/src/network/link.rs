@@ -158,6 +158,13 @@ impl Link {
         self.emptied.take()
     }
 
+    /// A link that carries data cells only: whether its pipe may hold data cells held back by
+    /// a carrying bound earlier than `bound` (see [`take_data_held_back`](Self::take_data_held_back)).
+    #[inline(always)]
+    pub(super) fn may_hold_data(&self, bound: SimTime) -> bool {
+        !self.cells.is_empty() && self.data_carried_under != bound
+    }
+
     /// A link that carries data cells only: under carrying bound `bound`, its data cells held
     /// back by an earlier bound leave the pipe (in order, with the pipe's head before),
     /// its RM cells stay. `None`, and nothing done, when the pipe held no data cell the last

@@ -7,6 +7,7 @@
 mod abr;
 mod adapter;
 mod address_map;
+mod as_of;
 mod build;
 mod carry;
 mod cell_path;
@@ -372,9 +373,11 @@ pub struct Network {
     fan_ins: Vec<fan_in::FanIn>,
     /// Plan: the horizons of the links whose heads go over ahead.
     heads_ahead: Vec<heads_ahead::HeadsAhead>,
+    /// Plan: the ports answering as of an instant, and the RM steps due across their links.
+    as_of: as_of::AsOfPorts,
 }
 
-/// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 10: these stay above them).
+/// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 11: these stay above them).
 const TRACE_DROP: u32 = 16;
 const TRACE_DELIVERY: u32 = 17;
 
@@ -427,6 +430,7 @@ impl Network {
                 Event::Sample => self.sample(),
                 Event::RmInterval(p) => self.rm_interval(p),
                 Event::AbrSend(v) => self.abr_send(v),
+                Event::RmStep(p) => self.rm_step(p),
                 Event::FanIn(_) => unreachable!("handled above"),
             }
             if self.tally.events + self.tally.cell_hops >= next_progress {

@@ -55,6 +55,15 @@ pub(crate) struct PortPlan {
     /// carried, it carries those alone, its RM cells going by the pipe's events; carried or not,
     /// an RM cell's `PipeHead` event is last in its instant, by rule.
     pub(super) abr_last_link: bool,
+    /// A link into the last switch ports of ABR VCs, which it alone feeds (see `as_of`): carried
+    /// or not, each cell's `PipeHead` event is last in its instant, by rule; carried, each RM
+    /// cell's step at the explicit-rate algorithm takes an `RmStep` event, last in its instant.
+    pub(super) arrivals_last: bool,
+    /// A port such a link is carried into: it answers its readers as of their instant.
+    pub(super) as_of: bool,
+    /// The kinds of cell whose `PipeHead` event on this link is last in its instant, by rule
+    /// (a bit per `CellKind`: `abr_last_link`'s RM cells, `arrivals_last`'s every cell).
+    pub(super) heads_last: u8,
     /// The link's heads go over ahead, with the horizon of this entry of the network's table
     /// (see `heads_ahead`).
     pub(super) heads_ahead: Option<u32>,
@@ -75,11 +84,33 @@ pub(crate) struct PortPlan {
 }
 
 impl PortPlan {
+    /// Whether a cell of `kind` at the head of this link's pipe has its `PipeHead` event last in
+    /// its instant, by rule (`abr_last_link`, `arrivals_last`), rather than in order.
+    #[inline(always)]
+    pub(super) fn head_last(&self, kind: celltrain_atm::cell::CellKind) -> bool {
+        self.heads_last & (1 << kind as u8) != 0
+    }
+
+    /// Sets [`head_last`](Self::head_last)'s kinds from `abr_last_link` and `arrivals_last`.
+    pub(super) fn set_heads_last(&mut self) {
+        let rm = 1 << celltrain_atm::cell::CellKind::Rm as u8;
+        self.heads_last = if self.arrivals_last {
+            u8::MAX
+        } else if self.abr_last_link {
+            rm
+        } else {
+            0
+        };
+    }
+
     /// Before any plan: by events, with no fast path.
     pub(super) const NONE: PortPlan = PortPlan {
         path: PortPath::Queues,
         carry: false,
         abr_last_link: false,
+        arrivals_last: false,
+        as_of: false,
+        heads_last: 0,
         heads_ahead: None,
         burst_handoff: false,
         paces_only: false,
@@ -134,6 +165,9 @@ pub struct SimOptions {
     /// explicit-rate intervals) hands its heads over up to their horizon at each of its
     /// `PipeHead` events (`heads_ahead`). The event count stays, but for events left stale.
     pub heads_ahead: bool,
+    /// A link into the last ports of ABR VCs, each fed by it alone, is carried, those ports
+    /// answering their readers as of their instant (`as_of`). The event count goes down.
+    pub as_of: bool,
 }
 
 impl Default for SimOptions {
@@ -149,6 +183,7 @@ impl Default for SimOptions {
             queues_ahead: true,
             trains: true,
             heads_ahead: true,
+            as_of: true,
         }
     }
 }
@@ -157,7 +192,7 @@ impl SimOptions {
     /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
     /// switch.
     #[allow(clippy::type_complexity)]
-    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 10] = [
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 11] = [
         ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
             &mut o.analytic_ports
         }),
@@ -186,6 +221,11 @@ impl SimOptions {
             "a link into ports whose other readers are known ahead hands its heads over up to them (same events but stale ones)",
             |o| &mut o.heads_ahead,
         ),
+        (
+            "as-of",
+            "a link into the last ports of ABR VCs is carried, those ports answering their readers as of their instant",
+            |o| &mut o.as_of,
+        ),
     ];
 
     /// These options with the fast path named `name` (one of [`FAST_PATHS`](Self::FAST_PATHS))
@@ -210,6 +250,7 @@ impl SimOptions {
             queues_ahead: false,
             trains: false,
             heads_ahead: false,
+            as_of: false,
         }
     }
 }
@@ -271,6 +312,7 @@ impl Network {
             }
         }
         self.plan_carry();
+        self.plan_as_of();
         for port in &mut self.ports {
             let plain = port.plainly_analytic();
             port.plan.paces_only = o.run_admission && plain && !port.plan.carry;

@@ -57,7 +57,12 @@ impl Network {
     pub(super) fn plan_queues_ahead(&mut self) {
         debug_assert!(self.ports.iter().all(|p| !p.tx.is_deferred()), "planned with departures deferred");
         let on = self.options.queues_ahead;
-        let with_events = self.ports_landing_with_events();
+        let mut with_events = self.ports_landing_with_events();
+        // (A port carried into ports answering as of an instant: its cells' arrivals there are
+        // read, so each departure is made before its cell arrives, as for a TCP segment's.)
+        for (p, port) in self.ports.iter().enumerate() {
+            with_events[p] |= port.plan.arrivals_last && port.plan.carry;
+        }
         for port in &mut self.ports {
             let carried_ok = !port.plan.carry || (port.plan.free_in_group.is_some() && !port.link.delay().is_zero());
             port.plan.defers = on

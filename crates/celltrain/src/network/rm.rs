@@ -36,6 +36,16 @@ impl ErPort {
     pub(super) fn next_interval(&self) -> SimTime {
         self.ends_at
     }
+
+    /// The averaging interval.
+    pub(super) fn interval(&self) -> SimDuration {
+        self.interval
+    }
+
+    /// Whether the algorithm reads the port's queue when an RM cell crosses.
+    pub(super) fn algorithm_reads_queue_at_rm(&self) -> bool {
+        self.algorithm.queue_at_rm()
+    }
 }
 
 impl Network {
@@ -125,6 +135,13 @@ impl Network {
     #[cold]
     #[inline(never)]
     pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {
+        if self.ports[p.index()].plan.as_of {
+            // (Carried across a link into ports answering as of an instant: its step at the
+            // algorithm keeps an event, see `as_of`.)
+            let link = self.vcs[cell.vc.index()].route[usize::from(cell.hop) - 1].0;
+            self.arrive_rm_ahead(link, p, slot, cell);
+            return;
+        }
         self.rm_at_port(p, slot, &cell);
         if self.abr.watching {
             if let Some(v) = self.watcher_of(&cell) {
@@ -164,28 +181,43 @@ impl Network {
     /// The algorithm that an RM cell reaching port `p` (where its VC has `slot`) passes, if
     /// any, sees it: a forward cell the algorithm of `p`; a backward one the algorithm of the
     /// port its feedback is for, at the same switch.
-    fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
+    pub(super) fn rm_at_port(&mut self, p: PortId, slot: u32, cell: &Cell) {
         let Some(id) = cell.rm_id() else { return };
-        let (p, slot, forward) = match self.abr.rm_cells.get(id).dir {
+        let mut rm = *self.abr.rm_cells.get(id);
+        if self.rm_seen_at(p, slot, cell, &mut rm) {
+            *self.abr.rm_cells.get_mut(id) = rm;
+        }
+    }
+
+    /// [`rm_at_port`](Self::rm_at_port) for `cell` with fields `rm`: whether an algorithm saw
+    /// it (and may have changed `rm`).
+    pub(super) fn rm_seen_at(&mut self, p: PortId, slot: u32, cell: &Cell, rm: &mut RmCell) -> bool {
+        let (p, slot, forward) = match rm.dir {
             RmDirection::Forward => (p, slot, true),
             RmDirection::Backward => match self.abr_feedback_port(cell.vc, cell.hop) {
                 Some((q, s)) => (q, s, false),
-                None => return,
+                None => return false,
             },
         };
         if self.ports[p.index()].er.is_none() {
-            return;
+            return false;
         }
-        self.settle_port(p);
-        let port = &mut self.ports[p.index()];
-        let Some(er) = &mut port.er else { return };
-        let context = RmContext { now: self.now, slot, queue_cells: port.queue.occupancy() };
-        let rm = self.abr.rm_cells.get_mut(id);
+        // (A port answering as of an instant is not settled, its counters moving at its
+        // arrivals' instants, ahead: its algorithm reads no queue here, see `as_of`.)
+        let queue_cells = if self.ports[p.index()].plan.as_of {
+            0
+        } else {
+            self.settle_port(p);
+            self.ports[p.index()].queue.occupancy()
+        };
+        let Some(er) = &mut self.ports[p.index()].er else { return false };
+        let context = RmContext { now: self.now, slot, queue_cells };
         if forward {
             er.algorithm.on_forward_rm(&context, rm);
         } else {
             er.algorithm.on_backward_rm(&context, rm);
         }
+        true
     }
 
     /// An RM cell is dropped: its record is released.
@@ -198,16 +230,27 @@ impl Network {
     }
 
     /// An averaging interval of port `p` ended: its algorithm sees the load over it.
+    /// (Out of line: see `rm_step`.)
+    #[inline(never)]
     pub(super) fn rm_interval(&mut self, p: PortId) {
         let now = self.now;
-        self.settle_port(p);
-        let port = &mut self.ports[p.index()];
-        let Some(er) = &mut port.er else { return };
+        if self.ports[p.index()].er.is_none() {
+            return;
+        }
         // ABR's input is what its pool was offered (UBR's cells too where UBR shares the pool:
         // MSc98 never mixes the two); its capacity is the link's less what the categories
-        // served before it were offered.
-        let abr_offered = port.queue.pool_cells_offered(er.abr_pool);
-        let priority_offered: u64 = er.priority_pools.iter().map(|&k| port.queue.pool_cells_offered(k)).sum();
+        // served before it were offered. (At a port answering as of an instant, as its load was
+        // taken at this instant: see `as_of`.)
+        let taken = self.load_taken(p);
+        if taken.is_none() {
+            self.settle_port(p);
+        }
+        let port = &mut self.ports[p.index()];
+        let Some(er) = &mut port.er else { return };
+        let offered = |k: usize| taken.map_or_else(|| port.queue.pool_cells_offered(k), |load| load.offered[k]);
+        let abr_offered = offered(er.abr_pool);
+        let priority_offered: u64 = er.priority_pools.iter().map(|&k| offered(k)).sum();
+        let queue_cells = taken.map_or_else(|| port.queue.occupancy(), |load| load.queue_cells);
         let input_cells = abr_offered - er.abr_offered_at_start;
         let priority_cells = priority_offered - er.priority_offered_at_start;
         er.abr_offered_at_start = abr_offered;
@@ -215,8 +258,7 @@ impl Network {
         let seconds = er.interval.as_secs_f64();
         let link_cells_per_s = port.line_rate.as_bps() as f64 / 424.0;
         let abr_capacity = (link_cells_per_s - priority_cells as f64 / seconds).max(0.0);
-        let load =
-            IntervalLoad { now, interval: er.interval, input_cells, abr_capacity, queue_cells: port.queue.occupancy() };
+        let load = IntervalLoad { now, interval: er.interval, input_cells, abr_capacity, queue_cells };
         er.algorithm.on_interval(&load);
         let next = now + er.interval;
         if next <= self.end {

@@ -29,6 +29,11 @@ pub(crate) struct Starts {
 }
 
 impl Starts {
+    /// Of the cells kept one by one, those that start by `t` (at the front: starts increase).
+    pub(super) fn started_by(&self, t: SimTime) -> u32 {
+        u32::try_from(self.times.iter().take_while(|&start| start <= t).count()).expect("a port's cells fit 32 bits")
+    }
+
     /// Cells admitted that have not started yet (a handed-over burst's aside).
     pub(super) fn cells_not_started(&self) -> u64 {
         self.times.len() as u64 + self.runs.iter().map(StartRun::cells_left).sum::<u64>()

@@ -251,6 +251,7 @@ fn every_event_kind_round_trips_its_code() {
         Event::RmInterval(PortId(id)),
         Event::AbrSend(VcId(id)),
         Event::FanIn(id),
+        Event::RmStep(PortId(id)),
     ];
     let mut kinds: Vec<u32> = events.iter().map(|e| e.trace_key().0).collect();
     kinds.dedup();

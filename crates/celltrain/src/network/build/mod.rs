@@ -669,6 +669,7 @@ impl NetworkBuilder {
             abr: Default::default(),
             fan_ins: Vec::new(),
             heads_ahead: Vec::new(),
+            as_of: Default::default(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         for vc in &mut network.vcs {
