@@ -108,8 +108,8 @@ impl Network {
         for (p, port) in self.ports.iter_mut().enumerate() {
             port.plan.as_of = as_of[p];
         }
-        if self.as_of.loads.len() == n {
-            // (Planned again mid-run, when captures open: the loads taken stay.)
+        if self.tally.events > 0 && self.as_of.loads.len() == n {
+            // (Planned again mid-run: the loads taken stay.)
             return;
         }
         self.as_of.loads = self

@@ -346,10 +346,10 @@ impl Network {
         // ABR cells at many rates. A group files their heads dearer than the heap unless they
         // come from the flows' sources alone, in long turns: where another link feeds the port
         // too (a switch's), or adapters sending only acknowledgements or RM cells, its feeders
-        // keep their own events (A6, A7-tcp, A13-udp over ABR 1.2 to 3 % more instructions with a group; A3
-        // and A5-udp, fed by their sources, 2 to 5 % fewer: benches/HISTORY.md, twenty-third
-        // session), and the port is a group of its own with no member, which keeps its `PortFree`
-        // events and the guard of its deferred departures.
+        // keep their own events (with a group, A6, A7-tcp and A13-udp over ABR took 1.2 to 3 %
+        // more instructions; A3 and A5-udp, fed by their sources, 2 to 5 % fewer:
+        // benches/HISTORY.md, twenty-third session), and the port is a group of its own with no
+        // member, which keeps its `PortFree` events and the guard of its deferred departures.
         let mut data_vc = vec![false; self.vcs.len()];
         for flow in &self.flows {
             for hop in &self.routes[flow.route.index()].hops {
