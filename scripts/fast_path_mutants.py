@@ -141,7 +141,7 @@ muts=[
 # argument in `heads_ahead.rs`.)
 # (Not here, being ties that no scenario tried meets: the rule by which a cell arriving over a
 # link carried into ports answering as of an instant comes last in its instant (`as_of`), taken
-# out of the reference (`PortPlan::set_heads_last`), changes the order of such an arrival and a
+# out of the reference (`PortPlan::head_last`), changes the order of such an arrival and a
 # reader of the same picosecond only; over the built-ins' full default runs over ABR (seeds 1-3)
 # no reader met an arrival so (benches/HISTORY.md, twenty-third session). Nor the guard of the
 # departures of the port before such a link at a link's delay (`plan_queues_ahead`) left to the

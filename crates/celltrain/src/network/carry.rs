@@ -242,7 +242,6 @@ impl Network {
             let data_carried = used[i] && data_only[i] && ends_abr[i];
             port.plan.abr_last_link = used[i] && rule_data_only[i] && rule_ends_abr[i];
             port.plan.arrivals_last = used[i] && into_ends[i];
-            port.plan.set_heads_last();
             // (A LAN link that is carried is one that may be.)
             debug_assert!(!data_carried || port.plan.abr_last_link, "data carried where the RM rule does not hold");
             port.plan.carry = on && (whole || data_carried || packet_carried[i]);

@@ -61,9 +61,6 @@ pub(crate) struct PortPlan {
     pub(super) arrivals_last: bool,
     /// A port such a link is carried into: it answers its readers as of their instant.
     pub(super) as_of: bool,
-    /// The kinds of cell whose `PipeHead` event on this link is last in its instant, by rule
-    /// (a bit per `CellKind`: `abr_last_link`'s RM cells, `arrivals_last`'s every cell).
-    pub(super) heads_last: u8,
     /// The link's heads go over ahead, with the horizon of this entry of the network's table
     /// (see `heads_ahead`).
     pub(super) heads_ahead: Option<u32>,
@@ -88,19 +85,7 @@ impl PortPlan {
     /// its instant, by rule (`abr_last_link`, `arrivals_last`), rather than in order.
     #[inline(always)]
     pub(super) fn head_last(&self, kind: celltrain_atm::cell::CellKind) -> bool {
-        self.heads_last & (1 << kind as u8) != 0
-    }
-
-    /// Sets [`head_last`](Self::head_last)'s kinds from `abr_last_link` and `arrivals_last`.
-    pub(super) fn set_heads_last(&mut self) {
-        let rm = 1 << celltrain_atm::cell::CellKind::Rm as u8;
-        self.heads_last = if self.arrivals_last {
-            u8::MAX
-        } else if self.abr_last_link {
-            rm
-        } else {
-            0
-        };
+        self.abr_last_link && kind == celltrain_atm::cell::CellKind::Rm || self.arrivals_last
     }
 
     /// Before any plan: by events, with no fast path.
@@ -110,7 +95,6 @@ impl PortPlan {
         abr_last_link: false,
         arrivals_last: false,
         as_of: false,
-        heads_last: 0,
         heads_ahead: None,
         burst_handoff: false,
         paces_only: false,
