@@ -40,7 +40,7 @@
 //! every summary field with the reference); the event count goes down and the trace hash
 //! differs.
 
-use super::{Event, Network};
+use super::{Event, Hop, Network, PortPath};
 use celltrain_atm::cell::Cell;
 use celltrain_core::ids::PortId;
 use celltrain_core::time::{SimDuration, SimTime};
@@ -122,6 +122,41 @@ impl Network {
             })
             .collect();
         self.as_of.steps = (0..n).map(|_| VecDeque::new()).collect();
+    }
+
+    /// Whether `q` is a port with queues carried into ports answering as of an instant: a fan-in
+    /// group of its own, which keeps its `PortFree` events and the guard of its deferred
+    /// departures, its feeders members or not (`as_of_feeders_grouped`).
+    pub(super) fn carried_into_as_of(&self, q: usize) -> bool {
+        let plan = &self.ports[q].plan;
+        plan.carry && plan.arrivals_last && plan.path == PortPath::Queues
+    }
+
+    /// Whether the links `members` that feed `q` (carried into ports answering as of an
+    /// instant) are its group's members. Their ABR cells come at many rates, and a group files
+    /// their heads dearer than the heap unless they come from the flows' sources alone, in long
+    /// turns: not where another link feeds the port too (a switch's), nor adapters sending only
+    /// acknowledgements or RM cells (with a group, A6, A7-tcp and A13-udp over ABR took 1.2 to
+    /// 3 % more instructions; A3 and A5-udp, fed by their sources, 2 to 5 % fewer:
+    /// benches/HISTORY.md, twenty-third session). Those keep their own events.
+    pub(super) fn as_of_feeders_grouped(&self, q: usize, members: &[usize]) -> bool {
+        let mut data_vc = vec![false; self.vcs.len()];
+        for flow in &self.flows {
+            for hop in &self.routes[flow.route.index()].hops {
+                if let Hop::Vc(v) = *hop {
+                    data_vc[v.index()] = true;
+                }
+            }
+        }
+        let sources_link = |p: usize| {
+            self.ports[p].facts.is_nic
+                && self.vcs.iter().zip(&data_vc).any(|(vc, &data)| data && vc.route[0].0.index() == p)
+        };
+        let fed_by_others = self
+            .vcs
+            .iter()
+            .any(|vc| vc.route.windows(2).any(|w| w[1].0.index() == q && !members.contains(&w[0].0.index())));
+        members.len() >= 2 && !fed_by_others && members.iter().all(|&p| sources_link(p))
     }
 
     /// A cell arrives at `p`, a port answering as of an instant (an analytic port, on its VCs'

@@ -54,7 +54,7 @@
 use super::cell_path::{Asked, KnownEnd};
 use super::fan_in_direct::Crossing;
 use super::plan::Sole;
-use super::{Event, Hop, Network, PortPath, ServiceCategory};
+use super::{Event, Network, PortPath, ServiceCategory};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::port::TxClock;
 use celltrain_core::ids::PortId;
@@ -342,41 +342,17 @@ impl Network {
                 }
             }
         }
-        // A port with queues carried into ports answering as of an instant (`as_of`) is fed by
-        // ABR cells at many rates. A group files their heads dearer than the heap unless they
-        // come from the flows' sources alone, in long turns: where another link feeds the port
-        // too (a switch's), or adapters sending only acknowledgements or RM cells, its feeders
-        // keep their own events (with a group, A6, A7-tcp and A13-udp over ABR took 1.2 to 3 %
-        // more instructions; A3 and A5-udp, fed by their sources, 2 to 5 % fewer:
-        // benches/HISTORY.md, twenty-third session), and the port is a group of its own with no
-        // member, which keeps its `PortFree` events and the guard of its deferred departures.
-        let mut data_vc = vec![false; self.vcs.len()];
-        for flow in &self.flows {
-            for hop in &self.routes[flow.route.index()].hops {
-                if let Hop::Vc(v) = *hop {
-                    data_vc[v.index()] = true;
-                }
-            }
-        }
-        let sources_link = |p: usize| {
-            let carries_data = self.vcs.iter().zip(&data_vc).any(|(vc, &data)| data && vc.route[0].0.index() == p);
-            self.ports[p].facts.is_nic && carries_data
-        };
+        // (A port with queues carried into ports answering as of an instant is a group whether or
+        // not its feeders are members: `as_of_feeders_grouped`.)
         for (q, members) in feeders.iter_mut().enumerate() {
-            let port = &self.ports[q];
-            let carried_into_as_of = port.plan.carry && port.plan.arrivals_last && port.plan.path == PortPath::Queues;
-            let fed_by_others = self
-                .vcs
-                .iter()
-                .any(|vc| vc.route.windows(2).any(|w| w[1].0.index() == q && !members.contains(&w[0].0.index())));
-            if carried_into_as_of && (members.len() < 2 || fed_by_others || !members.iter().all(|&p| sources_link(p))) {
+            if self.carried_into_as_of(q) && !self.as_of_feeders_grouped(q, members) {
                 members.clear();
-                members.push(usize::MAX);
             }
         }
-        for (q, mut members) in feeders.into_iter().enumerate().filter(|(_, m)| m.len() >= 2 || m == &[usize::MAX]) {
-            // (`usize::MAX`: a group of no member, above.)
-            members.retain(|&p| p != usize::MAX);
+        for (q, members) in feeders.into_iter().enumerate() {
+            if members.len() < 2 && !self.carried_into_as_of(q) {
+                continue;
+            }
             let group = u32::try_from(self.fan_ins.len()).expect("fewer groups than ports");
             for (m, &p) in members.iter().enumerate() {
                 let member = u32::try_from(m).expect("fewer members than ports");
