@@ -80,7 +80,7 @@ impl<T: Copy + Default> Ring<T> {
         self.len -= 1;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push_back(&mut self, value: T) {
         if self.len == self.slots.len() {
             self.grow();

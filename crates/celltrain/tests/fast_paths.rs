@@ -773,26 +773,31 @@ crm = 100
 /// so, and the run with direct crossing off is the same to the event and the trace hash
 /// (`assert_fan_in_exact`, which every built-in takes in
 /// `fan_in_groups_change_nothing_not_even_the_trace`, checks it too), and the results the
-/// reference's. No port sends on so that is not carried (A7-tcp's four with queues), on an ABR
-/// VC's last link (A3 over ABR, `abr-end`), or an adapter (`first`: a cell's entry time is set
-/// there).
+/// reference's. No port sends on so that is not carried (A7-tcp's four with queues), or an
+/// adapter (`first`: a cell's entry time is set there). Over ABR, the analytic ports on the last
+/// link of ABR VCs, and the ports whose link is carried into them, send on known too (A3, A5-udp
+/// and A13 over ABR: `OverAbr`); not a port with queues on such a link (`abr-end`).
 #[test]
 fn carried_switch_ports_send_on_with_answers_known() {
     // (The ports sending on known, analytic and with queues: the last of every VC on them,
-    // carried on to a next port, carried on to a next port that is the last of its VCs.)
-    type Known = [(usize, usize, usize); 2];
+    // carried on to a next port, carried on to a next port that is the last of its VCs; over
+    // ABR, the last of ABR VCs and the ports carried into them, `OverAbr`.)
+    type Known = [(usize, usize, usize, usize); 2];
     type Sets<'a> = &'a [(&'a str, &'a str)];
-    let cases: [(&str, Sets, Known); 10] = [
-        ("E1-mux", &[("duration", "1 s"), ("warmup", "0.2 s")], [(0, 0, 0), (1, 0, 0)]),
-        ("T1-topo2", &[("duration", "0.3 s")], [(16, 2, 2), (0, 0, 0)]),
-        ("A3", &[("duration", "0.5 s"), ("warmup", "0.1 s")], [(10, 0, 0), (0, 0, 2)]),
-        ("G2", &[("duration", "1 s")], [(20, 0, 0), (0, 0, 2)]),
-        ("A9", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(30, 0, 0), (0, 0, 3)]),
-        ("A7-tcp", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(16, 0, 0), (0, 0, 2)]),
-        ("A3", &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")], [(0, 0, 0), (0, 0, 0)]),
-        ("through", &[], [(3, 0, 2), (0, 1, 0)]),
-        ("first", &[], [(2, 0, 0), (0, 0, 0)]),
-        ("abr-end", &[], [(0, 0, 0), (0, 0, 0)]),
+    let abr = [("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
+    let cases: [(&str, Sets, Known); 12] = [
+        ("E1-mux", &[("duration", "1 s"), ("warmup", "0.2 s")], [(0, 0, 0, 0), (1, 0, 0, 0)]),
+        ("T1-topo2", &[("duration", "0.3 s")], [(16, 2, 2, 0), (0, 0, 0, 0)]),
+        ("A3", &[("duration", "0.5 s"), ("warmup", "0.1 s")], [(10, 0, 0, 0), (0, 0, 2, 0)]),
+        ("G2", &[("duration", "1 s")], [(20, 0, 0, 0), (0, 0, 2, 0)]),
+        ("A9", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(30, 0, 0, 0), (0, 0, 3, 0)]),
+        ("A7-tcp", &[("duration", "0.3 s"), ("warmup", "0.1 s")], [(16, 0, 0, 0), (0, 0, 2, 0)]),
+        ("A3", &abr, [(0, 0, 0, 10), (0, 0, 0, 2)]),
+        ("A5-udp", &abr, [(0, 0, 0, 10), (0, 0, 0, 1)]),
+        ("A13", &abr, [(0, 0, 0, 16), (0, 0, 0, 2)]),
+        ("through", &[], [(3, 0, 2, 0), (0, 1, 0, 0)]),
+        ("first", &[], [(2, 0, 0, 0), (0, 0, 0, 0)]),
+        ("abr-end", &[], [(0, 0, 0, 0), (0, 0, 0, 0)]),
     ];
     for (name, sets, expected) in cases {
         let run = |options: SimOptions| {
@@ -806,13 +811,13 @@ fn carried_switch_ports_send_on_with_answers_known() {
         };
         let (with, known) = run(SimOptions::default());
         let (without, none) = run(SimOptions { direct_crossing: false, ..SimOptions::default() });
-        eprintln!("{name} {sets:?}: ports sending on known (end, through, through to end) {known:?}");
+        eprintln!("{name} {sets:?}: ports sending on known (end, through, through to end, over ABR) {known:?}");
         if with != without {
             panic!("{name} {sets:?}: sending on known changed the run\n{}", diff(&without, &with));
         }
         assert_reference_results(&format!("{name} {sets:?}"), &with, run(SimOptions::reference()).0);
         assert_eq!(known, expected, "{name} {sets:?}: ports sending on known");
-        assert_eq!(none, [(0, 0, 0); 2], "{name} {sets:?}: without direct crossing");
+        assert_eq!(none, [(0, 0, 0, 0); 2], "{name} {sets:?}: without direct crossing");
         if name == "through" {
             let mux = with.ports.iter().find(|p| p.name == "sw1->sw2").expect("the multiplexer");
             assert!(mux.max_queue_cells > 100 && mux.dropped_total > 0, "{name}: the multiplexer hardly queues");

@@ -451,7 +451,7 @@ impl Network {
     /// go first.
     #[inline(always)]
     pub(super) fn carry_as<K: Known>(&mut self, p: PortId, cell: Cell, arrival: SimTime) {
-        if !K::DIRECT && self.ports[p.index()].plan.abr_last_link {
+        if K::ABR_END || !K::DIRECT && self.ports[p.index()].plan.abr_last_link {
             self.carry_into_abr_ends(p, cell, arrival);
             return;
         }

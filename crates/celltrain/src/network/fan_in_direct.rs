@@ -55,7 +55,7 @@
 //! instructions per cell-hop, the null pipeline 12 %; runs over ABR, whose ports are not
 //! carried whole, pay 0.3 % for the test (benches/HISTORY.md, seventeenth session).
 
-use super::cell_path::{Direct, Known, Onward};
+use super::cell_path::{Direct, Known, Onward, OverAbr};
 use super::{Adaptation, Network, PortPath};
 use celltrain_atm::cell::Cell;
 use celltrain_atm::ServiceCategory;
@@ -163,27 +163,79 @@ impl Network {
     /// target directly. Not where an adapter's rules time the cells, nor at a VC's first port
     /// (where a cell's entry time is set).
     pub(super) fn plan_onward(&mut self) {
+        let on = self.options.direct_crossing;
+        let past_first = |net: &Self, p: PortId| net.hops_at(p).all(|(_, h)| h > 0);
+        let abr_end: Vec<bool> = (0..self.ports.len())
+            .map(|i| {
+                let p = PortId::from_index(i);
+                on && self.plain_switch_port(p, true) && self.ports[i].plan.abr_last_link && past_first(self, p)
+            })
+            .collect();
         for i in 0..self.ports.len() {
             let p = PortId::from_index(i);
             let port = &self.ports[i];
             let queued = port.plan.path == PortPath::Queues && port.packets.is_none() && self.carried_whole(p);
-            let known = self.options.direct_crossing
-                && (queued || self.plainly_carried(p))
-                && self.hops_at(p).all(|(_, h)| h > 0);
-            self.ports[i].plan.onward = if known { self.onward_of(p) } else { Onward::General };
+            let known = on && (queued || self.plainly_carried(p)) && past_first(self, p);
+            // (Its link carried into ports answering as of an instant, each known as an end.)
+            let into_abr_ends = on
+                && self.plain_switch_port(p, false)
+                && port.plan.arrivals_last
+                && past_first(self, p)
+                && self.hops_at(p).all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q, _)| abr_end[q.index()]));
+            let over_abr = if known {
+                OverAbr::No
+            } else if abr_end[i] {
+                OverAbr::End
+            } else if into_abr_ends {
+                OverAbr::ThroughToEnd
+            } else if port.plan.as_of {
+                OverAbr::AsOf
+            } else {
+                OverAbr::No
+            };
+            debug_assert!(!port.plan.as_of || matches!(over_abr, OverAbr::AsOf | OverAbr::End));
+            let onward = if known { self.onward_of(p) } else { Onward::General };
+            let plan = &mut self.ports[i].plan;
+            (plan.onward, plan.over_abr) = (onward, over_abr);
         }
+    }
+
+    /// Whether `q` is a switch port with no adapter rules and no capture, carried (for its data
+    /// cells at least), an analytic FIFO with no burst handed to it or (unless `analytic_only`)
+    /// a port with queues: one whose questions the plan may answer, carried whole or not.
+    fn plain_switch_port(&self, q: PortId, analytic_only: bool) -> bool {
+        let port = &self.ports[q.index()];
+        let analytic = port.plainly_analytic() && !port.plan.burst_handoff && port.starts.handed().pending() == 0;
+        let queued = port.plan.path == PortPath::Queues && port.packets.is_none();
+        !port.facts.adapter_rules
+            && !port.link.is_captured()
+            && port.plan.carry
+            && (analytic || queued && !analytic_only)
     }
 
     /// Ports whose cells take the general path with answers known, by what is known
     /// (`plan_onward`): the last port of every VC on it, carried on to a next port, and carried on
     /// to a next port that is the last of every VC on it; analytic ports, then ports with queues.
-    pub fn ports_sending_on_known(&self) -> [(usize, usize, usize); 2] {
+    pub fn ports_sending_on_known(&self) -> [(usize, usize, usize, usize); 2] {
         let count = |queues: bool, onward| {
             let of = |p: &&super::Port| (p.plan.path == PortPath::Queues) == queues && p.plan.onward == onward;
             self.ports.iter().filter(of).count()
         };
-        let by =
-            |queues| (count(queues, Onward::End), count(queues, Onward::Through), count(queues, Onward::ThroughToEnd));
+        let over_abr = |queues: bool| {
+            let of = |p: &&super::Port| {
+                (p.plan.path == PortPath::Queues) == queues
+                    && matches!(p.plan.over_abr, OverAbr::End | OverAbr::ThroughToEnd)
+            };
+            self.ports.iter().filter(of).count()
+        };
+        let by = |queues| {
+            (
+                count(queues, Onward::End),
+                count(queues, Onward::Through),
+                count(queues, Onward::ThroughToEnd),
+                over_abr(queues),
+            )
+        };
         [by(false), by(true)]
     }
 

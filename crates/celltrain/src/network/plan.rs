@@ -26,7 +26,8 @@
 //!   event: it saves the event heap's work, and keeps the event count and the trace hash.
 //! - **Direct crossing**: where the plan has answered a port's questions once (a fan-in group's
 //!   target, crossed in one step; every switch port carried ahead whole, analytic or with
-//!   queues: `Onward`), each cell takes the general path's steps with those answers known
+//!   queues: `Onward`; over ABR, the last port of ABR VCs and the port carried into it:
+//!   `OverAbr`), each cell takes the general path's steps with those answers known
 //!   (`fan_in_direct`). It keeps the event count and the trace hash too.
 //! - **Trains**: a frame or a burst put whole on an adapter's link that no fan-in group takes
 //!   goes as a train, as on a group's links, its cells made as each reaches the pipe's head by
@@ -37,7 +38,7 @@
 //!   intervals) hands its data cells over at the `PipeHead` event of the head before them, up
 //!   to those readers' horizon (`heads_ahead`).
 
-use super::cell_path::Onward;
+use super::cell_path::{Onward, OverAbr};
 use super::fan_in::FanInSlot;
 use super::{Network, PortPath};
 
@@ -61,6 +62,9 @@ pub(crate) struct PortPlan {
     pub(super) arrivals_last: bool,
     /// A port such a link is carried into: it answers its readers as of their instant.
     pub(super) as_of: bool,
+    /// An analytic port answering as of an instant, or a switch port carried to the last of ABR
+    /// VCs or into such ports, known (see `OverAbr`): its cells leave the general path.
+    pub(super) over_abr: OverAbr,
     /// The link's heads go over ahead, with the horizon of this entry of the network's table
     /// (see `heads_ahead`).
     pub(super) heads_ahead: Option<u32>,
@@ -95,6 +99,7 @@ impl PortPlan {
         abr_last_link: false,
         arrivals_last: false,
         as_of: false,
+        over_abr: OverAbr::No,
         heads_ahead: None,
         burst_handoff: false,
         paces_only: false,
