@@ -161,7 +161,10 @@ impl Network {
     /// arrivals (`arrive_analytic_known`) and a port with queues' departures (`transmit_as`)
     /// then take the general path's steps with those answers known, as a group's heads cross a
     /// target directly. Not where an adapter's rules time the cells, nor at a VC's first port
-    /// (where a cell's entry time is set).
+    /// (where a cell's entry time is set). Over ABR (`OverAbr`), the same for an analytic port on
+    /// the last link of ABR VCs, carried for their data (`End`), and for a port whose link is
+    /// carried into such ports answering as of an instant (`ThroughToEnd`); a port answering as
+    /// of an instant and not known so takes the general path's steps (`AsOf`).
     pub(super) fn plan_onward(&mut self) {
         let on = self.options.direct_crossing;
         let past_first = |net: &Self, p: PortId| net.hops_at(p).all(|(_, h)| h > 0);
@@ -214,8 +217,9 @@ impl Network {
     }
 
     /// Ports whose cells take the general path with answers known, by what is known
-    /// (`plan_onward`): the last port of every VC on it, carried on to a next port, and carried on
-    /// to a next port that is the last of every VC on it; analytic ports, then ports with queues.
+    /// (`plan_onward`): the last port of every VC on it, carried on to a next port, carried on to
+    /// a next port that is the last of every VC on it, and over ABR (`OverAbr`: the last of ABR
+    /// VCs, or carried on to it); analytic ports, then ports with queues.
     pub fn ports_sending_on_known(&self) -> [(usize, usize, usize, usize); 2] {
         let count = |queues: bool, onward| {
             let of = |p: &&super::Port| (p.plan.path == PortPath::Queues) == queues && p.plan.onward == onward;
