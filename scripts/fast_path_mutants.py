@@ -13,6 +13,8 @@ muts=[
  ("reference: samples before due departures", "crates/celltrain/src/network/record.rs", "            self.settle_port(p);", "            self.release_started(p, now);"),
  ("abr ahead: feedback can arrive in between (by the feed)", "crates/celltrain/src/network/abr.rs", "            by_feed = now + port.link.delay();", "            by_feed = now + port.link.delay() + port.link.delay();"),
  ("abr ahead: feedback can arrive in between (by the RM cells in flight)", "crates/celltrain/src/network/abr.rs", "            by_flight = by_flight.min(earliest);", "            by_flight = by_flight.min(earliest + peer.route_delay);"),
+ ("abr ahead: the horizon from the latest RM cell in flight", "crates/celltrain/src/network/abr.rs", "        if let Some(&(_, earliest)) = peer.rm_in_flight.front() {", "        if let Some(&(_, earliest)) = peer.rm_in_flight.back() {"),
+ ("abr ahead: the RM cells in flight kept in the order they were sent", "crates/celltrain/src/network/abr.rs", "            let k = flight.iter().rposition(|&(_, t)| t <= earliest).map_or(0, |k| k + 1);", "            let k = flight.len();"),
  ("abr ahead: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "                    end.sent_ahead.push_back(at);\n", ""),
  ("abr runs: an opportunity on the horizon taken", "crates/celltrain/src/network/abr.rs", "    (horizon.as_picos() - at.as_picos() - 1) / gap.as_picos() + 1", "    (horizon.as_picos() - at.as_picos()) / gap.as_picos() + 1", ["-p", "celltrain", "--lib", "opportunities_before"]),
  ("abr runs: past the horizon", "crates/celltrain/src/network/abr.rs", "let most = u64::from(end.data.front_run_cells()).min(opportunities_before(at, gap, horizon));", "let most = u64::from(end.data.front_run_cells());"),

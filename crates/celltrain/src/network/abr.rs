@@ -77,8 +77,8 @@ pub struct AbrEnd {
     sent_ahead: VecDeque<SimTime>,
     /// This VC's RM cells in flight (sent, neither delivered nor lost), each with the earliest
     /// it can reach the VC's destination: when it was sent (or, sent ahead, its opportunity)
-    /// plus the route's propagation delays. The paired end system sends ahead up to the
-    /// earliest of them.
+    /// plus the route's propagation delays, in order of that earliest (the front is the
+    /// earliest of them, up to which the paired end system sends ahead).
     rm_in_flight: VecDeque<(RmId, SimTime)>,
     /// The propagation delays of this VC's route, summed: a cell sent at `t` reaches the
     /// destination at `t + route_delay` at the earliest.
@@ -189,7 +189,11 @@ impl AbrSystem {
     pub(super) fn rm_sent(&mut self, vc: VcId, id: RmId, sent: SimTime) {
         if let Some(a) = self.of(vc) {
             let end = &mut self.ends[a];
-            end.rm_in_flight.push_back((id, sent + end.route_delay));
+            let earliest = sent + end.route_delay;
+            // (At the back but for an out-of-rate RM cell sent before cells sent ahead.)
+            let flight = &mut end.rm_in_flight;
+            let k = flight.iter().rposition(|&(_, t)| t <= earliest).map_or(0, |k| k + 1);
+            flight.insert(k, (id, earliest));
         }
     }
 
@@ -330,7 +334,7 @@ impl Network {
         // Two bounds on the earliest RM cell to come, each exact; the later holds.
         let peer = &self.abr.ends[self.abr.ends[a].peer as usize];
         let mut by_flight = now + peer.route_delay;
-        for &(_, earliest) in &peer.rm_in_flight {
+        if let Some(&(_, earliest)) = peer.rm_in_flight.front() {
             by_flight = by_flight.min(earliest);
         }
         // Any cell at all reaches the end system by its feed port: those on the link first,
