@@ -507,6 +507,37 @@ impl Network {
 mod tests {
     use super::*;
 
+    /// The RM cells in flight keep the earliest each can arrive at the front, whatever order
+    /// they are sent in (an out-of-rate RM cell may go before cells sent ahead), and as they
+    /// leave the flight in any order.
+    #[test]
+    fn rm_cells_in_flight_keep_the_earliest_first() {
+        let spec = |vc, peer| AbrEndSpec {
+            vc: VcId::from_index(vc),
+            peer: VcId::from_index(peer),
+            params: AbrParams::tm4_defaults(1e5),
+            capacity_cells: 100,
+            feedback: Vec::new(),
+            feed: None,
+            alone_on_adapter: true,
+        };
+        let mut abr = AbrSystem::new(2, vec![spec(0, 1), spec(1, 0)]);
+        abr.ends[0].route_delay = SimDuration::from_picos(1_000);
+        let (vc, t) = (VcId::from_index(0), SimTime::from_picos);
+        let ids: Vec<RmId> = (0..5).map(RmId::from_index).collect();
+        let front = |abr: &AbrSystem| abr.ends[0].rm_in_flight.front().copied();
+        for (k, sent) in [(0, 300), (1, 500), (2, 100), (3, 500), (4, 700)] {
+            abr.rm_sent(vc, ids[k], t(sent));
+        }
+        let order: Vec<RmId> = abr.ends[0].rm_in_flight.iter().map(|&(id, _)| id).collect();
+        assert_eq!(order, [ids[2], ids[0], ids[1], ids[3], ids[4]], "in order of arrival, ties as sent");
+        assert_eq!(front(&abr), Some((ids[2], t(1_100))));
+        abr.rm_gone(vc, ids[0]);
+        assert_eq!(front(&abr), Some((ids[2], t(1_100))));
+        abr.rm_gone(vc, ids[2]);
+        assert_eq!(front(&abr), Some((ids[1], t(1_500))));
+    }
+
     /// The count is the opportunities one by one, an opportunity on the horizon left out.
     #[test]
     fn opportunities_before_the_horizon() {
