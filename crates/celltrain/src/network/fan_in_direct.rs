@@ -135,25 +135,35 @@ impl Network {
         self.vcs.iter().filter_map(move |vc| Some((vc, vc.route.iter().position(|&(p, _)| p == q)?)))
     }
 
-    /// Whether `q` has no adapter rules and no capture, and is carried ahead whole (so its far
-    /// end hears only from it, see `plan_carry`, and no ABR VC crosses it): a port whose
-    /// questions the plan may answer, analytic (`plainly_carried`) or with queues.
-    fn carried_whole(&self, q: PortId) -> bool {
+    /// Whether `q` has no adapter rules and no capture, and is carried ahead (whole, or for its
+    /// data cells on the last link of ABR VCs): a port whose questions the plan may answer.
+    fn answerable(&self, q: PortId) -> bool {
         let port = &self.ports[q.index()];
-        !port.facts.adapter_rules
-            && !port.link.is_captured()
-            && port.plan.carry
-            && !port.plan.abr_last_link
-            && !port.plan.arrivals_last
+        !port.facts.adapter_rules && !port.link.is_captured() && port.plan.carry
+    }
+
+    /// Whether `q` is an analytic FIFO with no burst handed to it.
+    fn plain_analytic(&self, q: PortId) -> bool {
+        let port = &self.ports[q.index()];
+        port.plainly_analytic() && !port.plan.burst_handoff && port.starts.handed().pending() == 0
+    }
+
+    /// Whether `q` is a port with queues (a cell port: packet mode's ports are planned apart).
+    fn with_queues(&self, q: PortId) -> bool {
+        let port = &self.ports[q.index()];
+        port.plan.path == PortPath::Queues && port.packets.is_none()
+    }
+
+    /// Whether `q` is answerable and carried ahead whole (so its far end hears only from it, see
+    /// `plan_carry`, and no ABR VC crosses it): analytic (`plainly_carried`) or with queues.
+    fn carried_whole(&self, q: PortId) -> bool {
+        let plan = &self.ports[q.index()].plan;
+        self.answerable(q) && !plan.abr_last_link && !plan.arrivals_last
     }
 
     /// Whether `q` is an analytic FIFO carried ahead whole with no burst handed to it.
     fn plainly_carried(&self, q: PortId) -> bool {
-        let port = &self.ports[q.index()];
-        port.plainly_analytic()
-            && self.carried_whole(q)
-            && !port.plan.burst_handoff
-            && port.starts.handed().pending() == 0
+        self.plain_analytic(q) && self.carried_whole(q)
     }
 
     /// Decides, for each switch port carried ahead whole with no capture (so no ABR VC crosses
@@ -171,17 +181,19 @@ impl Network {
         let abr_end: Vec<bool> = (0..self.ports.len())
             .map(|i| {
                 let p = PortId::from_index(i);
-                on && self.plain_switch_port(p, true) && self.ports[i].plan.abr_last_link && past_first(self, p)
+                let last = self.ports[i].plan.abr_last_link;
+                on && self.answerable(p) && self.plain_analytic(p) && last && past_first(self, p)
             })
             .collect();
         for i in 0..self.ports.len() {
             let p = PortId::from_index(i);
             let port = &self.ports[i];
-            let queued = port.plan.path == PortPath::Queues && port.packets.is_none() && self.carried_whole(p);
+            let queued = self.with_queues(p) && self.carried_whole(p);
             let known = on && (queued || self.plainly_carried(p)) && past_first(self, p);
             // (Its link carried into ports answering as of an instant, each known as an end.)
             let into_abr_ends = on
-                && self.plain_switch_port(p, false)
+                && self.answerable(p)
+                && (self.plain_analytic(p) || self.with_queues(p))
                 && port.plan.arrivals_last
                 && past_first(self, p)
                 && self.hops_at(p).all(|(vc, h)| vc.route.get(h + 1).is_some_and(|&(q, _)| abr_end[q.index()]));
@@ -201,19 +213,6 @@ impl Network {
             let plan = &mut self.ports[i].plan;
             (plan.onward, plan.over_abr) = (onward, over_abr);
         }
-    }
-
-    /// Whether `q` is a switch port with no adapter rules and no capture, carried (for its data
-    /// cells at least), an analytic FIFO with no burst handed to it or (unless `analytic_only`)
-    /// a port with queues: one whose questions the plan may answer, carried whole or not.
-    fn plain_switch_port(&self, q: PortId, analytic_only: bool) -> bool {
-        let port = &self.ports[q.index()];
-        let analytic = port.plainly_analytic() && !port.plan.burst_handoff && port.starts.handed().pending() == 0;
-        let queued = port.plan.path == PortPath::Queues && port.packets.is_none();
-        !port.facts.adapter_rules
-            && !port.link.is_captured()
-            && port.plan.carry
-            && (analytic || queued && !analytic_only)
     }
 
     /// Ports whose cells take the general path with answers known, by what is known
