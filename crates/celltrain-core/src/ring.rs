@@ -80,6 +80,16 @@ impl<T: Copy + Default> Ring<T> {
         self.len -= 1;
     }
 
+    /// Moves the oldest value to the back (there is one), as a `pop_front` and a `push_back` of
+    /// it would, with no room to check: a round robin's turn.
+    #[inline]
+    pub fn rotate_front_to_back(&mut self) {
+        debug_assert!(self.len > 0, "rotate an empty ring");
+        let back = self.at(self.first + self.len);
+        self.slots[back] = self.slots[self.first];
+        self.first = self.at(self.first + 1);
+    }
+
     /// (Always inlined: left to the compiler it became a call in some builds, A1-udp 1 % more
     /// instructions; its growth is out of line.)
     #[inline(always)]
@@ -149,6 +159,14 @@ mod tests {
                 let n = draw(70);
                 ring.extend((0..n).map(|k| step * 100 + k));
                 reference.extend((0..n).map(|k| step * 100 + k));
+            } else if choice == 6 && draw(2) == 0 {
+                // (A round robin's turns, as a pop and a push of the value popped.)
+                for _ in 0..draw(20) {
+                    if let Some(front) = reference.pop_front() {
+                        reference.push_back(front);
+                        ring.rotate_front_to_back();
+                    }
+                }
             } else if choice == 6 {
                 let by = draw(4) + 2;
                 ring.retain(|v| v % by != 0);
@@ -167,6 +185,20 @@ mod tests {
             let skip = draw(reference.len() as u64 + 2) as usize;
             assert!(ring.iter_from(skip).eq(reference.iter().skip(skip).copied()));
             assert!(ring.iter().eq(reference.iter().copied()));
+        }
+    }
+
+    /// A full ring turns too: its back is its front's place.
+    #[test]
+    fn a_full_ring_rotates() {
+        let mut ring: Ring<u32> = Ring::default();
+        ring.extend(0..16);
+        ring.pop_front();
+        ring.push_back(16);
+        for turn in 0..40 {
+            let expected: Vec<u32> = (0..16).map(|k| 1 + (turn + k) % 16).collect();
+            assert!(ring.iter().eq(expected.iter().copied()), "turn {turn}");
+            ring.rotate_front_to_back();
         }
     }
 }

@@ -2,15 +2,15 @@
 
 use super::{CellScheduler, Pick};
 use crate::category::ServiceCategory;
+use celltrain_core::ring::Ring;
 use celltrain_core::time::SimTime;
-use std::collections::VecDeque;
 
 /// Class c is served only when every class below c is empty (class 0 first); inside a class the
 /// backlogged queues take one cell each in turn. Work-conserving.
 #[derive(Clone, Debug, Default)]
 pub struct PriorityRoundRobin {
     /// Per class: backlogged queues in round-robin order.
-    active: [VecDeque<u16>; ServiceCategory::COUNT],
+    active: [Ring<u16>; ServiceCategory::COUNT],
     /// Bit c set when class c has a backlogged queue.
     backlogged_classes: u32,
     /// The class of the queue last picked (its dequeue follows at once).
@@ -38,7 +38,7 @@ impl CellScheduler for PriorityRoundRobin {
         }
         let class = self.backlogged_classes.trailing_zeros() as usize;
         self.picked_class = class as u8;
-        Pick::Queue(*self.active[class].front().expect("backlogged class has an active queue"))
+        Pick::Queue(self.active[class].front().expect("backlogged class has an active queue"))
     }
 
     /// The picked queue (the front of the highest backlogged class) gave a cell.
@@ -46,7 +46,7 @@ impl CellScheduler for PriorityRoundRobin {
     fn on_dequeue(&mut self, queue: u16, now_empty: bool, _now: SimTime) {
         let class = usize::from(self.picked_class);
         let ring = &mut self.active[class];
-        debug_assert_eq!(ring.front(), Some(&queue), "dequeued from a queue that was not picked");
+        debug_assert_eq!(ring.front(), Some(queue), "dequeued from a queue that was not picked");
         if now_empty {
             ring.pop_front();
             if ring.is_empty() {
@@ -54,8 +54,7 @@ impl CellScheduler for PriorityRoundRobin {
             }
         } else if ring.len() > 1 {
             // Round robin: the queue goes behind the others (alone, it stays where it is).
-            ring.pop_front();
-            ring.push_back(queue);
+            ring.rotate_front_to_back();
         }
     }
 }
