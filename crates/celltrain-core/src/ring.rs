@@ -1,7 +1,8 @@
 //! A queue of copyable values in a ring whose length is a power of two: the index of a place
 //! is masked (where `VecDeque`'s is compared and wrapped), which the compiler knows to be in
-//! bounds. For the start times an analytic port keeps and the cells in a link's pipe, pushed
-//! and popped once a cell.
+//! bounds. For the start times an analytic port keeps, the cells in a link's pipe and in a
+//! port's queues, pushed and popped once a cell, and a round robin's backlogged queues, turned
+//! once a cell.
 
 /// A first-in, first-out queue of `T`, grown by doubling.
 #[derive(Clone, Debug)]
