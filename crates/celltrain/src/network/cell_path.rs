@@ -49,17 +49,22 @@ impl Known for Asked {
 
 /// The target of a fan-in group crossed directly, AAL5 cells crossing or not (`FRAMES`), the
 /// last port of every VC on it or not (`LAST`), VCs policed where they enter it or not
-/// (`POLICED`).
-pub(super) struct Direct<const FRAMES: bool, const LAST: bool, const POLICED: bool, N: Known = Asked>(
-    std::marker::PhantomData<N>,
-);
+/// (`POLICED`); over ABR, the last port of ABR VCs or not (`ABR_END`).
+pub(super) struct Direct<
+    const FRAMES: bool,
+    const LAST: bool,
+    const POLICED: bool,
+    N: Known = Asked,
+    const ABR_END: bool = false,
+>(std::marker::PhantomData<N>);
 
-impl<const F: bool, const L: bool, const P: bool, N: Known> Known for Direct<F, L, P, N> {
+impl<const F: bool, const L: bool, const P: bool, N: Known, const A: bool> Known for Direct<F, L, P, N, A> {
     const DIRECT: bool = true;
     const FRAMES: bool = F;
     const LAST: bool = L;
     const POLICED: bool = P;
     type Next = N;
+    const ABR_END: bool = A;
 }
 
 /// Where a port sends its cells, as the plan knows it (`plan_onward`: switch ports carried
@@ -87,16 +92,7 @@ type KnownThrough = Direct<true, false, false>;
 type KnownThroughToEnd = Direct<true, false, false, KnownEnd>;
 
 /// What `OverAbr::End` knows of a port: what `KnownEnd` knows, the port the last of ABR VCs.
-pub(super) struct KnownAbrEnd;
-
-impl Known for KnownAbrEnd {
-    const DIRECT: bool = true;
-    const FRAMES: bool = true;
-    const LAST: bool = true;
-    const POLICED: bool = false;
-    type Next = Asked;
-    const ABR_END: bool = true;
-}
+pub(super) type KnownAbrEnd = Direct<true, true, false, Asked, true>;
 
 /// What `OverAbr::ThroughToEnd` knows of a port: its cells go on to a next port known as
 /// `KnownAbrEnd`.
