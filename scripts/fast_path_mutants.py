@@ -109,10 +109,6 @@ muts=[
  ("carry data: routes that mark EFCI too", "crates/celltrain/src/network/carry.rs", "                    && vc.route.iter().all(|&(p, _)| !self.ports[p.index()].queue.marks_efci())\n", ""),
  ("carry data: a frame's last cell landed as one inside its frame", "crates/celltrain/src/network/carry.rs", "        if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {", "        if cell.hop > 0 && cell.kind == CellKind::Aal5 {"),
  ("carry data: a cell of a VC with a reassembly timer landed inside its frame", "crates/celltrain/src/network/carry.rs", "        if cell.hop > 0 && lands_inside_frame(&self.vcs, &cell) {", "        if cell.hop > 0 && cell.kind == CellKind::Aal5 && !cell.end_of_frame {"),
- ("heads ahead: the other links into the switch not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(link.head_arrival().map_or(unsent, |head| head.min(unsent)));", "            let _ = (link, unsent);"),
- ("heads ahead: the cells in the other links' pipes not read", "crates/celltrain/src/network/heads_ahead.rs", "link.head_arrival().map_or(unsent, |head| head.min(unsent))", "link.head_arrival().map_or(unsent, |_| unsent)"),
- ("heads ahead: the averaging intervals not read", "crates/celltrain/src/network/heads_ahead.rs", "            horizon = horizon.min(self.ports[q.index()].er.as_ref().expect(\"an explicit-rate port\").next_interval());", "            let _ = q;"),
- ("heads ahead: the clock left at the event's instant", "crates/celltrain/src/network/heads_ahead.rs", "            self.now = arrival;\n", ""),
  ("as of: an interval's end reads the port as it is (no load taken ahead)", "crates/celltrain/src/network/as_of.rs", "            if now >= loads.next {", "            if false {"),
  ("as of: an RM cell's step taken as it is carried", "crates/celltrain/src/network/rm.rs", "    pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {\n        if self.ports[p.index()].plan.as_of {", "    pub(super) fn arrive_rm(&mut self, p: PortId, slot: u32, cell: Cell) {\n        if false {"),
  ("as of: a load's queue counts the cells that start by the interval's end", "crates/celltrain/src/network/as_of.rs", "            let queue_cells = port.queue.occupancy() - port.starts.started_by(end);", "            let queue_cells = port.queue.occupancy();"),
@@ -136,14 +132,6 @@ muts=[
  ("port steps: EPD accepts a frame's last cell inline", "crates/celltrain-atm/src/port/buffer/epd.rs", "EpdState::Accepting && room && !cell.end_of_frame {", "EpdState::Accepting && room {", ["-p", "celltrain-atm", "--lib"]),
  ("losses at once: one cell counted for a frame's refused tail", "crates/celltrain/src/network/egress.rs", "        for _ in 0..cells {\n            count_lost(", "        for _ in 0..1 {\n            count_lost(", ["-p", "celltrain", "--test", "abr", "rm_cells_are_accounted"]),
 ]
-# (Not here, being ties that no scenario tried meets: heads ahead letting a head that arrives
-# on its link's horizon go over, or giving the next event to a head past the horizon, or letting
-# RM cells go over. Each reorders a cell of the link against a reader of the same picosecond
-# (another link's cell, an interval's end) or, for a backward RM cell, against the interval's end
-# of the port its feedback is for, which the horizon does not look at. Built as binaries, none
-# changed a summary over the 48 full default runs over ABR (seeds 1-3) nor over scenarios made to
-# tie (every link at 424 Mbit/s, sources starting at their peak rate); the rule stands on the
-# argument in `heads_ahead.rs`.)
 # (Not here, being ties that no scenario tried meets: the rule by which a cell arriving over a
 # link carried into ports answering as of an instant comes last in its instant (`as_of`), taken
 # out of the reference (`PortPlan::head_last`), changes the order of such an arrival and a

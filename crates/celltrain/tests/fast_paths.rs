@@ -1766,71 +1766,6 @@ fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
     assert!(!saved[carry], "data cells carried past RM cells on a route that marks EFCI");
 }
 
-/// The link into explicit-rate ports hands its heads over ahead (`heads_ahead`): over ABR, the
-/// data cells reaching the switch before the horizon of the ports' other readers (RM cells on
-/// the other links into the switch, the averaging intervals, the next observation) go over at
-/// the `PipeHead` event of the head before them. The same run with it or without (but the
-/// trace hash, and events left stale by cells held back at an observation), and the
-/// reference's: over the built-ins whose RM cells tie with data
-/// cells at the switch at some picosecond (A9, A7-udp, whose order a rule for those ties moved:
-/// benches/HISTORY.md, ninth session), at several seeds, and with samples every few cells, whose
-/// instants the horizon stops short of.
-#[test]
-fn heads_gone_ahead_give_the_reference_results() {
-    let short: &[(&str, &str)] = &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];
-    let a5: &[(&str, &str)] = &[("duration", "0.2 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
-    let cases = [("A3", short, 1), ("A5-udp", a5, 2), ("A9", short, 1), ("A9", short, 3), ("A7-udp", short, 1)];
-    for (name, sets, seed) in cases {
-        let text = builtin_text(name);
-        let label = format!("{name} {sets:?} seed {seed}");
-        let run = |options| run_probed(&format!("{name}.toml"), &text, sets, seed, options, |n| n.heads_gone_ahead());
-        // (Without the link carried into the ports answering as of an instant, which takes the
-        // place of this lever where their algorithms read no queue at RM cells: `as_of`.)
-        let (with, went) = run(SimOptions { as_of: false, ..SimOptions::default() });
-        let (mut without, none) = run(SimOptions { heads_ahead: false, as_of: false, ..SimOptions::default() });
-        eprintln!("{label}: {went} heads went ahead");
-        assert_eq!(none, 0, "{label}: heads went ahead with the option off");
-        assert!(went > 0, "{label}: no head went ahead");
-        let events = (with.events, without.events);
-        without.trace_hash = with.trace_hash.clone();
-        without.events = with.events;
-        if with != without {
-            panic!("{label}: heads ahead changed the run\n{}", diff(&without, &with));
-        }
-        // (One event fewer at most where data cells held back by an observation are carried on
-        // earlier, leaving their events stale sooner.)
-        assert!(events.0 <= events.1, "{label}: heads ahead added events: {events:?}");
-        let (reference, _) = run(SimOptions::reference());
-        assert_reference_results(&label, &with, reference);
-    }
-    let a5 = builtin_text("A5-udp");
-    let sampled = with_record(&a5, "interval = \"97 us\"\nports = [\"sw2->dst1\", \"sw1->sw2\"]");
-    let sets = [("duration", "0.1 s"), ("warmup", "0.05 s"), ("n_sources", "3"), ("service", "abr")];
-    let (found, _) = compare("a5-abr-heads-sampled", &sampled, &sets, false);
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    // The explicit-rate ports behind the link as the bottlenecks: ERICA+ reads what they were
-    // offered as each interval ends; binary marking reads their queues as each backward RM
-    // cell passes, those cells reaching the switch over the other links.
-    let binary = MERGE_BEHIND_BACKBONE.replace(
-        "explicit_rate = \"erica+\"\ntarget_queue = \"200 cells\"\n",
-        "explicit_rate = \"binary\"\nbinary_thresholds = [\"150 cells\", \"50 cells\"]\n",
-    );
-    assert_ne!(binary, MERGE_BEHIND_BACKBONE, "the switches' table has moved");
-    for (name, text) in [("erica+", MERGE_BEHIND_BACKBONE), ("binary", binary.as_str())] {
-        let label = format!("merge behind a backbone, {name}");
-        let run = |options| run_probed("merge.toml", text, &[], 1, options, |n| n.heads_gone_ahead());
-        let (with, went) = run(SimOptions { as_of: false, ..SimOptions::default() });
-        let (mut without, _) = run(SimOptions { heads_ahead: false, as_of: false, ..SimOptions::default() });
-        assert!(went > 0, "{label}: no head went ahead");
-        without.trace_hash = with.trace_hash.clone();
-        without.events = with.events;
-        if with != without {
-            panic!("{label}: heads ahead changed the run\n{}", diff(&without, &with));
-        }
-        assert_reference_results(&label, &with, run(SimOptions::reference()).0);
-    }
-}
-
 /// The link into the last switch ports of ABR VCs is carried, those ports answering their
 /// readers as of their instant (`as_of`): each cell joins its port's buffer as it is carried,
 /// an averaging interval reads the load its port had at its end, and an RM cell's step at the
@@ -1846,6 +1781,7 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
     let cases = [
         ("A3", short, 1),
         ("A5-udp", a5, 2),
+        ("A6", short, 2),
         ("A9", short, 1),
         ("A9", short, 3),
         ("A7-udp", short, 1),
@@ -1902,7 +1838,7 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
 /// are the bottlenecks.
 const MERGE_BEHIND_BACKBONE: &str = r#"
 [scenario]
-id = "heads-ahead-merge"
+id = "merge-behind-backbone"
 title = "Four ABR sources, two into each destination behind a fast backbone: the explicit-rate ports after it are the bottlenecks"
 
 [params]

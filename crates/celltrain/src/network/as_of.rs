@@ -5,16 +5,17 @@
 //! could not be carried ahead: the ports its cells reach are read by more than its own cells.
 //! A backward RM cell arriving over another link is seen by the algorithm of the port its
 //! feedback is for, and each averaging interval reads what the port was offered and holds. So
-//! each of the link's cells took a `PipeHead` event (or went ahead only up to those readers:
-//! `heads_ahead`), and the port sending on it, with every link into that port, could not be
-//! carried either.
+//! each of the link's cells took a `PipeHead` event, and the port sending on it, with every
+//! link into that port, could not be carried either.
 //!
 //! Those readers read little of such a port: ERICA reads no queue as an RM cell passes (an
 //! algorithm's `QUEUE_AT_RM`); an interval reads the cells each buffer pool was offered and the
 //! cells queued; and only RM cells change the algorithm's state. So the link is carried ahead
 //! when every cell on it goes on to an analytic port that it alone feeds, on the last link of
-//! its VCs (`PortPlan::abr_last_link`, whose data cells are carried to their destination in
-//! turn), where the algorithm reads no queue at RM cells (`plan_carry`); and then:
+//! its VCs, where the algorithm reads no queue at RM cells (`plan_carry`): the last of ABR VCs
+//! for one such port at least (`PortPlan::abr_last_link`, whose data cells are carried to their
+//! destination in turn), the others carried whole to destinations whose deliveries only count
+//! (MSc98's background VBR VCs in A6 and A9, whose ports no RM cell reads); and then:
 //! - each cell is admitted to its port's buffer, and put on that port's wire, as it is carried:
 //!   the port hears from this link alone, so its buffer's decisions and its start times follow
 //!   from the cells before it, which are all there (a departure is made before its cell would
@@ -100,7 +101,7 @@ impl Network {
         for vc in &self.vcs {
             for w in vc.route.windows(2) {
                 let link = &self.ports[w[0].0.index()].plan;
-                if link.arrivals_last && link.carry {
+                if link.arrivals_last && link.carry && self.ports[w[1].0.index()].plan.abr_last_link {
                     as_of[w[1].0.index()] = true;
                 }
             }

@@ -185,20 +185,24 @@ impl Network {
                 rule_data_only[vc.route[0].0.index()] = false;
             }
         }
-        // Links into the last ports of ABR VCs whose data cells may be carried, each such port
-        // fed by this link alone (see `as_of`): their cells arrive last in their instant by rule,
-        // whatever the options; carried (with such ports' data carried), they answer their
-        // readers as of an instant. Not an adapter's link (its cells are an end system's), nor
-        // where a policer reads backward RM cells.
+        // Links into the last ports of their VCs, each port fed by this link alone and one at
+        // least the last of ABR VCs whose data cells may be carried, the others' VCs safe to
+        // carry whole (see `as_of`): their cells arrive last in their instant by rule, whatever
+        // the options; carried (with such ports' cells carried), the ports of ABR VCs answer
+        // their readers as of an instant. Not an adapter's link (its cells are an end system's),
+        // nor where a policer reads backward RM cells. (Links into no port of ABR VCs are left
+        // to the rest of the plan: no rule for their arrivals.)
         let watching = self.vcs.iter().any(|vc| vc.policer.as_ref().is_some_and(|p| p.watches_backward_rm()));
         let mut into_ends = vec![!watching; n];
         let mut into_carried_ends = vec![true; n];
+        let mut into_abr_end = vec![false; n];
         for vc in &self.vcs {
             for (h, &(p, _)) in vc.route.iter().enumerate() {
                 let ok = match vc.route.get(h + 1) {
                     Some(&(q, _)) => {
-                        let ends = used[q.index()] && rule_data_only[q.index()] && rule_ends_abr[q.index()];
-                        into_carried_ends[p.index()] &= used[q.index()] && data_only[q.index()] && ends_abr[q.index()];
+                        let ends = used[q.index()] && rule_data_only[q.index()];
+                        into_abr_end[p.index()] |= rule_ends_abr[q.index()];
+                        into_carried_ends[p.index()] &= used[q.index()] && data_only[q.index()];
                         let target = &self.ports[q.index()];
                         let reads_ok = target.er.as_ref().is_none_or(|er| !er.algorithm_reads_queue_at_rm());
                         ends && target_ok(q, p, &self.ports)
@@ -210,6 +214,9 @@ impl Network {
                 };
                 into_ends[p.index()] &= ok && !self.ports[p.index()].facts.is_nic;
             }
+        }
+        for (ends, abr) in into_ends.iter_mut().zip(&into_abr_end) {
+            *ends &= abr;
         }
         // A carried cell must never put an event on the queue: one scheduled when the cell is
         // carried, rather than when it arrives, would take another place among the events of

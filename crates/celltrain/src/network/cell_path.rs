@@ -495,10 +495,6 @@ impl Network {
         if port.link.head().is_none_or(|(arrival, _)| arrival > self.now) {
             return;
         }
-        if let Some(h) = port.plan.heads_ahead {
-            self.pipe_heads_ahead(p, h);
-            return;
-        }
         // (Copied out whole, then dropped from the pipe: an `Option` of the cell returned by a pop
         // is copied in pieces that overlap around the cell's niche byte, and reading those back
         // as words stalls store forwarding.)

@@ -16,7 +16,6 @@ mod event;
 mod fan_in;
 mod fan_in_direct;
 mod fifo_events;
-mod heads_ahead;
 mod host_timing;
 mod ip;
 mod link;
@@ -372,7 +371,6 @@ pub struct Network {
     /// Plan: the pipes that lead to one port, sharing one entry in the event queue.
     fan_ins: Vec<fan_in::FanIn>,
     /// Plan: the horizons of the links whose heads go over ahead.
-    heads_ahead: Vec<heads_ahead::HeadsAhead>,
     /// Plan: the ports answering as of an instant, and the RM steps due across their links.
     as_of: as_of::AsOfPorts,
 }

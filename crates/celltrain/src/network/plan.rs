@@ -33,10 +33,6 @@
 //!   goes as a train, as on a group's links, its cells made as each reaches the pipe's head by
 //!   its own `PipeHead` event (`fan_in`, `plan_trains`). It keeps the event count and the trace
 //!   hash too.
-//! - **Heads ahead**: a link not carried ahead only because its far end's ports have readers
-//!   known ahead (explicit-rate ports: RM cells in the other links' pipes, averaging
-//!   intervals) hands its data cells over at the `PipeHead` event of the head before them, up
-//!   to those readers' horizon (`heads_ahead`).
 
 use super::cell_path::{Onward, OverAbr};
 use super::fan_in::FanInSlot;
@@ -65,9 +61,6 @@ pub(crate) struct PortPlan {
     /// An analytic port answering as of an instant, or a switch port carried to the last of ABR
     /// VCs or into such ports, known (see `OverAbr`): its cells leave the general path.
     pub(super) over_abr: OverAbr,
-    /// The link's heads go over ahead, with the horizon of this entry of the network's table
-    /// (see `heads_ahead`).
-    pub(super) heads_ahead: Option<u32>,
     /// Whole bursts are handed over (see [`Network::hand_over_burst`]).
     pub(super) burst_handoff: bool,
     /// A frame's cells are admitted at once (see [`Network::arrive_run`]).
@@ -100,7 +93,6 @@ impl PortPlan {
         arrivals_last: false,
         as_of: false,
         over_abr: OverAbr::No,
-        heads_ahead: None,
         burst_handoff: false,
         paces_only: false,
         fan_in: None,
@@ -150,10 +142,6 @@ pub struct SimOptions {
     /// one at a time as they reach the far end), as on a group's links; each head keeps its
     /// `PipeHead` event. Exact to the event count and trace hash, as `fan_in`.
     pub trains: bool,
-    /// A link into ports whose other readers are known ahead (the other links' pipes,
-    /// explicit-rate intervals) hands its heads over up to their horizon at each of its
-    /// `PipeHead` events (`heads_ahead`). The event count stays, but for events left stale.
-    pub heads_ahead: bool,
     /// A link into the last ports of ABR VCs, each fed by it alone, is carried, those ports
     /// answering their readers as of their instant (`as_of`). The event count goes down.
     pub as_of: bool,
@@ -171,7 +159,6 @@ impl Default for SimOptions {
             direct_crossing: true,
             queues_ahead: true,
             trains: true,
-            heads_ahead: true,
             as_of: true,
         }
     }
@@ -181,7 +168,7 @@ impl SimOptions {
     /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
     /// switch.
     #[allow(clippy::type_complexity)]
-    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 11] = [
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 10] = [
         ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
             &mut o.analytic_ports
         }),
@@ -204,11 +191,6 @@ impl SimOptions {
             "trains",
             "a frame or burst put whole on a link of no fan-in group goes as a train (same events)",
             |o| &mut o.trains,
-        ),
-        (
-            "heads-ahead",
-            "a link into ports whose other readers are known ahead hands its heads over up to them (same events but stale ones)",
-            |o| &mut o.heads_ahead,
         ),
         (
             "as-of",
@@ -238,7 +220,6 @@ impl SimOptions {
             direct_crossing: false,
             queues_ahead: false,
             trains: false,
-            heads_ahead: false,
             as_of: false,
         }
     }
@@ -311,7 +292,6 @@ impl Network {
         self.plan_fan_in();
         self.plan_queues_ahead();
         self.plan_onward();
-        self.plan_heads_ahead();
         self.refresh_carry_bound();
     }
 }

@@ -32,7 +32,7 @@ pub(crate) struct ErPort {
 }
 
 impl ErPort {
-    /// When the algorithm next sees the port's load (read by `heads_ahead`).
+    /// When the algorithm next sees the port's load (the end of its averaging interval).
     pub(super) fn next_interval(&self) -> SimTime {
         self.ends_at
     }

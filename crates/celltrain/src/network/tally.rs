@@ -17,8 +17,6 @@ pub(super) struct Tally {
     /// Cells admitted to adapters in runs (a frame's cells at once, and the data cells an ABR
     /// end system sends ahead in runs), since the start.
     pub(super) run_admitted_cells: u64,
-    /// Heads that went over ahead of their `PipeHead` events (`heads_ahead`), since the start.
-    pub(super) heads_ahead: u64,
     /// RM cells carried into ports answering as of an instant whose step at the explicit-rate
     /// algorithm took its own event (`as_of`), since the start.
     pub(super) rm_steps: u64,

@@ -668,7 +668,6 @@ impl NetworkBuilder {
             carry_before: SimTime::ZERO,
             abr: Default::default(),
             fan_ins: Vec::new(),
-            heads_ahead: Vec::new(),
             as_of: Default::default(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
