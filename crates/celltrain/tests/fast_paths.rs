@@ -1815,11 +1815,24 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
         "explicit_rate = \"binary\"\nbinary_thresholds = [\"150 cells\", \"50 cells\"]\n",
     );
     let small = MERGE_BEHIND_BACKBONE.replace("buffer = \"2048 cells\"", "buffer = \"64 cells\"");
-    assert!(binary != MERGE_BEHIND_BACKBONE && small != MERGE_BEHIND_BACKBONE, "the switches' table has moved");
+    // UBR VCs beside the ABR VCs over the backbone, into last ports of their own (one of UDP,
+    // one of TCP, its acknowledgements back over `sw2 -> sw1`): the link is carried into those
+    // ports too, which no RM cell reads.
+    let beside = MERGE_BEHIND_BACKBONE
+        .replace(
+            "[[link]]\nbetween = [\"sw1\", \"sw2\"]",
+            &format!("{UBR_BESIDE_LINKS}[[link]]\nbetween = [\"sw1\", \"sw2\"]"),
+        )
+        .replace("[abr]\n", &format!("{UBR_BESIDE_FLOWS}[abr]\n"));
+    assert!(
+        binary != MERGE_BEHIND_BACKBONE && small != MERGE_BEHIND_BACKBONE && beside.matches("[[flow]]").count() == 4,
+        "the switches', links' or flows' tables have moved"
+    );
     for (name, text, carried) in [
         ("erica+", MERGE_BEHIND_BACKBONE, true),
         ("binary", binary.as_str(), false),
         ("erica+, small buffers", small.as_str(), true),
+        ("erica+, UBR VCs beside", beside.as_str(), true),
     ] {
         let label = format!("merge behind a backbone, {name}");
         let run =
@@ -1832,6 +1845,35 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
         assert_reference_results(&label, &with, run(SimOptions::reference()).0);
     }
 }
+
+/// Two hosts sending over `MERGE_BEHIND_BACKBONE`'s backbone into destinations of their own, and
+/// their links (inserted before the backbone's).
+const UBR_BESIDE_LINKS: &str = r#"[[host]]
+names = ["u{i}", "ud{i}"]
+count = 2
+
+[[link]]
+count = 2
+between = [["u{i}", "sw1"], ["sw2", "ud{i}"]]
+rate = "149.76 Mbit/s"
+delay = "50 us"
+
+"#;
+
+/// Their flows over UBR: UDP, and TCP (inserted before the ABR table).
+const UBR_BESIDE_FLOWS: &str = r#"[[flow]]
+name = "u1"
+path = ["u1", "sw1", "sw2", "ud1"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "udp", datagram = "9140 B", rate = "100 Mbit/s", start_jitter = "1 ms" }
+
+[[flow]]
+name = "u2"
+path = ["u2", "sw1", "sw2", "ud2"]
+vc = { category = "ubr", pcr = "line" }
+app = { kind = "tcp", variant = "reno", mtu = "9180 B", window_segments = 20 }
+
+"#;
 
 /// Four ABR sources of UDP, two into each of two destinations, over a backbone four times
 /// their links' rate: the explicit-rate FIFO ports after the backbone, each fed by it alone,
