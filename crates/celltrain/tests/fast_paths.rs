@@ -1820,12 +1820,20 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
     // ports too, which no RM cell reads.
     let beside = MERGE_BEHIND_BACKBONE
         .replace(
-            "[[link]]\nbetween = [\"sw1\", \"sw2\"]",
-            &format!("{UBR_BESIDE_LINKS}[[link]]\nbetween = [\"sw1\", \"sw2\"]"),
+            "between = [[\"a{i}\", \"sw1\"], [\"b{i}\", \"sw1\"]]",
+            "between = [[\"a{i}\", \"sw1\"], [\"b{i}\", \"sw1\"], [\"u{i}\", \"sw1\"], [\"sw2\", \"ud{i}\"]]",
+        )
+        .replace(
+            "[[link]]\ncount = 2\nbetween = [[\"a",
+            "[[host]]\nnames = [\"u{i}\", \"ud{i}\"]\ncount = 2\n\n[[link]]\ncount = 2\nbetween = [[\"a",
         )
         .replace("[abr]\n", &format!("{UBR_BESIDE_FLOWS}[abr]\n"));
     assert!(
-        binary != MERGE_BEHIND_BACKBONE && small != MERGE_BEHIND_BACKBONE && beside.matches("[[flow]]").count() == 4,
+        binary != MERGE_BEHIND_BACKBONE
+            && small != MERGE_BEHIND_BACKBONE
+            && beside.contains("names = [\"u{i}\"")
+            && beside.contains("[\"sw2\", \"ud{i}\"]")
+            && beside.matches("[[flow]]").count() == 4,
         "the switches', links' or flows' tables have moved"
     );
     for (name, text, carried) in [
@@ -1846,21 +1854,8 @@ fn links_into_ports_answering_as_of_give_the_reference_results() {
     }
 }
 
-/// Two hosts sending over `MERGE_BEHIND_BACKBONE`'s backbone into destinations of their own, and
-/// their links (inserted before the backbone's).
-const UBR_BESIDE_LINKS: &str = r#"[[host]]
-names = ["u{i}", "ud{i}"]
-count = 2
-
-[[link]]
-count = 2
-between = [["u{i}", "sw1"], ["sw2", "ud{i}"]]
-rate = "149.76 Mbit/s"
-delay = "50 us"
-
-"#;
-
-/// Their flows over UBR: UDP, and TCP (inserted before the ABR table).
+/// Flows over UBR from two more hosts over `MERGE_BEHIND_BACKBONE`'s backbone into
+/// destinations of their own: UDP, and TCP (inserted before the ABR table).
 const UBR_BESIDE_FLOWS: &str = r#"[[flow]]
 name = "u1"
 path = ["u1", "sw1", "sw2", "ud1"]
