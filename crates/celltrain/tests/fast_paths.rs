@@ -1771,9 +1771,10 @@ fn abr_data_cells_carried_to_their_destination_give_the_reference_results() {
 /// an averaging interval reads the load its port had at its end, and an RM cell's step at the
 /// algorithm keeps an event at its arrival, last in its instant. The same run with it or
 /// without (but the event count, lower, and the trace hash), and the reference's: over the
-/// built-ins at several seeds, TCP and UDP, through edge routers (A13), and over a network made
-/// for it, under ERICA+ and under binary marking (which reads the queue as RM cells pass: not
-/// carried so), and with buffers so small that they refuse RM cells.
+/// built-ins at several seeds, TCP and UDP, through edge routers (A13), beside VBR VCs into
+/// last ports of their own (A6), and over a network made for it, under ERICA+ and under binary
+/// marking (which reads the queue as RM cells pass: not carried so), with buffers so small that
+/// they refuse RM cells, and with UBR VCs beside.
 #[test]
 fn links_into_ports_answering_as_of_give_the_reference_results() {
     let short: &[(&str, &str)] = &[("duration", "0.3 s"), ("warmup", "0.1 s"), ("service", "abr")];

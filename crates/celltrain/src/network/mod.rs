@@ -370,7 +370,6 @@ pub struct Network {
     abr: AbrSystem,
     /// Plan: the pipes that lead to one port, sharing one entry in the event queue.
     fan_ins: Vec<fan_in::FanIn>,
-    /// Plan: the horizons of the links whose heads go over ahead.
     /// Plan: the ports answering as of an instant, and the RM steps due across their links.
     as_of: as_of::AsOfPorts,
 }

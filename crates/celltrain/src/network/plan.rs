@@ -52,11 +52,13 @@ pub(crate) struct PortPlan {
     /// carried, it carries those alone, its RM cells going by the pipe's events; carried or not,
     /// an RM cell's `PipeHead` event is last in its instant, by rule.
     pub(super) abr_last_link: bool,
-    /// A link into the last switch ports of ABR VCs, which it alone feeds (see `as_of`): carried
-    /// or not, each cell's `PipeHead` event is last in its instant, by rule; carried, each RM
-    /// cell's step at the explicit-rate algorithm takes an `RmStep` event, last in its instant.
+    /// A link into the last switch ports of its VCs, which it alone feeds, one at least the last
+    /// of ABR VCs (see `as_of`): carried or not, each cell's `PipeHead` event is last in its
+    /// instant, by rule; carried, each RM cell's step at the explicit-rate algorithm takes an
+    /// `RmStep` event, last in its instant.
     pub(super) arrivals_last: bool,
-    /// A port such a link is carried into: it answers its readers as of their instant.
+    /// The last port of ABR VCs that such a link is carried into: it answers its readers as of
+    /// their instant.
     pub(super) as_of: bool,
     /// An analytic port answering as of an instant, or a switch port carried to the last of ABR
     /// VCs or into such ports, known (see `OverAbr`): its cells leave the general path.
@@ -142,8 +144,9 @@ pub struct SimOptions {
     /// one at a time as they reach the far end), as on a group's links; each head keeps its
     /// `PipeHead` event. Exact to the event count and trace hash, as `fan_in`.
     pub trains: bool,
-    /// A link into the last ports of ABR VCs, each fed by it alone, is carried, those ports
-    /// answering their readers as of their instant (`as_of`). The event count goes down.
+    /// A link into the last ports of its VCs, each fed by it alone and one at least the last of
+    /// ABR VCs, is carried, the ports of ABR VCs answering their readers as of their instant
+    /// (`as_of`). The event count goes down.
     pub as_of: bool,
 }
 
@@ -194,7 +197,7 @@ impl SimOptions {
         ),
         (
             "as-of",
-            "a link into the last ports of ABR VCs is carried, those ports answering their readers as of their instant",
+            "a link into the last ports of ABR VCs (and of other VCs beside) is carried, those ports answering their readers as of their instant",
             |o| &mut o.as_of,
         ),
     ];
