@@ -427,14 +427,22 @@ impl Network {
         let next_slot = self.next_slot(&cell);
         let clock = self.start_train_on_wire(p, cells);
         let train = Train::new(clock, now, self.ports[p.index()].link.delay(), cell, cells, next_slot);
-        let arrival = train.as_ref().map(|t| t.head.0);
-        let group = &mut self.fan_ins[slot.group as usize];
-        group.burst_trains += u64::from(train.is_some());
-        group.trains[slot.member as usize] = train;
-        group.marks[slot.member as usize] = Marks::alike(&cell);
-        if let Some(arrival) = arrival {
-            self.fan_in_enter(slot, arrival);
+        self.fan_ins[slot.group as usize].burst_trains += u64::from(train.is_some());
+        if let Some(train) = train {
+            self.fan_in_set_train(slot, train, Marks::alike(&cell));
         }
+    }
+
+    /// `train` becomes the train of the member `slot`, whose pipe is empty and which carries
+    /// none: its head takes its place among the group's heads now.
+    #[inline]
+    fn fan_in_set_train(&mut self, slot: FanInSlot, train: Train, marks: Marks) {
+        let head = train.head.0;
+        let group = &mut self.fan_ins[slot.group as usize];
+        debug_assert!(group.trains[slot.member as usize].is_none(), "a train set over another");
+        group.trains[slot.member as usize] = Some(train);
+        group.marks[slot.member as usize] = marks;
+        self.fan_in_enter(slot, head);
     }
 
     /// `cells` cells go on the wire of `p`, a member of a group, back to back from now, as a
@@ -568,10 +576,7 @@ impl Network {
             port.link.set_trains_behind(true);
             group.later[m].push_back((train, marks));
         } else if group.trains[m].is_none() {
-            let head = train.head.0;
-            group.trains[m] = Some(train);
-            group.marks[m] = marks;
-            self.fan_in_enter(slot, head);
+            self.fan_in_set_train(slot, train, marks);
         } else {
             group.later[m].push_back((train, marks));
         }
