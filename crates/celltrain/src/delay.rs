@@ -115,10 +115,14 @@ impl OnePointCdv {
 }
 
 /// The delays of one VC's user cells (not RM cells) delivered in the measurement window.
+///
+/// Laid out in the order written (`repr(C)`), the 128-bit sum first so that no padding splits
+/// what each delivered cell changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct CellDelays {
-    pub cells: u64,
     pub sum_ps: u128,
+    pub cells: u64,
     /// `u64::MAX` before the first cell (so that each cell takes the minimum without a test).
     pub min_ps: u64,
     pub max_ps: u64,

@@ -100,22 +100,22 @@ struct Pool {
 }
 
 /// An output port: buffer pools, queues and scheduler.
+///
+/// Laid out in the order written (`repr(C)`): what every cell offered or sent reads (the slot
+/// and pool tables, the occupancy, the thresholds, the counters) comes first; the per-VC counts
+/// and the scheduler, which only some ports read, after.
+#[repr(C)]
 pub struct OutputPort {
     /// One per VC crossing the port, in the order given to [`OutputPort::new`]: the caller
     /// keeps each VC's slot at each hop, so the port needs no table over all the network's VCs.
     slots: Vec<VcSlot>,
-    /// The pool of each queue (a queue holds one class, and a class draws on one pool).
-    queue_pool: Vec<u8>,
     pools: Vec<Pool>,
     queues: Vec<Ring<Cell>>,
+    occupancy: u32,
     /// See [`PortConfig::clp1_threshold`] (u32::MAX: none).
     clp1_threshold: u32,
     /// See [`PortConfig::efci_threshold`] (u32::MAX: none).
     efci_threshold: u32,
-    scheduler: Scheduler,
-    /// Per-VC occupancy (a single-FIFO port's virtual queue is its queue 0).
-    vc_cells: VcCounts,
-    occupancy: u32,
     /// Something besides the counters follows each departure: per-VC counts, or a change
     /// trace (see [`depart_virtual`](Self::depart_virtual)). Kept rather than asked of both on
     /// every departure, which cost twin `b` 2 % of its CPU.
@@ -125,9 +125,14 @@ pub struct OutputPort {
     departures_shown: bool,
     /// The pool of the only queue, for single-FIFO ports (every VC is in one class).
     fifo_pool: u8,
-    pub stats: PortStats,
     /// The occupancy's changes, when a time series asks for them (`[record] on_change`).
     changes: Option<Box<ChangeTrace>>,
+    pub stats: PortStats,
+    /// Per-VC occupancy (a single-FIFO port's virtual queue is its queue 0).
+    vc_cells: VcCounts,
+    /// The pool of each queue (a queue holds one class, and a class draws on one pool).
+    queue_pool: Vec<u8>,
+    scheduler: Scheduler,
 }
 
 impl OutputPort {

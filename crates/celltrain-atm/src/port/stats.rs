@@ -5,18 +5,22 @@ use celltrain_core::time::SimTime;
 
 /// Counters of a port over the measurement window. Identity (checked in tests):
 /// `cells_in = cells_out + dropped_total + queued_now − queued_at_start`.
+///
+/// Laid out in the order written (`repr(C)`): what every cell offered or sent counts first, the
+/// drop counters last.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct PortStats {
     pub cells_in: u64,
     pub cells_out: u64,
-    pub dropped: [u64; DropReason::COUNT],
-    /// Occupancy when the window opened.
-    pub queued_at_start: u32,
-    pub max_queue_cells: u32,
     /// ∫ occupancy dt over the window, in cell·picoseconds.
     queue_area: u128,
     last_change: SimTime,
+    pub max_queue_cells: u32,
+    /// Occupancy when the window opened.
+    pub queued_at_start: u32,
     window_start: SimTime,
+    pub dropped: [u64; DropReason::COUNT],
 }
 
 impl PortStats {

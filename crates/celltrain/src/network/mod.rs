@@ -115,10 +115,15 @@ pub enum Mode {
 }
 
 /// Counters of a VC over the measurement window.
+///
+/// Laid out in the order written (`repr(C)`): the counters every delivered cell changes first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct VcStats {
-    pub cells_sent: u64,
     pub cells_delivered: u64,
+    pub cells_sent: u64,
+    /// Transfer delays of the user cells delivered in the window.
+    pub delays: crate::delay::CellDelays,
     pub cells_dropped: u64,
     /// Cells the UPC discarded (also counted in `cells_dropped`).
     pub cells_policed: u64,
@@ -138,8 +143,6 @@ pub struct VcStats {
     /// Cells in buffers and on links when the window opened: with `cells_sent` in the window,
     /// every one is delivered, dropped or still in flight at the end.
     pub cells_in_flight_at_start: u64,
-    /// Transfer delays of the user cells delivered in the window.
-    pub delays: crate::delay::CellDelays,
 }
 
 /// How a VC's cells are carried.
@@ -151,24 +154,31 @@ pub enum Adaptation {
     Raw,
 }
 
+/// Laid out in the order written (`repr(C)`): what a cell reads of its VC at every hop (the
+/// route), at the first switch (the policer) and at its destination (the reassembly timer, the
+/// CDV's clock, the reassembler, the delivery counters and delays) comes first, the rest last.
+/// Over ABR the cells of many VCs interleave, and each line of the record a cell reads is
+/// mostly a cache miss.
+#[repr(C)]
 pub struct Vc {
-    pub name: String,
-    pub category: ServiceCategory,
-    pub pcr: BitRate,
-    pub adaptation: Adaptation,
     /// Output ports crossed, the source's adapter first, each with the VC's slot in it (see
     /// [`OutputPort::new`](celltrain_atm::port::OutputPort::new)).
     pub route: Vec<(PortId, u32)>,
-    /// Usage parameter control at the ingress of the first switch, when policed.
-    pub policer: Option<celltrain_atm::ingress::Policer>,
+    /// Usage parameter control at the ingress of the first switch, when policed (out of line:
+    /// most VCs have none, and every cell reaching its first switch asks).
+    pub policer: Option<Box<celltrain_atm::ingress::Policer>>,
     /// The destination adapter's reassembly timer (None: none, as on the Fore adapters).
     pub reassembly_timeout: Option<SimDuration>,
-    pub src: NodeId,
-    pub dst: NodeId,
-    reassembler: Reassembler,
     /// 1/PCR rounded down to the picosecond: the reference clock of the 1-point CDV.
     peak_interval: SimDuration,
+    pub adaptation: Adaptation,
+    pub category: ServiceCategory,
+    reassembler: Reassembler,
     pub stats: VcStats,
+    pub name: String,
+    pub pcr: BitRate,
+    pub src: NodeId,
+    pub dst: NodeId,
 }
 
 impl Vc {

@@ -119,7 +119,7 @@ fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Ro
                         src: nodes[0],
                         dst: nodes[nodes.len() - 1],
                         route: hops,
-                        policer,
+                        policer: policer.map(Box::new),
                         reassembly_timeout: nb.nodes[nodes[nodes.len() - 1].index()].reassembly_timeout,
                         reassembler: Reassembler::default(),
                         peak_interval: Vc::peak_interval_of(pcr),
