@@ -157,8 +157,8 @@ pub enum Adaptation {
 /// Laid out in the order written (`repr(C)`): what a cell reads of its VC at every hop (the
 /// route), at the first switch (the policer) and at its destination (the reassembly timer, the
 /// CDV's clock, the reassembler, the delivery counters and delays) comes first, the rest last.
-/// Over ABR the cells of many VCs interleave, and each line of the record a cell reads is
-/// mostly a cache miss.
+/// (Over ABR the cells of many VCs interleave, and a line of the record is often out of cache
+/// when a cell reads it.)
 #[repr(C)]
 pub struct Vc {
     /// Output ports crossed, the source's adapter first, each with the VC's slot in it (see
