@@ -288,12 +288,7 @@ def main() -> None:
         paced = "udp_rate=13 Mbit/s"
         row("A5-udp", " at 13 Mbit/s", [paced], True)
         row("A5-udp", " over ABR at 13 Mbit/s", [paced, "service=abr"], True)
-    pairs = [
-        ("A3 over ABR", "A3"),
-        ("A5-udp over ABR", "A5-udp"),
-        ("A5-udp over ABR at 13 Mbit/s", "A5-udp at 13 Mbit/s"),
-        ("G2", "G1"),
-    ]
+    pairs = [(na + la, nb + lb) for (na, la, _), (nb, lb, _) in PAIRS]
     print("\n| pair | ratio per cell-hop (target ≤ 1.25) |\n|---|---|")
     for a, b in pairs:
         if a in figures and b in figures:
