@@ -49,6 +49,14 @@ impl FrameGates {
         }
         let slot = slot as usize;
         let mut gate = self.gates[slot];
+        // (Nearly every cell: a test the predictor learns per VC, where the `match` below is a
+        // jump through a table on every cell; G2 and G1 ×0.97-0.98 in CPU.)
+        if gate == Gate::Accepting && room {
+            if cell.end_of_frame {
+                self.gates[slot] = Gate::AwaitingFirst;
+            }
+            return Admission::Accept;
+        }
         if gate == Gate::AwaitingFirst {
             gate = match decide() {
                 Some(reason) => Gate::Refusing(reason),
