@@ -1726,6 +1726,28 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
     }
 }
 
+/// ABR pairs with data both ways, the way back slow: A5-udp with a UDP flow from each
+/// destination back to its source on an ABR VC of its own (PCR 2 Mbit/s, 200-byte datagrams at
+/// 500 kbit/s), which the forward VC pairs with. Known to differ from the reference with three
+/// sources (not with one or two) where ABR end systems pace ahead with analytic ports
+/// (`--without abr-ahead` agrees): the first difference is an RM cell of `udp2` (`back2`'s
+/// feedback) that reaches `sw1 -> sw2` at the same instant as in the reference but leaves it one
+/// slot (2.83 us) later, reaching `sw2 -> dst2` at 10.856 ms instead of 10.853 ms. Not yet found
+/// why; run with `--ignored` (see benches/HISTORY.md, 2026-12-07, twenty-ninth session).
+#[test]
+#[ignore = "known difference from the reference, under investigation"]
+fn abr_pairs_with_data_both_ways_give_the_reference_results() {
+    let back =
+        "[[flow]]\nname = \"back{i}\"\ncount = \"${n_sources}\"\npath = [\"dst{i}\", \"sw2\", \"sw1\", \"src{i}\"]\n\
+                vc = { category = \"${service}\", pcr = \"2 Mbit/s\" }\n\
+                app = { kind = \"udp\", datagram = \"200 B\", rate = \"500 kbit/s\", start_jitter = \"1 ms\" }\n\n";
+    let a5 = builtin_text("A5-udp");
+    let both_ways = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
+    assert_ne!(both_ways, a5, "A5-udp's ABR table has moved");
+    let sets = [("duration", "0.5 s"), ("warmup", "0.1 s"), ("n_sources", "3"), ("service", "abr")];
+    assert_fast_paths_exact("a5-both-ways.toml", &both_ways, &owned(&sets), 1).expect("compiles");
+}
+
 /// ABR VCs' data cells carried to their destination while their RM cells go by the pipe's
 /// events (`carry`, data only): UDP and TCP over ABR, sampled so often that the bound holds data cells
 /// back in the pipe among RM cells (the next data cell carried takes them first, and an RM
