@@ -1730,10 +1730,12 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
 /// destination back to its source on an ABR VC of its own (PCR 2 Mbit/s, 200-byte datagrams at
 /// 500 kbit/s), which the forward VC pairs with. Known to differ from the reference with three
 /// sources (not with one or two) where ABR end systems pace ahead with analytic ports
-/// (`--without abr-ahead` agrees): the first difference is an RM cell of `udp2` (`back2`'s
-/// feedback) that reaches `sw1 -> sw2` at the same instant as in the reference but leaves it one
-/// slot (2.83 us) later, reaching `sw2 -> dst2` at 10.856 ms instead of 10.853 ms. Not yet found
-/// why; run with `--ignored` (see benches/HISTORY.md, 2026-12-07, twenty-ninth session).
+/// (`--without abr-ahead` agrees): cells of the three in-phase sources reach `sw1` at the same
+/// picosecond, and the reference hands them to `sw1 -> sw2` in the order of the events that put
+/// them on their adapters' links, while a cell sent ahead took its place when it was sent
+/// ahead: the per-VC round robin serves `udp2`'s RM cell a slot later. Exact only under a rule
+/// for the order of same-instant arrivals at a port (see benches/HISTORY.md, 2026-12-07,
+/// twenty-ninth session); run with `--ignored`.
 #[test]
 #[ignore = "known difference from the reference, under investigation"]
 fn abr_pairs_with_data_both_ways_give_the_reference_results() {
