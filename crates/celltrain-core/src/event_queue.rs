@@ -10,7 +10,9 @@
 //! rule; one scheduled with [`schedule_last`](EventQueue::schedule_last) a sequence a run never
 //! reaches: after every other event of its instant, by rule too; and one scheduled with
 //! [`schedule_closing`](EventQueue::schedule_closing) the sequence after that: after those
-//! placed last as well.
+//! placed last as well. A place taken with [`reserve_late`](EventQueue::reserve_late) has one
+//! of the sequences just below the last ones, by the caller's tie: after every event of its
+//! instant placed in order, before those placed last.
 
 use crate::time::SimTime;
 
@@ -23,6 +25,11 @@ const LAST_SEQ: u64 = (1 << (64 - CODE_BITS)) - 3;
 /// The sequence of places set by [`EventQueue::schedule_closing`]'s rule: above
 /// [`LAST_SEQ`], below [`Place::after`]'s.
 const CLOSING_SEQ: u64 = LAST_SEQ + 1;
+/// Ties of late places ([`Place::late`]): 2²⁰, a component of each kind (see the event codes).
+pub const LATE_TIES: u32 = 1 << 20;
+/// The sequences of places set by [`EventQueue::reserve_late`]'s rule, from this one by tie:
+/// above any a run takes, below [`LAST_SEQ`].
+const LATE_SEQ: u64 = LAST_SEQ - 1 - LATE_TIES as u64;
 
 /// An event as the queue stores it: any value of at most 24 bits.
 pub trait EventCode: Copy {
@@ -67,6 +74,17 @@ impl Place {
     #[inline]
     pub fn last(time: SimTime) -> Place {
         Place(key(time.as_picos(), LAST_SEQ << CODE_BITS))
+    }
+
+    /// The place [`EventQueue::reserve_late`] gives at `time` with `tie` (below [`LATE_TIES`]):
+    /// after every event of its instant placed in order, before those placed
+    /// [`last`](Self::last); among late places at one instant, in order of their ties. (Unique
+    /// for each tie, unlike the last places: a caller that keeps such places in an ordered
+    /// structure of its own orders them as the queue would.)
+    #[inline]
+    pub fn late(time: SimTime, tie: u32) -> Place {
+        debug_assert!(tie < LATE_TIES, "a late place's tie out of range");
+        Place(key(time.as_picos(), (LATE_SEQ + u64::from(tie)) << CODE_BITS))
     }
 
     /// The place of an event scheduled at `time` with [`EventQueue::schedule_closing`]: after
@@ -175,6 +193,16 @@ impl<E: EventCode> EventQueue<E> {
     pub fn schedule_closing(&mut self, time: SimTime, event: E) {
         self.next_seq += 1;
         self.schedule_reserved(Place::closing(time), event);
+    }
+
+    /// [`Place::late`] at `time` with `tie`, taken as a place (to schedule with
+    /// [`schedule_reserved`](Self::schedule_reserved), or to keep in an ordered structure of the
+    /// caller's, as [`reserve`](Self::reserve)). A caller keeps at most one event pending at a
+    /// late place of each tie and time.
+    #[inline(always)]
+    pub fn reserve_late(&mut self, time: SimTime, tie: u32) -> Place {
+        self.next_seq += 1;
+        Place::late(time, tie)
     }
 
     /// [`Place::last`] at `time`, taken as a place (for a caller that keeps the event in an
@@ -445,6 +473,30 @@ mod tests {
         assert!(Place::last(t(7)) < Place::after(t(7)) && Place::last(t(7)) > q.reserve(t(7)));
     }
 
+    /// A place taken late in its instant comes after every event of that instant placed in
+    /// order, also one scheduled later, and before those placed last, whatever their codes;
+    /// late ones at one instant run by their ties, whatever their codes.
+    #[test]
+    fn reserved_late_runs_before_the_last() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_picos;
+        q.schedule_last(t(7), 1u32);
+        let late = q.reserve_late(t(7), 4);
+        q.schedule_reserved(late, 3);
+        let late = q.reserve_late(t(7), 0);
+        q.schedule_reserved(late, 6);
+        q.schedule(t(7), 9);
+        q.schedule_first(t(7), 8);
+        let late = q.reserve_late(t(7 + HORIZON_PICOS), 0);
+        q.schedule_reserved(late, 2);
+        q.schedule(t(7 + HORIZON_PICOS), 4);
+        q.schedule(t(8), 5);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+        assert_eq!(order, vec![8, 9, 6, 3, 1, 5, 4, 2]);
+        let latest = Place::late(t(7), LATE_TIES - 1).0 | u128::from(CODE_MASK);
+        assert!(Place::late(t(7), 0) > q.reserve(t(7)) && latest < Place::last(t(7)).0);
+    }
+
     /// An event scheduled closing its instant runs after every other event of that instant,
     /// those scheduled last included, whichever was scheduled first and whatever their codes
     /// (but before those of a later instant and `Place::after`); closing ones at one instant
@@ -588,6 +640,10 @@ mod tests {
             self.next_seq += 1;
             self.schedule_reserved(Place(key(time, CLOSING_SEQ << CODE_BITS)), code);
         }
+        fn schedule_late(&mut self, time: u64, tie: u32, code: u32) {
+            self.next_seq += 1;
+            self.schedule_reserved(Place(key(time, (LATE_SEQ + u64::from(tie)) << CODE_BITS)), code);
+        }
         fn earliest(&self) -> Option<(Place, u32)> {
             let &top = self.pending.first()?;
             Some((Place(top & !u128::from(CODE_MASK)), (top as u64 & CODE_MASK) as u32))
@@ -637,7 +693,7 @@ mod tests {
         } else if choice < s.schedule_weight + 6 {
             // At most one pending event of each code first (or last, or closing) in its instant.
             let code = u32::try_from(rng.below(8)).unwrap();
-            match rng.below(3) {
+            match rng.below(4) {
                 0 => {
                     if !r.pending.contains(&(key(later, 0) | u128::from(code))) {
                         q.schedule_first(t(later), code);
@@ -648,6 +704,15 @@ mod tests {
                     if !r.pending.contains(&(key(later, LAST_SEQ << CODE_BITS) | u128::from(code))) {
                         q.schedule_last(t(later), code);
                         r.schedule_last(later, code);
+                    }
+                }
+                2 => {
+                    // (A late place's tie: its code reversed, or the top of the range.)
+                    let tie = if rng.below(2) == 0 { 7 - code } else { LATE_TIES - 1 - code };
+                    if !r.pending.contains(&(key(later, (LATE_SEQ + u64::from(tie)) << CODE_BITS) | u128::from(code))) {
+                        let place = q.reserve_late(t(later), tie);
+                        q.schedule_reserved(place, code);
+                        r.schedule_late(later, tie, code);
                     }
                 }
                 _ => {
