@@ -510,13 +510,33 @@ impl Network {
     }
 
     /// The `PipeHead` event of `p` for its head, arriving at `at`, scheduled as the head before
-    /// it leaves: `last` in its instant by rule (an RM cell at its VC's end), else in order.
+    /// it leaves: `last` in its instant by rule (an RM cell at its VC's end), else in order
+    /// (`in_order`).
     #[inline(always)]
     pub(super) fn schedule_pipe_head(&mut self, p: PortId, at: SimTime, last: bool) {
         if last {
             self.queue.schedule_last(at, Event::PipeHead(p));
         } else {
-            self.queue.schedule(at, Event::PipeHead(p));
+            self.schedule_head_in_order(p, at);
+        }
+    }
+
+    /// The `PipeHead` event of `p` for its head, arriving at `at`, scheduled now in order: late
+    /// in its instant by rule off an ABR end system's adapter (`PortPlan::heads_late`).
+    #[inline(always)]
+    pub(super) fn schedule_head_in_order(&mut self, p: PortId, at: SimTime) {
+        let place = self.head_place(p, at);
+        self.queue.schedule_reserved(place, Event::PipeHead(p));
+    }
+
+    /// The place a `PipeHead` event of `p` for a head arriving at `at` takes now, in order:
+    /// late in its instant by rule off an ABR end system's adapter (`PortPlan::heads_late`).
+    #[inline(always)]
+    pub(super) fn head_place(&mut self, p: PortId, at: SimTime) -> Place {
+        if self.ports[p.index()].plan.heads_late {
+            self.queue.reserve_late(at, p.0)
+        } else {
+            self.queue.reserve(at)
         }
     }
 
@@ -542,10 +562,15 @@ impl Network {
 
     /// Where the `PipeHead` event of a cell arriving at `arrival`, put now into the empty pipe
     /// of `p`, stands among the events of its instant: at the place the pipe's chain kept if the
-    /// pipe emptied at this instant (see `Link::emptied`), else at a place of its own.
+    /// pipe emptied at this instant (see `Link::emptied`), else at a place of its own; late in
+    /// its instant by rule off an ABR end system's adapter (`PortPlan::heads_late`).
     #[inline]
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
-        match self.ports[p.index()].link.take_emptied() {
+        let kept = self.ports[p.index()].link.take_emptied();
+        if self.ports[p.index()].plan.heads_late {
+            return self.queue.reserve_late(arrival, p.0);
+        }
+        match kept {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
             _ => self.queue.reserve(arrival),
         }

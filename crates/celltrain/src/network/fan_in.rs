@@ -188,6 +188,10 @@ pub(crate) struct FanIn {
     /// Plan: a link of no group, kept as a group of one for its trains (see `plan_trains`): its
     /// heads go by their own `PipeHead` events, never among a ring's.
     lone: bool,
+    /// Plan: some member's heads are late in their instant by rule (an ABR end system's
+    /// adapter, `PortPlan::heads_late`): each head's place is asked of its link, and the lifted
+    /// loops, which take places in order, are not used.
+    late: bool,
 }
 
 impl FanIn {
@@ -215,6 +219,7 @@ impl FanIn {
             direct: Crossing::General,
             frames: false,
             lone: false,
+            late: false,
         }
     }
 
@@ -492,7 +497,7 @@ impl Network {
         let (cell, next, _) = take_head!(self, group, 0, p, false, false);
         debug_assert!(cell.entered <= self.now, "a head taken before it started");
         match next {
-            Some(next) => self.queue.schedule(next, Event::PipeHead(p)),
+            Some(next) => self.schedule_head_in_order(p, next),
             None => self.pipe_emptied(p),
         }
         self.cross(cell);
@@ -619,7 +624,11 @@ impl Network {
                     let (cell, next, slot) = take_head!(self, group, member, p, direct, WAY == DIRECT_CELLS);
                     match next {
                         Some(next) => {
-                            let place = self.queue.reserve(next);
+                            let place = if group.late && self.ports[p.index()].plan.heads_late {
+                                self.queue.reserve_late(next, p.0)
+                            } else {
+                                self.queue.reserve(next)
+                            };
                             group.heads.insert(place, member);
                         }
                         // (As `pipe_head` keeps it.)

@@ -57,6 +57,11 @@ pub(crate) struct PortPlan {
     /// instant, by rule; carried, each RM cell's step at the explicit-rate algorithm takes an
     /// `RmStep` event, last in its instant.
     pub(super) arrivals_last: bool,
+    /// The link of an ABR end system's adapter: carried or not, each cell's `PipeHead` event is
+    /// late in its instant, by rule (after the events placed in order, before those placed
+    /// last; among such links' heads by link), so that cells sent ahead of their opportunities
+    /// meet the next port's other arrivals of their instant in the order their events would.
+    pub(super) heads_late: bool,
     /// The last port of ABR VCs that such a link is carried into: it answers its readers as of
     /// their instant.
     pub(super) as_of: bool,
@@ -93,6 +98,7 @@ impl PortPlan {
         carry: false,
         abr_last_link: false,
         arrivals_last: false,
+        heads_late: false,
         as_of: false,
         over_abr: OverAbr::No,
         burst_handoff: false,

@@ -83,7 +83,9 @@ impl Network {
                 self.ports[q].plan.free_in_group = Some(group);
             }
             let target = PortId::from_index(q);
+            let late = members.iter().any(|&m| self.ports[m].plan.heads_late);
             let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
+            group.late = late;
             group.direct = self.crosses_directly(target);
             group.frames = self.aal5_crosses(target);
             self.fan_ins.push(group);

@@ -202,6 +202,9 @@ impl Network {
     pub(super) fn cross_lifted<W: LiftedWay>(&mut self, g: u32, bound: Place, turns: u32) -> Option<u32> {
         let Network { fan_ins, ports, vcs, frames, queue, tally, now, carry_before, .. } = self;
         let group = &mut fan_ins[g as usize];
+        if group.late {
+            return None;
+        }
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = W::lift(&mut port.queue)?;
