@@ -511,7 +511,7 @@ impl Network {
 
     /// The `PipeHead` event of `p` for its head, arriving at `at`, scheduled as the head before
     /// it leaves: `last` in its instant by rule (an RM cell at its VC's end), else in order
-    /// (`in_order`).
+    /// ([`schedule_head_in_order`](Self::schedule_head_in_order)).
     #[inline(always)]
     pub(super) fn schedule_pipe_head(&mut self, p: PortId, at: SimTime, last: bool) {
         if last {
