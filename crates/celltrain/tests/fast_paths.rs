@@ -1757,6 +1757,45 @@ fn abr_pairs_with_data_both_ways_give_the_reference_results() {
     }
 }
 
+/// Random ABR pairs with data both ways: A5-udp over ABR with a UDP flow back on each pair's
+/// reverse VC, its PCR, datagrams and rate drawn, the sources in phase or not, at drawn link
+/// rates, source counts and forward rates (the built-ins' random variants never add flows).
+#[test]
+fn random_abr_pairs_with_data_both_ways_give_the_reference_results() {
+    let a5 = builtin_text("A5-udp");
+    let ahead = option_sets().iter().position(|(label, _)| *label == "analytic+abr").expect("a pacing-ahead set");
+    let mut d = Draws(0x5851_F42D_4C95_7F2D);
+    let (mut ran, mut paced) = (0, 0);
+    for _ in 0..32 {
+        let back = format!(
+            "[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\npath = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
+             vc = {{ category = \"${{service}}\", pcr = \"{}\" }}\n\
+             app = {{ kind = \"udp\", datagram = \"{}\", rate = \"{}\", start_jitter = \"{}\" }}\n\n",
+            d.pick(&["500 kbit/s", "2 Mbit/s", "10 Mbit/s", "line"]),
+            d.pick(&["200 B", "1000 B", "9140 B"]),
+            d.pick(&["100 kbit/s", "500 kbit/s", "2 Mbit/s", "line"]),
+            d.pick(&["0 s", "1 ms"]),
+        );
+        let text = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
+        let sets = [
+            ("duration", "0.3 s"),
+            ("warmup", "0.1 s"),
+            ("service", "abr"),
+            ("n_sources", d.pick(&["2", "3", "4", "5"])),
+            ("link_rate", d.pick(&["149.76 Mbit/s", "45 Mbit/s", "20 Mbit/s"])),
+            ("udp_rate", d.pick(&["line", "line", "20 Mbit/s", "1 Mbit/s"])),
+            ("start_jitter", d.pick(&["0 s", "0 s", "1 ms"])),
+        ];
+        let seed = 1 + d.next() % 1000;
+        if let Some(saved) = assert_fast_paths_exact("random-a5-both-ways.toml", &text, &owned(&sets), seed) {
+            ran += 1;
+            paced += usize::from(saved[ahead]);
+        }
+    }
+    assert!(ran >= 24, "only {ran} of 32 random two-way pairs compiled");
+    assert!(paced >= 16, "pacing ahead saved events in only {paced} of {ran}");
+}
+
 /// ABR VCs' data cells carried to their destination while their RM cells go by the pipe's
 /// events (`carry`, data only): UDP and TCP over ABR, sampled so often that the bound holds data cells
 /// back in the pipe among RM cells (the next data cell carried takes them first, and an RM
