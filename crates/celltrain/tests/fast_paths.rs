@@ -1726,6 +1726,21 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
     }
 }
 
+/// A5-udp with a UDP flow from each destination back to its source on a VC of the scenario's
+/// service of its own (PCR `pcr`; datagrams of `datagram` at `rate`, each source's start drawn
+/// within `jitter`), which each forward VC pairs with over ABR.
+fn a5_with_flows_back(pcr: &str, datagram: &str, rate: &str, jitter: &str) -> String {
+    let a5 = builtin_text("A5-udp");
+    let back = format!(
+        "[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\npath = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
+         vc = {{ category = \"${{service}}\", pcr = \"{pcr}\" }}\n\
+         app = {{ kind = \"udp\", datagram = \"{datagram}\", rate = \"{rate}\", start_jitter = \"{jitter}\" }}\n\n"
+    );
+    let both_ways = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
+    assert_ne!(both_ways, a5, "A5-udp's ABR table has moved");
+    both_ways
+}
+
 /// ABR pairs with data both ways, the way back slow: A5-udp with a UDP flow from each
 /// destination back to its source on an ABR VC of its own (PCR 2 Mbit/s, 200-byte datagrams at
 /// 500 kbit/s), which the forward VC pairs with. The sources are identical and in phase:
@@ -1735,13 +1750,7 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
 /// on the wire, which pacing ahead changed (an RM cell served a slot later, and the runs parted).
 #[test]
 fn abr_pairs_with_data_both_ways_give_the_reference_results() {
-    let back =
-        "[[flow]]\nname = \"back{i}\"\ncount = \"${n_sources}\"\npath = [\"dst{i}\", \"sw2\", \"sw1\", \"src{i}\"]\n\
-                vc = { category = \"${service}\", pcr = \"2 Mbit/s\" }\n\
-                app = { kind = \"udp\", datagram = \"200 B\", rate = \"500 kbit/s\", start_jitter = \"1 ms\" }\n\n";
-    let a5 = builtin_text("A5-udp");
-    let both_ways = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
-    assert_ne!(both_ways, a5, "A5-udp's ABR table has moved");
+    let both_ways = a5_with_flows_back("2 Mbit/s", "200 B", "500 kbit/s", "1 ms");
     let ahead = option_sets().iter().position(|(label, _)| *label == "analytic+abr").expect("a pacing-ahead set");
     // (Three sources at the line rate; four at 20 Mbit/s, where the adapters' pipes empty too.)
     for (n_sources, link_rate) in [("3", "149.76 Mbit/s"), ("4", "20 Mbit/s")] {
@@ -1762,21 +1771,16 @@ fn abr_pairs_with_data_both_ways_give_the_reference_results() {
 /// rates, source counts and forward rates (the built-ins' random variants never add flows).
 #[test]
 fn random_abr_pairs_with_data_both_ways_give_the_reference_results() {
-    let a5 = builtin_text("A5-udp");
     let ahead = option_sets().iter().position(|(label, _)| *label == "analytic+abr").expect("a pacing-ahead set");
     let mut d = Draws(0x5851_F42D_4C95_7F2D);
     let (mut ran, mut paced) = (0, 0);
     for _ in 0..32 {
-        let back = format!(
-            "[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\npath = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
-             vc = {{ category = \"${{service}}\", pcr = \"{}\" }}\n\
-             app = {{ kind = \"udp\", datagram = \"{}\", rate = \"{}\", start_jitter = \"{}\" }}\n\n",
+        let text = a5_with_flows_back(
             d.pick(&["500 kbit/s", "2 Mbit/s", "10 Mbit/s", "line"]),
             d.pick(&["200 B", "1000 B", "9140 B"]),
             d.pick(&["100 kbit/s", "500 kbit/s", "2 Mbit/s", "line"]),
             d.pick(&["0 s", "1 ms"]),
         );
-        let text = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
         let sets = [
             ("duration", "0.3 s"),
             ("warmup", "0.1 s"),
