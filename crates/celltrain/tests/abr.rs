@@ -268,3 +268,107 @@ fn a_starved_abr_source_sends_out_of_rate_rm_cells_at_tcr() {
     // (Measured: 20, with ACR at 3.5 cells/s; at most one per 100 ms, both ends of the run.)
     assert!((15..=21).contains(&out_of_rate), "{out_of_rate} out-of-rate RM cells in 2 s at TCR = 10 cells/s");
 }
+
+/// A3's network over ABR with, between `src1` and `dst1`, a second TCP flow, and between every
+/// pair of hosts a UDP flow back from `dst{i}` to `src{i}` on an ABR VC of its own.
+fn a3_with_more_flows_between_the_same_hosts() -> String {
+    let a3 = builtin::find("A3").unwrap().text;
+    let tcp = a3.split("[[flow]]").nth(1).and_then(|f| f.split("\n[").next()).expect("A3's flow");
+    let second = tcp.replace("name = \"tcp{i}\"\ncount = \"${n_sources}\"", "name = \"more1\"").replace("{i}", "1");
+    assert!(second.contains("name = \"more1\"") && !second.contains("count"), "the test's edit of A3's flow applies");
+    format!(
+        "{a3}\n[[flow]]{second}\n[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\n\
+         path = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
+         vc = {{ category = \"${{service}}\", pcr = \"2 Mbit/s\" }}\n\
+         app = {{ kind = \"udp\", datagram = \"200 B\", rate = \"500 kbit/s\" }}\n"
+    )
+}
+
+/// Each ABR VC's RM cells come back on its own other direction: a TCP flow's on its
+/// acknowledgements' VC, a one-way flow's on a VC added for them. Another flow between the same
+/// hosts, either way, changes nothing of that (a VC's reverse is not found by its path).
+#[test]
+fn each_abr_vc_hears_back_on_its_own_other_direction() {
+    let text = a3_with_more_flows_between_the_same_hosts();
+    let sets = [("service", "abr"), ("n_sources", "2"), ("duration", "0.4 s"), ("warmup", "0.1 s")];
+    let (net, s) = run("A3", &text, &sets);
+    let abr = net.abr();
+    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
+    let mut peers = std::collections::BTreeMap::new();
+    for (i, e) in abr.ends.iter().enumerate() {
+        let peer = &abr.ends[e.peer as usize];
+        assert_eq!(peer.peer as usize, i, "{}: pairs are mutual", name(e));
+        peers.insert(name(e), name(peer));
+        // Its forward RM cells are turned around by its peer alone, and come back.
+        let c = &e.source.counts;
+        assert!(
+            c.frm_sent >= 3 && c.brm_received > 0,
+            "{}: {} forward RM cells, {} back",
+            name(e),
+            c.frm_sent,
+            c.brm_received
+        );
+        assert!(c.brm_received <= peer.source.counts.brm_sent, "{}", name(e));
+        let t = &e.turnaround.counts;
+        let waiting = u64::from(e.turnaround.is_waiting());
+        assert_eq!(e.source.counts.brm_sent + t.overwritten + waiting, t.frm_received, "{}: turn-arounds", name(e));
+    }
+    let expected: Vec<(String, String)> = [
+        ("tcp1", "tcp1-ack"),
+        ("tcp2", "tcp2-ack"),
+        ("more1", "more1-ack"),
+        ("back1", "back1-rm"),
+        ("back2", "back2-rm"),
+    ]
+    .iter()
+    .flat_map(|&(a, b)| [(a.to_string(), b.to_string()), (b.to_string(), a.to_string())])
+    .collect();
+    assert_eq!(peers, expected.into_iter().collect(), "the pairs");
+    assert_the_reference_agrees("A3", &text, &sets, &s);
+}
+
+/// A VC that would be the other direction of two VCs is refused, by name: the acknowledgements
+/// of a TCP flow on VC "x" share "x-ack" with a TCP flow the other way, whose own
+/// acknowledgements take "x-ack-ack".
+#[test]
+fn a_vc_that_would_carry_two_vcs_rm_cells_back_is_refused() {
+    let a3 = builtin::find("A3").unwrap().text;
+    let flows = "\n[[flow]]\nname = \"p\"\npath = [\"src1\", \"sw1\", \"sw2\", \"dst1\"]\n\
+        vc = { category = \"abr\", pcr = \"line\", name = \"x\" }\napp = { kind = \"tcp\" }\n\
+        [[flow]]\nname = \"q\"\npath = [\"dst1\", \"sw2\", \"sw1\", \"src1\"]\n\
+        vc = { category = \"abr\", pcr = \"line\", name = \"x-ack\" }\napp = { kind = \"tcp\" }\n";
+    let sets: Vec<(String, String)> = vec![("service".into(), "abr".into())];
+    let e = celltrain::scenario::compile_source(
+        celltrain::scenario::Source::new("case.toml", format!("{a3}{flows}")),
+        &sets,
+        Some(1),
+    )
+    .err()
+    .expect("refused");
+    let message = e.to_string();
+    assert!(message.contains("'x-ack'") && message.contains("RM cells of both"), "{message}");
+}
+
+/// The VC between two routers, shared by every flow between them, and the one between them the
+/// other way are one VC's two directions, even when only one-way flows cross them.
+#[test]
+fn vcs_between_two_routers_are_each_others_other_direction() {
+    let a10 = builtin::find("A10-udp").unwrap().text;
+    let text = format!(
+        "{a10}\n[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\n\
+         path = [\"hd{{i}}\", \"rd{{i}}\", \"sw2\", \"sw1\", \"r{{i}}\", \"h{{i}}\"]\n\
+         vc = {{ category = \"${{service}}\", pcr = \"line\" }}\n\
+         app = {{ kind = \"udp\", datagram = \"200 B\", rate = \"500 kbit/s\" }}\n"
+    );
+    let sets = [("service", "abr"), ("n_sources", "2"), ("duration", "0.2 s"), ("warmup", "0.05 s")];
+    let (net, s) = run("A10-udp", &text, &sets);
+    let abr = net.abr();
+    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
+    let pairs: Vec<(String, String)> = abr.ends.iter().map(|e| (name(e), name(&abr.ends[e.peer as usize]))).collect();
+    assert_eq!(pairs.len(), 4, "{pairs:?}");
+    for (v, w) in &pairs {
+        let (a, b) = v.split_once("->").expect("VCs between routers");
+        assert_eq!(w, &format!("{b}->{a}"), "{pairs:?}");
+    }
+    assert_the_reference_agrees("A10-udp", &text, &sets, &s);
+}

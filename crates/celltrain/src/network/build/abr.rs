@@ -1,5 +1,5 @@
-//! The ABR pass: every ABR VC is paired with the VC that runs the other way between the same
-//! ends (the TCP acknowledgements' VC, or one added for RM cells alone), each gets a source end
+//! The ABR pass: every ABR VC is paired with its other direction (the TCP acknowledgements'
+//! VC, the VC back between the same two routers, or one added for RM cells alone), each gets a source end
 //! system with its parameters, and each switch given an explicit-rate algorithm runs it on
 //! every output port that ABR VCs leave by.
 
@@ -89,28 +89,87 @@ fn node_path(vc: &Vc, topo: &Topology) -> Vec<NodeId> {
     nodes
 }
 
-/// Pairs every ABR VC with its reverse (adding one where none exists, with slots on the ports
-/// it crosses); returns the pairs (v, w), each VC once as `v`.
-pub(super) fn pair(
+/// Where two VCs are one VC's two directions: a TCP flow's VCs and those its acknowledgements
+/// take back, hop by hop; and a VC between two routers and the one between them the other way.
+/// `None` where no VC is another's other direction (a one-way flow's, even when another flow
+/// runs the other way between the same ends).
+fn other_directions(
+    nb: &NetworkBuilder,
     topo: &Topology,
-    vcs: &mut Vec<Vc>,
-    vcs_on_port: &mut [Vec<ServiceCategory>],
-) -> Result<Vec<(VcId, VcId)>, BuildError> {
-    let mut by_path: BTreeMap<Vec<NodeId>, usize> = BTreeMap::new();
-    for (i, v) in vcs.iter().enumerate() {
-        by_path.insert(node_path(v, topo), i);
+    routed: &super::routing::Routed,
+) -> Result<Vec<Option<usize>>, BuildError> {
+    let vcs = &routed.vcs;
+    let mut other: Vec<Option<usize>> = vec![None; vcs.len()];
+    let mut join = |a: usize, b: usize| -> Result<(), BuildError> {
+        for (x, y) in [(a, b), (b, a)] {
+            match other[x] {
+                Some(z) if z != y => {
+                    return Err(BuildError::about(
+                        Subject::Vc(vcs[x].name.clone()),
+                        Field::Abr,
+                        format!(
+                            "it would carry the RM cells of both '{}' and '{}' back (give the flows VCs of their own)",
+                            vcs[z].name, vcs[y].name
+                        ),
+                    ))
+                }
+                _ => other[x] = Some(y),
+            }
+        }
+        Ok(())
+    };
+    let vcs_of = |r: RouteId| {
+        routed.routes[r.index()].hops.iter().filter_map(|h| match h {
+            Hop::Vc(v) => Some(v.index()),
+            Hop::Port(_) => None,
+        })
+    };
+    for &(flow, back, _) in &nb.tcps {
+        let there = nb.flows[flow.index()].2;
+        let there: Vec<usize> = vcs_of(there).collect();
+        let back: Vec<usize> = vcs_of(back).collect();
+        for (&a, &b) in there.iter().zip(back.iter().rev()) {
+            if vcs[a].category == ServiceCategory::Abr || vcs[b].category == ServiceCategory::Abr {
+                join(a, b)?;
+            }
+        }
     }
-    let abr: Vec<usize> = (0..vcs.len()).filter(|&i| vcs[i].category == ServiceCategory::Abr).collect();
-    if abr.is_empty() {
+    let mut between_ends: BTreeMap<Vec<NodeId>, usize> = BTreeMap::new();
+    for (i, v) in vcs.iter().enumerate() {
+        if routed.between_ends[i] {
+            between_ends.insert(node_path(v, topo), i);
+        }
+    }
+    for (path, &a) in &between_ends {
+        let back: Vec<NodeId> = path.iter().rev().copied().collect();
+        if let Some(&b) = between_ends.get(&back) {
+            if a < b && (vcs[a].category == ServiceCategory::Abr || vcs[b].category == ServiceCategory::Abr) {
+                join(a, b)?;
+            }
+        }
+    }
+    Ok(other)
+}
+
+/// Pairs every ABR VC with its other direction (see [`other_directions`]), adding one for its
+/// RM cells alone, with slots on the ports it crosses, where it has none; returns the pairs
+/// (v, w), each VC once as `v`.
+pub(super) fn pair(
+    nb: &NetworkBuilder,
+    topo: &Topology,
+    routed: &mut super::routing::Routed,
+) -> Result<Vec<(VcId, VcId)>, BuildError> {
+    if routed.vcs.iter().all(|v| v.category != ServiceCategory::Abr) {
         return Ok(Vec::new());
     }
+    let other = other_directions(nb, topo, routed)?;
+    let super::routing::Routed { vcs, vcs_on_port, .. } = routed;
+    let abr: Vec<usize> = (0..vcs.len()).filter(|&i| vcs[i].category == ServiceCategory::Abr).collect();
     let mut pairs = Vec::new();
     for i in abr {
-        let mut back = node_path(&vcs[i], topo);
-        back.reverse();
-        let w = match by_path.get(&back) {
-            Some(&w) if vcs[w].category == ServiceCategory::Abr => w,
-            Some(&w) => {
+        let w = match other[i] {
+            Some(w) if vcs[w].category == ServiceCategory::Abr => w,
+            Some(w) => {
                 return Err(BuildError::about(
                     Subject::Vc(vcs[i].name.clone()),
                     Field::Abr,
@@ -119,6 +178,8 @@ pub(super) fn pair(
             }
             None => {
                 // A one-way flow: a VC the other way carries its RM cells back.
+                let mut back = node_path(&vcs[i], topo);
+                back.reverse();
                 let mut route = Vec::with_capacity(back.len() - 1);
                 for hop in back.windows(2) {
                     let p = topo.port_of(hop[0], hop[1]);
@@ -142,7 +203,6 @@ pub(super) fn pair(
                     stats: VcStats::default(),
                 };
                 vcs.push(reverse);
-                by_path.insert(back, vcs.len() - 1);
                 // The added VC is an end system of its own (it turns the first's RM cells around).
                 pairs.push((VcId::from_index(vcs.len() - 1), VcId::from_index(i)));
                 vcs.len() - 1

@@ -607,8 +607,9 @@ impl NetworkBuilder {
         let specs = std::mem::take(&mut self.sources);
         let nb = &self;
         let topo = Topology::new(nb);
-        let (mut vcs, routes, mut vcs_on_port) = routing::route(nb, &topo)?;
-        let abr_pairs = abr::pair(&topo, &mut vcs, &mut vcs_on_port)?;
+        let mut routed = routing::route(nb, &topo)?;
+        let abr_pairs = abr::pair(nb, &topo, &mut routed)?;
+        let routing::Routed { vcs, routes, vcs_on_port, .. } = routed;
         if topo.ports.len() > super::MAX_COMPONENTS || specs.len() > super::MAX_COMPONENTS {
             return err(Field::Limit, format!("too many ports or sources (at most {})", super::MAX_COMPONENTS));
         }

@@ -4,9 +4,17 @@
 
 use super::*;
 
-/// The VCs, the routes as hops, and per port the category of each VC crossing it (a VC's
-/// index there is its slot).
-pub(super) type Routed = (Vec<Vc>, Vec<Route>, Vec<Vec<ServiceCategory>>);
+/// What the routing pass made.
+pub(super) struct Routed {
+    pub(super) vcs: Vec<Vc>,
+    pub(super) routes: Vec<Route>,
+    /// Per port, the category of each VC crossing it (a VC's index here is its slot there).
+    pub(super) vcs_on_port: Vec<Vec<ServiceCategory>>,
+    /// Per VC: made for a run of ATM links between two routers (or a router and a host) and
+    /// named after its ends, so that every flow between them shares it; the VC between the
+    /// same ends the other way is its other direction.
+    pub(super) between_ends: Vec<bool>,
+}
 
 pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, BuildError> {
     let mut at = 0;
@@ -26,6 +34,7 @@ pub(super) fn route(nb: &NetworkBuilder, topo: &Topology) -> Result<Routed, Buil
 fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Routed, BuildError> {
     // Routes: packet links are hops of their own; runs of ATM links through switches are VCs.
     let mut vcs: Vec<Vc> = Vec::new();
+    let mut between_ends: Vec<bool> = Vec::new();
     let mut vc_paths: Vec<Vec<NodeId>> = Vec::new();
     let mut vc_by_name: BTreeMap<String, usize> = BTreeMap::new();
     // Per port, the category of each VC crossing it; a VC's index here is its slot there.
@@ -126,6 +135,7 @@ fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Ro
                         stats: VcStats::default(),
                     });
                     vc_paths.push(nodes);
+                    between_ends.push(spec.vc_name.is_none() && !whole);
                     id
                 }
             };
@@ -137,5 +147,5 @@ fn route_each(nb: &NetworkBuilder, topo: &Topology, at: &mut usize) -> Result<Ro
         }
         routes.push(Route { name: spec.name.clone(), hops, src: path[0], dst: path[path.len() - 1] });
     }
-    Ok((vcs, routes, vcs_on_port))
+    Ok(Routed { vcs, routes, vcs_on_port, between_ends })
 }
