@@ -1766,6 +1766,57 @@ fn abr_pairs_with_data_both_ways_give_the_reference_results() {
     }
 }
 
+/// A1-udp over ABR with the source's PCR and ICR, its adapter's buffer and its datagrams'
+/// size and rate as parameters (`pcr`, `nic`, `datagram`, `udp_rate`).
+fn a1_udp_paced(pcr: &str) -> String {
+    let a1 = builtin_text("A1-udp");
+    let edited = a1
+        .replacen("names = [\"src1\", \"dst1\"]", "names = [\"src1\", \"dst1\"]\nnic_buffer = \"${nic}\"", 1)
+        .replacen("pcr = \"line\" }", "pcr = \"${pcr}\" }", 1)
+        .replacen("rate = \"line\" }", "rate = \"${udp_rate}\" }", 1)
+        .replacen("icr = \"3 Mbit/s\"", "icr = \"${pcr}\"", 1)
+        .replacen("[params]\n", &format!("[params]\npcr = \"{pcr}\"\nnic = \"50 cells\"\nudp_rate = \"line\"\n"), 1);
+    assert_eq!(
+        edited.matches("${pcr}").count() + edited.matches("${nic}").count(),
+        3,
+        "the test's edits of A1-udp apply"
+    );
+    assert!(edited.contains("${udp_rate}"), "the test's edits of A1-udp apply");
+    edited
+}
+
+/// Frames handed over at the instant of one of their end system's opportunities. At 33.92
+/// Mbit/s (80 000 cells/s, exact in the RM cells' rate format) the opportunities are 12.5 us
+/// apart, and these datagrams come a whole number of them apart, so every frame reaches a
+/// backlogged end system at an opportunity. In the reference the frame's event came first (it
+/// was scheduled before the opportunity's), and the opportunity's cell still counted as waiting;
+/// a cell sent ahead counted as gone. One cell of room more admitted whole frames the reference
+/// cut short, and their delays differed. By rule, departures come before arrivals in an instant
+/// (`AbrEnd::waiting_at`).
+#[test]
+fn frames_handed_over_at_an_opportunity_find_its_cell_gone() {
+    let text = a1_udp_paced("33.92 Mbit/s");
+    let ahead = option_sets().iter().position(|(label, _)| *label == "analytic+abr").expect("a pacing-ahead set");
+    // (Two-cell datagrams one every two opportunities; three-cell ones every three; 22-cell ones
+    // every twenty.)
+    for (datagram, udp_rate, nic) in [
+        ("40 B", "33.92 Mbit/s", "50 cells"),
+        ("100 B", "33.92 Mbit/s", "40 cells"),
+        ("1000 B", "37.312 Mbit/s", "60 cells"),
+    ] {
+        let sets = [
+            ("duration", "0.3 s"),
+            ("warmup", "0.05 s"),
+            ("service", "abr"),
+            ("datagram", datagram),
+            ("udp_rate", udp_rate),
+            ("nic", nic),
+        ];
+        let saved = assert_fast_paths_exact("a1-udp-paced.toml", &text, &owned(&sets), 1).expect("compiles");
+        assert!(saved[ahead], "{datagram}: no end system paced ahead");
+    }
+}
+
 /// Random ABR pairs with data both ways: A5-udp over ABR with a UDP flow back on each pair's
 /// reverse VC, its PCR, datagrams and rate drawn, the sources in phase or not, at drawn link
 /// rates, source counts and forward rates (the built-ins' random variants never add flows).

@@ -153,6 +153,14 @@ pub enum InRate {
     Data,
 }
 
+/// [`InRate`] without the forward RM cell's fields: what an opportunity would take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Frm,
+    Brm,
+    Data,
+}
+
 /// What the source has done, for reports and the RM-cell identities.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbrSourceCounts {
@@ -238,20 +246,41 @@ impl AbrSource {
     /// turned-around RM cell wait (TM 4.0 source rules 2, 3, 5–7, 10). None when nothing
     /// waits: a source with nothing to send sends no forward RM cell either.
     pub fn next_in_rate(&mut self, now: SimTime, data_waiting: bool, brm_waiting: bool) -> Option<InRate> {
+        match self.in_rate_choice(now, data_waiting, brm_waiting)? {
+            Choice::Frm => Some(InRate::Frm(self.forward_rm(now))),
+            Choice::Brm => {
+                self.since_frm += 1;
+                self.brm_since_frm = true;
+                self.counts.brm_sent += 1;
+                Some(InRate::Brm)
+            }
+            Choice::Data => {
+                self.since_frm += 1;
+                self.counts.data_sent += 1;
+                Some(InRate::Data)
+            }
+        }
+    }
+
+    /// Whether an opportunity at `now` with data waiting would take a data cell (as
+    /// [`next_in_rate`](Self::next_in_rate) would choose), without taking it.
+    pub fn takes_data_at(&self, now: SimTime, brm_waiting: bool) -> bool {
+        self.in_rate_choice(now, true, brm_waiting) == Some(Choice::Data)
+    }
+
+    /// Rule 3's choice at an opportunity at `now`: a forward RM cell when one is due, else the
+    /// waiting backward one unless one went since the last forward RM cell and data waits, else
+    /// data.
+    #[inline(always)]
+    fn in_rate_choice(&self, now: SimTime, data_waiting: bool, brm_waiting: bool) -> Option<Choice> {
         if !data_waiting && !brm_waiting {
-            return None;
-        }
-        if self.frm_due(now) {
-            return Some(InRate::Frm(self.forward_rm(now)));
-        }
-        self.since_frm += 1;
-        if brm_waiting && (!self.brm_since_frm || !data_waiting) {
-            self.brm_since_frm = true;
-            self.counts.brm_sent += 1;
-            Some(InRate::Brm)
+            None
+        } else if self.frm_due(now) {
+            Some(Choice::Frm)
+        } else if brm_waiting && (!self.brm_since_frm || !data_waiting) {
+            Some(Choice::Brm)
         } else {
-            self.counts.data_sent += 1;
-            Some(InRate::Data)
+            Some(Choice::Data)
         }
     }
 
@@ -454,6 +483,41 @@ mod tests {
                 assert_eq!(run.next_in_rate(t, true, false), one.next_in_rate(t, true, false), "case {case}");
                 t += gap;
             }
+        }
+    }
+
+    /// `takes_data_at` answers as `next_in_rate` then chooses, whatever waits, and changes
+    /// nothing.
+    #[test]
+    fn the_data_query_is_the_choice_it_stands_for() {
+        let mut rng = celltrain_core::rng::RngStream::derive(7, "abr-data-query");
+        for case in 0..200 {
+            let params = AbrParams {
+                nrm: 2 + rng.below(40) as u32,
+                mrm: 1 + rng.below(4) as u32,
+                trm: SimDuration::from_micros(1 + rng.below(400)),
+                ..AbrParams::tm4_defaults(10_000.0)
+            };
+            let mut s = AbrSource::new(params);
+            let mut t = SimTime::ZERO;
+            let (mut data_seen, mut other_seen) = (false, false);
+            for _ in 0..60 {
+                let (data, brm) = (rng.below(4) > 0, rng.below(3) == 0);
+                let before = s.clone();
+                let asked = s.takes_data_at(t, brm);
+                assert_eq!(
+                    (s.counts, s.since_frm, s.brm_since_frm),
+                    (before.counts, before.since_frm, before.brm_since_frm)
+                );
+                let sent = s.next_in_rate(t, data, brm);
+                if data {
+                    assert_eq!(asked, sent == Some(InRate::Data), "case {case}");
+                    data_seen |= asked;
+                    other_seen |= !asked;
+                }
+                t += SimDuration::from_micros(1 + rng.below(100));
+            }
+            assert!(data_seen && other_seen, "case {case}: both answers drawn");
         }
     }
 

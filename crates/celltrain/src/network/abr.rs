@@ -102,12 +102,19 @@ impl AbrEnd {
     }
 
     /// Cells waiting at `now` as without pacing ahead: those in `data` and those sent ahead
-    /// whose opportunity has not come.
+    /// whose opportunity has not come. In an instant, departures come before arrivals: the data
+    /// cell of an opportunity at `now` has gone, whether its `AbrSend` event has run yet or not
+    /// (the order of the two events in the reference is the history of their scheduling, which
+    /// a cell sent ahead has not got).
     fn waiting_at(&mut self, now: SimTime) -> usize {
         while self.sent_ahead.front().is_some_and(|&t| t <= now) {
             self.sent_ahead.pop_front();
         }
-        self.data.len() + self.sent_ahead.len()
+        let leaving_now = self.event_at == Some(now)
+            && !self.data.is_empty()
+            && self.in_rate_at().is_some_and(|t| t <= now)
+            && self.source.takes_data_at(now, self.turnaround.is_waiting());
+        self.data.len() + self.sent_ahead.len() - usize::from(leaving_now)
     }
 }
 
