@@ -372,3 +372,39 @@ fn vcs_between_two_routers_are_each_others_other_direction() {
     }
     assert_the_reference_agrees("A10-udp", &text, &sets, &s);
 }
+
+/// A one-way flow named the reverse of another (`reverse_of`) rides the other direction of its
+/// VC: the two are a pair, each carrying the other's RM cells back among its data, and no VC is
+/// added for RM cells.
+#[test]
+fn a_flow_back_on_the_reverse_of_another_pairs_with_it() {
+    let a5 = builtin::find("A5-udp").unwrap().text;
+    let text = format!(
+        "{a5}\n[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\n\
+         path = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
+         vc = {{ category = \"${{service}}\", pcr = \"2 Mbit/s\", reverse_of = \"udp{{i}}\" }}\n\
+         app = {{ kind = \"udp\", datagram = \"200 B\", rate = \"500 kbit/s\" }}\n"
+    );
+    let sets = [("service", "abr"), ("n_sources", "2"), ("duration", "0.3 s"), ("warmup", "0.1 s")];
+    let (net, s) = run("A5-udp", &text, &sets);
+    let abr = net.abr();
+    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
+    let pairs: Vec<(String, String)> = abr.ends.iter().map(|e| (name(e), name(&abr.ends[e.peer as usize]))).collect();
+    let expected: Vec<(String, String)> = ["udp1", "udp2", "back1", "back2"]
+        .iter()
+        .map(|v| {
+            let w = v.strip_prefix("udp").map_or_else(|| v.replace("back", "udp"), |i| format!("back{i}"));
+            (v.to_string(), w)
+        })
+        .collect();
+    assert_eq!(pairs, expected);
+    for e in &abr.ends {
+        let c = &e.source.counts;
+        assert!(c.data_sent > 0 && c.brm_sent > 0 && c.brm_received > 0, "{}: {c:?}", name(e));
+    }
+    assert_the_reference_agrees("A5-udp", &text, &sets, &s);
+    // UBR has no pairs: the key changes nothing there.
+    let (net, _) =
+        run("A5-udp", &text, &[("service", "ubr"), ("n_sources", "2"), ("duration", "0.1 s"), ("warmup", "0 s")]);
+    assert!(net.abr().ends.is_empty());
+}

@@ -1726,14 +1726,15 @@ fn abr_data_cells_pass_their_adapter_in_runs() {
     }
 }
 
-/// A5-udp with a UDP flow from each destination back to its source on a VC of the scenario's
-/// service of its own (PCR `pcr`; datagrams of `datagram` at `rate`, each source's start drawn
-/// within `jitter`), which each forward VC pairs with over ABR.
+/// A5-udp with a UDP flow from each destination back to its source (PCR `pcr`; datagrams of
+/// `datagram` at `rate`, each source's start drawn within `jitter`) on the other direction of the
+/// forward flow's VC (`reverse_of`): over ABR the two are a pair, each carrying the other's RM
+/// cells back among its data.
 fn a5_with_flows_back(pcr: &str, datagram: &str, rate: &str, jitter: &str) -> String {
     let a5 = builtin_text("A5-udp");
     let back = format!(
         "[[flow]]\nname = \"back{{i}}\"\ncount = \"${{n_sources}}\"\npath = [\"dst{{i}}\", \"sw2\", \"sw1\", \"src{{i}}\"]\n\
-         vc = {{ category = \"${{service}}\", pcr = \"{pcr}\" }}\n\
+         vc = {{ category = \"${{service}}\", pcr = \"{pcr}\", reverse_of = \"udp{{i}}\" }}\n\
          app = {{ kind = \"udp\", datagram = \"{datagram}\", rate = \"{rate}\", start_jitter = \"{jitter}\" }}\n\n"
     );
     let both_ways = a5.replacen("# ABR end systems", &format!("{back}# ABR end systems"), 1);
@@ -1742,8 +1743,8 @@ fn a5_with_flows_back(pcr: &str, datagram: &str, rate: &str, jitter: &str) -> St
 }
 
 /// ABR pairs with data both ways, the way back slow: A5-udp with a UDP flow from each
-/// destination back to its source on an ABR VC of its own (PCR 2 Mbit/s, 200-byte datagrams at
-/// 500 kbit/s), which the forward VC pairs with. The sources are identical and in phase:
+/// destination back to its source on the other direction of the forward VC (PCR 2 Mbit/s,
+/// 200-byte datagrams at 500 kbit/s). The sources are identical and in phase:
 /// their cells reach `sw1` at the same picosecond, some sent ahead of their opportunities, some
 /// (a turned-around RM cell) by their events. They meet `sw1 -> sw2`'s round robin in their
 /// links' order by rule (`PortPlan::heads_late`); before the rule, in the order their cells went

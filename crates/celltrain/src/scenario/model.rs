@@ -429,7 +429,7 @@ fn rate_or_line(spec: RateSpec, line: BitRate) -> BitRate {
 /// Every key a flow's `vc` table takes (docs/scenarios.md), so that an unknown key's message
 /// names them in one order whatever the VC's conformance.
 const VC_KEYS: &[&str] =
-    &["category", "pcr", "name", "conformance", "scr", "mbs", "cdvt", "mcr", "mfs", "tau2", "tau3"];
+    &["category", "pcr", "name", "reverse_of", "conformance", "scr", "mbs", "cdvt", "mcr", "mfs", "tau2", "tau3"];
 
 /// One `[[flow]]`: a VC along `path` (with `vc = { category, pcr }`) and an application
 /// (`app = { kind = "udp" | "onoff", ... }`).
@@ -449,6 +449,7 @@ fn add_flow(
     let first_link = path.get(..2).and_then(|p| links.between(p[0], p[1]));
     let line = first_link.unwrap_or(BitRate::from_bps(1));
     let mut policed = None;
+    let mut reverse_of = None;
     let (category, pcr, vc_name) = match v.opt_table("vc")? {
         Some(vc) => {
             // (The contract's keys are read by the policer of the VC's conformance alone.)
@@ -476,6 +477,10 @@ fn add_flow(
             let conformance = vc.opt_keyword("conformance", &names)?;
             policed = PolicerContract::read(conformance, &vc, shape)?;
             let shared = vc.opt_str("name")?.map(str::to_string);
+            reverse_of = vc.opt_str("reverse_of")?.map(|of| {
+                let for_tcp = "a TCP flow's VC has its acknowledgements' VC as its other direction";
+                (of.to_string(), vc.key_error("reverse_of", for_tcp))
+            });
             (cat, pcr, shared)
         }
         None => (ServiceCategory::Ubr, None, None),
@@ -520,6 +525,12 @@ fn add_flow(
         None => None,
     };
     let vc_spec = VcSpec { name: name.clone(), path, category, pcr, contract, vc_name };
+    if let Some((of, for_tcp)) = reverse_of {
+        if kind == "tcp" {
+            return Err(for_tcp);
+        }
+        b.set_reverse_of(&name, &of);
+    }
     if kind == "tcp" {
         let config = super::tcp_app::tcp_config(&app)?;
         let bytes = app.opt_bytes("bytes")?;

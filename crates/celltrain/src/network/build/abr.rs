@@ -21,6 +21,8 @@ pub(super) struct AbrSettings {
     /// By route name: the VCs whose conformance a DGCRA polices where they enter their first
     /// switch.
     pub(super) conformance: BTreeMap<String, DgcraContract>,
+    /// Route names (a, b): a's VCs are the other direction of b's, hop by hop (`reverse_of`).
+    pub(super) reverse_of: Vec<(String, String)>,
 }
 
 impl NetworkBuilder {
@@ -32,6 +34,13 @@ impl NetworkBuilder {
             .map_err(|e| BuildError::about(Subject::Vc(route.to_string()), Field::Contract, e.to_string()))?;
         self.abr.conformance.insert(route.to_string(), contract);
         Ok(())
+    }
+
+    /// Makes the VCs of route `route` the other direction of those of route `of` (which must run
+    /// the other way along the same path): over ABR each carries the other's RM cells back, as a
+    /// TCP flow's acknowledgements' VC does its data's. Checked at build.
+    pub fn set_reverse_of(&mut self, route: &str, of: &str) {
+        self.abr.reverse_of.push((route.to_string(), of.to_string()));
     }
 
     /// A TCP flow's acknowledgements go back on a VC policed as its data's (as a VBR or GFR
@@ -90,7 +99,8 @@ fn node_path(vc: &Vc, topo: &Topology) -> Vec<NodeId> {
 }
 
 /// Where two VCs are one VC's two directions: a TCP flow's VCs and those its acknowledgements
-/// take back, hop by hop; and a VC between two routers and the one between them the other way.
+/// take back, hop by hop, and a flow's and those of the flow it is the reverse of
+/// (`reverse_of`); and a VC between two routers and the one between them the other way.
 /// `None` where no VC is another's other direction (a one-way flow's, even when another flow
 /// runs the other way between the same ends).
 fn other_directions(
@@ -118,16 +128,37 @@ fn other_directions(
         }
         Ok(())
     };
-    let vcs_of = |r: RouteId| {
-        routed.routes[r.index()].hops.iter().filter_map(|h| match h {
-            Hop::Vc(v) => Some(v.index()),
-            Hop::Port(_) => None,
-        })
+    let vcs_of = |r: RouteId| -> Vec<usize> {
+        routed.routes[r.index()]
+            .hops
+            .iter()
+            .filter_map(|h| match h {
+                Hop::Vc(v) => Some(v.index()),
+                Hop::Port(_) => None,
+            })
+            .collect()
     };
-    for &(flow, back, _) in &nb.tcps {
-        let there = nb.flows[flow.index()].2;
-        let there: Vec<usize> = vcs_of(there).collect();
-        let back: Vec<usize> = vcs_of(back).collect();
+    let mut both_ways: Vec<(Vec<usize>, Vec<usize>)> =
+        nb.tcps.iter().map(|&(flow, back, _)| (vcs_of(nb.flows[flow.index()].2), vcs_of(back))).collect();
+    for (route, of) in &nb.abr.reverse_of {
+        let by_name = |name: &str| routed.routes.iter().position(|r| r.name == name).map(RouteId::from_index);
+        let about = |message: String| BuildError::about(Subject::Vc(route.clone()), Field::Abr, message);
+        let (Some(back), Some(there)) = (by_name(route), by_name(of)) else {
+            return Err(about(format!("reverse_of: no flow '{of}'")));
+        };
+        let (there, back) = (vcs_of(there), vcs_of(back));
+        let reversed = there.len() == back.len()
+            && there.iter().zip(back.iter().rev()).all(|(&a, &b)| {
+                let mut path = node_path(&vcs[b], topo);
+                path.reverse();
+                path == node_path(&vcs[a], topo)
+            });
+        if !reversed {
+            return Err(about(format!("reverse_of: flow '{of}' does not run the other way along this flow's path")));
+        }
+        both_ways.push((there, back));
+    }
+    for (there, back) in &both_ways {
         for (&a, &b) in there.iter().zip(back.iter().rev()) {
             if vcs[a].category == ServiceCategory::Abr || vcs[b].category == ServiceCategory::Abr {
                 join(a, b)?;
