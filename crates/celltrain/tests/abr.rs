@@ -284,6 +284,13 @@ fn a3_with_more_flows_between_the_same_hosts() -> String {
     )
 }
 
+/// Each end system's VC and its peer's, by name, in the end systems' order.
+fn pairs_by_name(net: &celltrain::Network) -> Vec<(String, String)> {
+    let abr = net.abr();
+    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
+    abr.ends.iter().map(|e| (name(e), name(&abr.ends[e.peer as usize]))).collect()
+}
+
 /// Each ABR VC's RM cells come back on its own other direction: a TCP flow's on its
 /// acknowledgements' VC, a one-way flow's on a VC added for them. Another flow between the same
 /// hosts, either way, changes nothing of that (a VC's reverse is not found by its path).
@@ -362,9 +369,7 @@ fn vcs_between_two_routers_are_each_others_other_direction() {
     );
     let sets = [("service", "abr"), ("n_sources", "2"), ("duration", "0.2 s"), ("warmup", "0.05 s")];
     let (net, s) = run("A10-udp", &text, &sets);
-    let abr = net.abr();
-    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
-    let pairs: Vec<(String, String)> = abr.ends.iter().map(|e| (name(e), name(&abr.ends[e.peer as usize]))).collect();
+    let pairs = pairs_by_name(&net);
     assert_eq!(pairs.len(), 4, "{pairs:?}");
     for (v, w) in &pairs {
         let (a, b) = v.split_once("->").expect("VCs between routers");
@@ -387,9 +392,7 @@ fn a_flow_back_on_the_reverse_of_another_pairs_with_it() {
     );
     let sets = [("service", "abr"), ("n_sources", "2"), ("duration", "0.3 s"), ("warmup", "0.1 s")];
     let (net, s) = run("A5-udp", &text, &sets);
-    let abr = net.abr();
-    let name = |e: &celltrain::network::AbrEnd| net.vcs()[e.vc.index()].name.clone();
-    let pairs: Vec<(String, String)> = abr.ends.iter().map(|e| (name(e), name(&abr.ends[e.peer as usize]))).collect();
+    let pairs = pairs_by_name(&net);
     let expected: Vec<(String, String)> = ["udp1", "udp2", "back1", "back2"]
         .iter()
         .map(|v| {
@@ -398,9 +401,9 @@ fn a_flow_back_on_the_reverse_of_another_pairs_with_it() {
         })
         .collect();
     assert_eq!(pairs, expected);
-    for e in &abr.ends {
+    for (e, (name, _)) in net.abr().ends.iter().zip(&pairs) {
         let c = &e.source.counts;
-        assert!(c.data_sent > 0 && c.brm_sent > 0 && c.brm_received > 0, "{}: {c:?}", name(e));
+        assert!(c.data_sent > 0 && c.brm_sent > 0 && c.brm_received > 0, "{name}: {c:?}");
     }
     assert_the_reference_agrees("A5-udp", &text, &sets, &s);
     // UBR has no pairs: the key changes nothing there.

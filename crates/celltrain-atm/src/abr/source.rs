@@ -447,6 +447,17 @@ mod tests {
         assert_eq!(s.acr(), 1_875.0);
     }
 
+    /// Parameters with Nrm, Mrm and Trm drawn, so that every rule deciding a forward RM cell
+    /// comes into play.
+    fn random_rm_params(rng: &mut celltrain_core::rng::RngStream) -> AbrParams {
+        AbrParams {
+            nrm: 2 + rng.below(40) as u32,
+            mrm: 1 + rng.below(4) as u32,
+            trm: SimDuration::from_micros(1 + rng.below(400)),
+            ..AbrParams::tm4_defaults(10_000.0)
+        }
+    }
+
     /// A data run takes the opportunities that `next_in_rate` gives to data, one by one, and
     /// stops where it gives a forward RM cell (Nrm, Trm after Mrm, the first cell), leaving the
     /// source as those calls leave it.
@@ -454,12 +465,7 @@ mod tests {
     fn a_data_run_is_the_calls_it_stands_for() {
         let mut rng = celltrain_core::rng::RngStream::derive(5, "abr-data-run");
         for case in 0..300 {
-            let params = AbrParams {
-                nrm: 2 + rng.below(40) as u32,
-                mrm: 1 + rng.below(4) as u32,
-                trm: SimDuration::from_micros(1 + rng.below(400)),
-                ..AbrParams::tm4_defaults(10_000.0)
-            };
+            let params = random_rm_params(&mut rng);
             let gap = SimDuration::from_micros(1 + rng.below(60));
             let (mut one, mut run) = (AbrSource::new(params.clone()), AbrSource::new(params));
             let mut t = SimTime::from_picos(rng.below(1_000) * 1_000_000);
@@ -492,12 +498,7 @@ mod tests {
     fn the_data_query_is_the_choice_it_stands_for() {
         let mut rng = celltrain_core::rng::RngStream::derive(7, "abr-data-query");
         for case in 0..200 {
-            let params = AbrParams {
-                nrm: 2 + rng.below(40) as u32,
-                mrm: 1 + rng.below(4) as u32,
-                trm: SimDuration::from_micros(1 + rng.below(400)),
-                ..AbrParams::tm4_defaults(10_000.0)
-            };
+            let params = random_rm_params(&mut rng);
             let mut s = AbrSource::new(params);
             let mut t = SimTime::ZERO;
             let (mut data_seen, mut other_seen) = (false, false);

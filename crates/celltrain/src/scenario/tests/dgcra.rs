@@ -87,7 +87,7 @@ fn mistakes_name_their_key() {
     let e = error(&scenario("abr", r#"conformance = "abr", tau2 = "300 furlongs""#));
     assert!(e.contains("vc.tau2"), "{e}");
     // An unknown key's message names the VC's keys in one order, whatever the conformance.
-    let keys = "expected one of: category, pcr, name, conformance, scr, mbs, cdvt, mcr, mfs, tau2, tau3)";
+    let keys = "expected one of: category, pcr, name, reverse_of, conformance, scr, mbs, cdvt, mcr, mfs, tau2, tau3)";
     for vc in [r#"conformance = "abr", tau2 = "300 us", bogus = 1"#, "bogus = 1"] {
         let e = error(&scenario("abr", vc));
         assert!(e.contains("vc.bogus: unknown key") && e.ends_with(keys), "{e}");
