@@ -1295,6 +1295,26 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
     eprintln!("random GFR scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
 
+/// Open, found by the soak: on/off sources faster than their VC's PCR, in phase, whose adapters
+/// hold each cell for its PCR slot. With analytic ports alone a held cell's `PipeHead` takes its
+/// place as the cell reaches the adapter (at its source's event); the reference takes it at the
+/// adapter's departure, a `PortFree` event, which comes last in its instant. At the
+/// strict-priority mux, cells of several adapters meet at one picosecond and are served in
+/// another order. The reference serves an nrt-VBR cell first: its adapter sent it at once,
+/// by an event in order. The fast path serves the held rt-VBR cells first. Delays differ from
+/// the ninth digit. With burst hand-off, or with every fast path, the run agrees. Putting every
+/// adapter's heads late in their instant (the ABR adapters' rule) closes it, but moves the
+/// results of 10 of `benches/same_results.py`'s 53 runs, where TCP hosts in lockstep meet at
+/// one picosecond too: the order of ties is for the team to decide (the arrivals-last family of
+/// rules).
+#[test]
+#[ignore = "open: a held cell's head takes its place early with analytic ports alone"]
+fn held_cells_of_adapters_in_phase_give_the_reference_results() {
+    let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+    let sets = [("duration", "0.2 s"), ("warmup", "0.06 s"), ("n_rt", "8"), ("n_nrt", "8"), ("peak", "6.220 Mbit/s")];
+    assert_fast_paths_exact("e1-held.toml", &text, &owned(&sets), 139).expect("compiles");
+}
+
 /// A long draw of random variants of every built-in, run by hand, not by the test command:
 /// `CELLTRAIN_SOAK_SEED` (default 1) and `CELLTRAIN_SOAK_TRIES` (default 1000) choose the
 /// draws. `cargo test --release -p celltrain --test fast_paths soak -- --ignored --nocapture`
