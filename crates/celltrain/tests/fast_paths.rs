@@ -1315,6 +1315,29 @@ fn held_cells_of_adapters_in_phase_give_the_reference_results() {
     assert_fast_paths_exact("e1-held.toml", &text, &owned(&sets), 139).expect("compiles");
 }
 
+/// Open, found by the soak, and by the default options too: the same family at the same mux.
+/// The rt-VBR on/off sources are slower than their VCs' PCR (12 Mbit/s against 31.1), so burst
+/// hand-off gives each adapter a whole burst at once. At 299.52 Mbit/s, an rt-VBR and an
+/// nrt-VBR source start a cell at the same picosecond (4.24 ms, and every 4.24 ms after).
+/// The reference serves the rt-VBR cells first. Analytic ports with burst hand-off serve the
+/// nrt-VBR cell first, and so do the default options. Mean delays differ from the fifth digit.
+/// Without analytic ports, or without burst hand-off, the run agrees.
+#[test]
+#[ignore = "open: cells of several adapters meet a priority port at one picosecond"]
+fn bursts_handed_over_in_phase_give_the_reference_results() {
+    let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+    let sets = [
+        ("duration", "0.5 s"),
+        ("warmup", "0.04 s"),
+        ("n_rt", "8"),
+        ("n_nrt", "8"),
+        ("link_rate", "299.520 Mbit/s"),
+        ("on", "80 ms"),
+        ("rt_buffer", "192 cells"),
+    ];
+    assert_fast_paths_exact("e1-bursts.toml", &text, &owned(&sets), 687).expect("compiles");
+}
+
 /// A long draw of random variants of every built-in, run by hand, not by the test command:
 /// `CELLTRAIN_SOAK_SEED` (default 1) and `CELLTRAIN_SOAK_TRIES` (default 1000) choose the
 /// draws. `cargo test --release -p celltrain --test fast_paths soak -- --ignored --nocapture`
