@@ -14,6 +14,11 @@ impl EventCode for u32 {
     }
 }
 
+/// The events of `q`, popped in order until it is empty.
+fn drain(q: &mut EventQueue<u32>) -> Vec<u32> {
+    std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect()
+}
+
 #[test]
 fn orders_by_time_then_insertion() {
     let mut q = EventQueue::new();
@@ -21,7 +26,7 @@ fn orders_by_time_then_insertion() {
     for (time, ev) in [(5, 1u32), (1, 2), (5, 3), (1, 4), (3, 5)] {
         q.schedule(t(time), ev);
     }
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+    let order = drain(&mut q);
     assert_eq!(order, vec![2, 4, 5, 1, 3]);
 }
 
@@ -40,7 +45,7 @@ fn scheduled_first_runs_first_in_its_instant() {
     q.schedule_first(t(7), 9);
     q.schedule_first(t(7 + HORIZON_PICOS), 8);
     q.schedule_first(t(7), 5);
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+    let order = drain(&mut q);
     assert_eq!(order, vec![2, 5, 9, 4, 1, 8, 3]);
 }
 
@@ -60,7 +65,7 @@ fn scheduled_last_runs_last_in_its_instant() {
     q.schedule_last(t(7 + HORIZON_PICOS), 8);
     q.schedule(t(7 + HORIZON_PICOS), 3);
     q.schedule(t(8), 5);
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+    let order = drain(&mut q);
     assert_eq!(order, vec![9, 4, 1, 2, 6, 5, 3, 8]);
     assert!(Place::last(t(7)) < Place::after(t(7)) && Place::last(t(7)) > q.reserve(t(7)));
 }
@@ -83,7 +88,7 @@ fn reserved_late_runs_before_the_last() {
     q.schedule_reserved(late, 2);
     q.schedule(t(7 + HORIZON_PICOS), 4);
     q.schedule(t(8), 5);
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+    let order = drain(&mut q);
     assert_eq!(order, vec![8, 9, 6, 3, 1, 5, 4, 2]);
     let latest = Place::late(t(7), LATE_TIES - 1).0 | u128::from(CODE_MASK);
     assert!(Place::late(t(7), 0) > q.reserve(t(7)) && latest < Place::last(t(7)).0);
@@ -105,7 +110,7 @@ fn scheduled_closing_runs_after_the_last() {
     q.schedule_closing(t(7 + HORIZON_PICOS), 2);
     q.schedule_last(t(7 + HORIZON_PICOS), 8);
     q.schedule(t(8), 5);
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+    let order = drain(&mut q);
     assert_eq!(order, vec![7, 9, 6, 1, 3, 5, 8, 2]);
     let closing_with_any_code = Place::closing(t(7)).0 | u128::from(CODE_MASK);
     assert!(Place::closing(t(7)) > Place::last(t(7)) && closing_with_any_code < Place::after(t(7)).0);
@@ -422,7 +427,7 @@ fn many_events_in_one_instant_keep_their_order() {
             }
         }
         expected.splice(0..0, (3000 - 5..=3000).collect::<Vec<_>>());
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(SimTime::MAX).map(|(_, e)| e)).collect();
+        let order = drain(&mut q);
         assert_eq!(order, expected);
     }
 }
