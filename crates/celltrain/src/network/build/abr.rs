@@ -110,7 +110,11 @@ fn other_directions(
 ) -> Result<Vec<Option<usize>>, BuildError> {
     let vcs = &routed.vcs;
     let mut other: Vec<Option<usize>> = vec![None; vcs.len()];
+    // (Only ABR VCs have pairs: two VCs of other categories are left as they are.)
     let mut join = |a: usize, b: usize| -> Result<(), BuildError> {
+        if vcs[a].category != ServiceCategory::Abr && vcs[b].category != ServiceCategory::Abr {
+            return Ok(());
+        }
         for (x, y) in [(a, b), (b, a)] {
             match other[x] {
                 Some(z) if z != y => {
@@ -160,9 +164,7 @@ fn other_directions(
     }
     for (there, back) in &both_ways {
         for (&a, &b) in there.iter().zip(back.iter().rev()) {
-            if vcs[a].category == ServiceCategory::Abr || vcs[b].category == ServiceCategory::Abr {
-                join(a, b)?;
-            }
+            join(a, b)?;
         }
     }
     let mut between_ends: BTreeMap<Vec<NodeId>, usize> = BTreeMap::new();
@@ -174,7 +176,7 @@ fn other_directions(
     for (path, &a) in &between_ends {
         let back: Vec<NodeId> = path.iter().rev().copied().collect();
         if let Some(&b) = between_ends.get(&back) {
-            if a < b && (vcs[a].category == ServiceCategory::Abr || vcs[b].category == ServiceCategory::Abr) {
+            if a < b {
                 join(a, b)?;
             }
         }
