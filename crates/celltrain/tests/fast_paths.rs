@@ -1295,35 +1295,30 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
     eprintln!("random GFR scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
 
-/// Open, found by the soak: on/off sources faster than their VC's PCR, in phase, whose adapters
-/// hold each cell for its PCR slot. With analytic ports alone a held cell's `PipeHead` takes its
-/// place as the cell reaches the adapter (at its source's event); the reference takes it at the
-/// adapter's departure, a `PortFree` event, which comes last in its instant. At the
-/// strict-priority mux, cells of several adapters meet at one picosecond and are served in
-/// another order. The reference serves an nrt-VBR cell first: its adapter sent it at once,
-/// by an event in order. The fast path serves the held rt-VBR cells first. Delays differ from
-/// the ninth digit. With burst hand-off, or with every fast path, the run agrees. Putting every
-/// adapter's heads late in their instant (the ABR adapters' rule) closes it, but moves the
-/// results of 10 of `benches/same_results.py`'s 53 runs, where TCP hosts in lockstep meet at
-/// one picosecond too: the order of ties is for the team to decide (the arrivals-last family of
-/// rules).
+/// Found by the soak: on/off sources faster than their VC's PCR, in phase, whose adapters hold
+/// each cell for its PCR slot. With analytic ports alone a held cell's `PipeHead` event took its
+/// place as the cell reached the adapter (at its source's event); the reference took it at the
+/// adapter's departure, a `PortFree` event, last in its instant. At the strict-priority mux,
+/// cells of several adapters met at one picosecond and were served in another order (delays
+/// differed from the ninth digit). Closed by the rule of `PortPlan::heads_late`: the heads of a
+/// link whose pipe may empty between its port's slots are late in their instant, by link.
 #[test]
-#[ignore = "open: a held cell's head takes its place early with analytic ports alone"]
 fn held_cells_of_adapters_in_phase_give_the_reference_results() {
     let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
     let sets = [("duration", "0.2 s"), ("warmup", "0.06 s"), ("n_rt", "8"), ("n_nrt", "8"), ("peak", "6.220 Mbit/s")];
     assert_fast_paths_exact("e1-held.toml", &text, &owned(&sets), 139).expect("compiles");
 }
 
-/// Open, found by the soak, and by the default options too: the same family at the same mux.
-/// The rt-VBR on/off sources are slower than their VCs' PCR (12 Mbit/s against 31.1), so burst
-/// hand-off gives each adapter a whole burst at once. At 299.52 Mbit/s, an rt-VBR and an
-/// nrt-VBR source start a cell at the same picosecond (4.24 ms, and every 4.24 ms after).
-/// The reference serves the rt-VBR cells first. Analytic ports with burst hand-off serve the
-/// nrt-VBR cell first, and so do the default options. Mean delays differ from the fifth digit.
-/// Without analytic ports, or without burst hand-off, the run agrees.
+/// Found by the soak, and by the default options too: the same family at the same mux. The
+/// nrt-VBR sources' bursts are handed whole to their adapters, whose PCR slot (13.6 us) is
+/// longer than a cell's time on the wire and the link's delay (11.4 us): between two cells the
+/// pipe empties. The reference put each cell on the link at its source's event, at its start;
+/// the burst's cells were on the link already, and each head took its place as the one before
+/// it arrived, earlier. At 299.52 Mbit/s, an rt-VBR source (12 Mbit/s, cell by cell) and an
+/// nrt-VBR source start a cell at the same picosecond every 4.24 ms: the reference served the
+/// rt-VBR cell first, analytic ports with burst hand-off the nrt-VBR one (mean delays differed
+/// from the fifth digit). Closed by the same rule.
 #[test]
-#[ignore = "open: cells of several adapters meet a priority port at one picosecond"]
 fn bursts_handed_over_in_phase_give_the_reference_results() {
     let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
     let sets = [
@@ -1336,6 +1331,68 @@ fn bursts_handed_over_in_phase_give_the_reference_results() {
         ("rt_buffer", "192 cells"),
     ];
     assert_fast_paths_exact("e1-bursts.toml", &text, &owned(&sets), 687).expect("compiles");
+}
+
+/// The same family with AAL5 frames: UDP datagrams on VCs whose PCR slot (10 us) is longer than
+/// a cell's time on the wire and the link's delay (9.4 us), into one FIFO beside on/off sources
+/// at a quarter of that rate, cell by cell. A frame's cells go on the link at once; every fourth
+/// meets an on/off cell at the multiplexer at one picosecond, from the first frame on (no
+/// warm-up: the on/off sources leave that phase after their first burst). Without the rule of
+/// `PortPlan::heads_late` analytic ports alone, and the default options, served the frame's cell
+/// first, the reference the on/off one.
+#[test]
+fn frames_on_paced_adapters_in_phase_give_the_reference_results() {
+    let text = builtin_text("E1-mux")
+        .replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"10.6 Mbit/s\",", 1)
+        .replacen(
+            "app = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }",
+            "app = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
+            1,
+        )
+        .replacen("reserved = {", "# reserved = {", 1)
+        .replace("delay = \"10 us\"", "delay = \"8 us\"");
+    let sets = [
+        ("duration", "0.02 s"),
+        ("warmup", "0 s"),
+        ("n_rt", "2"),
+        ("n_nrt", "2"),
+        ("link_rate", "299.52 Mbit/s"),
+        ("peak", "42.4 Mbit/s"),
+    ];
+    assert_fast_paths_exact("e1-frames.toml", &text, &owned(&sets), 1).expect("compiles");
+}
+
+/// A fan-in group some of whose members' heads are late (`HeadPlaces::Mixed`): on/off bursts
+/// handed to adapters paced at 42.4 Mbit/s (a 10 us slot, longer than 1 + 8 us: late), beside
+/// UDP frames on adapters at the line's rate (in order), into one FIFO. At 424 Mbit/s a cell
+/// takes 1 us, so every tenth cell of a frame meets a burst's cell at the multiplexer at one
+/// picosecond, the burst's next head having taken its place when the one before it arrived.
+#[test]
+fn paced_bursts_beside_frames_at_the_line_rate_give_the_reference_results() {
+    let text = builtin_text("E1-mux")
+        .replace("category = \"rt-vbr\"", "category = \"ubr\"")
+        .replacen(
+            "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }",
+            "vc = { category = \"ubr\", pcr = \"line\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
+            1,
+        )
+        .replacen("reserved = {", "# reserved = {", 1)
+        .replace("delay = \"10 us\"", "delay = \"8 us\"");
+    assert!(
+        !text.contains("nrt-vbr") && text.contains("kind = \"udp\""),
+        "E1-mux changed: the case no longer builds on it"
+    );
+    for n in ["2", "4"] {
+        let sets = [
+            ("duration", "0.02 s"),
+            ("warmup", "0 s"),
+            ("n_rt", n),
+            ("n_nrt", n),
+            ("link_rate", "424 Mbit/s"),
+            ("peak", "42.4 Mbit/s"),
+        ];
+        assert_fast_paths_exact("e1-mixed.toml", &text, &owned(&sets), 1).expect("compiles");
+    }
 }
 
 /// A long draw of random variants of every built-in, run by hand, not by the test command:

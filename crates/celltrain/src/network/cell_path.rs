@@ -522,7 +522,7 @@ impl Network {
     }
 
     /// The `PipeHead` event of `p` for its head, arriving at `at`, scheduled now in order: late
-    /// in its instant by rule off an ABR end system's adapter (`PortPlan::heads_late`).
+    /// in its instant by rule off some adapters (`PortPlan::heads_late`).
     #[inline(always)]
     pub(super) fn schedule_head_in_order(&mut self, p: PortId, at: SimTime) {
         let place = self.head_place(p, at);
@@ -530,14 +530,10 @@ impl Network {
     }
 
     /// The place a `PipeHead` event of `p` for a head arriving at `at` takes now, in order:
-    /// late in its instant by rule off an ABR end system's adapter (`PortPlan::heads_late`).
+    /// late in its instant by rule (`PortPlan::heads_late`).
     #[inline(always)]
     pub(super) fn head_place(&mut self, p: PortId, at: SimTime) -> Place {
-        if self.ports[p.index()].plan.heads_late {
-            self.queue.reserve_late(at, p.0)
-        } else {
-            self.queue.reserve(at)
-        }
+        head_place_in(&mut self.queue, self.ports[p.index()].plan.heads_late, || p, at)
     }
 
     /// The pipe of `p` has emptied: the place its chain would give a next head at this instant
@@ -568,7 +564,7 @@ impl Network {
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
         let kept = self.ports[p.index()].link.take_emptied();
         if self.ports[p.index()].plan.heads_late {
-            return self.queue.reserve_late(arrival, p.0);
+            return head_place_in(&mut self.queue, true, || p, arrival);
         }
         match kept {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
@@ -623,5 +619,22 @@ impl Network {
             Some(&(next, slot)) => self.arrive(next, slot, cell),
             None => self.receive(cell),
         }
+    }
+}
+
+/// The place a `PipeHead` event of link `p()` for a head arriving at `at` takes now: `late` in
+/// its instant by rule, by link (`PortPlan::heads_late`), else in order. (Also for a lifted
+/// loop, which holds the queue alone, and asks which link only when it must.)
+#[inline(always)]
+pub(super) fn head_place_in(
+    queue: &mut EventQueue<Event>,
+    late: bool,
+    p: impl FnOnce() -> PortId,
+    at: SimTime,
+) -> Place {
+    if late {
+        queue.reserve_late(at, p().0)
+    } else {
+        queue.reserve(at)
     }
 }

@@ -51,7 +51,7 @@
 //! member's (`take_head!`). (A group that stood for such heads cost more than the heap:
 //! their cells, into ports with queues not carried ahead, schedule events elsewhere.)
 
-use super::cell_path::{Asked, KnownEnd};
+use super::cell_path::{head_place_in, Asked, KnownEnd};
 use super::fan_in_direct::Crossing;
 use super::{Event, Network, PortPath};
 use celltrain_atm::cell::Cell;
@@ -188,10 +188,32 @@ pub(crate) struct FanIn {
     /// Plan: a link of no group, kept as a group of one for its trains (see `plan_trains`): its
     /// heads go by their own `PipeHead` events, never among a ring's.
     lone: bool,
-    /// Plan: some member's heads are late in their instant by rule (an ABR end system's
-    /// adapter, `PortPlan::heads_late`): each head's place is asked of its link, and the lifted
-    /// loops, which take places in order, are not used.
-    late: bool,
+    /// Plan: how the members' heads take their places (`PortPlan::heads_late`).
+    places: HeadPlaces,
+}
+
+/// How the heads of a group's members take their places in their instant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum HeadPlaces {
+    /// In order: no member's heads are late.
+    InOrder,
+    /// Late by rule, by link: every member's are (the adapters of paced sources into a
+    /// multiplexer).
+    Late,
+    /// Some members' are: whether by member.
+    Mixed(Box<[bool]>),
+}
+
+impl HeadPlaces {
+    /// Whether the heads of `member` are late in their instant.
+    #[inline(always)]
+    pub(super) fn is_late(&self, member: u32) -> bool {
+        match self {
+            HeadPlaces::InOrder => false,
+            HeadPlaces::Late => true,
+            HeadPlaces::Mixed(late) => late[member as usize],
+        }
+    }
 }
 
 impl FanIn {
@@ -219,7 +241,7 @@ impl FanIn {
             direct: Crossing::General,
             frames: false,
             lone: false,
-            late: false,
+            places: HeadPlaces::InOrder,
         }
     }
 
@@ -624,9 +646,10 @@ impl Network {
                     let (cell, next, slot) = take_head!(self, group, member, p, direct, WAY == DIRECT_CELLS);
                     match next {
                         Some(next) => {
-                            // (The group's flag first: most groups have no late member, and
+                            // (The group's plan first: most groups have no late member, and
                             // asking each head's link cost G2 and G4 1.5-2 % of their CPU.)
-                            let place = if group.late { self.head_place(p, next) } else { self.queue.reserve(next) };
+                            let late = group.places.is_late(member);
+                            let place = head_place_in(&mut self.queue, late, || p, next);
                             self.fan_ins[g as usize].heads.insert(place, member);
                         }
                         // (As `pipe_head` keeps it.)

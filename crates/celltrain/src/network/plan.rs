@@ -57,10 +57,13 @@ pub(crate) struct PortPlan {
     /// instant, by rule; carried, each RM cell's step at the explicit-rate algorithm takes an
     /// `RmStep` event, last in its instant.
     pub(super) arrivals_last: bool,
-    /// The link of an ABR end system's adapter: carried or not, each cell's `PipeHead` event is
-    /// late in its instant, by rule (after the events placed in order, before those placed
-    /// last; among such links' heads by link), so that cells sent ahead of their opportunities
-    /// meet the next port's other arrivals of their instant in the order their events would.
+    /// The link of an ABR end system's adapter, or of a port whose pipe may empty between its
+    /// slots (`Port::pipe_may_empty_between_slots`: a paced adapter): carried or not, each
+    /// cell's `PipeHead` event is late in its instant, by rule (after the events placed in
+    /// order, before those placed last; among such links' heads by link), so that cells put on
+    /// the link before their start (sent ahead of their opportunities, a burst or a frame
+    /// handed over, a cell held for its slot) meet the next port's other arrivals of their
+    /// instant in the order their events would.
     pub(super) heads_late: bool,
     /// The last port of ABR VCs that such a link is carried into: it answers its readers as of
     /// their instant.
@@ -296,6 +299,8 @@ impl Network {
             let plain = port.plainly_analytic();
             port.plan.paces_only = o.run_admission && plain && !port.plan.carry;
             port.plan.burst_handoff = o.burst_handoff && plain && port.facts.may_take_bursts;
+            // (By rule, with the options off as on: see `PortPlan::heads_late`.)
+            port.plan.heads_late |= port.packets.is_none() && port.pipe_may_empty_between_slots();
         }
         self.plan_abr_ahead();
         self.plan_fan_in();

@@ -116,6 +116,17 @@ impl Port {
         self.rules.as_deref().filter(|_| self.facts.adapter_rules)
     }
 
+    /// Whether this port's pipe may empty between two cells its transmitter starts back to
+    /// back: its slot (at its service rate: a paced adapter's PCR) is longer than a cell's time
+    /// on the wire plus the link's delay. A cell put on such a link before its start (a burst
+    /// handed over, a frame's cells, a cell held for its slot) would otherwise take its
+    /// `PipeHead` event's place before the event that starts it would have: the rule of
+    /// `PortPlan::heads_late`.
+    pub(super) fn pipe_may_empty_between_slots(&self) -> bool {
+        let slot = self.tx.clock.service_rate().cell_time_ceil();
+        slot > self.tx.clock.line_cell_time() + self.link.delay()
+    }
+
     /// Analytic ports: the cells whose start time has come leave the buffer, but those kept
     /// by runs (see [`release_runs_started`](Self::release_runs_started)); those of a
     /// handed-over burst pass through it. Returns how many of the latter started (they are

@@ -1,7 +1,7 @@
 //! Which links form fan-in groups, decided before the run: groups of two or more links into one
 //! port, and lone links kept as groups of one for their trains (see the parent module).
 
-use super::{FanIn, FanInSlot};
+use super::{FanIn, FanInSlot, HeadPlaces};
 use crate::network::plan::Sole;
 use crate::network::{Network, PortPath, ServiceCategory};
 use celltrain_core::ids::PortId;
@@ -83,9 +83,13 @@ impl Network {
                 self.ports[q].plan.free_in_group = Some(group);
             }
             let target = PortId::from_index(q);
-            let late = members.iter().any(|&m| self.ports[m].plan.heads_late);
+            let late: Box<[bool]> = members.iter().map(|&m| self.ports[m].plan.heads_late).collect();
             let mut group = FanIn::new(members.into_iter().map(PortId::from_index).collect(), target);
-            group.late = late;
+            group.places = match (late.iter().any(|&l| l), late.iter().all(|&l| l)) {
+                (false, _) => HeadPlaces::InOrder,
+                (true, true) => HeadPlaces::Late,
+                (true, false) => HeadPlaces::Mixed(late),
+            };
             group.direct = self.crosses_directly(target);
             group.frames = self.aal5_crosses(target);
             self.fan_ins.push(group);

@@ -6,6 +6,7 @@
 
 use super::{HeadRing, Marks, Train};
 use crate::network::carry::{land_raw_in, lands_inside_frame, TRACE_PIPE_HEAD};
+use crate::network::cell_path::head_place_in;
 use crate::network::egress::{count_lost, take_inner_cell};
 use crate::network::{Event, Network, Port, Vc};
 use crate::packet::Packet;
@@ -202,9 +203,6 @@ impl Network {
     pub(super) fn cross_lifted<W: LiftedWay>(&mut self, g: u32, bound: Place, turns: u32) -> Option<u32> {
         let Network { fan_ins, ports, vcs, frames, queue, tally, now, carry_before, .. } = self;
         let group = &mut fan_ins[g as usize];
-        if group.late {
-            return None;
-        }
         let q = group.target;
         let port = &mut ports[q.index()];
         let mut fifo = W::lift(&mut port.queue)?;
@@ -229,7 +227,8 @@ impl Network {
             clock_now = t;
             let slot = train.next_slot;
             let taken = W::take(train, &group.marks, member);
-            let place = queue.reserve(train.head.0);
+            let place =
+                head_place_in(queue, group.places.is_late(member), || group.members[member as usize], train.head.0);
             group.heads.insert(place, member);
             let (kind, from) = Event::PipeHead(group.members[member as usize]).trace_key();
             hash.fold(t, kind, from);
