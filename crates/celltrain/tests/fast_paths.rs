@@ -1333,65 +1333,53 @@ fn bursts_handed_over_in_phase_give_the_reference_results() {
     assert_fast_paths_exact("e1-bursts.toml", &text, &owned(&sets), 687).expect("compiles");
 }
 
+/// The nrt-VBR flows of E1-mux as `to` (their VC and application lines), at one FIFO (the
+/// strict priority off) over links of 8 us: in-phase ties from the first frame on.
+fn e1_mux_fifo_with_nrt_as(to: &str) -> String {
+    let from = "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }";
+    let text = builtin_text("E1-mux");
+    assert!(text.contains(from) && text.contains("reserved = {"), "E1-mux changed: the cases no longer build on it");
+    text.replacen(from, to, 1)
+        .replacen("reserved = {", "# reserved = {", 1)
+        .replace("delay = \"10 us\"", "delay = \"8 us\"")
+}
+
+/// 20 ms from the start (no warm-up: on/off sources leave their first phase after their first
+/// burst), `n` sources of each class at `link_rate`, VCs at 42.4 Mbit/s (a 10 us slot).
+fn from_the_start(n: &str, link_rate: &str) -> Vec<(String, String)> {
+    let sets = [("duration", "0.02 s"), ("warmup", "0 s"), ("n_rt", n), ("n_nrt", n), ("link_rate", link_rate)];
+    owned(&[&sets[..], &[("peak", "42.4 Mbit/s")]].concat())
+}
+
 /// The same family with AAL5 frames: UDP datagrams on VCs whose PCR slot (10 us) is longer than
 /// a cell's time on the wire and the link's delay (9.4 us), into one FIFO beside on/off sources
 /// at a quarter of that rate, cell by cell. A frame's cells go on the link at once; every fourth
-/// meets an on/off cell at the multiplexer at one picosecond, from the first frame on (no
-/// warm-up: the on/off sources leave that phase after their first burst). Without the rule of
-/// `PortPlan::heads_late` analytic ports alone, and the default options, served the frame's cell
-/// first, the reference the on/off one.
+/// meets an on/off cell at the multiplexer at one picosecond, from the first frame on. Without
+/// the rule of `PortPlan::heads_late` analytic ports alone, and the default options, served the
+/// frame's cell first, the reference the on/off one.
 #[test]
 fn frames_on_paced_adapters_in_phase_give_the_reference_results() {
-    let text = builtin_text("E1-mux")
-        .replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"10.6 Mbit/s\",", 1)
-        .replacen(
-            "app = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }",
-            "app = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
-            1,
-        )
-        .replacen("reserved = {", "# reserved = {", 1)
-        .replace("delay = \"10 us\"", "delay = \"8 us\"");
-    let sets = [
-        ("duration", "0.02 s"),
-        ("warmup", "0 s"),
-        ("n_rt", "2"),
-        ("n_nrt", "2"),
-        ("link_rate", "299.52 Mbit/s"),
-        ("peak", "42.4 Mbit/s"),
-    ];
-    assert_fast_paths_exact("e1-frames.toml", &text, &owned(&sets), 1).expect("compiles");
+    let text = e1_mux_fifo_with_nrt_as(
+        "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
+    )
+    .replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"10.6 Mbit/s\",", 1);
+    assert_fast_paths_exact("e1-frames.toml", &text, &from_the_start("2", "299.52 Mbit/s"), 1).expect("compiles");
 }
 
 /// A fan-in group some of whose members' heads are late (`HeadPlaces::Mixed`): on/off bursts
 /// handed to adapters paced at 42.4 Mbit/s (a 10 us slot, longer than 1 + 8 us: late), beside
-/// UDP frames on adapters at the line's rate (in order), into one FIFO. At 424 Mbit/s a cell
-/// takes 1 us, so every tenth cell of a frame meets a burst's cell at the multiplexer at one
-/// picosecond, the burst's next head having taken its place when the one before it arrived.
+/// UDP frames on adapters at the line's rate (in order), into one FIFO (all UBR: E1-mux's
+/// priority between its classes hid the order). At 424 Mbit/s a cell takes 1 us, so every tenth
+/// cell of a frame meets a burst's cell at the multiplexer at one picosecond, the burst's next
+/// head having taken its place when the one before it arrived.
 #[test]
 fn paced_bursts_beside_frames_at_the_line_rate_give_the_reference_results() {
-    let text = builtin_text("E1-mux")
-        .replace("category = \"rt-vbr\"", "category = \"ubr\"")
-        .replacen(
-            "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }",
-            "vc = { category = \"ubr\", pcr = \"line\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
-            1,
-        )
-        .replacen("reserved = {", "# reserved = {", 1)
-        .replace("delay = \"10 us\"", "delay = \"8 us\"");
-    assert!(
-        !text.contains("nrt-vbr") && text.contains("kind = \"udp\""),
-        "E1-mux changed: the case no longer builds on it"
-    );
+    let text = e1_mux_fifo_with_nrt_as(
+        "vc = { category = \"ubr\", pcr = \"line\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
+    )
+    .replace("category = \"rt-vbr\"", "category = \"ubr\"");
     for n in ["2", "4"] {
-        let sets = [
-            ("duration", "0.02 s"),
-            ("warmup", "0 s"),
-            ("n_rt", n),
-            ("n_nrt", n),
-            ("link_rate", "424 Mbit/s"),
-            ("peak", "42.4 Mbit/s"),
-        ];
-        assert_fast_paths_exact("e1-mixed.toml", &text, &owned(&sets), 1).expect("compiles");
+        assert_fast_paths_exact("e1-mixed.toml", &text, &from_the_start(n, "424 Mbit/s"), 1).expect("compiles");
     }
 }
 
