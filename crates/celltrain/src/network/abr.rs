@@ -430,10 +430,6 @@ impl Network {
 
     /// Decides which end systems send ahead (see [`abr_send_ahead`](Self::abr_send_ahead)).
     pub(super) fn plan_abr_ahead(&mut self) {
-        // (By rule, with the options off as on: see `PortPlan::heads_late`.)
-        for end in &self.abr.ends {
-            self.ports[self.vcs[end.vc.index()].route[0].0.index()].plan.heads_late = true;
-        }
         let on = self.options.abr_ahead;
         let changes = self.recorder.changes.as_deref();
         for end in &mut self.abr.ends {

@@ -263,6 +263,17 @@ impl Network {
         self.set_options(SimOptions { run_admission: on, ..self.options });
     }
 
+    /// Which links' heads are late in their instant, by rule, with the options off as on (see
+    /// `PortPlan::heads_late`): an ABR end system's adapter's, and a paced port's.
+    fn plan_heads_late(&mut self) {
+        for port in &mut self.ports {
+            port.plan.heads_late = port.packets.is_none() && port.pipe_may_empty_between_slots();
+        }
+        for end in &self.abr.ends {
+            self.ports[self.vcs[end.vc.index()].route[0].0.index()].plan.heads_late = true;
+        }
+    }
+
     /// Decides, per port, which fast paths apply.
     pub(super) fn plan(&mut self) {
         let o = self.options;
@@ -299,9 +310,8 @@ impl Network {
             let plain = port.plainly_analytic();
             port.plan.paces_only = o.run_admission && plain && !port.plan.carry;
             port.plan.burst_handoff = o.burst_handoff && plain && port.facts.may_take_bursts;
-            // (By rule, with the options off as on: see `PortPlan::heads_late`.)
-            port.plan.heads_late |= port.packets.is_none() && port.pipe_may_empty_between_slots();
         }
+        self.plan_heads_late();
         self.plan_abr_ahead();
         self.plan_fan_in();
         self.plan_queues_ahead();
