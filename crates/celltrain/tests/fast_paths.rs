@@ -1304,7 +1304,7 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
 /// link whose pipe may empty between its port's slots are late in their instant, by link.
 #[test]
 fn held_cells_of_adapters_in_phase_give_the_reference_results() {
-    let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+    let text = with_rt_peak(&builtin_text("E1-mux"), "12 Mbit/s");
     let sets = [("duration", "0.2 s"), ("warmup", "0.06 s"), ("n_rt", "8"), ("n_nrt", "8"), ("peak", "6.220 Mbit/s")];
     assert_fast_paths_exact("e1-held.toml", &text, &owned(&sets), 139).expect("compiles");
 }
@@ -1320,7 +1320,7 @@ fn held_cells_of_adapters_in_phase_give_the_reference_results() {
 /// from the fifth digit). Closed by the same rule.
 #[test]
 fn bursts_handed_over_in_phase_give_the_reference_results() {
-    let text = builtin_text("E1-mux").replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+    let text = with_rt_peak(&builtin_text("E1-mux"), "12 Mbit/s");
     let sets = [
         ("duration", "0.5 s"),
         ("warmup", "0.04 s"),
@@ -1339,9 +1339,18 @@ fn e1_mux_fifo_with_nrt_as(to: &str) -> String {
     let from = "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"onoff\", on = \"${on}\", off = \"${off}\" }";
     let text = builtin_text("E1-mux");
     assert!(text.contains(from) && text.contains("reserved = {"), "E1-mux changed: the cases no longer build on it");
-    text.replacen(from, to, 1)
-        .replacen("reserved = {", "# reserved = {", 1)
-        .replace("delay = \"10 us\"", "delay = \"8 us\"")
+    priority_off(&text.replacen(from, to, 1)).replace("delay = \"10 us\"", "delay = \"8 us\"")
+}
+
+/// E1-mux's rt-VBR sources (its first on/off application) at a peak of their own.
+fn with_rt_peak(text: &str, peak: &str) -> String {
+    text.replacen("kind = \"onoff\",", &format!("kind = \"onoff\", peak = \"{peak}\","), 1)
+}
+
+/// E1-mux's multiplexer as one FIFO: its rt-VBR queue's reservation, and so its strict priority,
+/// commented out.
+fn priority_off(text: &str) -> String {
+    text.replacen("reserved = {", "# reserved = {", 1)
 }
 
 /// 20 ms from the start (no warm-up: on/off sources leave their first phase after their first
@@ -1361,8 +1370,8 @@ fn from_the_start(n: &str, link_rate: &str) -> Vec<(String, String)> {
 fn frames_on_paced_adapters_in_phase_give_the_reference_results() {
     let text = e1_mux_fifo_with_nrt_as(
         "vc = { category = \"nrt-vbr\", pcr = \"${peak}\" }\napp = { kind = \"udp\", datagram = \"1000 B\", rate = \"2 Mbit/s\" }",
-    )
-    .replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"10.6 Mbit/s\",", 1);
+    );
+    let text = with_rt_peak(&text, "10.6 Mbit/s");
     assert_fast_paths_exact("e1-frames.toml", &text, &from_the_start("2", "299.52 Mbit/s"), 1).expect("compiles");
 }
 
@@ -1422,7 +1431,7 @@ fn random_variants(names: &[&str], seed: u64, tries: usize) -> (usize, Vec<usize
         }
         if name == "E1-mux" && d.below(2) == 0 {
             // Sources slower than their VC's PCR: their adapters do not pace them.
-            text = text.replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+            text = with_rt_peak(&text, "12 Mbit/s");
         }
         if name == "E1-mux" && d.below(3) == 0 {
             // Frames beside the cells, on adapters paced at the VCs' PCR, at one class's queue or
@@ -1436,7 +1445,7 @@ fn random_variants(names: &[&str], seed: u64, tries: usize) -> (usize, Vec<usize
                 text.replace_range(at..at + onoff.len(), &udp);
             }
             if d.below(2) == 0 {
-                text = text.replacen("reserved = {", "# reserved = {", 1);
+                text = priority_off(&text);
             }
         }
         let mut sets: Vec<(String, String)> = short(name).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -2392,7 +2401,7 @@ fn stopped_onoff_sources_give_the_reference_results() {
         assert_ne!(stopped, text, "E1-mux has on/off sources");
         if i % 2 == 1 {
             // Sources slower than their VC's PCR: cell by cell, also cut at the stop.
-            stopped = stopped.replacen("kind = \"onoff\",", "kind = \"onoff\", peak = \"12 Mbit/s\",", 1);
+            stopped = with_rt_peak(&stopped, "12 Mbit/s");
         }
         let sets = owned(&[("duration", "0.8 s"), ("warmup", "0.05 s"), ("n_rt", "6"), ("n_nrt", "6")]);
         let name = format!("E1-mux-stop-{i}.toml");
