@@ -456,14 +456,7 @@ impl Network {
             // (A pipe carrying a train, a fan-in group's or a lone link's, is empty: see
             // `fan_in`.)
             match port.plan.fan_in {
-                None => {
-                    // (An RM cell at its VC's end, or any cell into ports answering as of an
-                    // instant: last in its instant, by rule.)
-                    let last = port.plan.head_last(cell.kind);
-                    let place = self.empty_pipe_head_place(p, arrival);
-                    let place = if last { Place::last(arrival) } else { place };
-                    self.queue.schedule_reserved(place, Event::PipeHead(p));
-                }
+                None => self.pipe_gets_head(p, cell.kind, arrival),
                 Some(slot) => {
                     if self.fan_in_push(slot, p, cell, arrival) {
                         return;
@@ -482,6 +475,26 @@ impl Network {
             self.fan_in_before_push(group, p);
         }
         self.ports[p.index()].link.push(arrival, cell);
+    }
+
+    /// The empty pipe of `p` gets a head, a cell of `kind` arriving at `arrival`: its
+    /// `PipeHead` event takes its place now. On a link with trains (a fan-in group's member
+    /// or a lone link) the place is among its group's heads (`fan_in_enter`); else it is last in
+    /// its instant by rule for an RM cell at its VC's end or any cell into ports answering as of
+    /// an instant (`PortPlan::head_last`), and otherwise the empty pipe's place
+    /// ([`empty_pipe_head_place`](Self::empty_pipe_head_place)). A cell put in a pipe
+    /// (`put_in_pipe`) and a run of them (`put_run_on_wire`) both take this step.
+    #[inline(always)]
+    pub(super) fn pipe_gets_head(&mut self, p: PortId, kind: CellKind, arrival: SimTime) {
+        let plan = &self.ports[p.index()].plan;
+        if let Some(slot) = plan.fan_in {
+            self.fan_in_enter(slot, arrival);
+            return;
+        }
+        let last = plan.head_last(kind);
+        let place = self.empty_pipe_head_place(p, arrival);
+        let place = if last { Place::last(arrival) } else { place };
+        self.queue.schedule_reserved(place, Event::PipeHead(p));
     }
 
     pub(super) fn pipe_head(&mut self, p: PortId) {

@@ -322,8 +322,10 @@ impl Network {
     }
 
     /// An on/off burst of `cells` copies of `cell` is handed whole to the idle adapter `p` of
-    /// a group now: what `put_run_on_wire` does, with the cells left to a train when the pipe
-    /// is empty and holds no train (else they go into the pipe).
+    /// a group now: into the pipe (`put_run_on_wire`), or, when the pipe is empty and holds no
+    /// train, as a train (the clock's run step, `TxClock::start_run`, and the head's,
+    /// `fan_in_enter`), whose cells are made one at a time by the clock's own step as they
+    /// are needed.
     #[inline(never)]
     pub(super) fn fan_in_hand_over(&mut self, slot: FanInSlot, p: PortId, cell: Cell, cells: u32) {
         let now = self.now;
@@ -441,10 +443,11 @@ impl Network {
     }
 
     /// A frame's cells `cell_at(j)`, j in `run` (two or more), admitted to the buffer of `p`, a
-    /// member of a group, are put on its wire now: what `put_run_on_wire` does, with the cells
-    /// left to a train (behind the pipe's cells and trains) and their start times kept as a
-    /// run. False, and nothing done, when the cells do not follow from the first, the second
-    /// and the last as a train's do.
+    /// member of a group, are put on its wire now as a train (behind the pipe's cells and
+    /// trains; the clock's run step, and the head's step if it is the first), their start times
+    /// kept as a run: `put_run_on_wire`'s cells, made one at a time as they are needed. False,
+    /// and nothing done, when the cells do not follow from the first, the second and the last
+    /// as a train's do.
     #[inline(never)]
     pub(super) fn fan_in_run_as_train(
         &mut self,

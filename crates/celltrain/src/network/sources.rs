@@ -117,9 +117,12 @@ impl Network {
 
     /// Puts cells `cell_at(j)`, j in `run`, on the wire of adapter `p` in order, each when the
     /// transmitter is free and not before `not_before(j)` (now, for cells back to back), into
-    /// the pipe: what `start_cell` does for each, less what such an adapter cannot have (a
-    /// capture, shaping rules, carrying ahead). `queued`: they wait in the buffer until they
-    /// start (admitted there), so their start times are kept.
+    /// the pipe. It is `start_cell` for a run: each cell takes the clock's step
+    /// (`TxClock::start`, by `on_wire`) and the pipe the head's step (`pipe_gets_head`), with
+    /// the clock in a local and the pipe grown at once; the duties `start_cell` has besides (a
+    /// capture, shaping rules, carrying ahead) are on ports its callers never run through it
+    /// (asserted). `queued`: they wait in the buffer until they start (admitted there), so
+    /// their start times are kept.
     pub(super) fn put_run_on_wire(
         &mut self,
         p: PortId,
@@ -160,14 +163,8 @@ impl Network {
             starts.extend(link.cells_from(first).map(|(_, cell)| cell.entered));
         }
         if was_empty {
-            if let Some((head, _)) = port.link.head() {
-                match port.plan.fan_in {
-                    None => {
-                        let place = self.empty_pipe_head_place(p, head);
-                        self.queue.schedule_reserved(place, Event::PipeHead(p));
-                    }
-                    Some(slot) => self.fan_in_enter(slot, head),
-                }
+            if let Some((head, cell)) = port.link.head() {
+                self.pipe_gets_head(p, cell.kind, head);
             }
         }
     }
