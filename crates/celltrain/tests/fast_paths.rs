@@ -1276,12 +1276,26 @@ fn params(text: &str) -> Vec<(String, String)> {
 fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     // The GFR built-ins have their own draws (below), so these stay as they were.
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
-    let (ran, applied) = random_variants(&names, 0x2545_F491_4F6C_DD1D, 240);
+    let (ran, applied) = random_variants(&names, 0x2545_F491_4F6C_DD1D, 240, Modes::Own);
     assert!(ran >= 150, "only {ran} of 240 random scenarios compiled");
     for ((label, _), n) in option_sets().iter().zip(&applied) {
         assert!(*n >= 20, "{label} saved events in only {n} random scenarios");
     }
     eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
+}
+
+/// Random variants of the built-ins in packet mode (`simulation.mode = "packet"`: the same
+/// hosts, flows and topology, switches and routers forwarding whole packets), where they can
+/// run so (not with on/off cell sources): the packet ports run analytically and packets carried
+/// over links, against every packet by events.
+#[test]
+fn random_packet_scenarios_give_the_reference_results_on_every_fast_path() {
+    let names: Vec<&str> = builtin::all().iter().map(|b| b.name).collect();
+    let (ran, applied) = random_variants(&names, 0x6A09_E667_F3BC_C908, 80, Modes::Packet);
+    assert!(ran >= 50, "only {ran} of 80 random packet scenarios compiled");
+    let all = applied.last().expect("the last option set is every fast path");
+    assert!(*all >= 40, "the fast paths saved events in only {all} random packet scenarios");
+    eprintln!("random packet scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
 
 /// Random variants of the GFR built-ins: designs, schedulers, conformance and thresholds redrawn.
@@ -1290,7 +1304,7 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| n.starts_with('G')).collect();
     // Thresholds redrawn independently often contradict each other (low above high): those
     // variants are refused at compile time and skipped.
-    let (ran, applied) = random_variants(&names, 0x9E37_79B9_7F4A_7C15, 40);
+    let (ran, applied) = random_variants(&names, 0x9E37_79B9_7F4A_7C15, 40, Modes::Own);
     assert!(ran >= 14, "only {ran} of 40 random GFR scenarios compiled");
     eprintln!("random GFR scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
@@ -1410,13 +1424,23 @@ fn soak_random_variants_of_every_built_in() {
     }
     let names: Vec<&str> =
         builtin::all().iter().map(|b| b.name).filter(|n| only.is_empty() || only.contains(n)).collect();
-    let (ran, applied) = random_variants(&names, seed, usize::try_from(tries).expect("tries fit"));
+    // (A quarter of the draws in packet mode, where a built-in can run so.)
+    let (ran, applied) = random_variants(&names, seed, usize::try_from(tries).expect("tries fit"), Modes::Both);
     eprintln!("soak seed {seed}: {ran} of {tries} variants ran; where each fast path saved events: {applied:?}");
+}
+
+/// Which mode the random variants run in: the scenario's own (cells, but for the packet
+/// built-ins), packet mode always, or packet mode a quarter of the time.
+#[derive(Clone, Copy, PartialEq)]
+enum Modes {
+    Own,
+    Packet,
+    Both,
 }
 
 /// Runs `tries` random variants of the built-ins `names` with draws seeded `seed`; returns how
 /// many compiled and, per option set, in how many a fast path saved events.
-fn random_variants(names: &[&str], seed: u64, tries: usize) -> (usize, Vec<usize>) {
+fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes) -> (usize, Vec<usize>) {
     let mut d = Draws(seed);
     let (mut ran, mut tried) = (0, 0);
     let mut applied = vec![0; option_sets().len()];
@@ -1448,9 +1472,11 @@ fn random_variants(names: &[&str], seed: u64, tries: usize) -> (usize, Vec<usize
                 text = priority_off(&text);
             }
         }
+        let packet = modes == Modes::Packet || modes == Modes::Both && d.below(4) == 0;
         let mut sets: Vec<(String, String)> = short(name).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        // A fifth to a half of the short run: the random cases are many.
-        for (k, v) in &mut sets {
+        // A fifth to a half of the short run: the random cases are many. (Packet mode, with a
+        // few events a packet, keeps the whole short run.)
+        for (k, v) in sets.iter_mut().filter(|_| !packet) {
             if k == "duration" || k == "warmup" {
                 let (n, unit) = v.split_once(' ').unwrap();
                 let n: f64 = n.parse().unwrap();
@@ -1464,6 +1490,9 @@ fn random_variants(names: &[&str], seed: u64, tries: usize) -> (usize, Vec<usize
                     sets.push((key, value));
                 }
             }
+        }
+        if packet {
+            sets.push(("simulation.mode".to_string(), "packet".to_string()));
         }
         let seed = 1 + d.next() % 1000;
         if let Some(saved) = assert_fast_paths_exact(&format!("random-{name}.toml"), &text, &sets, seed) {
