@@ -1210,8 +1210,9 @@ fn assert_fan_in_exact(label: &str, text: &str, sets: &[(&str, &str)], seed: u64
 }
 
 /// A random value for parameter `key` whose default is `default`: keywords from their set,
-/// quantities scaled (same unit), counts redrawn small.
-fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
+/// quantities scaled (same unit), counts redrawn small; with `zeros`, a time is zero a quarter
+/// of the time.
+fn draw_param(d: &mut Draws, key: &str, default: &str, zeros: bool) -> Option<String> {
     let v = match key {
         "duration" | "warmup" | "bytes" | "mode" | "start_jitter" => return None,
         // (Every policy that runs on its defaults: the GFR designs need thresholds of their own.)
@@ -1234,6 +1235,10 @@ fn draw_param(d: &mut Draws, key: &str, default: &str) -> Option<String> {
         _ => {
             let (number, unit) = default.split_once(' ').unwrap_or((default, ""));
             let x: f64 = number.parse().ok()?;
+            // (Times of zero too, where asked: links of no delay, instants that meet.)
+            if zeros && ["s", "ms", "us", "ns"].contains(&unit) && d.below(4) == 0 {
+                return Some(format!("0 {unit}"));
+            }
             let factor = [0.05, 0.2, 0.5, 1.0, 2.0, 4.0][d.below(6)];
             let scaled = x * factor;
             let scaled =
@@ -1276,12 +1281,26 @@ fn params(text: &str) -> Vec<(String, String)> {
 fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     // The GFR built-ins have their own draws (below), so these stay as they were.
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
-    let (ran, applied) = random_variants(&names, 0x2545_F491_4F6C_DD1D, 240, Modes::Own);
+    let (ran, applied) = random_variants(&names, 0x2545_F491_4F6C_DD1D, 240, Modes::Own, false);
     assert!(ran >= 150, "only {ran} of 240 random scenarios compiled");
     for ((label, _), n) in option_sets().iter().zip(&applied) {
         assert!(*n >= 20, "{label} saved events in only {n} random scenarios");
     }
     eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
+}
+
+/// Random variants of the built-ins with times drawn zero too (a quarter of the times redrawn):
+/// links and round trips of no delay, gaps and timers of none, where ties between instants
+/// that meet are most common.
+#[test]
+fn random_scenarios_with_zero_times_give_the_reference_results_on_every_fast_path() {
+    let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
+    let (ran, applied) = random_variants(&names, 0xBB67_AE85_84CA_A73B, 120, Modes::Own, true);
+    assert!(ran >= 75, "only {ran} of 120 random scenarios compiled");
+    for ((label, _), n) in option_sets().iter().zip(&applied) {
+        assert!(*n >= 10, "{label} saved events in only {n} random scenarios");
+    }
+    eprintln!("random scenarios with zero times run: {ran}; where each fast path saved events: {applied:?}");
 }
 
 /// Random variants of the built-ins in packet mode (`simulation.mode = "packet"`: the same
@@ -1291,7 +1310,7 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
 #[test]
 fn random_packet_scenarios_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).collect();
-    let (ran, applied) = random_variants(&names, 0x6A09_E667_F3BC_C908, 80, Modes::Packet);
+    let (ran, applied) = random_variants(&names, 0x6A09_E667_F3BC_C908, 80, Modes::Packet, true);
     assert!(ran >= 50, "only {ran} of 80 random packet scenarios compiled");
     let all = applied.last().expect("the last option set is every fast path");
     assert!(*all >= 40, "the fast paths saved events in only {all} random packet scenarios");
@@ -1304,7 +1323,7 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| n.starts_with('G')).collect();
     // Thresholds redrawn independently often contradict each other (low above high): those
     // variants are refused at compile time and skipped.
-    let (ran, applied) = random_variants(&names, 0x9E37_79B9_7F4A_7C15, 40, Modes::Own);
+    let (ran, applied) = random_variants(&names, 0x9E37_79B9_7F4A_7C15, 40, Modes::Own, false);
     assert!(ran >= 14, "only {ran} of 40 random GFR scenarios compiled");
     eprintln!("random GFR scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
@@ -1424,8 +1443,9 @@ fn soak_random_variants_of_every_built_in() {
     }
     let names: Vec<&str> =
         builtin::all().iter().map(|b| b.name).filter(|n| only.is_empty() || only.contains(n)).collect();
-    // (A quarter of the draws in packet mode, where a built-in can run so.)
-    let (ran, applied) = random_variants(&names, seed, usize::try_from(tries).expect("tries fit"), Modes::Both);
+    // (A quarter of the draws in packet mode, where a built-in can run so; times drawn zero too.)
+    let tries = usize::try_from(tries).expect("tries fit");
+    let (ran, applied) = random_variants(&names, seed, tries, Modes::Both, true);
     eprintln!("soak seed {seed}: {ran} of {tries} variants ran; where each fast path saved events: {applied:?}");
 }
 
@@ -1438,9 +1458,10 @@ enum Modes {
     Both,
 }
 
-/// Runs `tries` random variants of the built-ins `names` with draws seeded `seed`; returns how
-/// many compiled and, per option set, in how many a fast path saved events.
-fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes) -> (usize, Vec<usize>) {
+/// Runs `tries` random variants of the built-ins `names` with draws seeded `seed`, in `modes`,
+/// with times drawn zero too if `zeros`; returns how many compiled and, per option set, in how
+/// many a fast path saved events.
+fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, zeros: bool) -> (usize, Vec<usize>) {
     let mut d = Draws(seed);
     let (mut ran, mut tried) = (0, 0);
     let mut applied = vec![0; option_sets().len()];
@@ -1485,7 +1506,7 @@ fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes) -> (us
         }
         for (key, default) in params(&text) {
             if d.below(3) == 0 {
-                if let Some(value) = draw_param(&mut d, &key, &default) {
+                if let Some(value) = draw_param(&mut d, &key, &default, zeros) {
                     sets.retain(|(k, _)| *k != key);
                     sets.push((key, value));
                 }
