@@ -1289,18 +1289,19 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
 }
 
-/// Random variants of the built-ins with times drawn zero too (a quarter of the times redrawn):
-/// links and round trips of no delay, gaps and timers of none, where ties between instants
-/// that meet are most common.
+/// Random variants of the built-ins drawn wide: times drawn zero too (a quarter of the times
+/// redrawn: links and round trips of no delay, gaps and timers of none, where instants meet
+/// most), samples at random intervals (bounds every fast path stops at) and change records
+/// (which keep the recorded ports off some fast paths).
 #[test]
-fn random_scenarios_with_zero_times_give_the_reference_results_on_every_fast_path() {
+fn random_scenarios_drawn_wide_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
     let (ran, applied) = random_variants(&names, 0xBB67_AE85_84CA_A73B, 120, Modes::Own, true);
     assert!(ran >= 75, "only {ran} of 120 random scenarios compiled");
     for ((label, _), n) in option_sets().iter().zip(&applied) {
         assert!(*n >= 10, "{label} saved events in only {n} random scenarios");
     }
-    eprintln!("random scenarios with zero times run: {ran}; where each fast path saved events: {applied:?}");
+    eprintln!("random scenarios drawn wide run: {ran}; where each fast path saved events: {applied:?}");
 }
 
 /// Random variants of the built-ins in packet mode (`simulation.mode = "packet"`: the same
@@ -1443,7 +1444,7 @@ fn soak_random_variants_of_every_built_in() {
     }
     let names: Vec<&str> =
         builtin::all().iter().map(|b| b.name).filter(|n| only.is_empty() || only.contains(n)).collect();
-    // (A quarter of the draws in packet mode, where a built-in can run so; times drawn zero too.)
+    // (A quarter of the draws in packet mode, where a built-in can run so; drawn wide.)
     let tries = usize::try_from(tries).expect("tries fit");
     let (ran, applied) = random_variants(&names, seed, tries, Modes::Both, true);
     eprintln!("soak seed {seed}: {ran} of {tries} variants ran; where each fast path saved events: {applied:?}");
@@ -1458,10 +1459,12 @@ enum Modes {
     Both,
 }
 
-/// Runs `tries` random variants of the built-ins `names` with draws seeded `seed`, in `modes`,
-/// with times drawn zero too if `zeros`; returns how many compiled and, per option set, in how
+/// Runs `tries` random variants of the built-ins `names` with draws seeded `seed`, in `modes`;
+/// with `wide`, times are drawn zero too, and a run may be sampled (`[record] interval`, each
+/// sample a bound the fast paths stop at) and record its changes (`on_change`, which keeps the
+/// recorded ports off some fast paths). Returns how many compiled and, per option set, in how
 /// many a fast path saved events.
-fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, zeros: bool) -> (usize, Vec<usize>) {
+fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, wide: bool) -> (usize, Vec<usize>) {
     let mut d = Draws(seed);
     let (mut ran, mut tried) = (0, 0);
     let mut applied = vec![0; option_sets().len()];
@@ -1506,7 +1509,7 @@ fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, zeros:
         }
         for (key, default) in params(&text) {
             if d.below(3) == 0 {
-                if let Some(value) = draw_param(&mut d, &key, &default, zeros) {
+                if let Some(value) = draw_param(&mut d, &key, &default, wide) {
                     sets.retain(|(k, _)| *k != key);
                     sets.push((key, value));
                 }
@@ -1514,6 +1517,13 @@ fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, zeros:
         }
         if packet {
             sets.push(("simulation.mode".to_string(), "packet".to_string()));
+        }
+        if wide && d.below(4) == 0 {
+            let interval = ["1 ms", "7 ms", "20 ms", "100 ms"][d.below(4)];
+            sets.push(("record.interval".to_string(), interval.to_string()));
+        }
+        if wide && d.below(8) == 0 {
+            sets.push(("record.on_change".to_string(), "true".to_string()));
         }
         let seed = 1 + d.next() % 1000;
         if let Some(saved) = assert_fast_paths_exact(&format!("random-{name}.toml"), &text, &sets, seed) {
