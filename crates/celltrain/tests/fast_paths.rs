@@ -1280,13 +1280,7 @@ fn params(text: &str) -> Vec<(String, String)> {
 #[test]
 fn random_scenarios_give_the_reference_results_on_every_fast_path() {
     // The GFR built-ins have their own draws (below), so these stay as they were.
-    let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
-    let (ran, applied) = random_variants(&names, 0x2545_F491_4F6C_DD1D, 240, Modes::Own, false);
-    assert!(ran >= 150, "only {ran} of 240 random scenarios compiled");
-    for ((label, _), n) in option_sets().iter().zip(&applied) {
-        assert!(*n >= 20, "{label} saved events in only {n} random scenarios");
-    }
-    eprintln!("random scenarios run: {ran}; where each fast path saved events: {applied:?}");
+    assert_random_cell_variants("random scenarios", 0x2545_F491_4F6C_DD1D, (240, 150), 20, false);
 }
 
 /// Random variants of the built-ins drawn wide: times drawn zero too (a quarter of the times
@@ -1295,13 +1289,20 @@ fn random_scenarios_give_the_reference_results_on_every_fast_path() {
 /// (which keep the recorded ports off some fast paths).
 #[test]
 fn random_scenarios_drawn_wide_give_the_reference_results_on_every_fast_path() {
+    assert_random_cell_variants("random scenarios drawn wide", 0xBB67_AE85_84CA_A73B, (120, 75), 10, true);
+}
+
+/// `tries` random variants of the built-ins but GFR's (`random_variants`, seeded `seed`, drawn
+/// `wide` or not) give the reference's results: at least `ran` of them compile, and each option
+/// set saves events in at least `each`.
+fn assert_random_cell_variants(label: &str, seed: u64, (tries, ran): (usize, usize), each: usize, wide: bool) {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
-    let (ran, applied) = random_variants(&names, 0xBB67_AE85_84CA_A73B, 120, Modes::Own, true);
-    assert!(ran >= 75, "only {ran} of 120 random scenarios compiled");
-    for ((label, _), n) in option_sets().iter().zip(&applied) {
-        assert!(*n >= 10, "{label} saved events in only {n} random scenarios");
+    let (compiled, applied) = random_variants(&names, seed, tries, Modes::Own, wide);
+    assert!(compiled >= ran, "{label}: only {compiled} of {tries} compiled");
+    for ((set, _), n) in option_sets().iter().zip(&applied) {
+        assert!(*n >= each, "{label}: {set} saved events in only {n}");
     }
-    eprintln!("random scenarios drawn wide run: {ran}; where each fast path saved events: {applied:?}");
+    eprintln!("{label} run: {compiled}; where each fast path saved events: {applied:?}");
 }
 
 /// Random variants of the built-ins in packet mode (`simulation.mode = "packet"`: the same
