@@ -1431,8 +1431,8 @@ fn paced_bursts_beside_frames_at_the_line_rate_give_the_reference_results() {
 /// `CELLTRAIN_SOAK_SEED` (default 1) and `CELLTRAIN_SOAK_TRIES` (default 1000) choose the
 /// draws, and `CELLTRAIN_SOAK_ONLY` (a comma-separated list of names, default every built-in)
 /// the built-ins drawn from. `cargo test --release -p celltrain --test fast_paths soak --
-/// --ignored --nocapture` stops at the first variant that differs from the reference and names
-/// it.
+/// --ignored --nocapture` (or `scripts/soak.sh SEED...`, the seeds on every core) stops at the
+/// first variant that differs from the reference and names it.
 #[test]
 #[ignore = "a soak of an hour or more; run by hand"]
 fn soak_random_variants_of_every_built_in() {
