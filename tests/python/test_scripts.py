@@ -66,3 +66,16 @@ def test_readme_quick_start_commands_are_the_scripts():
         text = (ROOT / "scripts" / script).read_text()
         assert ". scripts/python-env.sh" in text and "celltrain_python" in text, script
         assert "python3 -m pip install" not in text, f"{script} installs into the system Python"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [([], "name at least one seed"), (["--bogus", "1"], "unknown option --bogus")],
+    ids=["no-seed", "unknown-option"],
+)
+def test_soak_script_refuses_bad_usage_before_building(args, message):
+    # (Exit 2 and one line, before cargo is asked for anything.)
+    done = subprocess.run(["bash", "scripts/soak.sh", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and done.stdout == ""
