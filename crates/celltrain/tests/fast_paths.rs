@@ -1292,17 +1292,31 @@ fn random_scenarios_drawn_wide_give_the_reference_results_on_every_fast_path() {
     assert_random_cell_variants("random scenarios drawn wide", 0xBB67_AE85_84CA_A73B, (120, 75), 10, true);
 }
 
-/// `tries` random variants of the built-ins but GFR's (`random_variants`, seeded `seed`, drawn
-/// `wide` or not) give the reference's results: at least `ran` of them compile, and each option
-/// set saves events in at least `each`.
-fn assert_random_cell_variants(label: &str, seed: u64, (tries, ran): (usize, usize), each: usize, wide: bool) {
+/// `tries` random variants of the built-ins but GFR's (drawn `wide` or not) give the
+/// reference's results, and each option set saves events in at least `each` of them.
+fn assert_random_cell_variants(label: &str, seed: u64, tries_ran: (usize, usize), each: usize, wide: bool) {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| !n.starts_with('G')).collect();
-    let (compiled, applied) = random_variants(&names, seed, tries, Modes::Own, wide);
-    assert!(compiled >= ran, "{label}: only {compiled} of {tries} compiled");
+    let applied = assert_random_variants(label, &names, seed, tries_ran, Modes::Own, wide);
     for ((set, _), n) in option_sets().iter().zip(&applied) {
         assert!(*n >= each, "{label}: {set} saved events in only {n}");
     }
+}
+
+/// `tries` random variants of the built-ins `names` (`random_variants`, seeded `seed`, in
+/// `modes`, drawn `wide` or not) give the reference's results, and at least `ran` of them
+/// compile; returns, per option set, in how many a fast path saved events.
+fn assert_random_variants(
+    label: &str,
+    names: &[&str],
+    seed: u64,
+    (tries, ran): (usize, usize),
+    modes: Modes,
+    wide: bool,
+) -> Vec<usize> {
+    let (compiled, applied) = random_variants(names, seed, tries, modes, wide);
+    assert!(compiled >= ran, "{label}: only {compiled} of {tries} compiled");
     eprintln!("{label} run: {compiled}; where each fast path saved events: {applied:?}");
+    applied
 }
 
 /// Random variants of the built-ins in packet mode (`simulation.mode = "packet"`: the same
@@ -1312,11 +1326,10 @@ fn assert_random_cell_variants(label: &str, seed: u64, (tries, ran): (usize, usi
 #[test]
 fn random_packet_scenarios_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).collect();
-    let (ran, applied) = random_variants(&names, 0x6A09_E667_F3BC_C908, 80, Modes::Packet, true);
-    assert!(ran >= 50, "only {ran} of 80 random packet scenarios compiled");
+    let label = "random packet scenarios";
+    let applied = assert_random_variants(label, &names, 0x6A09_E667_F3BC_C908, (80, 50), Modes::Packet, true);
     let all = applied.last().expect("the last option set is every fast path");
-    assert!(*all >= 40, "the fast paths saved events in only {all} random packet scenarios");
-    eprintln!("random packet scenarios run: {ran}; where each fast path saved events: {applied:?}");
+    assert!(*all >= 40, "{label}: the fast paths saved events in only {all}");
 }
 
 /// Random variants of the GFR built-ins: designs, schedulers, conformance and thresholds redrawn.
@@ -1325,9 +1338,7 @@ fn random_gfr_scenarios_give_the_reference_results_on_every_fast_path() {
     let names: Vec<&str> = builtin::all().iter().map(|b| b.name).filter(|n| n.starts_with('G')).collect();
     // Thresholds redrawn independently often contradict each other (low above high): those
     // variants are refused at compile time and skipped.
-    let (ran, applied) = random_variants(&names, 0x9E37_79B9_7F4A_7C15, 40, Modes::Own, false);
-    assert!(ran >= 14, "only {ran} of 40 random GFR scenarios compiled");
-    eprintln!("random GFR scenarios run: {ran}; where each fast path saved events: {applied:?}");
+    assert_random_variants("random GFR scenarios", &names, 0x9E37_79B9_7F4A_7C15, (40, 14), Modes::Own, false);
 }
 
 /// Found by the soak: on/off sources faster than their VC's PCR, in phase, whose adapters hold
@@ -1451,8 +1462,8 @@ fn soak_random_variants_of_every_built_in() {
     eprintln!("soak seed {seed}: {ran} of {tries} variants ran; where each fast path saved events: {applied:?}");
 }
 
-/// Which mode the random variants run in: the scenario's own (cells, but for the packet
-/// built-ins), packet mode always, or packet mode a quarter of the time.
+/// Which mode the random variants run in: the scenario's own, packet mode always, or packet
+/// mode a quarter of the time.
 #[derive(Clone, Copy, PartialEq)]
 enum Modes {
     Own,
@@ -1501,11 +1512,13 @@ fn random_variants(names: &[&str], seed: u64, tries: usize, modes: Modes, wide: 
         let mut sets: Vec<(String, String)> = short(name).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         // A fifth to a half of the short run: the random cases are many. (Packet mode, with a
         // few events a packet, keeps the whole short run.)
-        for (k, v) in sets.iter_mut().filter(|_| !packet) {
-            if k == "duration" || k == "warmup" {
-                let (n, unit) = v.split_once(' ').unwrap();
-                let n: f64 = n.parse().unwrap();
-                *v = format!("{} {unit}", n * [0.2, 0.3, 0.5][d.below(3)]);
+        if !packet {
+            for (k, v) in &mut sets {
+                if k == "duration" || k == "warmup" {
+                    let (n, unit) = v.split_once(' ').unwrap();
+                    let n: f64 = n.parse().unwrap();
+                    *v = format!("{} {unit}", n * [0.2, 0.3, 0.5][d.below(3)]);
+                }
             }
         }
         for (key, default) in params(&text) {
