@@ -577,7 +577,7 @@ impl Network {
     pub(super) fn empty_pipe_head_place(&mut self, p: PortId, arrival: SimTime) -> Place {
         let kept = self.ports[p.index()].link.take_emptied();
         if self.ports[p.index()].plan.heads_late {
-            return head_place_in(&mut self.queue, true, || p, arrival);
+            return self.head_place(p, arrival);
         }
         match kept {
             Some(kept) if kept.time() == self.now => kept.moved_to(arrival),
