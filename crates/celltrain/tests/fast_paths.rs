@@ -33,6 +33,8 @@ fn option_sets() -> Vec<(&'static str, SimOptions)> {
             "analytic+runs+bursts+trains",
             SimOptions { analytic_ports: true, run_admission: true, burst_handoff: true, trains: true, ..none },
         ),
+        // (Links carried by horizon lead to carried links, from analytic ports.)
+        ("analytic+carry+horizons", SimOptions { analytic_ports: true, carry_ahead: true, horizons: true, ..none }),
         ("all", SimOptions::default()),
     ]
 }
@@ -116,6 +118,56 @@ fn assert_fast_paths_exact(file: &str, text: &str, sets: &[(String, String)], se
         }
     }
     Some(saved)
+}
+
+/// Peer twin `c` (htsim's dumbbell in packet mode), whose senders' links feed one router port
+/// and receivers' links the other.
+const TWIN_C: &str = include_str!("../../../benches/twins/c-dumbbell8-packet.toml");
+
+/// Links into router ports that other links feed too, carried by horizon (`horizon`): a packet
+/// reaches its router's next port at once when it arrives before the earliest event and before
+/// anything the event may still do can reach that port by another link. The same run with it or
+/// without (but the event count, lower, and the trace hash), and the reference's: the dumbbell
+/// as the twin runs it; its senders starting together (their packets tie at the router), with
+/// four times as many senders; sampled, with a warm-up (the bound of observation); with Reno and
+/// a buffer of five packets (losses, two packets a window step); ending with a packet in flight
+/// on an access link; and T1 in packet mode.
+#[test]
+fn links_carried_by_horizon_give_the_reference_results() {
+    let together = TWIN_C.replace("start_stagger = \"10 ms\"", "start_stagger = \"0 s\"");
+    assert_ne!(together, TWIN_C, "the twin's flows' table has moved");
+    // (Label, scenario, settings, seed.)
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], u64);
+    let cases: [Case; 7] = [
+        ("c", TWIN_C, &[("duration", "10 s")], 1),
+        ("c together", &together, &[("duration", "10 s")], 2),
+        ("c together, 32 senders", &together, &[("duration", "5 s"), ("n_senders", "32")], 1),
+        (
+            "c sampled",
+            TWIN_C,
+            &[("duration", "2 s"), ("simulation.warmup", "0.5 s"), ("record.interval", "7 ms"), ("n_senders", "4")],
+            1,
+        ),
+        ("c reno", TWIN_C, &[("duration", "10 s"), ("variant", "reno"), ("buffer_packets", "5")], 3),
+        // (Its end falls while a packet crosses an access link with no event before its
+        // arrival: not carried past the end.)
+        ("c ending mid-flight", TWIN_C, &[("duration", "3.20013 s")], 1),
+        ("T1", &builtin_text("T1"), &[("duration", "2 s"), ("mode", "packet")], 1),
+    ];
+    for (label, text, sets, seed) in cases {
+        let run = |options| run_probed(&format!("{label}.toml"), text, sets, seed, options, |_| ());
+        let (with, ()) = run(SimOptions::default());
+        let (mut without, ()) = run(SimOptions { horizons: false, ..SimOptions::default() });
+        eprintln!("{label}: {} events against {}", with.events, without.events);
+        assert!(with.events < without.events, "{label}: nothing carried by horizon");
+        without.trace_hash = with.trace_hash.clone();
+        without.events = with.events;
+        if with != without {
+            panic!("{label}: carrying by horizon changed the run\n{}", diff(&without, &with));
+        }
+        let (reference, ()) = run(SimOptions::reference());
+        assert_reference_results(label, &with, reference);
+    }
 }
 
 /// A port with queues on a link with no delay: the cell just sent reaches the far end as the

@@ -16,6 +16,7 @@ mod event;
 mod fan_in;
 mod fan_in_direct;
 mod fifo_events;
+mod horizon;
 mod host_timing;
 mod ip;
 mod link;
@@ -382,6 +383,8 @@ pub struct Network {
     fan_ins: Vec<fan_in::FanIn>,
     /// Plan: the ports answering as of an instant, and the RM steps due across their links.
     as_of: as_of::AsOfPorts,
+    /// Plan: the packet links carried by horizon, and what bounds their feeders' next packets.
+    horizons: horizon::Horizons,
 }
 
 /// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 11: these stay above them).

@@ -157,6 +157,9 @@ pub struct SimOptions {
     /// ABR VCs, is carried, the ports of ABR VCs answering their readers as of their instant
     /// (`as_of`). The event count goes down.
     pub as_of: bool,
+    /// A packet link into a router port that other links feed too is carried when nothing can
+    /// reach that port from them before its packet does (`horizon`). The event count goes down.
+    pub horizons: bool,
 }
 
 impl Default for SimOptions {
@@ -172,6 +175,7 @@ impl Default for SimOptions {
             queues_ahead: true,
             trains: true,
             as_of: true,
+            horizons: true,
         }
     }
 }
@@ -180,7 +184,7 @@ impl SimOptions {
     /// The fast paths by name (`celltrain run --without NAME`): each with what it does and its
     /// switch.
     #[allow(clippy::type_complexity)]
-    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 10] = [
+    pub const FAST_PATHS: [(&'static str, &'static str, fn(&mut SimOptions) -> &mut bool); 11] = [
         ("analytic", "single-FIFO ports put each cell on the wire as it arrives, with no events", |o| {
             &mut o.analytic_ports
         }),
@@ -209,6 +213,11 @@ impl SimOptions {
             "a link into the last ports of ABR VCs (and of other VCs beside) is carried, those ports answering their readers as of their instant",
             |o| &mut o.as_of,
         ),
+        (
+            "horizons",
+            "a packet link into a router port that other links feed too is carried when nothing can reach the port from them first",
+            |o| &mut o.horizons,
+        ),
     ];
 
     /// These options with the fast path named `name` (one of [`FAST_PATHS`](Self::FAST_PATHS))
@@ -233,6 +242,7 @@ impl SimOptions {
             queues_ahead: false,
             trains: false,
             as_of: false,
+            horizons: false,
         }
     }
 }
@@ -312,6 +322,7 @@ impl Network {
             port.plan.burst_handoff = o.burst_handoff && plain && port.facts.may_take_bursts;
         }
         self.plan_heads_late();
+        self.plan_horizons();
         self.plan_abr_ahead();
         self.plan_fan_in();
         self.plan_queues_ahead();

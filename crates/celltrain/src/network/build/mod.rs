@@ -670,6 +670,7 @@ impl NetworkBuilder {
             abr: Default::default(),
             fan_ins: Vec::new(),
             as_of: Default::default(),
+            horizons: Default::default(),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         for vc in &mut network.vcs {

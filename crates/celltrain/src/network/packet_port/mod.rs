@@ -87,6 +87,11 @@ pub struct PacketQueue {
     pipe: VecDeque<(SimTime, Packet)>,
     /// Plan: the link is carried ahead (`PortPlan::carry`, kept beside the pipe).
     carried: bool,
+    /// Plan: the link is carried by horizon (`horizon`).
+    by_horizon: bool,
+    /// A link carried by horizon: the place the `PipeHead` event of its last packet carried
+    /// would have taken (see `packet_onto_horizon_link`).
+    ghost: Option<celltrain_core::event_queue::Place>,
 }
 
 /// What became of a packet arriving at an analytic port (see [`PacketQueue::arrive_analytic`]).
@@ -123,6 +128,8 @@ impl PacketQueue {
             waited_for_tokens: false,
             pipe: VecDeque::new(),
             carried: false,
+            by_horizon: false,
+            ghost: None,
         }
     }
 
@@ -179,6 +186,11 @@ impl PacketQueue {
     /// Plan: whether the port's link is carried ahead (`PortPlan::carry`).
     pub(super) fn plan_carried(&mut self, carried: bool) {
         self.carried = carried;
+    }
+
+    /// Plan: whether the port's link is carried by horizon (`horizon`).
+    pub(super) fn plan_horizon(&mut self, by_horizon: bool) {
+        self.by_horizon = by_horizon;
     }
 
     /// Packets in the buffer and on the link.

@@ -70,6 +70,11 @@ impl Network {
                     self.packet_onto_carried_link(p, packet, arrival);
                     return;
                 }
+                // (The packet before it may have been carried by horizon.)
+                if q.by_horizon {
+                    self.packet_onto_horizon_link(p, packet, arrival);
+                    return;
+                }
                 debug_assert!(!q.pipe.is_empty(), "the packet before it is on the link");
                 q.pipe.push_back((arrival, packet));
             }
@@ -138,6 +143,11 @@ impl Network {
             self.packet_onto_carried_link(p, packet, arrival);
             return;
         }
+        if q.by_horizon {
+            debug_assert!(!more, "a link carried by horizon has an analytic port");
+            self.packet_onto_horizon_link(p, packet, arrival);
+            return;
+        }
         if q.pipe.is_empty() {
             self.queue.schedule(arrival, Event::PipeHead(p));
         }
@@ -145,6 +155,37 @@ impl Network {
         if more {
             port.tx.await_event(done);
             self.queue.schedule(done, Event::PortFree(p));
+        }
+    }
+
+    /// `packet` goes on link `p`, carried by horizon, to arrive at `arrival`: to its router at
+    /// once when the pipe is empty, as it would be by events, it arrives before the bound, and
+    /// nothing can reach the router's next ports before it (`clear_ahead`); else into the pipe.
+    ///
+    /// A packet carried keeps the place its `PipeHead` event would have taken (`ghost`). While
+    /// that place is ahead, the events would still have the packet in the pipe: one put behind
+    /// it takes its `PipeHead` event from that place, which then schedules the one for its own
+    /// arrival, as the carried packet's event would have.
+    #[inline(never)]
+    fn packet_onto_horizon_link(&mut self, p: PortId, packet: Packet, arrival: SimTime) {
+        let current = self.queue.current_place();
+        let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        let empty = q.pipe.is_empty();
+        let ghost = q.ghost.take().filter(|&g| g > current);
+        if empty && ghost.is_none() && arrival < self.carry_before && self.clear_ahead(p, arrival) {
+            let place = self.queue.reserve(arrival);
+            self.ports[p.index()].packets.as_mut().expect("packet port").ghost = Some(place);
+            self.packet_carry(p, packet, arrival);
+            return;
+        }
+        let q = self.ports[p.index()].packets.as_mut().expect("packet port");
+        q.pipe.push_back((arrival, packet));
+        if !empty {
+            return;
+        }
+        match ghost {
+            Some(place) => self.queue.schedule_reserved(place, Event::PipeHead(p)),
+            None => self.queue.schedule(arrival, Event::PipeHead(p)),
         }
     }
 
@@ -191,6 +232,13 @@ impl Network {
         let q = self.ports[p.index()].packets.as_mut().expect("packet port");
         // (On a carried link, the event of packets carried since: see `packet_carry_pipe`.)
         if q.carried && q.pipe.front().is_none_or(|&(arrival, _)| arrival > self.now) {
+            return;
+        }
+        // (A link carried by horizon: the event of a packet carried, whose place the one behind
+        // it took, see `packet_onto_horizon_link`.)
+        if q.by_horizon && q.pipe.front().is_some_and(|&(arrival, _)| arrival > self.now) {
+            let next = q.pipe.front().map(|&(arrival, _)| arrival).expect("a head");
+            self.queue.schedule(next, Event::PipeHead(p));
             return;
         }
         let (_, mut packet) = q.pipe.pop_front().expect("pipe event without a packet");
