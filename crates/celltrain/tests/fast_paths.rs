@@ -2569,5 +2569,12 @@ fn change_records_give_the_reference_rows() {
     let (f, reference) = compare("t1-packet-changes", &t1, &[("duration", "0.5 s"), ("mode", "packet")], false);
     found.extend(f);
     assert!(reference.changes.as_deref().unwrap_or_default().contains(",queue_bytes,"), "packet queues in bytes");
+    // (Peer twin `c`: its routers' ports take packets carried by horizon.)
+    let c = with_record(TWIN_C, "on_change = true\nports = [\"R1->R2\", \"R2->R1\"]");
+    let (f, reference) = compare("c-changes", &c, &[("duration", "2 s")], false);
+    found.extend(f);
+    assert!(change_rows(&reference, "R1->R2", "queue_bytes") > 100, "the first router's queue moved");
+    let c = with_record(TWIN_C, "interval = \"3 ms\"\nports = [\"R1->R2\", \"R2->R1\"]");
+    found.extend(compare("c-samples", &c, &[("duration", "2 s")], false).0);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -13,8 +13,9 @@
 //!
 //! What the event being handled may still do: its node acts (a host's TCP, a router forwarding);
 //! what it sends reaches other nodes through carried links at once, with the clock at their
-//! arrival, and those may act in turn (a host that takes no time and answers in the event that
-//! brings a segment). Every other action is an event in the queue, so after its earliest. So a
+//! arrival: routers forward it on, hosts queue it for their processing, whose end is an event
+//! (a link is carried into a host only so, `plan_tcp_deliveries`). Every other action is an
+//! event in the queue, so after its earliest. So a
 //! packet put on another feeder `g` by its node `m`, from now on and before that earliest
 //! event, arrives no sooner than `reach(m) + delay(g)` from now, where `reach(m)` is the least
 //! time from now in which anything can reach `m` through carried links: from a host (which may
@@ -24,14 +25,16 @@
 //! in its own events, never within a carried step: it puts the packet with the clock at the
 //! event's instant.
 //!
-//! Exactness rests on three rules: the packet is carried only when the earliest event in the
+//! Exactness rests on three rules. The packet is carried only when the earliest event in the
 //! queue and every other feeder's bound are strictly later than its arrival, so no arrival ties
-//! with it; the pipe heads of links into such ports take a place by rule, late in their instant
-//! and by link, with the fast paths on or off (`PortPlan::heads_late`), so that a packet not
-//! carried meets the others in the order the events would give whether or not the one before
-//! it was; and nothing is carried at or past the next observation (`carry_before`). Not where
-//! one node's events schedule another's directly (back-to-back files start the next transfer's
-//! sender from its sink's event), and only in packet mode.
+//! with it. A packet carried keeps the place its `PipeHead` event would have taken
+//! (`EventQueue::reserve`, `packet_onto_horizon_link`): the next packet put on the link while
+//! that place is ahead would have followed it in the pipe, so it is not carried, and its event
+//! takes that place and then schedules its own, as the events would; so the pipe's events keep
+//! the reference's places among the others of their instant. And nothing is carried at or past
+//! the next observation or the run's end (`carry_before`). Not where one node's events schedule
+//! another's directly (back-to-back files start the next transfer's sender from its sink's
+//! event), and only in packet mode.
 
 use super::tcp::App;
 use super::{Hop, Mode, Network, NodeKind};
@@ -162,7 +165,8 @@ impl Network {
     fn reach(&self, feeders: &[Option<Vec<PortId>>]) -> (Vec<SimDuration>, Vec<SimDuration>) {
         let never = SimDuration::from_picos(u64::MAX);
         // Per port: the least time from now in which a packet not yet on its link may be put
-        // on it, the port being fed by carried links only from a router; else now.
+        // on it; now for a host's port (the host may be the one acting), or one fed otherwise
+        // than by packet links; from a router, found below.
         let mut put = vec![never; self.ports.len()];
         for (p, port) in self.ports.iter().enumerate() {
             let from_router = matches!(self.nodes[port.from.index()].kind, NodeKind::Router | NodeKind::Switch);

@@ -236,10 +236,11 @@ impl Network {
         }
         // (A link carried by horizon: the event of a packet carried, whose place the one behind
         // it took, see `packet_onto_horizon_link`.)
-        if q.by_horizon && q.pipe.front().is_some_and(|&(arrival, _)| arrival > self.now) {
-            let next = q.pipe.front().map(|&(arrival, _)| arrival).expect("a head");
-            self.queue.schedule(next, Event::PipeHead(p));
-            return;
+        if q.by_horizon {
+            if let Some(&(next, _)) = q.pipe.front().filter(|&&(arrival, _)| arrival > self.now) {
+                self.queue.schedule(next, Event::PipeHead(p));
+                return;
+            }
         }
         let (_, mut packet) = q.pipe.pop_front().expect("pipe event without a packet");
         if let Some(&(next, _)) = q.pipe.front() {
