@@ -34,7 +34,9 @@
 //! the reference's places among the others of their instant. And nothing is carried at or past
 //! the next observation or the run's end (`carry_before`). Not where one node's events schedule
 //! another's directly (back-to-back files start the next transfer's sender from its sink's
-//! event), and only in packet mode.
+//! event), and only in packet mode: the cell paths that act without events of their own (ports
+//! whose departures wait for the next event that meets them, `queues_ahead`; a fan-in group's
+//! heads in its ring) have not been examined against the earliest event as a bound.
 
 use super::tcp::App;
 use super::{Hop, Mode, Network, NodeKind};
