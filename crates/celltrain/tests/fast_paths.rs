@@ -2512,6 +2512,10 @@ fn captures_give_the_reference_bytes() {
     let t1 = with_record(&builtin_text("T1"), "interval = \"1 ms\"\npcap = [\"D1\"]");
     found.extend(compare("t1-packet", &t1, &[("duration", "0.5 s"), ("mode", "packet")], true).0);
     found.extend(compare("t1-cell", &t1, &[("duration", "0.5 s")], true).0);
+    // (Peer twin `c`: its other access links carried by horizon beside those captured; a host
+    // captured keeps the links to it, and so the routers' next links, from being carried.)
+    let c = with_record(TWIN_C, "pcap_links = [\"S3->R1\", \"D4->R2\"]");
+    found.extend(compare("c-pcap", &c, &[("duration", "1 s")], true).0);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
