@@ -2573,11 +2573,14 @@ fn change_records_give_the_reference_rows() {
     let (f, reference) = compare("t1-packet-changes", &t1, &[("duration", "0.5 s"), ("mode", "packet")], false);
     found.extend(f);
     assert!(reference.changes.as_deref().unwrap_or_default().contains(",queue_bytes,"), "packet queues in bytes");
-    // (Peer twin `c`: its routers' ports take packets carried by horizon.)
-    let c = with_record(TWIN_C, "on_change = true\nports = [\"R1->R2\", \"R2->R1\"]");
+    // (Peer twin `c`: its senders' windows, and a sender's port, recorded as its other access
+    // links are carried by horizon. A router's port recorded is run by events, and so are the
+    // links into it.)
+    let c = with_record(TWIN_C, "on_change = true\nports = [\"S1->R1\", \"D1->R2\"]");
     let (f, reference) = compare("c-changes", &c, &[("duration", "2 s")], false);
     found.extend(f);
-    assert!(change_rows(&reference, "R1->R2", "queue_bytes") > 100, "the first router's queue moved");
+    assert!(change_rows(&reference, "S1->R1", "queue_bytes") > 100, "the sender's queue moved");
+    assert!(change_rows(&reference, "tcp2", "cwnd_bytes") > 10, "the window moved");
     let c = with_record(TWIN_C, "interval = \"3 ms\"\nports = [\"R1->R2\", \"R2->R1\"]");
     found.extend(compare("c-samples", &c, &[("duration", "2 s")], false).0);
     assert!(found.is_empty(), "{}", found.join("\n"));
