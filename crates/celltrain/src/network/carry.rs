@@ -297,19 +297,40 @@ impl Network {
     /// hop before it is the same packet link, or VCs whose last link is one and the same ATM
     /// link), so that its packets reach it in time order.
     fn packet_link_feeders(&self) -> Vec<Sole<PortId>> {
-        let mut feeder = vec![Sole::Unseen; self.ports.len()];
+        self.route_feeders()
+            .into_iter()
+            .map(|links| match links.as_deref() {
+                Some([]) => Sole::Unseen,
+                Some(&[one]) => Sole::One(one),
+                _ => Sole::Many,
+            })
+            .collect()
+    }
+
+    /// Per packet port: the links that bring it its routes' packets, each once (the hop before
+    /// it on each route: a packet link, or the last link of a VC); `None` where a route starts
+    /// there (its own node feeds it too).
+    pub(super) fn route_feeders(&self) -> Vec<Option<Vec<PortId>>> {
+        let mut feeders: Vec<Option<Vec<PortId>>> = vec![Some(Vec::new()); self.ports.len()];
         for route in &self.routes {
             for (i, hop) in route.hops.iter().enumerate() {
                 let Hop::Port(p) = *hop else { continue };
                 let from = match i.checked_sub(1).map(|j| route.hops[j]) {
-                    Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map_or(Sole::Many, |&(l, _)| Sole::One(l)),
-                    Some(Hop::Port(q)) => Sole::One(q),
-                    None => Sole::Many,
+                    Some(Hop::Vc(v)) => self.vcs[v.index()].route.last().map(|&(l, _)| l),
+                    Some(Hop::Port(q)) => Some(q),
+                    None => None,
                 };
-                feeder[p.index()].meet(from);
+                match (&mut feeders[p.index()], from) {
+                    (Some(links), Some(q)) => {
+                        if !links.contains(&q) {
+                            links.push(q);
+                        }
+                    }
+                    (links, _) => *links = None,
+                }
             }
         }
-        feeder
+        feeders
     }
 
     /// Marks carried the packet links into routers whose every route goes on to a packet link

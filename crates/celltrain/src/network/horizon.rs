@@ -53,21 +53,13 @@ pub(super) struct Horizons {
 const HORIZON_NONE: SimDuration = SimDuration::ZERO;
 
 impl Network {
-    /// Per port: the hop before it on every route through it, when each is a packet link.
+    /// Per port: the hop before it on every route through it, when each is a packet link
+    /// (`route_feeders`, less the ports a VC or the port's own node feeds).
     fn packet_feeders(&self) -> Vec<Option<Vec<PortId>>> {
-        let mut feeders: Vec<Option<Vec<PortId>>> = vec![Some(Vec::new()); self.ports.len()];
-        for route in &self.routes {
-            for (i, hop) in route.hops.iter().enumerate() {
-                let Hop::Port(p) = *hop else { continue };
-                let before = i.checked_sub(1).map(|j| route.hops[j]);
-                match (&mut feeders[p.index()], before) {
-                    (Some(f), Some(Hop::Port(q))) if self.ports[q.index()].packets.is_some() => {
-                        if !f.contains(&q) {
-                            f.push(q);
-                        }
-                    }
-                    (f, _) => *f = None,
-                }
+        let mut feeders = self.route_feeders();
+        for links in &mut feeders {
+            if links.as_ref().is_some_and(|l| l.iter().any(|q| self.ports[q.index()].packets.is_none())) {
+                *links = None;
             }
         }
         feeders
