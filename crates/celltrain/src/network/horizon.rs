@@ -52,6 +52,9 @@ pub(super) struct Horizons {
 
 const HORIZON_NONE: SimDuration = SimDuration::ZERO;
 
+/// No bound: nothing can come that way.
+const NEVER: SimDuration = SimDuration::from_picos(u64::MAX);
+
 impl Network {
     /// Per port: the hop before it on every route through it, when each is a packet link
     /// (`route_feeders`, less the ports a VC or the port's own node feeds).
@@ -123,7 +126,7 @@ impl Network {
                 if !(plain && onward) {
                     continue;
                 }
-                let mut least = SimDuration::from_picos(u64::MAX);
+                let mut least = NEVER;
                 for p in target {
                     for &g in feeders[p.index()].as_deref().unwrap_or_default() {
                         if g.index() == q {
@@ -157,11 +160,10 @@ impl Network {
     /// it; per node, in which anything not yet in the event queue can reach it through carried
     /// links (see the module's note).
     fn reach(&self, feeders: &[Option<Vec<PortId>>]) -> (Vec<SimDuration>, Vec<SimDuration>) {
-        let never = SimDuration::from_picos(u64::MAX);
         // Per port: the least time from now in which a packet not yet on its link may be put
         // on it; now for a host's port (the host may be the one acting), or one fed otherwise
         // than by packet links; from a router, found below.
-        let mut put = vec![never; self.ports.len()];
+        let mut put = vec![NEVER; self.ports.len()];
         for (p, port) in self.ports.iter().enumerate() {
             let from_router = matches!(self.nodes[port.from.index()].kind, NodeKind::Router | NodeKind::Switch);
             if port.packets.is_none() || !from_router || feeders[p].is_none() {
@@ -178,7 +180,7 @@ impl Network {
                 if put[p] == SimDuration::ZERO {
                     continue;
                 }
-                let mut least = never;
+                let mut least = NEVER;
                 for &k in feeds {
                     let link = &self.ports[k.index()];
                     let before = if link.plan.carry { put[k.index()] } else { SimDuration::ZERO };
@@ -193,7 +195,7 @@ impl Network {
                 break;
             }
         }
-        let mut reach = vec![never; self.nodes.len()];
+        let mut reach = vec![NEVER; self.nodes.len()];
         for (p, port) in self.ports.iter().enumerate() {
             let to = port.to.index();
             let before = if port.plan.carry && port.packets.is_some() { put[p] } else { SimDuration::ZERO };
