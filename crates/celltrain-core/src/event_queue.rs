@@ -120,8 +120,6 @@ pub struct EventQueue<E> {
     root_taken: Taken,
     /// Time of the last event handed out.
     now_picos: u64,
-    /// Place of the last event handed out.
-    current: Key,
     next_seq: u64,
     /// Events scheduled since the start (see [`schedules`](EventQueue::schedules)).
     scheduled: u64,
@@ -148,7 +146,6 @@ impl<E: EventCode> EventQueue<E> {
             far: Vec::with_capacity(64),
             root_taken: Taken::None,
             now_picos: 0,
-            current: 0,
             // (Sequence 0 is the place of events scheduled first in their instant.)
             next_seq: 1,
             scheduled: 0,
@@ -227,20 +224,6 @@ impl<E: EventCode> EventQueue<E> {
         place
     }
 
-    /// The time of the last event taken (zero before the first): every event handled from now
-    /// on is at this instant or later, whatever the clock of a step carried ahead reads.
-    #[inline]
-    pub fn now(&self) -> SimTime {
-        SimTime::from_picos(self.now_picos)
-    }
-
-    /// The place of the last event taken (before the first, a place before every other): a
-    /// place reserved earlier and not yet passed is later than it.
-    #[inline]
-    pub fn current_place(&self) -> Place {
-        Place(self.current)
-    }
-
     /// How many places have been taken (by [`schedule`](Self::schedule) or
     /// [`reserve`](Self::reserve)): a caller sees from it whether anything was scheduled
     /// meanwhile.
@@ -291,9 +274,8 @@ impl<E: EventCode> EventQueue<E> {
         }
         self.root_taken = side;
         self.now_picos = key_time(top);
-        self.current = top & !u128::from(CODE_MASK);
         let code = (top as u64 & CODE_MASK) as u32;
-        Some((Place(self.current), E::decode(code)))
+        Some((Place(top & !u128::from(CODE_MASK)), E::decode(code)))
     }
 
     /// The place of the earliest pending event, if any, leaving a root handed out by the last

@@ -209,7 +209,7 @@ impl Network {
     /// note).
     #[inline]
     pub(super) fn clear_ahead(&self, p: PortId, arrival: SimTime) -> bool {
-        let instant = self.queue.now();
+        let instant = self.place.time();
         debug_assert_eq!(self.now, instant, "a host's packet put within a carried step");
         instant + self.horizons.others[p.index()] > arrival
             && self.queue.earliest_place().is_none_or(|e| e.time() > arrival)

@@ -385,6 +385,8 @@ pub struct Network {
     as_of: as_of::AsOfPorts,
     /// Plan: the packet links carried by horizon, and what bounds their feeders' next packets.
     horizons: horizon::Horizons,
+    /// The place of the event being handled.
+    place: celltrain_core::Place,
 }
 
 /// Trace-hash kinds of the non-event records (an event folds in its kind, 0 to 11: these stay above them).
@@ -422,6 +424,7 @@ impl Network {
                 last = now;
             }
             self.now = now;
+            self.place = place;
             if let Event::FanIn(g) = event {
                 // (Not an event of the run: it hands out pipe heads, each counted as one.)
                 self.fan_in_due(g, place);

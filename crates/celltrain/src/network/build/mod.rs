@@ -671,6 +671,8 @@ impl NetworkBuilder {
             fan_ins: Vec::new(),
             as_of: Default::default(),
             horizons: Default::default(),
+            // (No event yet: no place a link's kept place could be compared with.)
+            place: celltrain_core::Place::after(SimTime::ZERO),
         };
         network.abr = abr::end_systems(&abr_settings, &node_buffers, &abr_pairs, &mut network)?;
         for vc in &mut network.vcs {

@@ -168,7 +168,7 @@ impl Network {
     /// arrival, as the carried packet's event would have.
     #[inline(never)]
     fn packet_onto_horizon_link(&mut self, p: PortId, packet: Packet, arrival: SimTime) {
-        let current = self.queue.current_place();
+        let current = self.place;
         let q = self.ports[p.index()].packets.as_mut().expect("packet port");
         let empty = q.pipe.is_empty();
         let ghost = q.ghost.take().filter(|&g| g > current);
