@@ -12,12 +12,14 @@ that slows down during the run slows every build alike), and measures the child'
 (user + system) with `wait4`. The unit of work is the one the peers are measured in: for the
 cell twins, cells sent by every VC; for the packet twin, packets out of the bottleneck port.
 Prints one row per twin and binary: median CPU per unit over the rounds, the spread, events per
-unit, and the ratio of each binary to the first, of the medians and of the least times (on a
+unit, the ratio of each binary to the first, of the medians and of the least times (on a
 shared virtual machine one run in a few is slowed by 10-30 %, never sped up: the least time of
-many rounds is the steadier figure for CPU-bound, deterministic work). Results (the summary less its wall time) must
-be identical between binaries: a difference is reported, since a speed change must not change
-a result; so is a different event count or trace hash (a fast path may change those, a
-refactor may not).
+many rounds is the steadier figure for CPU-bound, deterministic work), and the ratio of its
+whole-process CPU to the peer's as twins/README.md records it, where the run's duration is one
+the peer was timed at (the issue's target is 0.5, for the binary `pip install` builds).
+Results (the summary less its wall time) must be identical between binaries: a difference is
+reported, since a speed change must not change a result; so is a different event count or trace
+hash (a fast path may change those, a refactor may not).
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "twins"
+
+# The peers' whole-process CPU seconds, by twin and duration (twins/README.md): LuaYATS as
+# shipped for a and b, htsim for c.
+PEER_SECONDS = {
+    ("a10", "100 s"): 0.59,
+    ("a20", "100 s"): 0.90,
+    ("b", "100 s"): 1.82,
+    ("c", "100 s"): 0.07,
+    ("c", "1000 s"): 0.76,
+}
 
 # name -> (scenario file, extra --set options, unit)
 TWINS = {
@@ -130,9 +142,9 @@ def main() -> None:
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     print(
         f"| twin | binary | CPU per unit (median of {args.rounds}) | range | events per unit "
-        "| ratio to first (medians) | (least) |"
+        "| ratio to first (medians) | (least) | ÷ peer (median) | (least) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for twin in twins:
         unit = TWINS[twin][2]
         base = base_least = None
@@ -144,14 +156,17 @@ def main() -> None:
             base = base or med
             base_least = base_least or min(per)
             scale, label, digits = (1e9, "ns", 2) if unit == "cell" else (1e6, "µs", 4)
+            peer = PEER_SECONDS.get((twin, args.duration))
+            runs = cpu[(twin, i)]
+            to_peer = f"{statistics.median(runs) / peer:.2f} | {min(runs) / peer:.2f}" if peer else "– | –"
             print(
                 f"| {twin} | {b} | {med * scale:.{digits}f} {label} per {unit} | {min(per) * scale:.{digits}f}–{max(per) * scale:.{digits}f} "
-                f"| {s['events'] / n:.3f} | {med / base:.3f} | {min(per) / base_least:.3f} |"
+                f"| {s['events'] / n:.3f} | {med / base:.3f} | {min(per) / base_least:.3f} | {to_peer} |"
             )
             if comparable(s) != comparable(seen[(twin, 0)]):
-                print(f"| {twin} | {b} | RESULTS DIFFER from {args.binaries[0]} | | | | |")
+                print(f"| {twin} | {b} | RESULTS DIFFER from {args.binaries[0]} | | | | | | |")
             elif not same_events(s, seen[(twin, 0)]):
-                print(f"| {twin} | {b} | same results, other events or order than {args.binaries[0]} | | | | |")
+                print(f"| {twin} | {b} | same results, other events or order than {args.binaries[0]} | | | | | | |")
 
 
 if __name__ == "__main__":
