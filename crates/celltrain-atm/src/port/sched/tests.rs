@@ -165,16 +165,37 @@ fn wrr_quanta_keep_small_ratios_and_cap_large_ones() {
 /// ties of stamps, against a scan written out here.
 #[test]
 fn virtual_spacing_serves_the_least_stamp_as_a_scan_would() {
-    use celltrain_core::rng::RngStream;
     let weights: Vec<u64> = vec![1, 2, 2, 3, 6, 1, 4, 12];
     let mut vs = build(&(SchedulerKind::VirtualSpacing, weights.clone()), weights.len());
+    serves_as_the_scan(&mut vs, &weights, 0, 20_000);
+}
+
+/// The heap keeps its stamps from a base that moves up before they outgrow their 48 bits: across
+/// that move, and with the largest spacings there are (a weight 2^24 times another's), it still
+/// serves what the scan of the whole stamps serves.
+#[test]
+fn virtual_spacing_serves_as_the_scan_across_its_base_moving_up() {
+    let near = (1u64 << 47) - (super::weights::CELL_UNIT << 16);
+    for weights in [vec![1, 2, 2, 3, 6, 1, 4, 12], vec![1 << 24, 1, 3, 1 << 20]] {
+        let spacing = super::weights::spacings(&weights);
+        let mut vs = Scheduler::VirtualSpacing(Box::new(super::VirtualSpacing::starting_at(spacing, near)));
+        serves_as_the_scan(&mut vs, &weights, near, 200_000);
+        let Scheduler::VirtualSpacing(vs) = &vs else { unreachable!() };
+        assert!(vs.spacing_time() < near, "the base never moved: the run did not cross it");
+    }
+}
+
+/// Random arrivals and services of `steps` steps into queues of these weights, each pick
+/// against the scan's, from SpacT = `spacing_time`.
+fn serves_as_the_scan(vs: &mut Scheduler, weights: &[u64], spacing_time: u64, steps: usize) {
+    use celltrain_core::rng::RngStream;
     // The scan, with the scheduler's own δ_i (checked by the vectors above).
-    let spacing = super::weights::spacings(&weights);
-    let (mut stamps, mut spacing_time) = (vec![None::<u64>; weights.len()], 0u64);
+    let spacing = super::weights::spacings(weights);
+    let (mut stamps, mut spacing_time) = (vec![None::<u64>; weights.len()], spacing_time);
     let mut backlog = vec![0u32; weights.len()];
     let mut rng = RngStream::derive(5, "virtual-spacing-heap");
     let now = SimTime::ZERO;
-    for step in 0..20_000 {
+    for step in 0..steps {
         if rng.uniform() < 0.45 {
             let q = (rng.uniform() * weights.len() as f64) as usize;
             backlog[q] += 1;
