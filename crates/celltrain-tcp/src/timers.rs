@@ -129,13 +129,13 @@ pub struct Timers {
 impl Timers {
     /// The earliest pending deadline.
     pub fn earliest(&self) -> Option<SimTime> {
-        // (Written out: every TCP service asks, and the iterator chain did not fold away.)
-        let min = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, None) => x,
-            (None, y) => y,
-        };
-        min(min(min(self.rexmt, self.persist), min(self.delack, self.msl2)), min(self.loss, self.pace))
+        // (Written out, as words: every TCP service asks, and neither the iterator chain nor a
+        // `min` of `Option`s folded into plain comparisons.)
+        let t = [self.rexmt, self.persist, self.delack, self.msl2, self.loss, self.pace];
+        let at = |i: usize| t[i].map_or(u64::MAX, SimTime::as_picos);
+        let least = at(0).min(at(1)).min(at(2)).min(at(3)).min(at(4)).min(at(5));
+        let any = t.iter().fold(false, |any, d| any | d.is_some());
+        any.then(|| SimTime::from_picos(least))
     }
 
     /// Disarms everything (BSD `tcp_canceltimers`).
@@ -198,5 +198,24 @@ mod tests {
         assert_eq!(t.earliest(), Some(ms(200)));
         t.cancel_all();
         assert_eq!(t.earliest(), None);
+        // Each deadline counts, alone and as the least; one at the end of time is one too.
+        for k in 0..6 {
+            let mut t = Timers { rexmt: Some(ms(50)), ..Timers::default() };
+            fn field(t: &mut Timers, k: usize) -> &mut Option<SimTime> {
+                match k {
+                    0 => &mut t.rexmt,
+                    1 => &mut t.persist,
+                    2 => &mut t.delack,
+                    3 => &mut t.msl2,
+                    4 => &mut t.loss,
+                    _ => &mut t.pace,
+                }
+            }
+            *field(&mut t, k) = Some(ms(10));
+            assert_eq!(t.earliest(), Some(ms(10)), "deadline {k}");
+            let mut alone = Timers::default();
+            *field(&mut alone, k) = Some(SimTime::MAX);
+            assert_eq!(alone.earliest(), Some(SimTime::MAX), "deadline {k} alone");
+        }
     }
 }
