@@ -36,8 +36,8 @@ impl OutDir {
             fs::remove_dir_all(&staging)?;
         }
         fs::create_dir(&staging)?;
-        // Creating a directory can succeed where creating a file fails (a quota on inodes, a
-        // read-only mount). (Nothing of the probe need reach the disk: no fsync.)
+        // Creating a directory can succeed where creating a file fails (a quota on the number
+        // of files). (An empty probe tells nothing of the disk's room: it is not synced.)
         let out = OutDir { dir: dir.to_path_buf(), staging, committed: false };
         File::create(out.staging.join(".probe"))?;
         fs::remove_file(out.staging.join(".probe"))?;
