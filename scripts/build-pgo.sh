@@ -58,6 +58,15 @@ if [ -n "$profile_only" ]; then
 fi
 
 echo "build-pgo: optimised build" >&2
-RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$data/merged.profdata" \
-    cargo build --quiet --release -p celltrain-cli --target-dir target/pgo
+# Linked statically on Linux with glibc, as the wheel's command is (packaging/native_command.py);
+# dynamically where that fails.
+optimised() {
+    RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$data/merged.profdata" \
+        cargo rustc --quiet --release -p celltrain-cli --bin celltrain --target-dir target/pgo "$@"
+}
+if [ "$(uname -s)" = Linux ] && ldd --version 2>&1 | grep -qi -e glibc -e "gnu libc" && [ "${CELLTRAIN_STATIC:-1}" != 0 ]; then
+    optimised -- -C target-feature=+crt-static || { echo "build-pgo: linked dynamically (no static C library?)" >&2; optimised; }
+else
+    optimised
+fi
 echo "target/pgo/release/celltrain"

@@ -248,7 +248,61 @@ def test_a_command_that_cannot_be_built_keeps_the_console_script_and_says_why(mo
     failing.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     assert nc.build() is None
-    assert "console script (cargo build exited 101)" in capsys.readouterr().err
+    assert "console script (cargo rustc exited 101)" in capsys.readouterr().err
+
+
+def _recording_cargo(tmp_path, fail_static):
+    """A stand-in for cargo that writes its arguments to a file, one run a line, and names an
+    executable as cargo's JSON messages do; if `fail_static`, a run with flags for rustc fails."""
+    log = tmp_path / "cargo-args"
+    cargo = tmp_path / "cargo"
+    fail = 'case " $* " in *" -- "*) echo "error: linking with cc failed" >&2; exit 101;; esac\n' if fail_static else ""
+    cargo.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> "{log}"\n'
+        + fail
+        + """echo '{"reason":"compiler-artifact","target":{"name":"celltrain"},"executable":"/t/release/celltrain"}'\n"""
+    )
+    cargo.chmod(0o755)
+    return cargo, log
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for cargo")
+@pytest.mark.parametrize("fail_static", [False, True])
+def test_the_command_is_linked_statically_where_it_can_be_else_dynamically(monkeypatch, tmp_path, capsys, fail_static):
+    monkeypatch.syspath_prepend(str(ROOT / "packaging"))
+    nc = importlib.import_module("native_command")
+    monkeypatch.delenv("CELLTRAIN_NATIVE", raising=False)
+    monkeypatch.setattr(nc, "static_link_flags", lambda: ["-C", "target-feature=+crt-static"])
+    _, log = _recording_cargo(tmp_path, fail_static)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert nc.build() == Path("/t/release/celltrain")
+    runs = log.read_text().splitlines()
+    assert runs[0].startswith("rustc --release -p celltrain-cli --bin celltrain ")
+    assert runs[0].endswith(" -- -C target-feature=+crt-static"), "the flags reach the binary's crate alone"
+    err = capsys.readouterr().err
+    if fail_static:
+        assert len(runs) == 2 and " -- " not in runs[1]
+        assert "could not be linked statically (cargo rustc exited 101)" in err
+    else:
+        assert len(runs) == 1 and err.count("note:") == 0
+
+
+def test_static_linking_is_asked_on_linux_with_glibc_alone(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "packaging"))
+    nc = importlib.import_module("native_command")
+    monkeypatch.delenv("CELLTRAIN_STATIC", raising=False)
+    monkeypatch.setattr(nc.sys, "platform", "linux")
+    monkeypatch.setattr(nc.platform, "libc_ver", lambda: ("glibc", "2.36"))
+    assert nc.static_link_flags() == ["-C", "target-feature=+crt-static"]
+    monkeypatch.setenv("CELLTRAIN_STATIC", "0")
+    assert nc.static_link_flags() == []
+    monkeypatch.delenv("CELLTRAIN_STATIC")
+    monkeypatch.setattr(nc.platform, "libc_ver", lambda: ("", ""))  # musl: static already
+    assert nc.static_link_flags() == []
+    monkeypatch.setattr(nc.sys, "platform", "darwin")
+    monkeypatch.setattr(nc.platform, "libc_ver", lambda: ("glibc", "2.36"))
+    assert nc.static_link_flags() == []
 
 
 def test_celltrain_native_0_keeps_the_console_script_without_running_cargo(monkeypatch):

@@ -38,6 +38,43 @@ def test_the_command_is_a_native_executable(exe):
         assert head == b"\x7fELF"
 
 
+def _dynamic_loader(path):
+    """The dynamic loader an ELF executable names (its PT_INTERP segment), or None."""
+    import struct
+
+    data = path.read_bytes()
+    assert data[:4] == b"\x7fELF" and data[4] == 2, "a 64-bit ELF file"
+    order = "<" if data[5] == 1 else ">"
+    (phoff,) = struct.unpack_from(order + "Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from(order + "HH", data, 0x36)
+    for i in range(phnum):
+        at = phoff + i * phentsize
+        p_type, _, p_offset = struct.unpack_from(order + "IIQ", data, at)
+        if p_type == 3:  # PT_INTERP
+            (p_filesz,) = struct.unpack_from(order + "Q", data, at + 0x20)
+            return data[p_offset : p_offset + p_filesz].rstrip(b"\0").decode()
+    return None
+
+
+def test_the_command_is_linked_statically_where_the_c_library_allows(exe):
+    # A dynamically linked command spends about half a millisecond of every start in the
+    # dynamic loader (packaging/native_command.py).
+    import platform
+    import shutil
+
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        pytest.skip("static linking is asked on Linux with glibc alone")
+    if os.environ.get("CELLTRAIN_STATIC") == "0":
+        pytest.skip("CELLTRAIN_STATIC=0 asked for a dynamically linked command")
+    cc = shutil.which("cc")
+    found = cc and subprocess.run([cc, "-print-file-name=libc.a"], capture_output=True, text=True).stdout.strip()
+    if not found or not os.path.isabs(found):
+        pytest.skip("no static C library here (libc.a): the command is linked dynamically, by design")
+    # (The reader finds the loader of a dynamically linked program: the C compiler's.)
+    assert _dynamic_loader(Path(cc).resolve()) is not None
+    assert _dynamic_loader(exe) is None
+
+
 def test_the_rust_commands_run_without_python(exe, tmp_path):
     # No interpreter to be found: neither the override nor anything on the PATH.
     no_python = {"CELLTRAIN_PYTHON": str(tmp_path / "no-python"), "PATH": str(tmp_path)}
