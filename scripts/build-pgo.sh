@@ -37,9 +37,21 @@ RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$data" \
 gen=target/pgo-gen/release/celltrain
 
 echo "build-pgo: training runs" >&2
+# Each once at its defaults, and once more for each of the model's other paths its parameters
+# choose: over ABR (no built-in runs over ABR by default, and a profile without it lays out the
+# ABR end systems, RM cells and explicit-rate ports as cold code: the installed command ran
+# MSc98's networks over ABR slower than the plain build did), and under each other scheduler.
 # (The list ends at its first blank line; the papers follow.)
 for scenario in $("$gen" list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }'); do
     "$gen" run "$scenario" > /dev/null
+    params=$("$gen" show "$scenario" | sed -n '/^\[params\]/,/^\[/p')
+    if grep -q '^service *=' <<< "$params"; then
+        "$gen" run "$scenario" --set service=abr > /dev/null
+    fi
+    default=$(sed -n 's/^scheduler *= *"\([a-z-]*\)".*/\1/p' <<< "$params")
+    for scheduler in ${default:+priority wfq virtual-spacing wrr}; do
+        [ "$scheduler" = "$default" ] || "$gen" run "$scenario" --set scheduler=$scheduler --set "duration=10 s" > /dev/null
+    done
 done
 "$gen" bench null --hops 8 --seconds 0.5 --repeat 1 > /dev/null
 "$gen" bench A4 --set "duration=1 s" --repeat 1 > /dev/null
