@@ -15,6 +15,7 @@
 //! system like a host's adapter (virtual source / virtual destination, MSc98): its VC's
 //! cells wait in the end system's buffer, and congestion moves there from the switches.
 
+use super::sent_ahead::SentAhead;
 use super::{Event, Network};
 use celltrain_atm::abr::{AbrParams, AbrSource, InRate, RmCell, RmId, Turnaround};
 use celltrain_atm::cell::Cell;
@@ -74,7 +75,7 @@ pub struct AbrEnd {
     runs_from_gap: Option<SimDuration>,
     /// Opportunities of the cells sent ahead, not yet come: those cells still count as
     /// waiting in the end system.
-    sent_ahead: VecDeque<SimTime>,
+    sent_ahead: SentAhead,
     /// This VC's RM cells in flight (sent, neither delivered nor lost), each with the earliest
     /// it can reach the VC's destination: when it was sent (or, sent ahead, its opportunity)
     /// plus the route's propagation delays, in order of that earliest (the front is the
@@ -107,9 +108,7 @@ impl AbrEnd {
     /// (the order of the two events in the reference is the history of their scheduling, which
     /// a cell sent ahead has not got).
     fn waiting_at(&mut self, now: SimTime) -> usize {
-        while self.sent_ahead.front().is_some_and(|&t| t <= now) {
-            self.sent_ahead.pop_front();
-        }
+        self.sent_ahead.take_until(now);
         let leaving_now = self.event_at == Some(now)
             && !self.data.is_empty()
             && self.in_rate_at().is_some_and(|t| t <= now)
@@ -174,7 +173,7 @@ impl AbrSystem {
                 alone_on_adapter,
                 ahead: false,
                 runs_from_gap: None,
-                sent_ahead: VecDeque::new(),
+                sent_ahead: SentAhead::default(),
                 rm_in_flight: VecDeque::new(),
                 route_delay: SimDuration::ZERO,
                 watched_by: None,
@@ -385,7 +384,7 @@ impl Network {
                 }
                 Some(InRate::Data) => {
                     // (Only data cells would have waited in the end system.)
-                    end.sent_ahead.push_back(at);
+                    end.sent_ahead.push(at);
                     end.data.pop_front().expect("data waits")
                 }
                 _ => unreachable!("data waits and no turned-around cell does"),
@@ -420,7 +419,7 @@ impl Network {
         let opportunity = |j: u32| SimTime::from_picos(at.as_picos() + u64::from(j) * gap.as_picos());
         end.last_sent_at = Some(opportunity(taken - 1));
         // (Only data cells would have waited in the end system.)
-        end.sent_ahead.extend((0..taken).map(opportunity));
+        end.sent_ahead.push_row(at, gap.as_picos(), u64::from(taken));
         let cells = end.data.take_front(u16::try_from(taken).expect("a run's cells fit 16 bits")).expect("data waits");
         self.ports[first.index()].queue.pass_virtual(taken);
         self.tally.run_admitted_cells += u64::from(taken);

@@ -29,6 +29,7 @@ mod record;
 mod record_changes;
 mod record_parts;
 mod rm;
+mod sent_ahead;
 mod sources;
 mod starts;
 mod tally;
