@@ -31,7 +31,7 @@ muts=[
  ("heads late: a group with some late members taken as late", "crates/celltrain/src/network/fan_in/grouping.rs", "                (true, false) => HeadPlaces::Mixed(late),", "                (true, false) => HeadPlaces::Late,"),
  ("abr runs: past the horizon", "crates/celltrain/src/network/abr.rs", "let most = u64::from(end.data.front_run_cells()).min(opportunities_before(at, gap, horizon));", "let most = u64::from(end.data.front_run_cells());"),
  ("abr runs: sent-ahead cells no longer wait", "crates/celltrain/src/network/abr.rs", "        end.sent_ahead.push_row(at, gap.as_picos(), u64::from(taken));\n", ""),
- ("abr runs: a row of opportunities sent ahead taken one short", "crates/celltrain/src/network/sent_ahead.rs", "(now_ps - front.first_ps) / front.gap_ps + 1)", "(now_ps - front.first_ps) / front.gap_ps)"),
+ ("abr runs: a row of opportunities sent ahead taken one short", "crates/celltrain/src/network/sent_ahead.rs", "|k| (k + 1).min(front.count)", "|k| k.min(front.count)"),
  ("abr runs: the next opportunity from the run's first", "crates/celltrain/src/network/abr.rs", "end.last_sent_at = Some(opportunity(taken - 1));", "end.last_sent_at = Some(at);"),
  ("abr runs: the adapter's buffer not counted", "crates/celltrain/src/network/abr.rs", "        self.ports[first.index()].queue.pass_virtual(taken);\n", ""),
  ("abr runs: a run past the source's Trm", "crates/celltrain-atm/src/abr/source.rs", "        while taken < most && !self.frm_due(t) {", "        while taken < most && !self.frm_due(at) {", ["-p", "celltrain-atm", "a_data_run"]),

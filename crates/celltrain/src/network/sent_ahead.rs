@@ -70,7 +70,9 @@ impl SentAhead {
             if front.first_ps > now_ps {
                 return;
             }
-            let come = if front.gap_ps == 0 { front.count } else { ((now_ps - front.first_ps) / front.gap_ps + 1).min(front.count) };
+            // (A row of one has no gap: it has come whole.)
+            let come =
+                (now_ps - front.first_ps).checked_div(front.gap_ps).map_or(front.count, |k| (k + 1).min(front.count));
             self.len -= come as usize;
             if come < front.count {
                 front.first_ps += come * front.gap_ps;
