@@ -88,19 +88,15 @@ impl SentAhead {
 mod tests {
     use super::SentAhead;
     use celltrain_core::time::SimTime;
+    use celltrain_core::RngStream;
     use std::collections::VecDeque;
 
     /// Rows and lone times pushed, and taken away at random instants, against a queue of every
     /// time: the same count after each step.
     #[test]
     fn the_rows_count_as_every_time_would() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = RngStream::derive(1, "sent ahead");
+        let mut next = move |n: u64| rng.below(n);
         for _ in 0..300 {
             let mut rows = SentAhead::default();
             let mut every: VecDeque<u64> = VecDeque::new();
