@@ -1,4 +1,4 @@
-//! The opportunities of an ABR end system's cells sent ahead, not yet come, kept as runs.
+//! The opportunities of an ABR end system's cells sent ahead, not yet come, kept as rows.
 //!
 //! An end system that paces ahead (`abr_send_ahead`) puts cells on its adapter's wire before
 //! their opportunities; until an opportunity comes, its cell still counts as waiting in the end
