@@ -51,12 +51,17 @@ def build() -> Optional[Path]:
     print("celltrain: building the native celltrain command (CELLTRAIN_NATIVE=0 skips it)", file=sys.stderr)
     sys.stderr.flush()
     command = ["cargo", "rustc", "--release", "-p", "celltrain-cli", "--bin", NAME, "--message-format=json-render-diagnostics"]
+    static = static_link_flags()
     try:
-        if static_link_flags():
-            done = subprocess.run([*command, "--", *static_link_flags()], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        if static:
+            done = subprocess.run([*command, "--", *static], cwd=ROOT, stdout=subprocess.PIPE, text=True)
             if done.returncode == 0:
                 return _named(done)
-            print(f"note: the celltrain command could not be linked statically (cargo rustc exited {done.returncode}); it is linked dynamically instead, and starts about 0.5 ms slower", file=sys.stderr)
+            print(
+                f"note: the celltrain command could not be linked statically (cargo rustc exited {done.returncode});"
+                " it is linked dynamically instead, and starts about 0.5 ms slower",
+                file=sys.stderr,
+            )
         done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     except OSError as e:
         _note(f"cannot run cargo: {e}")

@@ -253,7 +253,8 @@ def test_a_command_that_cannot_be_built_keeps_the_console_script_and_says_why(mo
 
 def _recording_cargo(tmp_path, fail_static):
     """A stand-in for cargo that writes its arguments to a file, one run a line, and names an
-    executable as cargo's JSON messages do; if `fail_static`, a run with flags for rustc fails."""
+    executable as cargo's JSON messages do; if `fail_static`, a run with flags for rustc fails.
+    Returns the file of arguments."""
     log = tmp_path / "cargo-args"
     cargo = tmp_path / "cargo"
     fail = 'case " $* " in *" -- "*) echo "error: linking with cc failed" >&2; exit 101;; esac\n' if fail_static else ""
@@ -264,7 +265,7 @@ def _recording_cargo(tmp_path, fail_static):
         + """echo '{"reason":"compiler-artifact","target":{"name":"celltrain"},"executable":"/t/release/celltrain"}'\n"""
     )
     cargo.chmod(0o755)
-    return cargo, log
+    return log
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for cargo")
@@ -274,7 +275,7 @@ def test_the_command_is_linked_statically_where_it_can_be_else_dynamically(monke
     nc = importlib.import_module("native_command")
     monkeypatch.delenv("CELLTRAIN_NATIVE", raising=False)
     monkeypatch.setattr(nc, "static_link_flags", lambda: ["-C", "target-feature=+crt-static"])
-    _, log = _recording_cargo(tmp_path, fail_static)
+    log = _recording_cargo(tmp_path, fail_static)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     assert nc.build() == Path("/t/release/celltrain")
     runs = log.read_text().splitlines()
