@@ -226,8 +226,10 @@ impl Network {
         }
     }
 
-    /// A cell arrives at a port with queues and a scheduler.
-    #[inline]
+    /// A cell arrives at a port with queues and a scheduler. (Inlined into each caller: left to
+    /// the inliner, a profile-guided build kept it inside the fan-in group's hand-out or put it
+    /// out of line as unrelated code moved, 4-9 % of the UBR runs' CPU.)
+    #[inline(always)]
     fn arrive_queued(&mut self, p: PortId, slot: u32, cell: Cell) {
         self.settle_deferred(p);
         let now = self.now;
