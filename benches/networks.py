@@ -15,6 +15,9 @@ take fewer events; `benches/same_results.py` compares the results themselves).
 
 `--builtin NAME` (repeatable) adds any built-in, run for `--duration` (6 s by default) with its
 own parameters otherwise: a lever that moves one built-in's CPU is measured on it the same way.
+`--all` runs every built-in of the papers' table instead, each at its own defaults, and, with
+`--over-abr`, each that has a `service` parameter once more over ABR: what a change does to
+every built-in, in one alternating run. A last line gives the geometric mean of the ratios.
 """
 
 from __future__ import annotations
@@ -60,11 +63,15 @@ def main() -> None:
     ap.add_argument("--network", action="append", choices=list(NETWORKS), help="networks to run (default: all)")
     ap.add_argument("--builtin", action="append", default=[], metavar="NAME", help="a built-in to run too (repeatable)")
     ap.add_argument("--duration", default="6 s", help="a built-in's simulated time (default: 6 s)")
+    ap.add_argument("--all", action="store_true", help="every built-in at its defaults, instead of the networks")
+    ap.add_argument("--over-abr", action="store_true", help="with --all: each with a `service` parameter over ABR too")
     args = ap.parse_args()
     for name in args.builtin:
         NETWORKS[name] = [name, "--set", f"duration={args.duration}"]
-    networks = args.network or ([] if args.builtin else list(NETWORKS))
+    networks = args.network or ([] if args.builtin or args.all else list(NETWORKS))
     networks += args.builtin
+    if args.all:
+        networks += every_builtin(args.binaries[0], args.over_abr)
     cpu: dict[tuple[str, int], list[float]] = {}
     work: dict[tuple[str, int], tuple[int, int]] = {}
     for r in range(args.rounds):
@@ -74,6 +81,7 @@ def main() -> None:
                 cpu.setdefault((network, i), []).append(seconds)
                 work[(network, i)] = done
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    ratios: dict[int, list[float]] = {}
     print(f"| network | binary | CPU per run (median of {args.rounds}) | range | events | ratio to first (medians) | (least) |")
     print("|---|---|---|---|---|---|---|")
     for network in networks:
@@ -81,12 +89,37 @@ def main() -> None:
         for i, b in enumerate(args.binaries):
             runs = cpu[(network, i)]
             hops, events = work[(network, i)]
+            ratios.setdefault(i, []).append(statistics.median(runs) / statistics.median(base))
             print(
                 f"| {network} | {b} | {statistics.median(runs):.3f} s | {min(runs):.3f}–{max(runs):.3f} | {events} "
                 f"| {statistics.median(runs) / statistics.median(base):.3f} | {min(runs) / min(base):.3f} |"
             )
             if hops != work[(network, 0)][0]:
                 print(f"| {network} | {b} | OTHER WORK: {hops} cell hops against {work[(network, 0)][0]} | | | | |")
+    for i, b in enumerate(args.binaries[1:], start=1):
+        print(f"geometric mean of {b}'s ratios (medians), {len(ratios[i])} runs: {statistics.geometric_mean(ratios[i]):.3f}")
+
+
+def every_builtin(binary: str, over_abr: bool) -> list[str]:
+    """The built-ins of the papers' table (as `celltrain list` prints it, up to its first blank
+    line), each as a network of its own at its defaults; and those with a `service` parameter
+    over ABR too, if asked."""
+    listed = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.splitlines()
+    names = []
+    for line in listed[1:]:
+        if not line.strip():
+            break
+        names.append(line.split()[0])
+    networks = []
+    for name in names:
+        NETWORKS[name] = [name]
+        networks.append(name)
+        if over_abr:
+            shown = subprocess.run([binary, "show", name], capture_output=True, text=True, check=True).stdout
+            if re.search(r"^service *=", shown, re.MULTILINE):
+                NETWORKS[f"{name} over ABR"] = [name, "--set", "service=abr"]
+                networks.append(f"{name} over ABR")
+    return networks
 
 
 if __name__ == "__main__":
