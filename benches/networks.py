@@ -29,6 +29,8 @@ import statistics
 import subprocess
 import sys
 
+from same_results import builtins
+
 # name -> arguments of `celltrain bench` (the runs the speed issue's figures use).
 NETWORKS = {
     "null": ["null", "--hops", "8", "--seconds", "8"],
@@ -104,14 +106,8 @@ def every_builtin(binary: str, over_abr: bool) -> list[str]:
     """The built-ins of the papers' table (as `celltrain list` prints it, up to its first blank
     line), each as a network of its own at its defaults; and those with a `service` parameter
     over ABR too, if asked."""
-    listed = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.splitlines()
-    names = []
-    for line in listed[1:]:
-        if not line.strip():
-            break
-        names.append(line.split()[0])
     networks = []
-    for name in names:
+    for name in builtins(binary):
         NETWORKS[name] = [name]
         networks.append(name)
         if over_abr:
